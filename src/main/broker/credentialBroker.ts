@@ -1,0 +1,136 @@
+import type { CredentialRequest } from '../../shared/api/credentialRequest.js';
+import type { ProfileSummary } from '../../shared/api/status.js';
+import type { KubecredConfig, ProfileConfig } from '../../shared/config/schema.js';
+import { SECRET_FIELD_PATTERN, type SecretStore } from '../secrets/secretStore.js';
+import type { AuditLog } from './auditLog.js';
+import { BrokerError } from './brokerError.js';
+import { credentialCacheKey } from './cacheKey.js';
+import type { Clock } from './clock.js';
+import type { CredentialCache } from './credentialCache.js';
+import { parseExecInfo } from './execInfo.js';
+import type { Logger } from './logger.js';
+import type { ProviderRegistry } from './providerRegistry.js';
+import { renderExecCredential } from './renderExecCredential.js';
+
+export interface ConfigPort {
+  current(): Promise<{ readonly config: KubecredConfig; readonly error: string | null }>;
+}
+
+export interface CallerPort {
+  describe(pid: number | undefined): Promise<{ pid?: number; name?: string }>;
+}
+
+export interface BrokerPorts {
+  readonly clock: Clock;
+  readonly config: ConfigPort;
+  readonly configPath: string;
+  readonly providers: ProviderRegistry;
+  readonly cache: CredentialCache;
+  readonly secrets: SecretStore;
+  readonly audit: AuditLog;
+  readonly callers: CallerPort;
+  readonly logger: Logger;
+}
+
+/** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
+export class CredentialBroker {
+  constructor(private readonly ports: BrokerPorts) {}
+
+  /** Answers an exec plugin call with the ExecCredential JSON to print. */
+  async credential(request: CredentialRequest): Promise<string> {
+    const profileName = profileFromArgv(request.argv);
+    const caller = { ...(await this.ports.callers.describe(request.parentPid)), client: request.client };
+    try {
+      const execInfo = parseExecInfo(request.execInfo);
+      const profile = await this.profile(profileName);
+      const { provider, changed } = this.ports.providers.resolve(profile);
+      if (changed) this.ports.cache.forget(profile.name);
+      const key = credentialCacheKey(profile.name, execInfo.cluster);
+      const { credential, source } = await this.ports.cache.get(key, () =>
+        provider.getCredential({ profile: profile.name, cluster: execInfo.cluster, interactive: request.stdinIsTerminal && execInfo.interactive }),
+      );
+      await this.audit({ profile: profileName, caller, outcome: 'served', source });
+      return renderExecCredential(execInfo.apiVersion, credential);
+    } catch (error) {
+      await this.audit({ profile: profileName, caller, outcome: 'failed', error: (error as Error).message });
+      throw error;
+    }
+  }
+
+  async profiles(): Promise<ProfileSummary[]> {
+    const { config } = await this.ports.config.current();
+    return config.profiles.map((profile) => {
+      const cached = this.ports.cache.describe(profile.name);
+      return {
+        name: profile.name,
+        provider: profile.provider,
+        state: cached.cached ? 'ready' : cached.lastError ? 'error' : 'idle',
+        expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
+        lastError: cached.lastError,
+      };
+    });
+  }
+
+  async configError(): Promise<string | null> {
+    return (await this.ports.config.current()).error;
+  }
+
+  async setSecret(profileName: string, field: string, value: string): Promise<void> {
+    const profile = await this.profile(profileName);
+    checkField(field);
+    await this.ports.secrets.set({ profile: profile.name, field }, value);
+    this.ports.cache.forget(profile.name);
+    this.ports.logger.info('secret stored', { profile: profile.name, field, store: this.ports.secrets.name });
+  }
+
+  async deleteSecret(profileName: string, field: string): Promise<boolean> {
+    checkField(field);
+    const deleted = await this.ports.secrets.delete({ profile: profileName, field });
+    this.ports.cache.forget(profileName);
+    return deleted;
+  }
+
+  /** Log out locally: forget cached credentials of one profile, or of all. */
+  forget(profileName?: string): void {
+    if (profileName === undefined) this.ports.cache.forgetAll();
+    else this.ports.cache.forget(profileName);
+  }
+
+  private async profile(name: string): Promise<ProfileConfig> {
+    const { config, error } = await this.ports.config.current();
+    const profile = config.profiles.find((p) => p.name === name);
+    if (profile) return profile;
+    if (error) {
+      throw new BrokerError('config-invalid', `no usable profile "${name}": ${error}`, 'fix the file; Kubecred reloads it on the next request');
+    }
+    const known = config.profiles.map((p) => p.name);
+    throw new BrokerError(
+      'unknown-profile',
+      `no profile "${name}" in ${this.ports.configPath}${known.length ? ` (profiles: ${known.join(', ')})` : ' (it has no profiles)'}`,
+      `add it under profiles: in that file, e.g. "- name: ${name}" and "provider: static"`,
+    );
+  }
+
+  private async audit(record: Omit<Parameters<AuditLog['append']>[0], 'time'>): Promise<void> {
+    try {
+      await this.ports.audit.append({ time: new Date(this.ports.clock.now()).toISOString(), ...record });
+    } catch (error) {
+      // Serving the credential matters more than recording it; the failure is logged.
+      this.ports.logger.warn('audit log write failed', { reason: (error as Error).message });
+    }
+  }
+}
+
+function profileFromArgv(argv: readonly string[]): string {
+  const [command, profile, ...rest] = argv;
+  if (command !== 'credential' || !profile || rest.length > 0) {
+    throw new BrokerError('bad-request', `the exec plugin was called with arguments ${JSON.stringify(argv)}`, 'the kubeconfig exec args must be exactly: credential <profile>');
+  }
+  return profile;
+}
+
+function checkField(field: string): void {
+  if (!SECRET_FIELD_PATTERN.test(field)) {
+    throw new BrokerError('bad-request', `"${field}" is not a valid secret field name`, 'use lower-case letters, digits and "-", e.g. token, client-certificate, client-key');
+  }
+}

@@ -1,0 +1,131 @@
+import type { Credential } from '../../shared/credential.js';
+import type { Clock } from './clock.js';
+import { profileOfCacheKey } from './cacheKey.js';
+
+export interface CacheTiming {
+  /** A credential is not handed out closer than this to its expiry (clock skew, requests in flight). */
+  readonly expiryMarginMs: number;
+  /** Start a background refresh this long before expiry, so callers rarely wait. */
+  readonly refreshAheadMs: number;
+  readonly maxEntries: number;
+}
+
+export const DEFAULT_CACHE_TIMING: CacheTiming = { expiryMarginMs: 30_000, refreshAheadMs: 5 * 60_000, maxEntries: 1000 };
+
+interface Entry {
+  readonly credential: Credential;
+  readonly usableUntil: number;
+  readonly refreshFrom: number;
+}
+
+export type CacheSource = 'cache' | 'provider';
+export type Fetch = () => Promise<Credential>;
+
+/**
+ * Credentials in broker memory only. One provider call per key at a time however many
+ * callers wait (single flight); refresh ahead of expiry; forget() wins over a fetch that
+ * was already running, so a logout is never undone by a late answer.
+ */
+export class CredentialCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inflight = new Map<string, Promise<Credential>>();
+  private readonly generations = new Map<string, number>();
+  private readonly failures = new Map<string, string>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timing: CacheTiming = DEFAULT_CACHE_TIMING,
+    private readonly onBackgroundError: (key: string, error: unknown) => void = () => {},
+  ) {}
+
+  async get(key: string, fetch: Fetch): Promise<{ credential: Credential; source: CacheSource }> {
+    const entry = this.entries.get(key);
+    const now = this.clock.now();
+    if (entry && now < entry.usableUntil) {
+      if (now >= entry.refreshFrom && !this.inflight.has(key)) {
+        this.load(key, fetch).catch((error: unknown) => this.onBackgroundError(key, error));
+      }
+      return { credential: entry.credential, source: 'cache' };
+    }
+    if (entry) this.entries.delete(key);
+    return { credential: await this.load(key, fetch), source: 'provider' };
+  }
+
+  /** Drops every credential of the profile, and any answer still on its way for it. */
+  forget(profile: string): void {
+    this.generations.set(profile, (this.generations.get(profile) ?? 0) + 1);
+    this.failures.delete(profile);
+    for (const key of [...this.entries.keys()]) {
+      if (profileOfCacheKey(key) === profile) this.entries.delete(key);
+    }
+    for (const key of [...this.inflight.keys()]) {
+      if (profileOfCacheKey(key) === profile) this.inflight.delete(key);
+    }
+  }
+
+  forgetAll(): void {
+    for (const profile of new Set([...this.entries.keys(), ...this.inflight.keys()].map(profileOfCacheKey))) this.forget(profile);
+  }
+
+  /** For status: the soonest expiry of the profile's usable credentials; null if cached without expiry. */
+  describe(profile: string): { cached: boolean; expiresAt: number | null; lastError: string | null } {
+    const now = this.clock.now();
+    let cached = false;
+    let expiresAt: number | null = null;
+    for (const [key, entry] of this.entries) {
+      if (profileOfCacheKey(key) !== profile || now >= entry.usableUntil) continue;
+      cached = true;
+      const expiry = entry.credential.expiresAt?.getTime();
+      if (expiry !== undefined && (expiresAt === null || expiry < expiresAt)) expiresAt = expiry;
+    }
+    return { cached, expiresAt, lastError: this.failures.get(profile) ?? null };
+  }
+
+  private load(key: string, fetch: Fetch): Promise<Credential> {
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const profile = profileOfCacheKey(key);
+    const generation = this.generations.get(profile) ?? 0;
+    const promise = fetch().then(
+      (credential) => {
+        if ((this.generations.get(profile) ?? 0) === generation) {
+          this.store(key, credential);
+          this.failures.delete(profile);
+        }
+        return credential;
+      },
+      (error: unknown) => {
+        if ((this.generations.get(profile) ?? 0) === generation) this.failures.set(profile, (error as Error)?.message ?? String(error));
+        throw error;
+      },
+    );
+    const settled = promise.finally(() => {
+      if (this.inflight.get(key) === settled) this.inflight.delete(key);
+    });
+    this.inflight.set(key, settled);
+    return settled;
+  }
+
+  private store(key: string, credential: Credential): void {
+    const now = this.clock.now();
+    const expiry = credential.expiresAt?.getTime();
+    if (expiry === undefined) {
+      this.put(key, { credential, usableUntil: Number.POSITIVE_INFINITY, refreshFrom: Number.POSITIVE_INFINITY });
+      return;
+    }
+    const lifetime = Math.max(0, expiry - now);
+    const usableUntil = expiry - Math.min(this.timing.expiryMarginMs, lifetime * 0.1);
+    const refreshFrom = expiry - Math.min(this.timing.refreshAheadMs, lifetime * 0.25);
+    if (usableUntil > now) this.put(key, { credential, usableUntil, refreshFrom });
+  }
+
+  private put(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    while (this.entries.size > this.timing.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { KubecredPaths } from '../platform/paths.js';
+
+export interface BrokerAnswer {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** The broker could not be reached at all (as opposed to answering with an error). */
+export class BrokerUnreachableError extends Error {
+  constructor(
+    readonly socket: string,
+    reason: string,
+  ) {
+    super(`the Kubecred broker is not running (${reason} at ${socket})`);
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 2_000;
+
+/** HTTP over the broker's socket, authenticated with the per-start client secret. */
+export class BrokerClient {
+  constructor(private readonly paths: KubecredPaths) {}
+
+  async request(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<BrokerAnswer> {
+    const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
+      throw new BrokerUnreachableError(this.paths.socket, 'no client secret');
+    });
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const request = http.request({
+        socketPath: this.paths.socket,
+        path,
+        method,
+        headers: {
+          authorization: `Bearer ${secret.trim()}`,
+          accept,
+          ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      });
+      const connectTimer = setTimeout(() => request.destroy(new BrokerUnreachableError(this.paths.socket, 'no answer')), CONNECT_TIMEOUT_MS);
+      request.once('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(connectTimer);
+        if (error instanceof BrokerUnreachableError) reject(error);
+        else if (['ENOENT', 'ECONNREFUSED', 'ENOTSOCK'].includes(error.code ?? '')) reject(new BrokerUnreachableError(this.paths.socket, error.code === 'ENOENT' ? 'no socket' : 'connection refused'));
+        else reject(new Error(`the Kubecred broker connection failed: ${error.message}`));
+      });
+      request.once('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.once('error', reject);
+        response.once('end', () => {
+          if (!response.complete) reject(new Error('the Kubecred broker closed the connection before its answer was complete'));
+          else resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      request.end(payload);
+    });
+  }
+}

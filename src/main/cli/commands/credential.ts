@@ -1,0 +1,28 @@
+import { HEADERS, ROUTES } from '../../../shared/api/routes.js';
+import type { CredentialRequest } from '../../../shared/api/credentialRequest.js';
+import type { Command } from '../io.js';
+import { requestStartingBroker } from '../withBroker.js';
+
+/** The exec plugin in Node: same request as the Go shim, plus starting the broker when none runs. */
+export const credentialCommand: Command = {
+  name: 'credential',
+  usage: 'kubecred credential <profile>',
+  async run(args, context) {
+    const { io } = context;
+    const body: CredentialRequest = {
+      argv: ['credential', ...args],
+      execInfo: io.env.KUBERNETES_EXEC_INFO ?? null,
+      stdinIsTerminal: io.stdin.isTTY === true,
+      parentPid: process.ppid,
+      client: 'node',
+    };
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.credential, body, 'text/plain'));
+    if (answer.status === 200) {
+      io.stdout.write(answer.body);
+      return 0;
+    }
+    io.stderr.write(answer.body.endsWith('\n') ? answer.body : `${answer.body}\n`);
+    const code = Number(answer.headers[HEADERS.exitCode]);
+    return Number.isInteger(code) && code > 0 ? code : 1;
+  },
+};

@@ -1,0 +1,60 @@
+import { ROUTES } from '../../../shared/api/routes.js';
+import { statusSchema, type ProfileSummary } from '../../../shared/api/status.js';
+import { formatRemaining } from '../../../shared/duration.js';
+import { loadConfig } from '../../config/configLoader.js';
+import { BrokerClient, BrokerUnreachableError } from '../brokerClient.js';
+import { UsageError, type Command, type CliContext } from '../io.js';
+import { parseOutputFlag } from '../outputFlag.js';
+
+export const statusCommand: Command = {
+  name: 'status',
+  usage: 'kubecred status [-o json]',
+  async run(args, context) {
+    const output = parseOutputFlag(args);
+    const report = await gatherStatus(context);
+    if (output === 'json') {
+      context.io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return 0;
+    }
+    const { io } = context;
+    io.stdout.write(report.running ? `broker: running (pid ${report.pid}, version ${report.version})\n` : 'broker: not running (kubectl starts it on first use, or run: kubecred daemon)\n');
+    io.stdout.write(`socket: ${report.socket}\nconfig: ${report.configPath}\n`);
+    if (report.configError) io.stdout.write(`config problem: ${report.configError}\n`);
+    io.stdout.write(renderProfiles(report.profiles, Date.now()));
+    return 0;
+  },
+};
+
+export async function gatherStatus({ paths }: CliContext) {
+  try {
+    const answer = await new BrokerClient(paths).request('GET', ROUTES.status);
+    if (answer.status !== 200) throw new Error(`the broker answered ${answer.status}: ${answer.body.trim()}`);
+    return { running: true as const, ...statusSchema.parse(JSON.parse(answer.body)) };
+  } catch (error) {
+    if (!(error instanceof BrokerUnreachableError)) throw error;
+  }
+  const loaded = await loadConfig(paths.configFile);
+  const profiles: ProfileSummary[] = loaded.ok
+    ? loaded.config.profiles.map((p) => ({ name: p.name, provider: p.provider, state: 'idle', expiresAt: null, lastError: null }))
+    : [];
+  return {
+    running: false as const,
+    pid: null,
+    version: null,
+    home: paths.home,
+    socket: paths.socket,
+    configPath: paths.configFile,
+    configError: loaded.ok ? null : loaded.error,
+    profiles,
+  };
+}
+
+export function renderProfiles(profiles: readonly ProfileSummary[], now: number): string {
+  if (profiles.length === 0) return 'profiles: none (add one to config.yaml)\n';
+  const rows = profiles.map((p) => [p.name, p.provider, p.state, p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-', p.lastError ?? '']);
+  const header = ['PROFILE', 'PROVIDER', 'STATE', 'EXPIRES IN', 'LAST ERROR'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+export { UsageError };

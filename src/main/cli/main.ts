@@ -1,0 +1,45 @@
+import os from 'node:os';
+import { kubecredPaths } from '../platform/paths.js';
+import { kubecredVersion } from '../version.js';
+import { COMMANDS } from './commandTable.js';
+import { UsageError, type CliIo } from './io.js';
+
+function help(): string {
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`);
+  return `kubecred ${kubecredVersion()}: a credential broker for Kubernetes clients\n\nUsage: kubecred <command> [args]\n\n${lines.join('\n')}\n  version     print the version\n\nHome: $KUBECRED_HOME, else the OS config dir. Docs: README.md\n`;
+}
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function runCli(argv: string[], io: CliIo, self: { command: string; args: string[] }): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    (name ? io.stdout : io.stderr).write(help());
+    return name ? 0 : 2;
+  }
+  if (name === 'version' || name === '--version') {
+    io.stdout.write(`${kubecredVersion()}\n`);
+    return 0;
+  }
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    io.stderr.write(`kubecred: unknown command "${name}". Run kubecred --help for the list\n`);
+    return 2;
+  }
+  const command = await entry.load();
+  try {
+    const paths = kubecredPaths({ platform: process.platform, env: io.env, homedir: os.homedir(), tmpdir: os.tmpdir(), uid: process.getuid?.() ?? 0 });
+    return await command.run(args, { io, paths, self });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`kubecred ${name}: ${error.message}\nusage: ${command.usage}\n`);
+      return 2;
+    }
+    io.stderr.write(`kubecred: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+export async function main(): Promise<void> {
+  const script = process.argv[1] ?? '';
+  process.exitCode = await runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, { command: process.execPath, args: [script] });
+}

@@ -1,0 +1,26 @@
+import { createInterface } from 'node:readline';
+import type { CliIo } from './io.js';
+
+/**
+ * Reads a secret from stdin. From a pipe: everything, less one trailing newline (what
+ * `echo` adds). From a terminal: one line, without echoing it.
+ */
+export async function readSecretInput(io: CliIo, label: string): Promise<string> {
+  if (io.stdin.isTTY) return promptHidden(io, `${label} (input hidden): `);
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+function promptHidden(io: CliIo, question: string): Promise<string> {
+  io.stderr.write(question);
+  const muted = { write: () => true } as unknown as NodeJS.WritableStream;
+  const rl = createInterface({ input: io.stdin, output: muted, terminal: true });
+  return new Promise((resolve) => {
+    rl.once('line', (line) => {
+      rl.close();
+      io.stderr.write('\n');
+      resolve(line);
+    });
+  });
+}

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { access, mkdir, open, readFile } from 'node:fs/promises';
+import type { KubecredPaths } from '../platform/paths.js';
+import { socketAnswers } from '../server/listen.js';
+import type { CliContext } from './io.js';
+
+const START_TIMEOUT_MS = 10_000;
+const POLL_MS = 50;
+export const ALREADY_RUNNING_EXIT = 3;
+
+/**
+ * Starts `kubecred daemon` in the background (detached, output to the daemon log) and
+ * waits until it answers on its socket.
+ */
+export async function startDaemon({ paths, self, io }: CliContext): Promise<void> {
+  await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
+  const log = await open(paths.daemonLog, 'a', 0o600);
+  const child = spawn(self.command, [...self.args, 'daemon'], {
+    detached: true,
+    stdio: ['ignore', log.fd, log.fd],
+    env: io.env,
+    windowsHide: true,
+  });
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? 1));
+  child.unref();
+  await log.close();
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await isServing(paths)) return;
+    // Exit code 3: another broker holds the lock (a parallel caller started it); wait for it.
+    if (exited !== null && exited !== ALREADY_RUNNING_EXIT && !(await isServing(paths))) {
+      throw new Error(`the broker exited at start (code ${exited}): ${await lastLine(paths.daemonLog)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new Error(`the broker did not start within ${START_TIMEOUT_MS / 1000} s; see ${paths.daemonLog}`);
+}
+
+async function isServing(paths: KubecredPaths): Promise<boolean> {
+  const secret = await access(paths.clientSecret).then(() => true, () => false);
+  return secret && (await socketAnswers(paths.socket, 500));
+}
+
+async function lastLine(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trim().split('\n').pop()?.slice(0, 500) ?? '';
+}

@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { configSchema, type KubecredConfig } from '../../shared/config/schema.js';
+
+export type ConfigResult =
+  | { readonly ok: true; readonly config: KubecredConfig }
+  | { readonly ok: false; readonly error: string };
+
+const EMPTY_CONFIG: KubecredConfig = { profiles: [] };
+
+/**
+ * Reads config.yaml. Never throws and never writes: a bad file yields a message that names
+ * the file, the line and the field, so the user can fix it by hand.
+ */
+export async function loadConfig(file: string): Promise<ConfigResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, config: EMPTY_CONFIG };
+    return { ok: false, error: `cannot read ${file}: ${(error as Error).message}` };
+  }
+  return parseConfig(text, file);
+}
+
+export function parseConfig(text: string, file: string): ConfigResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const [yamlError] = doc.errors;
+  if (yamlError) {
+    const line = yamlError.linePos?.[0]?.line ?? lineCounter.linePos(yamlError.pos[0]).line;
+    return { ok: false, error: `${file}${line ? ` line ${line}` : ''}: not valid YAML: ${firstLine(yamlError.message)}` };
+  }
+  const result = configSchema.safeParse(doc.toJS() ?? {});
+  if (result.success) return { ok: true, config: result.data };
+  return { ok: false, error: describeIssues(result.error.issues, doc, lineCounter, file) };
+}
+
+function describeIssues(issues: z.core.$ZodIssue[], doc: Document, lines: LineCounter, file: string): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const line = lineOf(doc, lines, issue.path);
+      const field = formatPath(issue.path);
+      return `${file}${line ? ` line ${line}` : ''}${field ? `, ${field}` : ''}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/** The line of the deepest node that exists on the issue's path. */
+function lineOf(doc: Document, lines: LineCounter, issuePath: readonly PropertyKey[]): number | undefined {
+  for (let depth = issuePath.length; depth >= 0; depth--) {
+    const node = doc.getIn(issuePath.slice(0, depth) as unknown[], true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+export function formatPath(issuePath: readonly PropertyKey[]): string {
+  return issuePath
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

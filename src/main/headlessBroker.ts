@@ -1,0 +1,16 @@
+import type { Logger } from './broker/logger.js';
+import { composeBroker } from './composition.js';
+import type { KubecredPaths } from './platform/paths.js';
+import { brokerRoutes } from './server/brokerRoutes.js';
+import { startBrokerServer, type RunningServer } from './server/brokerServer.js';
+import type { SecretStore } from './secrets/secretStore.js';
+import { kubecredVersion } from './version.js';
+
+/** The broker and its socket server, with no UI: `kubecred daemon`, and the base of the tray app. */
+export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, secrets?: SecretStore): Promise<RunningServer> {
+  const broker = composeBroker({ paths, logger, ...(secrets ? { secrets } : {}) });
+  const configError = await broker.configError();
+  if (configError) logger.warn('config.yaml is not usable; serving no profiles until it is fixed', { reason: configError });
+  const identity = { version: kubecredVersion(), home: paths.home, socket: paths.socket, configPath: paths.configFile };
+  return startBrokerServer(paths, () => brokerRoutes(broker, identity), logger);
+}

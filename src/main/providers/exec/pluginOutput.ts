@@ -1,0 +1,38 @@
+import type { Credential } from '../../../shared/credential.js';
+import { execCredentialSchema } from '../../../shared/execCredential.js';
+import { BrokerError } from '../../broker/brokerError.js';
+
+interface OutputContext {
+  readonly name: string;
+  readonly apiVersion: string;
+  readonly now: number;
+  readonly ttlMs: number;
+}
+
+/**
+ * Validates what a wrapped plugin printed. Its stdout may hold a secret, so it is never
+ * quoted back: errors describe the shape only.
+ */
+export function parsePluginOutput(stdout: string, { name, apiVersion, now, ttlMs }: OutputContext): Credential {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    throw new BrokerError('provider-failed', `${name} printed something that is not JSON (${stdout.length} bytes on stdout)`, 'a plugin must print only an ExecCredential object on stdout');
+  }
+  const parsed = execCredentialSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new BrokerError('provider-failed', `${name} printed an invalid ExecCredential (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`, 'check the plugin\'s version and the profile\'s apiVersion');
+  }
+  if (parsed.data.apiVersion !== apiVersion) {
+    throw new BrokerError('provider-failed', `${name} answered with apiVersion ${parsed.data.apiVersion}, but ${apiVersion} was asked`, 'set the profile\'s apiVersion to one the plugin speaks');
+  }
+  const { token, clientCertificateData, clientKeyData, expirationTimestamp } = parsed.data.status;
+  const expiresAt = expirationTimestamp ? new Date(expirationTimestamp) : new Date(now + ttlMs);
+  return {
+    ...(token !== undefined ? { token } : {}),
+    ...(clientCertificateData !== undefined && clientKeyData !== undefined ? { clientCertificateData, clientKeyData } : {}),
+    expiresAt,
+  };
+}

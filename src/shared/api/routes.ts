@@ -1,0 +1,16 @@
+/** The broker's HTTP API. One place, so the CLI, the shims and the web UI cannot drift. */
+export const ROUTES = {
+  credential: '/v1/credential',
+  status: '/v1/status',
+  profiles: '/v1/profiles',
+  secret: (profile: string, field: string) =>
+    `/v1/secrets/${encodeURIComponent(profile)}/${encodeURIComponent(field)}`,
+} as const;
+
+export const HEADERS = {
+  exitCode: 'kubecred-exit-code',
+  handover: 'kubecred-handover',
+} as const;
+
+/** Request bodies above this are refused before they are parsed. */
+export const MAX_REQUEST_BYTES = 64 * 1024;

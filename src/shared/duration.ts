@@ -1,0 +1,22 @@
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses "90s", "15m", "1h30m", "250ms" into milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const parts = text.trim().match(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g);
+  if (!parts || parts.join('') !== text.trim()) return undefined;
+  return parts.reduce((total, part) => {
+    const [, amount, unit] = part.match(/^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/) ?? [];
+    return total + Number(amount) * (UNIT_MS[unit ?? ''] ?? Number.NaN);
+  }, 0);
+}
+
+/** "42 min", "3 h 5 min", "40 s": how the tray and `kubecred status` show time left. */
+export function formatRemaining(ms: number): string {
+  if (ms <= 0) return 'expired';
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return `${Math.ceil(ms / 1000)} s`;
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}

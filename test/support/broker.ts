@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { access, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { KUBECRED_CLI } from './repo.js';
+
+export interface TestBroker {
+  readonly home: string;
+  readonly socket: string;
+  readonly process: ChildProcess;
+  readonly output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function brokerEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { ...(process.env as Record<string, string>), KUBECRED_HOME: home, ...extra };
+}
+
+export async function writeConfig(home: string, yaml: string): Promise<void> {
+  await writeFile(path.join(home, 'config.yaml'), yaml);
+}
+
+/** Runs `kubecred daemon` for real in the given home and waits until it answers. */
+export async function startTestBroker(home: string, env: Record<string, string> = {}): Promise<TestBroker> {
+  const socket = path.join(home, 'run', 'broker.sock');
+  const child = spawn(process.execPath, [KUBECRED_CLI, 'daemon'], { env: brokerEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await waitForSocket(socket, home, () => child.exitCode !== null, () => output);
+  return {
+    home,
+    socket,
+    process: child,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export async function waitForSocket(socket: string, home: string, gaveUp: () => boolean = () => false, output: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (gaveUp()) throw new Error(`the broker exited: ${output()}`);
+    const secret = await access(path.join(home, 'run', 'client-secret')).then(() => true, () => false);
+    if (secret && (await connects(socket))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the broker did not start: ${output()}`);
+}
+
+function connects(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const connection = net.connect(socket);
+    connection.once('connect', () => {
+      connection.destroy();
+      resolve(true);
+    });
+    connection.once('error', () => resolve(false));
+  });
+}

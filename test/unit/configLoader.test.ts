@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/main/config/configLoader.js';
+
+const FILE = '/home/u/.config/kubecred/config.yaml';
+
+describe('parseConfig', () => {
+  it('accepts the smallest static profile exactly as documented', () => {
+    const result = parseConfig('profiles:\n  - name: demo\n    provider: static\n', FILE);
+    expect(result).toEqual({ ok: true, config: { profiles: [{ name: 'demo', provider: 'static' }] } });
+  });
+
+  it('fills the exec profile defaults and accepts the documented shape', () => {
+    const result = parseConfig('profiles:\n  - name: wrapped\n    provider: exec\n    command: /path/to/plugin\n    apiVersion: client.authentication.k8s.io/v1\n', FILE);
+    expect(result.ok && result.config.profiles[0]).toMatchObject({ command: '/path/to/plugin', args: [], env: [], ttl: '5m', timeout: '60s' });
+  });
+
+  it('accepts exec env as a kubeconfig list or a map', () => {
+    const list = parseConfig('profiles:\n  - {name: a, provider: exec, command: x, env: [{name: K, value: v}]}\n', FILE);
+    const map = parseConfig('profiles:\n  - {name: a, provider: exec, command: x, env: {K: v}}\n', FILE);
+    expect(list.ok && list.config.profiles[0]).toMatchObject({ env: [{ name: 'K', value: 'v' }] });
+    expect(map.ok && map.config.profiles[0]).toMatchObject({ env: [{ name: 'K', value: 'v' }] });
+  });
+
+  it('names the file, line and field of a bad value', () => {
+    const result = parseConfig('# my profiles\nprofiles:\n  - name: demo\n    provider: magic\n', FILE);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatch(new RegExp(`^${FILE} line 4, profiles\\[0\\]\\.provider: `));
+  });
+
+  it('names an unknown field', () => {
+    const result = parseConfig('profiles:\n  - name: demo\n    provider: static\n    tokn: x\n', FILE);
+    expect(!result.ok && result.error).toContain('line 2');
+    expect(!result.ok && result.error).toContain('tokn');
+  });
+
+  it('reports a YAML syntax error with its line', () => {
+    const result = parseConfig('profiles:\n  - name: demo\n   provider: [static\n', FILE);
+    expect(!result.ok && result.error).toMatch(/line \d+: not valid YAML/);
+  });
+
+  it('rejects duplicate profile names and bad durations', () => {
+    const dup = parseConfig('profiles:\n  - {name: a, provider: static}\n  - {name: a, provider: static}\n', FILE);
+    expect(!dup.ok && dup.error).toContain('line 3, profiles[1].name: profile "a" is defined twice');
+    const ttl = parseConfig('profiles:\n  - {name: a, provider: exec, command: x, ttl: soon}\n', FILE);
+    expect(!ttl.ok && ttl.error).toContain('a duration looks like');
+  });
+
+  it('treats an empty file as no profiles', () => {
+    expect(parseConfig('', FILE)).toEqual({ ok: true, config: { profiles: [] } });
+  });
+
+  it('rejects profile names that could not be a file or keychain name', () => {
+    const result = parseConfig('profiles:\n  - {name: "../etc", provider: static}\n', FILE);
+    expect(!result.ok && result.error).toContain('profiles[0].name');
+  });
+});

@@ -1,0 +1,11 @@
+import type { Clock } from '../../src/main/broker/clock.js';
+
+export class FakeClock implements Clock {
+  constructor(private time = Date.parse('2026-01-01T00:00:00Z')) {}
+  now(): number {
+    return this.time;
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
