@@ -41,3 +41,16 @@ describe('parseExecInfo', () => {
     expect(error.httpStatus).toBe(400);
   });
 });
+
+describe('parseExecInfo without exec info', () => {
+  it('uses an explicit --api-version from the exec args', () => {
+    expect(parseExecInfo(null, 'client.authentication.k8s.io/v1beta1')).toEqual({ apiVersion: 'client.authentication.k8s.io/v1beta1', interactive: false, cluster: undefined });
+  });
+  it('prefers the exec info kubectl sent over the flag', () => {
+    const raw = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: {} });
+    expect(parseExecInfo(raw, 'client.authentication.k8s.io/v1beta1').apiVersion).toBe('client.authentication.k8s.io/v1');
+  });
+  it('rejects an unknown version in the flag', () => {
+    expect(() => parseExecInfo(null, 'v1')).toThrow('--api-version asks for apiVersion "v1"');
+  });
+});

@@ -38,10 +38,10 @@ export class CredentialBroker {
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
   async credential(request: CredentialRequest): Promise<string> {
-    const profileName = profileFromArgv(request.argv);
+    const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     const caller = { ...(await this.ports.callers.describe(request.parentPid)), client: request.client };
     try {
-      const execInfo = parseExecInfo(request.execInfo);
+      const execInfo = parseExecInfo(request.execInfo, declaredApiVersion);
       const profile = await this.profile(profileName);
       const { provider, changed } = this.ports.providers.resolve(profile);
       if (changed) this.ports.cache.forget(profile.name);
@@ -121,12 +121,14 @@ export class CredentialBroker {
   }
 }
 
-function profileFromArgv(argv: readonly string[]): string {
+/** `credential <profile> [--api-version <version>]`: the flag serves clients that send no KUBERNETES_EXEC_INFO. */
+function parseCredentialArgs(argv: readonly string[]): { profile: string; apiVersion?: string } {
   const [command, profile, ...rest] = argv;
-  if (command !== 'credential' || !profile || rest.length > 0) {
-    throw new BrokerError('bad-request', `the exec plugin was called with arguments ${JSON.stringify(argv)}`, 'the kubeconfig exec args must be exactly: credential <profile>');
+  const flag = rest[0]?.startsWith('--api-version=') ? { value: rest[0].slice('--api-version='.length), used: 1 } : rest[0] === '--api-version' ? { value: rest[1], used: 2 } : { value: undefined, used: 0 };
+  if (command !== 'credential' || !profile || profile.startsWith('-') || rest.length !== flag.used || (flag.used > 0 && !flag.value)) {
+    throw new BrokerError('bad-request', `the exec plugin was called with arguments ${JSON.stringify(argv).slice(0, 300)}`, 'the kubeconfig exec args must be: credential <profile> [--api-version <version>]');
   }
-  return profile;
+  return flag.value ? { profile, apiVersion: flag.value } : { profile };
 }
 
 function checkField(field: string): void {

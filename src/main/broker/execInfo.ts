@@ -9,13 +9,18 @@ export interface ParsedExecInfo {
 
 const TRY_BY_HAND = `KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false}}'`;
 
-/** Parses KUBERNETES_EXEC_INFO. The answer's apiVersion must equal this one, so never guess it. */
-export function parseExecInfo(raw: string | null): ParsedExecInfo {
+/**
+ * Parses KUBERNETES_EXEC_INFO. The answer's apiVersion must equal the caller's, so it is
+ * never guessed: without exec info (clients such as @kubernetes/client-node send none) it
+ * comes only from an explicit --api-version in the kubeconfig args.
+ */
+export function parseExecInfo(raw: string | null, declaredApiVersion?: string): ParsedExecInfo {
   if (raw === null || raw.trim() === '') {
+    if (declaredApiVersion !== undefined) return { apiVersion: checkedVersion(declaredApiVersion, '--api-version'), interactive: false, cluster: undefined };
     throw new BrokerError(
       'exec-info-invalid',
       'KUBERNETES_EXEC_INFO is not set, so the ExecCredential apiVersion to answer with is unknown',
-      `kubecred credential is run by kubectl from a kubeconfig exec block; to try it by hand set ${TRY_BY_HAND}`,
+      `for clients that do not send it, add "--api-version", "client.authentication.k8s.io/v1" to the exec args; to try it by hand set ${TRY_BY_HAND}`,
     );
   }
   let json: unknown;
@@ -34,12 +39,14 @@ export function parseExecInfo(raw: string | null): ParsedExecInfo {
     );
   }
   const { apiVersion, spec } = parsed.data;
-  if (!isExecApiVersion(apiVersion)) {
-    throw new BrokerError(
-      'exec-info-invalid',
-      `KUBERNETES_EXEC_INFO asks for apiVersion "${apiVersion}", which Kubecred does not speak`,
-      `set the kubeconfig exec apiVersion to one of ${EXEC_API_VERSIONS.join(', ')}`,
-    );
-  }
-  return { apiVersion, interactive: spec.interactive ?? false, cluster: spec.cluster };
+  return { apiVersion: checkedVersion(apiVersion, 'KUBERNETES_EXEC_INFO'), interactive: spec.interactive ?? false, cluster: spec.cluster };
+}
+
+function checkedVersion(apiVersion: string, source: string): ExecApiVersion {
+  if (isExecApiVersion(apiVersion)) return apiVersion;
+  throw new BrokerError(
+    'exec-info-invalid',
+    `${source} asks for apiVersion "${apiVersion.slice(0, 100)}", which Kubecred does not speak`,
+    `set the kubeconfig exec apiVersion to one of ${EXEC_API_VERSIONS.join(', ')}`,
+  );
 }

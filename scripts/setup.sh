@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Makes a fresh machine ready to run Kubecred's demo and tests: system packages, npm
+# dependencies, the Go toolchain check, and the build. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# gnome-keyring + dbus: a real Secret Service for the keychain (demo and tests).
+APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]]; then SUDO=(); elif command -v sudo >/dev/null; then SUDO=(sudo); else
+    echo "setup: please install these Debian packages: ${missing[*]}" >&2; exit 1; fi
+  echo "setup: installing ${missing[*]}" >&2
+  "${SUDO[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v go >/dev/null; then
+  if [[ -x /usr/local/go/bin/go ]]; then export PATH="/usr/local/go/bin:$PATH"; else
+    echo "setup: installing Go from Debian (golang-go)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends golang-go >/dev/null
+  fi
+fi
+
+# npm ci when the lock file changed since the last install.
+stamp=node_modules/.kubecred-lock-stamp
+if [[ ! -f $stamp ]] || ! cmp -s package-lock.json "$stamp"; then
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
+
+npm run --silent build

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Runs every suite (build, lint, type check, Go shim tests, unit and integration tests under a
+// real Secret Service) and ends with one line: "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const results = path.join(root, 'test-results');
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const tally = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function step(name, command, args, options = {}) {
+  process.stderr.write(`\n== ${name}: ${[command, ...args].join(' ')}\n`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: options.cwd ?? root, stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', env: { ...process.env, ...options.env }, maxBuffer: 256 * 1024 * 1024 });
+  process.stderr.write(`== ${name}: exit ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return result;
+}
+
+function check(name, command, args) {
+  const ok = step(name, command, args).status === 0;
+  tally[ok ? 'passed' : 'failed']++;
+  if (!ok) failures.push(name);
+  return ok;
+}
+
+const built = check('build', 'npm', ['run', '--silent', 'build']);
+check('lint', 'npx', ['eslint', '.']);
+check('typecheck tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
+
+const go = existsSync('/usr/local/go/bin/go') && !spawnSync('go', ['version']).stdout ? '/usr/local/go/bin/go' : 'go';
+const goTest = step('go test (shim)', go, ['test', '-json', '-count=1', './...'], { cwd: path.join(root, 'src', 'shim'), capture: true });
+const goEvents = String(goTest.stdout ?? '').split('\n').filter(Boolean).map((line) => { try { return JSON.parse(line); } catch { return {}; } });
+for (const event of goEvents) {
+  if (!event.Test || event.Test.includes('/')) continue;
+  if (event.Action === 'pass') tally.passed++;
+  if (event.Action === 'fail') { tally.failed++; failures.push(`go ${event.Test}`); }
+  if (event.Action === 'skip') tally.skipped++;
+}
+if (goTest.status !== 0 && !goEvents.some((e) => e.Action === 'fail')) { tally.failed++; failures.push('go test did not run'); }
+process.stderr.write(goEvents.filter((e) => e.Action === 'output' && /^(--- FAIL|FAIL|ok)/.test(e.Output ?? '')).map((e) => e.Output).join(''));
+
+if (built) {
+  // The keychain tests need a Secret Service: start a private D-Bus session with gnome-keyring
+  // unless one is already there.
+  const keyringSession = path.join(root, '.ci', 'keyring-session.sh');
+  const wrap = process.env.DBUS_SESSION_BUS_ADDRESS ? [] : ['bash', keyringSession];
+  const vitestArgs = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`, ...process.argv.slice(2)];
+  const [command, ...args] = wrap.length ? [...wrap, 'npx', ...vitestArgs] : ['npx', ...vitestArgs];
+  const vitest = step('vitest (unit + integration)', command, args);
+  const reportFile = path.join(results, 'vitest.json');
+  if (existsSync(reportFile)) {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    tally.passed += report.numPassedTests;
+    tally.failed += report.numFailedTests;
+    tally.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+    for (const file of report.testResults) {
+      const failed = file.assertionResults.filter((t) => t.status === 'failed');
+      for (const t of failed) failures.push(t.fullName);
+      // A suite whose setup failed reports its tests as skipped: count the suite as a failure.
+      if (file.status === 'failed' && failed.length === 0) { tally.failed++; failures.push(`${path.relative(root, file.name)}: ${String(file.message ?? 'suite failed').split('\n')[0]}`); }
+    }
+    if (vitest.status !== 0 && report.numFailedTests === 0) { tally.failed++; failures.push(`vitest exited ${vitest.status} (a suite failed to load)`); }
+  } else {
+    tally.failed++;
+    failures.push('vitest produced no report');
+  }
+}
+
+if (failures.length) process.stderr.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
+process.stdout.write(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped\n`);
+process.exit(tally.failed === 0 ? 0 : 1);

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
+import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { writeExecKubeconfig, type ExecApiVersion } from '../support/kubeconfig.js';
+import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { createTestPki, type TestPki } from '../support/pki.js';
+import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { run } from '../support/run.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const TOKEN = 'kc-e2e-token-3f9a1c7d0b2e4f6a';
+const API_VERSIONS: ExecApiVersion[] = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'];
+const SHIMS = [
+  { name: 'native shim', command: NATIVE_SHIM },
+  { name: 'node shim', command: KUBECRED_CLI },
+];
+const BUILDS = findKubectlBuilds();
+
+describe('kubectl through Kubecred, every build, both shims, both apiVersions', () => {
+  let home: TempHome;
+  let pki: TestPki;
+  let broker: TestBroker;
+  let tokenApi: ApiStandIn;
+  let certApi: ApiStandIn;
+
+  async function setSecret(profile: string, field: string, value: string): Promise<void> {
+    const result = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', profile, field], { env: brokerEnv(home.dir), input: value });
+    expect(result.code, result.stderr).toBe(0);
+  }
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    expect(BUILDS.length).toBeGreaterThanOrEqual(2);
+    home = await makeTempHome();
+    pki = await createTestPki(path.join(home.dir, 'pki'));
+    tokenApi = await startApiStandIn({ pki, auth: { bearerToken: TOKEN } });
+    certApi = await startApiStandIn({ pki, auth: { clientCert: true } });
+    await writeConfig(home.dir, 'profiles:\n  - name: tok\n    provider: static\n  - name: cert\n    provider: static\n  - name: wrong\n    provider: static\n');
+    broker = await startTestBroker(home.dir);
+    await setSecret('tok', 'token', `${TOKEN}\n`);
+    await setSecret('cert', 'client-certificate', pki.clientCertPem);
+    await setSecret('cert', 'client-key', pki.clientKeyPem);
+    await setSecret('wrong', 'token', 'not-the-token');
+  });
+
+  afterAll(async () => {
+    await broker?.stop();
+    await tokenApi?.close();
+    await certApi?.close();
+    await home?.cleanup();
+  });
+
+  async function kubectlVia(build: string, shim: string, apiVersion: ExecApiVersion, profile: string, api: ApiStandIn) {
+    const kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, `kubeconfig-${profile}-${path.basename(build)}-${path.basename(shim)}-${apiVersion.split('/')[1]}`),
+      server: api.url,
+      caPem: api.caPem,
+      command: shim,
+      args: ['credential', profile],
+      apiVersion,
+      env: { KUBECRED_HOME: home.dir },
+      provideClusterInfo: true,
+      interactiveMode: 'IfAvailable',
+    });
+    return runKubectl(build, ['get', '--raw', '/version'], { kubeconfig });
+  }
+
+  describe.each(BUILDS)('$name', (build) => {
+    it.each(SHIMS.flatMap((shim) => API_VERSIONS.map((apiVersion) => ({ ...shim, apiVersion }))))('bearer token via $name, $apiVersion', async ({ command, apiVersion }) => {
+      const before = tokenApi.requests.filter((r) => r.authorized).length;
+      const result = await kubectlVia(build.path, command, apiVersion, 'tok', tokenApi);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).gitVersion).toBe('v1.33.0');
+      expect(tokenApi.requests.filter((r) => r.authorized).length).toBeGreaterThan(before);
+    });
+
+    it.each(SHIMS.flatMap((shim) => API_VERSIONS.map((apiVersion) => ({ ...shim, apiVersion }))))('client certificate via $name, $apiVersion', async ({ command, apiVersion }) => {
+      const result = await kubectlVia(build.path, command, apiVersion, 'cert', certApi);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).gitVersion).toBe('v1.33.0');
+    });
+
+    it('is refused with the wrong token, and the failure is kubectl\'s, not the plugin\'s', async () => {
+      const result = await kubectlVia(build.path, NATIVE_SHIM, 'client.authentication.k8s.io/v1', 'wrong', tokenApi);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('Unauthorized');
+    });
+  });
+
+  it('shows a clear plugin error in kubectl for an unknown profile', async () => {
+    const [build] = BUILDS;
+    const result = await kubectlVia(build!.path, NATIVE_SHIM, 'client.authentication.k8s.io/v1', 'missing', tokenApi);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('kubecred: no profile "missing"');
+  });
+
+  it('keeps the planted token out of the home, the logs and the audit trail', async () => {
+    const leaks = await run('grep', ['-r', '-l', '-a', '-F', TOKEN, home.dir]);
+    expect(leaks.stdout.split('\n').filter((f) => f && !f.includes(`${path.sep}pki${path.sep}`))).toEqual([]);
+    expect(broker.output()).not.toContain(TOKEN);
+    const clientKeyBody = pki.clientKeyPem.split('\n')[1] ?? 'unreachable';
+    const keyLeaks = await run('grep', ['-r', '-l', '-a', '-F', clientKeyBody, home.dir]);
+    expect(keyLeaks.stdout.split('\n').filter((f) => f && !f.includes(`${path.sep}pki${path.sep}`))).toEqual([]);
+  });
+});

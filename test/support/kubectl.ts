@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants, readdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export interface KubectlBuild {
+  /** e.g. `kubectl.1.27`, or `kubectl` for the one on PATH. */
+  name: string;
+  path: string;
+}
+
+export interface KubectlResult {
+  /** Exit code; null when the process was killed (the 60 s timeout). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall-clock time of the whole kubectl process. */
+  ms: number;
+}
+
+// The Google Cloud CLI ships one kubectl per supported minor release; exec
+// plugin behaviour differs across them, so tests run against each.
+const GCLOUD_BIN = '/usr/lib/google-cloud-sdk/bin';
+const TIMEOUT_MS = 60_000;
+
+function minorOf(name: string): number {
+  return Number(name.split('.')[2] ?? Number.NaN);
+}
+
+function onPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here; keep looking
+    }
+  }
+  return undefined;
+}
+
+// Sync so that test files can feed it straight into describe.each at collection time.
+export function findKubectlBuilds(): KubectlBuild[] {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(GCLOUD_BIN);
+  } catch {
+    // no Google Cloud CLI on this machine: only PATH counts
+  }
+  const builds = entries
+    .filter((name) => /^kubectl\.1\.\d+$/.test(name))
+    .sort((a, b) => minorOf(a) - minorOf(b))
+    .map((name) => ({ name, path: join(GCLOUD_BIN, name) }));
+  // On PATH this is usually gcloud's dispatcher, a separate binary that picks a
+  // versioned build itself, so it is a client of its own and stays in the list.
+  const fromPath = onPath('kubectl');
+  if (fromPath) builds.push({ name: 'kubectl', path: fromPath });
+  return builds;
+}
+
+// Resolves with the outcome whatever kubectl exits with, because tests assert on
+// failures as often as on successes; only a missing binary rejects.
+export function runKubectl(
+  bin: string,
+  args: string[],
+  opts: { env?: Record<string, string>; kubeconfig: string },
+): Promise<KubectlResult> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      bin,
+      args,
+      {
+        env: { ...process.env, ...opts.env, KUBECONFIG: opts.kubeconfig },
+        timeout: TIMEOUT_MS,
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+      },
+      (err, stdout, stderr) => {
+        const ms = Math.round(performance.now() - started);
+        if (!err) return resolve({ code: 0, stdout, stderr, ms });
+        if (typeof err.code === 'string') return reject(err);
+        const code = typeof err.code === 'number' && !err.killed ? err.code : null;
+        const note = err.killed ? `\n[runKubectl: killed after ${TIMEOUT_MS} ms]\n` : '';
+        resolve({ code, stdout, stderr: stderr + note, ms });
+      },
+    );
+    // A closed stdin, never a terminal: exec plugins see a non-interactive
+    // caller, as under CI, and nothing can block waiting for input.
+    child.stdin?.end();
+  });
+}
