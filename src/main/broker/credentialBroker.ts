@@ -2,7 +2,7 @@ import type { CredentialRequest } from '../../shared/api/credentialRequest.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import type { KubecredConfig, ProfileConfig } from '../../shared/config/schema.js';
 import { SECRET_FIELD_PATTERN, type SecretStore } from '../secrets/secretStore.js';
-import type { AuditLog } from './auditLog.js';
+import type { AuditLog, AuditRecord } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import { credentialCacheKey } from './cacheKey.js';
 import type { Clock } from './clock.js';
@@ -39,7 +39,6 @@ export class CredentialBroker {
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
   async credential(request: CredentialRequest): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
-    const caller = { ...(await this.ports.callers.describe(request.parentPid)), client: request.client };
     try {
       const execInfo = parseExecInfo(request.execInfo, declaredApiVersion);
       const profile = await this.profile(profileName);
@@ -49,10 +48,11 @@ export class CredentialBroker {
       const { credential, source } = await this.ports.cache.get(key, () =>
         provider.getCredential({ profile: profile.name, cluster: execInfo.cluster, interactive: request.stdinIsTerminal && execInfo.interactive }),
       );
-      await this.audit({ profile: profileName, caller, outcome: 'served', source });
+      // Recorded after the answer is on its way: the audit trail must not slow the hot path.
+      void this.audit(request, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
     } catch (error) {
-      await this.audit({ profile: profileName, caller, outcome: 'failed', error: (error as Error).message });
+      void this.audit(request, { profile: profileName, outcome: 'failed', error: (error as Error).message });
       throw error;
     }
   }
@@ -111,9 +111,11 @@ export class CredentialBroker {
     );
   }
 
-  private async audit(record: Omit<Parameters<AuditLog['append']>[0], 'time'>): Promise<void> {
+  private async audit(request: CredentialRequest, record: Omit<AuditRecord, 'time' | 'caller'>): Promise<void> {
+    const time = new Date(this.ports.clock.now()).toISOString();
     try {
-      await this.ports.audit.append({ time: new Date(this.ports.clock.now()).toISOString(), ...record });
+      const caller = { ...(await this.ports.callers.describe(request.parentPid)), client: request.client };
+      await this.ports.audit.append({ time, caller, ...record });
     } catch (error) {
       // Serving the credential matters more than recording it; the failure is logged.
       this.ports.logger.warn('audit log write failed', { reason: (error as Error).message });

@@ -1,0 +1,87 @@
+// `npm run bench`: Kubecred's hot path measured side by side with its baselines in one run.
+// Prints a table and writes test-results/bench.json. Not a test: it asserts nothing.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { startApiStandIn } from '../support/apiServer.js';
+import { brokerEnv, startTestBroker, writeConfig } from '../support/broker.js';
+import { seedGkeCache, findGkePlugin } from '../support/gkeCache.js';
+import { writeExecKubeconfig, writeTokenKubeconfig } from '../support/kubeconfig.js';
+import { findKubectlBuilds } from '../support/kubectl.js';
+import { createTestPki } from '../support/pki.js';
+import { KUBECRED_CLI, NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { makeTempHome } from '../support/tempHome.js';
+import { summarize, type Stats } from './stats.js';
+import { interleave, type Subject } from './timeCommand.js';
+
+const SHIM_RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const KUBECTL_RUNS = Number(process.env.BENCH_KUBECTL_RUNS ?? 60);
+const TOKEN = 'bench-token-0b7c1e';
+const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
+
+function withoutUndefined(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+}
+
+async function main(): Promise<void> {
+  assertBuilt({ shim: true });
+  const home = await makeTempHome();
+  const plugin = path.join(home.dir, 'plugin.sh');
+  await writeFile(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`, { mode: 0o755 });
+  await writeConfig(home.dir, `profiles:\n  - name: bench\n    provider: exec\n    command: ${plugin}\n    ttl: 24h\n`);
+  const broker = await startTestBroker(home.dir);
+  const pki = await createTestPki(path.join(home.dir, 'pki'));
+  const api = await startApiStandIn({ pki, auth: { bearerToken: TOKEN } });
+  try {
+    const env = { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_INFO };
+    const shims: Subject[] = [
+      { name: 'node -e 0', command: process.execPath, args: ['-e', '0'], env },
+      { name: 'kubecred-shim (native), cache hit', command: NATIVE_SHIM, args: ['credential', 'bench'], env },
+      { name: 'kubecred credential (node), cache hit', command: process.execPath, args: [KUBECRED_CLI, 'credential', 'bench'], env },
+    ];
+    if (findGkePlugin()) {
+      const gkeDir = path.join(home.dir, 'gke');
+      const gke = seedGkeCache({ dir: gkeDir, currentContext: 'bench', token: 'gke-token', expiry: new Date(Date.now() + 3_600_000) });
+      await writeFile(gke.kubeconfig, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [], users: [], contexts: [{ name: 'bench', context: { cluster: 'c', user: 'u' } }], 'current-context': 'bench' }));
+      shims.push({ name: 'gke-gcloud-auth-plugin, cached', command: gke.command, args: gke.args, env: withoutUndefined({ ...process.env, ...gke.env }) });
+    }
+    const shimSamples = await interleave(shims, SHIM_RUNS);
+
+    const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop();
+    if (!kubectl) throw new Error('no versioned kubectl build found');
+    const inline = await writeTokenKubeconfig({ path: path.join(home.dir, 'kubeconfig-inline'), server: api.url, caPem: api.caPem, token: TOKEN });
+    const viaShim = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig-kubecred'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'bench'], apiVersion: 'client.authentication.k8s.io/v1', env: { KUBECRED_HOME: home.dir } });
+    const kubectlArgs = ['get', '--raw', '/version'];
+    const kubectlSubjects: Subject[] = [
+      { name: `${kubectl.name} get --raw /version, token inline`, command: kubectl.path, args: kubectlArgs, env: { ...process.env, KUBECONFIG: inline } },
+      { name: `${kubectl.name} get --raw /version, via kubecred-shim`, command: kubectl.path, args: kubectlArgs, env: { ...process.env, KUBECONFIG: viaShim } },
+    ];
+    const kubectlSamples = await interleave(kubectlSubjects, KUBECTL_RUNS, 3);
+
+    const rows: Array<{ name: string } & Stats> = [...shimSamples, ...kubectlSamples].map(([name, samples]) => ({ name, ...summarize(samples) }));
+    const [inlineStats, shimStats] = kubectlSubjects.map((s) => rows.find((r) => r.name === s.name)!);
+    const ratio = { p50: shimStats!.p50 / inlineStats!.p50, mean: shimStats!.mean / inlineStats!.mean };
+    printTable(rows);
+    process.stdout.write(`\nkubectl through Kubecred / kubectl with the token inline: ${ratio.p50.toFixed(3)}x at p50, ${ratio.mean.toFixed(3)}x mean (target <= 1.15x)\n`);
+    const out = path.join(REPO_ROOT, 'test-results');
+    await mkdir(out, { recursive: true });
+    await writeFile(path.join(out, 'bench.json'), `${JSON.stringify({ date: new Date().toISOString(), runs: { shim: SHIM_RUNS, kubectl: KUBECTL_RUNS }, rows, kubectlRatio: ratio }, null, 2)}\n`);
+    process.stdout.write(`written: ${path.join(out, 'bench.json')}\n`);
+  } finally {
+    await api.close();
+    await broker.stop();
+    await home.cleanup();
+  }
+}
+
+function printTable(rows: Array<{ name: string } & Stats>): void {
+  const width = Math.max(...rows.map((r) => r.name.length));
+  process.stdout.write(`${'subject'.padEnd(width)}  ${['runs', 'p50 ms', 'p99 ms', 'mean ms', 'min ms'].map((h) => h.padStart(8)).join('')}\n`);
+  for (const r of rows) {
+    process.stdout.write(`${r.name.padEnd(width)}  ${[r.runs, r.p50, r.p99, r.mean, r.min].map((v, i) => (i === 0 ? String(v) : v.toFixed(2)).padStart(8)).join('')}\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
