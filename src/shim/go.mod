@@ -1,0 +1,3 @@
+module kubecred.dev/shim
+
+go 1.22

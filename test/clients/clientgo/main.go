@@ -1,0 +1,47 @@
+// Command clientgo is a test client for Kubecred's integration tests: it loads
+// the kubeconfig named by its first argument with client-go's clientcmd (so the
+// exec credential plugin machinery of the reference implementation runs for
+// real), asks the API server for its version and prints it as JSON on stdout.
+// On failure it prints the error on stderr and exits non-zero.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: clientgo KUBECONFIG")
+		os.Exit(2)
+	}
+	if err := run(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(kubeconfig string) error {
+	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return fmt.Errorf("load kubeconfig: %w", err)
+	}
+	clientset, err := kubernetes.NewForConfig(config)
+	if err != nil {
+		return fmt.Errorf("create client: %w", err)
+	}
+	info, err := clientset.Discovery().ServerVersion()
+	if err != nil {
+		return fmt.Errorf("server version: %w", err)
+	}
+	out, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	fmt.Println(string(out))
+	return nil
+}
