@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,20 @@ import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const TOKEN = 'kc-clients-token-8d2f61a0';
 const PLUGIN = `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`;
+
+/**
+ * client-node caches exec credentials process-wide by user name, so each kubeconfig gets a
+ * user name of its own: otherwise one case would be served another's token.
+ */
+async function loadClientNodeConfig(file: string): Promise<KubeConfig> {
+  const json = JSON.parse(await readFile(file, 'utf8')) as { users: Array<{ name: string }>; contexts: Array<{ context: { user: string } }> };
+  const unique = path.basename(file);
+  for (const user of json.users) user.name = unique;
+  for (const context of json.contexts) context.context.user = unique;
+  const config = new KubeConfig();
+  config.loadFromString(JSON.stringify(json));
+  return config;
+}
 
 describe('other real clients through Kubecred', () => {
   let home: TempHome;
@@ -42,8 +56,7 @@ describe('other real clients through Kubecred', () => {
     ['node shim', KUBECRED_CLI],
   ])('@kubernetes/client-node (which sends no KUBERNETES_EXEC_INFO) via the %s with --api-version', async (_name, command) => {
     const file = await kubeconfigFor(`kc-node-${path.basename(command)}`, command, ['credential', 'apps', '--api-version', 'client.authentication.k8s.io/v1'], 'client.authentication.k8s.io/v1');
-    const config = new KubeConfig();
-    config.loadFromFile(file);
+    const config = await loadClientNodeConfig(file);
     const version = await config.makeApiClient(VersionApi).getCode();
     expect(version.gitVersion).toBe('v1.33.0');
     expect(api.requests.some((r) => r.authorized && r.userAgent?.includes('node'))).toBe(true);
@@ -51,8 +64,7 @@ describe('other real clients through Kubecred', () => {
 
   it('@kubernetes/client-node without --api-version gets the plugin\'s clear error', async () => {
     const file = await kubeconfigFor('kc-node-noflag', NATIVE_SHIM, ['credential', 'apps'], 'client.authentication.k8s.io/v1');
-    const config = new KubeConfig();
-    config.loadFromFile(file);
+    const config = await loadClientNodeConfig(file);
     await expect(config.makeApiClient(VersionApi).getCode()).rejects.toThrow(/KUBERNETES_EXEC_INFO is not set.*--api-version/s);
   });
 

@@ -89,6 +89,27 @@ describe('static profiles in the OS keychain (gnome-keyring over D-Bus)', () => 
     expect(JSON.parse(back.stdout).status.token).toBe('fresh-token');
   });
 
+  it('never falls back to another store when there is no D-Bus session at all', async () => {
+    const other = await makeTempHome();
+    try {
+      await writeConfig(other.dir, 'profiles:\n  - name: nobus\n    provider: static\n');
+      const lonely = await startTestBroker(other.dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
+      try {
+        const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'nobus', 'token'], { env: brokerEnv(other.dir), input: 'x' });
+        expect(stored.code).toBe(1);
+        expect(stored.stderr).toMatch(/the OS keychain could not store nobus\/token: .*DBus.*\. Start a Secret Service/);
+        const answer = await run(NATIVE_SHIM, ['credential', 'nobus'], { env: { ...brokerEnv(other.dir), KUBERNETES_EXEC_INFO: V1_INFO } });
+        expect(answer.code).toBe(1);
+        expect(answer.stdout).toBe('');
+        expect(answer.stderr).toContain('the OS keychain could not read nobus/');
+      } finally {
+        await lonely.stop();
+      }
+    } finally {
+      await other.cleanup();
+    }
+  });
+
   it('keeps the planted secret out of every file under the home and the broker log', async () => {
     const leaks = await run('grep', ['-r', '-l', '-a', '-F', PLANTED, home.dir]);
     expect(leaks.stdout.trim()).toBe('');

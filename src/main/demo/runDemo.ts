@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
@@ -50,15 +50,16 @@ export async function runDemo({ paths, io, once }: DemoOptions): Promise<number>
   token      in the OS keychain as kubecred/demo/token; the kubeconfig holds none
   kubeconfig ${kubeconfig}, exec plugin ${shim ?? nodeCliPath()}`);
     const command = ['kubectl', '--kubeconfig', kubeconfig, 'get', '--raw', '/version'];
-    const check = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 60_000 });
-    if (check.error) say(`\n(kubectl is not on PATH here, so the demo could not try it: ${check.error.message})`);
-    else if (check.status === 0) say(`\n$ ${command.join(' ')}\n${check.stdout.trim()}\n\nkubectl reached the API with the token from the keychain.`);
+    // Asynchronous: the API stand-in answering kubectl lives in this process.
+    const check = await runKubectl(command);
+    if (check.missing) say('\n(kubectl is not on PATH here, so the demo could not try it.)');
+    else if (check.code === 0) say(`\n$ ${command.join(' ')}\n${check.stdout.trim()}\n\nkubectl reached the API with the token from the keychain.`);
     else {
-      say(`\n$ ${command.join(' ')}\nfailed (exit ${check.status}): ${check.stderr.trim()}`);
+      say(`\n$ ${command.join(' ')}\nfailed (exit ${check.code}): ${check.stderr.trim()}`);
       return 1;
     }
     if (once) return 0;
-    say(`\nTry it yourself in another terminal:\n  ${command.join(' ')}\n  KUBECRED_HOME=${paths.home} kubecred status\n\nCtrl-C stops the demo.`);
+    say(`\nTry it yourself in another terminal:\n  ${command.join(' ')}\n  KUBECRED_HOME=${paths.home} ${nodeCliPath()} status\n\nCtrl-C stops the demo.`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -69,6 +70,15 @@ export async function runDemo({ paths, io, once }: DemoOptions): Promise<number>
     await server.close();
     log.end();
   }
+}
+
+function runKubectl([command, ...args]: string[]): Promise<{ missing: boolean; code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command!, args, { timeout: 60_000, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ missing: (error as NodeJS.ErrnoException | null)?.code === 'ENOENT', code, stdout, stderr });
+    });
+  });
 }
 
 async function ensureDir(dir: string): Promise<string> {

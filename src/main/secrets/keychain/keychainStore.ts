@@ -25,33 +25,33 @@ export class KeychainStore implements SecretStore {
   constructor(private readonly platform: NodeJS.Platform = process.platform) {}
 
   async get(ref: SecretRef): Promise<string | undefined> {
-    const entry = await this.entry(ref);
-    try {
-      return (await entry.getPassword()) ?? undefined;
-    } catch (error) {
-      throw this.unavailable('read', ref, error);
-    }
+    return this.withEntry('read', ref, async (entry) => (await entry.getPassword()) ?? undefined);
   }
 
   async set(ref: SecretRef, value: string): Promise<void> {
-    const entry = await this.entry(ref);
-    try {
-      await entry.setPassword(value);
-    } catch (error) {
-      throw this.unavailable('store', ref, error);
-    }
+    await this.withEntry('store', ref, (entry) => entry.setPassword(value));
   }
 
   async delete(ref: SecretRef): Promise<boolean> {
-    const entry = await this.entry(ref);
+    return this.withEntry('delete', ref, (entry) => entry.deleteCredential());
+  }
+
+  /**
+   * A fresh entry per operation: an entry made before a Secret Service restart stays broken.
+   * On Linux the entry is pinned to the Secret Service, because the library's default falls
+   * back to the kernel keyring, where a missing keychain would look like a missing secret.
+   */
+  private async withEntry<T>(action: string, ref: SecretRef, use: (entry: InstanceType<KeyringModule['AsyncEntry']>) => Promise<T>): Promise<T> {
+    const keyring = await this.module();
     try {
-      return await entry.deleteCredential();
+      const entry = new keyring.AsyncEntry(SERVICE, `${ref.profile}/${ref.field}`, this.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined);
+      return await use(entry);
     } catch (error) {
-      throw this.unavailable('delete', ref, error);
+      throw this.unavailable(action, ref, error);
     }
   }
 
-  private async entry(ref: SecretRef) {
+  private async module(): Promise<KeyringModule> {
     this.keyring ??= import('@napi-rs/keyring');
     let keyring: KeyringModule;
     try {
@@ -64,7 +64,7 @@ export class KeychainStore implements SecretStore {
         'reinstall Kubecred; the keychain support ships as a prebuilt @napi-rs/keyring binary for this platform',
       );
     }
-    return new keyring.AsyncEntry(SERVICE, `${ref.profile}/${ref.field}`);
+    return keyring;
   }
 
   private unavailable(action: string, ref: SecretRef, error: unknown): BrokerError {
