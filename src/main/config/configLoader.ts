@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
-import { configSchema, type KubecredConfig } from '../../shared/config/schema.js';
+import { configSchema, EMPTY_CONFIG, type KubecredConfig } from '../../shared/config/schema.js';
 
 export type ConfigResult =
   | { readonly ok: true; readonly config: KubecredConfig }
   | { readonly ok: false; readonly error: string };
 
-const EMPTY_CONFIG: KubecredConfig = { profiles: [] };
 
 /**
  * Reads config.yaml. Never throws and never writes: a bad file yields a message that names

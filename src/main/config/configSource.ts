@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
-import type { KubecredConfig } from '../../shared/config/schema.js';
+import { EMPTY_CONFIG } from '../../shared/config/schema.js';
 import { loadConfig } from './configLoader.js';
 
 export interface ConfigSnapshot {
-  readonly config: KubecredConfig;
+  readonly config: typeof EMPTY_CONFIG;
   /** Why the file on disk is not in use; the snapshot then holds the last good config. */
   readonly error: string | null;
 }
@@ -13,7 +13,7 @@ export interface ConfigSnapshot {
  * the last good config in force, so a typo never takes working profiles away.
  */
 export class ConfigSource {
-  private snapshot: ConfigSnapshot = { config: { profiles: [] }, error: null };
+  private snapshot: ConfigSnapshot = { config: EMPTY_CONFIG, error: null };
   private seenStamp: string | undefined;
 
   constructor(private readonly file: string) {}

@@ -13,6 +13,8 @@ export interface SecretStore {
   get(ref: SecretRef): Promise<string | undefined>;
   set(ref: SecretRef, value: string): Promise<void>;
   delete(ref: SecretRef): Promise<boolean>;
+  /** The field names stored for the profile; never the values. */
+  list(profile: string): Promise<string[]>;
 }
 
 export const SECRET_FIELD_PATTERN = /^[a-z][a-z0-9-]{0,62}$/;

@@ -1,0 +1,32 @@
+/** What a token reports about its user PIN, to warn before a card locks itself. */
+export interface PinFlags {
+  readonly countLow: boolean;
+  readonly finalTry: boolean;
+  readonly locked: boolean;
+}
+
+export interface PinRequest {
+  /** The token's name in config.yaml. */
+  readonly token: string;
+  /** The token's own label, as the user sees it on the card. */
+  readonly tokenLabel: string;
+  readonly flags: PinFlags;
+  /** The program that asked (for the prompt's wording), when known. */
+  readonly caller?: string;
+}
+
+export interface PassphraseRequest {
+  readonly store: string;
+  /** A new store: the UI asks twice. */
+  readonly create: boolean;
+}
+
+/**
+ * Where the broker asks the user something: Electron windows, the web UI, a terminal relayed
+ * by the Node CLI, or nowhere (then the port throws a BrokerError that says what to run).
+ * null means the user cancelled.
+ */
+export interface UiPort {
+  askPin(request: PinRequest): Promise<string | null>;
+  askPassphrase(request: PassphraseRequest): Promise<string | null>;
+}
