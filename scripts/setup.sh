@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # gnome-keyring + dbus: a real Secret Service for the keychain (demo and tests).
-APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl)
+# softhsm2 + opensc: a real PKCS#11 token and pkcs11-tool for the token tests; g++, make and
+# python3 build pkcs11js (node-gyp).
+APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc g++ make python3)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -1,9 +1,12 @@
 import type { ProfileConfig } from '../shared/config/schema.js';
+import { BrokerError } from './broker/brokerError.js';
 import { systemClock, type Clock } from './broker/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './broker/credentialCache.js';
 import type { Logger } from './broker/logger.js';
+import { NoUi } from './broker/noUi.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
+import type { UiPort } from './broker/uiPort.js';
 import { ConfigSource } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
@@ -11,38 +14,68 @@ import { ExecProvider } from './providers/exec/execProvider.js';
 import type { Provider } from './providers/provider.js';
 import { StaticProvider } from './providers/static/staticProvider.js';
 import { KeychainStore } from './secrets/keychain/keychainStore.js';
+import { createPkcs11Service, type Pkcs11Service } from './secrets/pkcs11/pkcs11Service.js';
+import { SecretAdmin } from './secrets/secretAdmin.js';
 import type { SecretStore } from './secrets/secretStore.js';
+import { SecretStores } from './secrets/secretStores.js';
+import { TokenServiceHolder } from './secrets/tokenServiceHolder.js';
 import { FileAuditLog } from './state/fileAuditLog.js';
 
 export interface CompositionOptions {
   readonly paths: KubecredPaths;
   readonly logger: Logger;
   readonly clock?: Clock;
-  readonly secrets?: SecretStore;
+  readonly keychain?: SecretStore;
+  readonly ui?: UiPort;
+}
+
+export interface BrokerServices {
+  readonly credentials: CredentialBroker;
+  readonly admin: SecretAdmin;
+  close(): Promise<void>;
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
-export function composeBroker({ paths, logger, clock = systemClock, secrets = new KeychainStore() }: CompositionOptions): CredentialBroker {
+export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), ui = new NoUi() }: CompositionOptions): BrokerServices {
+  const config = new ConfigSource(paths.configFile);
+  const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui, clock }));
+  const currentTokens = async () => tokens.current((await config.current()).config.tokens);
+  const stores = new SecretStores({ config, home: paths.home, keychain, ui, tokens: (current) => tokens.current(current.tokens) });
   const createProvider = (profile: ProfileConfig): Provider => {
     switch (profile.provider) {
       case 'static':
-        return new StaticProvider(secrets);
+        return new StaticProvider(profile, {
+          storeFor: (name) => stores.forProfile(name),
+          tokenCertificate: async (token, label) => (await currentTokens()).clientCertificate(token, label),
+        });
       case 'exec':
         return new ExecProvider(profile, clock);
+      default:
+        throw new BrokerError('provider-failed', `profile "${profile.name}" uses provider "${profile.provider}", which this build of Kubecred does not include`, 'update Kubecred');
     }
   };
   const cache = new CredentialCache(clock, undefined, (key, error) =>
     logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
   );
-  return new CredentialBroker({
+  const credentials = new CredentialBroker({
     clock,
-    config: new ConfigSource(paths.configFile),
+    config,
     configPath: paths.configFile,
     providers: new ProviderRegistry(createProvider),
     cache,
-    secrets,
+    stores,
     audit: new FileAuditLog(paths.auditLog),
     callers: new ProcessCallerInfo(),
     logger,
   });
+  const admin = new SecretAdmin(config, stores, tokens, cache, logger);
+  return {
+    credentials,
+    admin,
+    close: async () => {
+      cache.forgetAll();
+      stores.lockEncryptedFile();
+      await tokens.close();
+    },
+  };
 }

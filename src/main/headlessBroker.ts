@@ -7,10 +7,17 @@ import type { SecretStore } from './secrets/secretStore.js';
 import { kubecredVersion } from './version.js';
 
 /** The broker and its socket server, with no UI: `kubecred daemon`, and the base of the tray app. */
-export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, secrets?: SecretStore): Promise<RunningServer> {
-  const broker = composeBroker({ paths, logger, ...(secrets ? { secrets } : {}) });
-  const configError = await broker.configError();
+export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, keychain?: SecretStore): Promise<RunningServer> {
+  const services = composeBroker({ paths, logger, ...(keychain ? { keychain } : {}) });
+  const configError = await services.credentials.configError();
   if (configError) logger.warn('config.yaml is not usable; serving no profiles until it is fixed', { reason: configError });
   const identity = { version: kubecredVersion(), home: paths.home, socket: paths.socket, configPath: paths.configFile };
-  return startBrokerServer(paths, () => brokerRoutes(broker, identity), logger);
+  const server = await startBrokerServer(paths, () => brokerRoutes(services, identity), logger);
+  return {
+    socket: server.socket,
+    close: async () => {
+      await server.close();
+      await services.close();
+    },
+  };
 }

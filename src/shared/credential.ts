@@ -8,6 +8,11 @@ export interface Credential {
   readonly clientKeyData?: string;
   /** Absent: valid until the profile's secrets change or the user logs out. */
   readonly expiresAt?: Date;
+  /**
+   * Who the credential speaks for (e.g. OIDC issuer + subject). When it changes, every other
+   * cached credential of the profile is dropped: they belong to the previous identity.
+   */
+  readonly identity?: string;
 }
 
 export function credentialKind(credential: Credential): 'token' | 'client-certificate' {

@@ -1,9 +1,10 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { inKeyringSession, killSecretService, restartSecretService, secretServiceAvailable } from '../support/keyring.js';
 import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
+import { callersFor } from '../support/callers.js';
+import { findLeaks } from '../support/hygiene.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
@@ -12,8 +13,7 @@ const PLANTED = 'kc-keychain-planted-5e1d0c9b7a';
 describe('static profiles in the OS keychain (gnome-keyring over D-Bus)', () => {
   let home: TempHome;
   let broker: TestBroker;
-  const cli = (args: string[], input?: string) => run(process.execPath, [KUBECRED_CLI, ...args], { env: brokerEnv(home.dir), ...(input !== undefined ? { input } : {}) });
-  const credential = (profile: string) => run(NATIVE_SHIM, ['credential', profile], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_INFO } });
+  const { cli, credential } = callersFor(() => home.dir);
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -111,9 +111,6 @@ describe('static profiles in the OS keychain (gnome-keyring over D-Bus)', () => 
   });
 
   it('keeps the planted secret out of every file under the home and the broker log', async () => {
-    const leaks = await run('grep', ['-r', '-l', '-a', '-F', PLANTED, home.dir]);
-    expect(leaks.stdout.trim()).toBe('');
-    expect(broker.output()).not.toContain(PLANTED);
-    expect(path.isAbsolute(home.dir)).toBe(true);
+    expect(await findLeaks([PLANTED], { dir: home.dir, log: broker.output() })).toEqual([]);
   });
 });

@@ -20,6 +20,8 @@ export function run(command: string, args: readonly string[], options: { env?: R
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A program that never reads stdin may exit before we finish writing: that is not a failure.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

@@ -23,11 +23,15 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
  * A failure to report to a caller: what went wrong (message) and what to do (hint).
  * Messages must never contain a secret; providers quote only stderr, redacted.
  */
+/** A question that would let the request succeed, for a caller that can ask its user in a terminal. */
+export type PromptNeeded = { readonly kind: 'token-pin'; readonly token: string } | { readonly kind: 'passphrase' };
+
 export class BrokerError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly hint?: string,
+    readonly prompt?: PromptNeeded,
   ) {
     super(message);
     this.name = 'BrokerError';

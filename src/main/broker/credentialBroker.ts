@@ -2,6 +2,10 @@ import type { CredentialRequest } from '../../shared/api/credentialRequest.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import type { KubecredConfig, ProfileConfig } from '../../shared/config/schema.js';
 import { SECRET_FIELD_PATTERN, type SecretStore } from '../secrets/secretStore.js';
+
+export interface SecretStoresPort {
+  forProfile(profile: string): Promise<SecretStore>;
+}
 import type { AuditLog, AuditRecord } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import { credentialCacheKey } from './cacheKey.js';
@@ -26,7 +30,7 @@ export interface BrokerPorts {
   readonly configPath: string;
   readonly providers: ProviderRegistry;
   readonly cache: CredentialCache;
-  readonly secrets: SecretStore;
+  readonly stores: SecretStoresPort;
   readonly audit: AuditLog;
   readonly callers: CallerPort;
   readonly logger: Logger;
@@ -78,16 +82,24 @@ export class CredentialBroker {
   async setSecret(profileName: string, field: string, value: string): Promise<void> {
     const profile = await this.profile(profileName);
     checkField(field);
-    await this.ports.secrets.set({ profile: profile.name, field }, value);
+    const store = await this.ports.stores.forProfile(profile.name);
+    await store.set({ profile: profile.name, field }, value);
     this.ports.cache.forget(profile.name);
-    this.ports.logger.info('secret stored', { profile: profile.name, field, store: this.ports.secrets.name });
+    this.ports.logger.info('secret stored', { profile: profile.name, field, store: store.name });
   }
 
   async deleteSecret(profileName: string, field: string): Promise<boolean> {
     checkField(field);
-    const deleted = await this.ports.secrets.delete({ profile: profileName, field });
+    const deleted = await (await this.ports.stores.forProfile(profileName)).delete({ profile: profileName, field });
     this.ports.cache.forget(profileName);
     return deleted;
+  }
+
+  /** The names of the profile's stored secrets, and the store that holds them; never the values. */
+  async listSecrets(profileName: string): Promise<{ store: string; fields: string[] }> {
+    const profile = await this.profile(profileName);
+    const store = await this.ports.stores.forProfile(profile.name);
+    return { store: store.name, fields: await store.list(profile.name) };
   }
 
   /** Log out locally: forget cached credentials of one profile, or of all. */

@@ -4,10 +4,10 @@ import type { PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
 /** The headless broker with nobody to ask: each prompt becomes an error naming the command that answers it. */
 export class NoUi implements UiPort {
   async askPin(request: PinRequest): Promise<string | null> {
-    throw new BrokerError('locked', `token "${request.token}" (${request.tokenLabel}) needs its PIN and there is no window to ask in`, `run: kubecred token login ${request.token}`);
+    throw new BrokerError('locked', `token "${request.token}" (${request.tokenLabel}) needs its PIN and there is no window to ask in`, `run: kubecred token login ${request.token}`, { kind: 'token-pin', token: request.token });
   }
 
   async askPassphrase(request: PassphraseRequest): Promise<string | null> {
-    throw new BrokerError('locked', `the ${request.store} secret store is locked and there is no window to ask for its passphrase`, 'run: kubecred unlock');
+    throw new BrokerError('locked', `the ${request.store} secret store is locked and there is no window to ask for its passphrase`, 'run: kubecred unlock', { kind: 'passphrase' });
   }
 }

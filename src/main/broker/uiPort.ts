@@ -30,3 +30,31 @@ export interface UiPort {
   askPin(request: PinRequest): Promise<string | null>;
   askPassphrase(request: PassphraseRequest): Promise<string | null>;
 }
+
+/** A login the user finishes elsewhere: a page in the browser, or a code typed on another device. */
+export type LoginPrompt =
+  | { readonly profile: string; readonly kind: 'browser'; readonly url: string }
+  | { readonly profile: string; readonly kind: 'device'; readonly userCode: string; readonly verificationUri: string; readonly verificationUriComplete?: string };
+
+export interface FormField {
+  readonly name: string;
+  readonly label: string;
+  readonly secret: boolean;
+  readonly value?: string;
+}
+
+export interface FormRequest {
+  readonly profile: string;
+  readonly title: string;
+  readonly fields: readonly FormField[];
+}
+
+/** The interactive parts of login providers (OIDC, Keystone). */
+export interface LoginUiPort {
+  /** Shows the prompt until `signal` aborts (the login finished, failed or was cancelled). */
+  showLogin(prompt: LoginPrompt, signal: AbortSignal): void;
+  /** Asks for the fields; null means cancelled. */
+  askForm(request: FormRequest): Promise<Record<string, string> | null>;
+  /** Opens a URL in the system browser; false when there is none to open. */
+  openBrowser(url: string): Promise<boolean>;
+}

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import type { CliIo } from './io.js';
 
 /**
@@ -14,7 +15,8 @@ export async function readSecretInput(io: CliIo, label: string): Promise<string>
 
 function promptHidden(io: CliIo, question: string): Promise<string> {
   io.stderr.write(question);
-  const muted = { write: () => true } as unknown as NodeJS.WritableStream;
+  // readline echoes what is typed to its output: give it one that shows nothing.
+  const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
   const rl = createInterface({ input: io.stdin, output: muted, terminal: true });
   return new Promise((resolve) => {
     rl.once('line', (line) => {

@@ -10,8 +10,15 @@ export interface CredentialContext {
   readonly signal?: AbortSignal;
 }
 
-/** One credential source (static secrets, an exec plugin, OIDC, ...). Stateless between calls: the broker caches. */
+/**
+ * One credential source (static secrets, an exec plugin, OIDC, Keystone, EKS). The broker
+ * caches what it returns and runs one call per profile and cluster at a time.
+ */
 export interface Provider {
   readonly kind: string;
   getCredential(context: CredentialContext): Promise<Credential>;
+  /** An interactive login now, even when a refresh would do (`kubecred login`). */
+  login?(context: CredentialContext): Promise<Credential>;
+  /** Forget what the provider keeps beyond the cache, such as refresh tokens (`kubecred logout`). */
+  logout?(profile: string): Promise<void>;
 }

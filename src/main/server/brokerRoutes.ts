@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { credentialRequestSchema } from '../../shared/api/credentialRequest.js';
 import { HEADERS, ROUTES } from '../../shared/api/routes.js';
-import { secretWriteSchema, type BrokerStatus } from '../../shared/api/status.js';
-import { BrokerError } from '../broker/brokerError.js';
-import type { CredentialBroker } from '../broker/credentialBroker.js';
+import { passphraseSchema, pinSchema, secretWriteSchema, type BrokerStatus } from '../../shared/api/status.js';
+import { asBrokerError, BrokerError } from '../broker/brokerError.js';
+import type { BrokerServices } from '../composition.js';
 import { readJsonBody } from './readBody.js';
-import { replyJson, send } from './reply.js';
+import { replyError, replyJson, send, wantsJson } from './reply.js';
 
 export interface ServerIdentity {
   readonly version: string;
@@ -23,7 +23,7 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes(broker: CredentialBroker, identity: ServerIdentity): Route[] {
+export function brokerRoutes({ credentials: broker, admin }: BrokerServices, identity: ServerIdentity): Route[] {
   return [
     {
       method: 'POST',
@@ -31,7 +31,14 @@ export function brokerRoutes(broker: CredentialBroker, identity: ServerIdentity)
       handler: async (request, response) => {
         const body = credentialRequestSchema.safeParse(await readJsonBody(request));
         if (!body.success) throw invalidBody(body.error.issues[0]);
-        const credential = await broker.credential(body.data);
+        let credential: string;
+        try {
+          credential = await broker.credential(body.data);
+        } catch (error) {
+          const fromTerminal = body.data.stdinIsTerminal && body.data.client === 'shim';
+          replyError(response, asBrokerError(error), wantsJson(request), fromTerminal);
+          return;
+        }
         response.setHeader(HEADERS.exitCode, '0');
         send(response, 200, 'application/json', credential);
       },
@@ -66,6 +73,48 @@ export function brokerRoutes(broker: CredentialBroker, identity: ServerIdentity)
         await broker.setSecret(decodeURIComponent(profile), decodeURIComponent(field), body.data.value);
         response.statusCode = 204;
         response.end();
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/secrets\/([^/]+)$/,
+      handler: async (_request, response, [profile = '']) => replyJson(response, 200, await broker.listSecrets(decodeURIComponent(profile))),
+    },
+    {
+      method: 'POST',
+      pattern: exact('/v1/unlock'),
+      handler: async (request, response) => {
+        const body = passphraseSchema.safeParse(await readJsonBody(request));
+        if (!body.success) throw invalidBody(body.error.issues[0]);
+        replyJson(response, 200, await admin.unlock(body.data.passphrase));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: exact('/v1/lock'),
+      handler: async (_request, response) => {
+        await admin.lockAll();
+        replyJson(response, 200, { locked: true });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: exact('/v1/tokens'),
+      handler: async (_request, response) => replyJson(response, 200, { tokens: await admin.listTokens() }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/tokens\/([^/]+)\/(login|logout)$/,
+      handler: async (request, response, [token = '', action]) => {
+        const name = decodeURIComponent(token);
+        if (action === 'login') {
+          const body = pinSchema.safeParse(await readJsonBody(request));
+          if (!body.success) throw invalidBody(body.error.issues[0]);
+          await admin.login(name, body.data.pin);
+        } else {
+          await admin.logout(name);
+        }
+        replyJson(response, 200, { token: name, loggedIn: action === 'login' });
       },
     },
     {

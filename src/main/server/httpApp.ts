@@ -3,13 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asBrokerError, BrokerError } from '../broker/brokerError.js';
 import type { Logger } from '../broker/logger.js';
 import type { Route } from './brokerRoutes.js';
-import { replyError } from './reply.js';
+import { replyError, wantsJson } from './reply.js';
 
 /** Authenticates, routes and turns every failure into a clear answer; never lets one crash the broker. */
 export function httpApp(routes: Route[], clientSecret: string, logger: Logger) {
   const expected = Buffer.from(`Bearer ${clientSecret}`);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const wantsJson = (request.headers.accept ?? '').includes('application/json');
     try {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -28,7 +27,7 @@ export function httpApp(routes: Route[], clientSecret: string, logger: Logger) {
       const failure = asBrokerError(error);
       if (failure.code === 'internal') logger.error('request failed', { path: request.url?.slice(0, 200), reason: (error as Error)?.stack });
       if (failure.code === 'too-large' || !request.complete) response.setHeader('connection', 'close');
-      replyError(response, failure, wantsJson);
+      replyError(response, failure, wantsJson(request));
     }
   };
 }

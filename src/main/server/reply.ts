@@ -1,15 +1,24 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADERS } from '../../shared/api/routes.js';
 import { renderErrorLine } from '../../shared/api/errors.js';
 import type { BrokerError } from '../broker/brokerError.js';
+
+export function wantsJson(request: IncomingMessage): boolean {
+  return (request.headers.accept ?? '').includes('application/json');
+}
 
 export function replyJson(response: ServerResponse, status: number, body: unknown): void {
   send(response, status, 'application/json', `${JSON.stringify(body)}\n`);
 }
 
 /** Errors as JSON for API clients, or as the line a shim prints when it did not ask for JSON. */
-export function replyError(response: ServerResponse, error: BrokerError, wantsJson: boolean): void {
+export function replyError(response: ServerResponse, error: BrokerError, wantsJson: boolean, fromTerminal = false): void {
   response.setHeader(HEADERS.exitCode, '1');
+  if (error.prompt) {
+    response.setHeader(HEADERS.prompt, error.prompt.kind === 'token-pin' ? `token-pin ${error.prompt.token}` : 'passphrase');
+    // The native shim cannot prompt: with a terminal it hands the call to the Node CLI, which can.
+    if (fromTerminal) response.setHeader(HEADERS.handover, 'terminal');
+  }
   if (wantsJson) replyJson(response, error.httpStatus, error.toBody());
   else send(response, error.httpStatus, 'text/plain; charset=utf-8', renderErrorLine(error));
 }

@@ -10,6 +10,8 @@ export const ROUTES = {
 export const HEADERS = {
   exitCode: 'kubecred-exit-code',
   handover: 'kubecred-handover',
+  /** What to ask the user so a retry succeeds: "token-pin <token>" or "passphrase". */
+  prompt: 'kubecred-prompt',
 } as const;
 
 /** Request bodies above this are refused before they are parsed. */

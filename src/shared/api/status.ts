@@ -25,3 +25,6 @@ export const statusSchema = z.object({
 export type BrokerStatus = z.infer<typeof statusSchema>;
 
 export const secretWriteSchema = z.object({ value: z.string().min(1).max(256 * 1024) });
+
+export const passphraseSchema = z.object({ passphrase: z.string().min(1).max(1024) });
+export const pinSchema = z.object({ pin: z.string().min(1).max(256) });

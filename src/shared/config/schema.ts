@@ -60,10 +60,81 @@ const execProfile = z.strictObject({
   timeout: duration.default('60s'),
 });
 
-export const profileSchema = z.discriminatedUnion('provider', [staticProfile, execProfile]);
+/**
+ * OIDC (the kubelogin use case): authorization code + PKCE in the system browser, or the
+ * device grant; the ID token is the bearer. A confidential client's secret and the refresh
+ * token live in the profile's secret store (fields client-secret, refresh-token).
+ */
+const oidcProfile = z.strictObject({
+  name: profileName,
+  provider: z.literal('oidc'),
+  description: z.string().optional(),
+  secretStore: secretStoreRef.optional(),
+  issuer: z.string().url(),
+  clientId: z.string().min(1),
+  scopes: z.array(z.string().min(1)).default(['openid', 'offline_access']),
+  extraAuthParams: z.record(z.string(), z.string()).default({}),
+  /** auto: the browser when one can be opened, else the device grant. */
+  flow: z.enum(['auto', 'browser', 'device']).default('auto'),
+  /** Loopback redirect port; 0 picks a free one (some IdPs need a fixed one). */
+  redirectPort: z.number().int().min(0).max(65535).default(0),
+  /** PEM bundle to trust for a private issuer. */
+  caFile: z.string().min(1).optional(),
+  /** A token is renewed this long before its exp, for clocks that disagree. */
+  clockSkew: duration.default('30s'),
+});
+
+/**
+ * OpenStack Keystone v3 (the client-keystone-auth use case). Fields take the OS_* names of
+ * client-keystone-auth in `environment` too; the password or application credential secret
+ * lives in the secret store (fields password, application-credential-secret) or is asked.
+ */
+const keystoneProfile = z.strictObject({
+  name: profileName,
+  provider: z.literal('keystone'),
+  description: z.string().optional(),
+  secretStore: secretStoreRef.optional(),
+  authUrl: z.string().url().optional(),
+  method: z.enum(['password', 'application-credential']).default('password'),
+  username: z.string().optional(),
+  userId: z.string().optional(),
+  userDomainName: z.string().optional(),
+  userDomainId: z.string().optional(),
+  projectName: z.string().optional(),
+  projectId: z.string().optional(),
+  projectDomainName: z.string().optional(),
+  projectDomainId: z.string().optional(),
+  domainName: z.string().optional(),
+  domainId: z.string().optional(),
+  applicationCredentialId: z.string().optional(),
+  applicationCredentialName: z.string().optional(),
+  /** OS_AUTH_URL, OS_USERNAME, OS_PROJECT_NAME, ... as client-keystone-auth reads them. */
+  environment: z.record(z.string().regex(/^OS_[A-Z_]+$/), z.string()).default({}),
+  caFile: z.string().min(1).optional(),
+});
+
+/**
+ * AWS EKS: a presigned STS GetCallerIdentity URL made exactly as `aws eks get-token` does,
+ * from keys in the secret store (aws-access-key-id, aws-secret-access-key, aws-session-token).
+ */
+const eksProfile = z.strictObject({
+  name: profileName,
+  provider: z.literal('eks'),
+  description: z.string().optional(),
+  secretStore: secretStoreRef.optional(),
+  clusterId: z.string().min(1),
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, { message: 'an AWS region looks like us-east-1' }),
+  /** Override the STS endpoint (private VPC endpoints, tests). */
+  stsEndpoint: z.string().url().optional(),
+});
+
+export const profileSchema = z.discriminatedUnion('provider', [staticProfile, execProfile, oidcProfile, keystoneProfile, eksProfile]);
 export type ProfileConfig = z.infer<typeof profileSchema>;
 export type StaticProfileConfig = z.infer<typeof staticProfile>;
 export type ExecProfileConfig = z.infer<typeof execProfile>;
+export type OidcProfileConfig = z.infer<typeof oidcProfile>;
+export type KeystoneProfileConfig = z.infer<typeof keystoneProfile>;
+export type EksProfileConfig = z.infer<typeof eksProfile>;
 
 export const configSchema = z
   .strictObject({
@@ -84,10 +155,10 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['profiles', index, 'name'], message: `profile "${profile.name}" is defined twice` });
       }
       seen.add(profile.name);
-      if (profile.provider !== 'static') return;
-      const storeToken = profile.secretStore?.startsWith('token:') ? profile.secretStore.slice(6) : undefined;
+      const storeRef = 'secretStore' in profile ? profile.secretStore : undefined;
+      const storeToken = storeRef?.startsWith('token:') ? storeRef.slice(6) : undefined;
       if (storeToken && !tokens.has(storeToken)) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'secretStore'], message: `no token "${storeToken}" under tokens:` });
-      if (profile.tokenCertificate && !tokens.has(profile.tokenCertificate.token)) {
+      if (profile.provider === 'static' && profile.tokenCertificate && !tokens.has(profile.tokenCertificate.token)) {
         ctx.addIssue({ code: 'custom', path: ['profiles', index, 'tokenCertificate', 'token'], message: `no token "${profile.tokenCertificate.token}" under tokens:` });
       }
     });

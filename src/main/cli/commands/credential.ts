@@ -1,6 +1,7 @@
 import { HEADERS, ROUTES } from '../../../shared/api/routes.js';
 import type { CredentialRequest } from '../../../shared/api/credentialRequest.js';
 import type { Command } from '../io.js';
+import { answerPromptInTerminal } from '../terminalPrompt.js';
 import { requestStartingBroker } from '../withBroker.js';
 
 /** The exec plugin in Node: same request as the Go shim, plus starting the broker when none runs. */
@@ -16,7 +17,9 @@ export const credentialCommand: Command = {
       parentPid: process.ppid,
       client: 'node',
     };
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.credential, body, 'text/plain'));
+    const ask = () => requestStartingBroker(context, (client) => client.request('POST', ROUTES.credential, body, 'text/plain'));
+    let answer = await ask();
+    if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) answer = await ask();
     if (answer.status === 200) {
       io.stdout.write(answer.body);
       return 0;

@@ -1,22 +1,37 @@
 import type { Credential } from '../../../shared/credential.js';
+import type { StaticProfileConfig } from '../../../shared/config/schema.js';
 import { BrokerError } from '../../broker/brokerError.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import type { CredentialContext, Provider } from '../provider.js';
 
 export const STATIC_FIELDS = ['token', 'client-certificate', 'client-key'] as const;
 
-/** A long-lived token or client certificate, kept in a secret store instead of the kubeconfig. */
+export interface StaticProviderDeps {
+  storeFor(profile: string): Promise<SecretStore>;
+  tokenCertificate(token: string, label: string): Promise<{ certificatePem: string; keyPem: string }>;
+}
+
+/** A long-lived token or client certificate, kept in a secret store or on a token instead of the kubeconfig. */
 export class StaticProvider implements Provider {
   readonly kind = 'static';
 
-  constructor(private readonly secrets: SecretStore) {}
+  constructor(
+    private readonly profile: StaticProfileConfig,
+    private readonly deps: StaticProviderDeps,
+  ) {}
 
   async getCredential({ profile }: CredentialContext): Promise<Credential> {
-    const token = await this.secrets.get({ profile, field: 'token' });
+    if (this.profile.tokenCertificate) {
+      const { token, label } = this.profile.tokenCertificate;
+      const pair = await this.deps.tokenCertificate(token, label);
+      return { clientCertificateData: pair.certificatePem, clientKeyData: pair.keyPem };
+    }
+    const secrets = await this.deps.storeFor(profile);
+    const token = await secrets.get({ profile, field: 'token' });
     if (token) return { token: token.trim() };
     const [certificate, key] = await Promise.all([
-      this.secrets.get({ profile, field: 'client-certificate' }),
-      this.secrets.get({ profile, field: 'client-key' }),
+      secrets.get({ profile, field: 'client-certificate' }),
+      secrets.get({ profile, field: 'client-key' }),
     ]);
     if (certificate && key) return { clientCertificateData: certificate, clientKeyData: key };
     if (certificate || key) {
@@ -29,7 +44,7 @@ export class StaticProvider implements Provider {
     }
     throw new BrokerError(
       'secret-missing',
-      `profile "${profile}" has no token or client certificate in the ${this.secrets.name}`,
+      `profile "${profile}" has no token or client certificate in the ${secrets.name}`,
       `store one with: kubecred secret set ${profile} token   (the value is read from stdin)`,
     );
   }

@@ -46,7 +46,7 @@ export class KeychainStore implements SecretStore {
 
   async set(ref: SecretRef, value: string): Promise<void> {
     const account = accountOf(ref);
-    const previous = await this.read('read', ref, account);
+    const previous = await this.read('store', ref, account);
     const plan = planChunks(value);
     // Chunks first, header last: a reader never sees a header whose chunks are not there yet.
     if (plan) for (const [i, chunk] of plan.chunks.entries()) await this.write('store', ref, chunkAccount(account, i + 1), chunk);
@@ -58,7 +58,7 @@ export class KeychainStore implements SecretStore {
 
   async delete(ref: SecretRef): Promise<boolean> {
     const account = accountOf(ref);
-    const item = await this.read('read', ref, account);
+    const item = await this.read('delete', ref, account);
     const header = item === undefined ? undefined : parseHeader(item);
     const deleted = await this.remove('delete', ref, account);
     for (let i = 1; header && i <= header.count; i++) await this.remove('delete', ref, chunkAccount(account, i));

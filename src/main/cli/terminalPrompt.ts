@@ -1,0 +1,26 @@
+import { HEADERS } from '../../shared/api/routes.js';
+import type { BrokerAnswer } from './brokerClient.js';
+import type { CliContext } from './io.js';
+import { printBrokerError } from './printError.js';
+import { readSecretInput } from './readSecretInput.js';
+import { requestStartingBroker } from './withBroker.js';
+
+/**
+ * The broker needs a PIN or passphrase and the caller has a terminal: ask there (hidden),
+ * hand the answer to the broker, and report whether a retry can succeed. One attempt only:
+ * a wrong PIN is never tried twice.
+ */
+export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliContext): Promise<boolean> {
+  const prompt = answer.headers[HEADERS.prompt];
+  if (typeof prompt !== 'string' || !context.io.stdin.isTTY) return false;
+  const [kind, token] = prompt.split(' ');
+  const { io } = context;
+  const ask = kind === 'token-pin' && token ? { label: `Kubecred: PIN for token ${token}`, path: `/v1/tokens/${encodeURIComponent(token)}/login`, field: 'pin' } : kind === 'passphrase' ? { label: 'Kubecred: passphrase of the encrypted secret file', path: '/v1/unlock', field: 'passphrase' } : undefined;
+  if (!ask) return false;
+  const value = await readSecretInput(io, ask.label);
+  if (!value) return false;
+  const result = await requestStartingBroker(context, (client) => client.request('POST', ask.path, { [ask.field]: value }));
+  if (result.status === 200) return true;
+  printBrokerError(result, io.stderr);
+  return false;
+}

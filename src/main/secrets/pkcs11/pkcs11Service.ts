@@ -1,0 +1,87 @@
+import type { TokenConfig } from '../../../shared/config/schema.js';
+import type { Clock } from '../../broker/clock.js';
+import type { UiPort } from '../../broker/uiPort.js';
+import type { SecretStore } from '../secretStore.js';
+import { lazyBinding, type Pkcs11Module } from './binding.js';
+import { readClientCertificate, type ClientCertificate } from './clientCertificate.js';
+import { ModuleHost } from './moduleHost.js';
+import { describeToken, type TokenInfo } from './tokenInventory.js';
+import { unknownToken } from './tokenErrors.js';
+import { TokenSecretStore } from './tokenSecretStore.js';
+import { TokenSession } from './tokenSession.js';
+
+export type { TokenInfo, TokenObjectInfo } from './tokenInventory.js';
+export type { ClientCertificate } from './clientCertificate.js';
+export type { Pkcs11Module } from './binding.js';
+
+/** Hardware tokens (smart cards, YubiKey PIV, HSMs) through their PKCS#11 modules. */
+export interface Pkcs11Service {
+  listTokens(): Promise<TokenInfo[]>;
+  /** Exactly one C_Login with this PIN; on success keep the PIN in memory for the token's pinGrace. */
+  login(tokenName: string, pin: string): Promise<void>;
+  logout(tokenName: string): Promise<void>;
+  /** Lock all: forget every PIN, close sessions (quit, "Lock all"). */
+  lockAll(): Promise<void>;
+  /** Secrets of profiles as private CKO_DATA objects, CKA_APPLICATION "kubecred", CKA_LABEL "<profile>/<field>". */
+  secretStore(tokenName: string): SecretStore;
+  /** A certificate and its private key found by CKA_LABEL; PEM strings. */
+  clientCertificate(tokenName: string, label: string): Promise<ClientCertificate>;
+  /** Release the module (C_Finalize): broker shutdown. */
+  close(): Promise<void>;
+}
+
+export interface Pkcs11ServiceOptions {
+  tokens: readonly TokenConfig[];
+  ui: UiPort;
+  clock: Clock;
+  /** How pkcs11js is imported; tests wrap it. Called on the first token operation only. */
+  loadModule?: () => Promise<Pkcs11Module>;
+}
+
+export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Service {
+  const binding = lazyBinding(options.loadModule ?? (() => import('pkcs11js')));
+  // One host per module path: tokens naming the same library share its C_Initialize.
+  const hosts = new Map<string, ModuleHost>();
+  const sessions = new Map<string, TokenSession>();
+  for (const config of options.tokens) {
+    let host = hosts.get(config.module);
+    if (!host) hosts.set(config.module, (host = new ModuleHost(config.module, binding)));
+    sessions.set(config.name, new TokenSession(config, host, options.ui, options.clock));
+  }
+
+  const session = (name: string): TokenSession => {
+    const found = sessions.get(name);
+    if (!found) throw unknownToken(name);
+    return found;
+  };
+
+  return {
+    async listTokens() {
+      const infos: TokenInfo[] = [];
+      for (const token of sessions.values()) infos.push(await describeToken(token));
+      return infos;
+    },
+    async login(tokenName, pin) {
+      await session(tokenName).login(pin);
+    },
+    async logout(tokenName) {
+      session(tokenName).logout();
+    },
+    async lockAll() {
+      for (const token of sessions.values()) token.logout();
+    },
+    secretStore(tokenName) {
+      return new TokenSecretStore(tokenName, () => session(tokenName));
+    },
+    async clientCertificate(tokenName, label) {
+      const token = session(tokenName);
+      return token.run({ login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` }, (attached) =>
+        readClientCertificate(token.config, attached, label),
+      );
+    },
+    async close() {
+      for (const token of sessions.values()) token.logout();
+      for (const host of hosts.values()) host.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { TokenConfig } from '../../shared/config/schema.js';
+import { BrokerError } from '../broker/brokerError.js';
+import type { ConfigPort } from '../broker/credentialBroker.js';
+import type { CredentialCache } from '../broker/credentialCache.js';
+import type { Logger } from '../broker/logger.js';
+import type { SecretStores } from './secretStores.js';
+import type { TokenServiceHolder } from './tokenServiceHolder.js';
+
+/** The token operations the CLI and UI drive; the PKCS#11 plugin implements them. */
+export interface TokenControl {
+  listTokens(): Promise<unknown[]>;
+  login(tokenName: string, pin: string): Promise<void>;
+  logout(tokenName: string): Promise<void>;
+  lockAll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Unlock and lock: the encrypted file's passphrase, token PINs, and "Lock all". */
+export class SecretAdmin {
+  constructor(
+    private readonly config: ConfigPort,
+    private readonly stores: SecretStores,
+    private readonly tokens: TokenServiceHolder<TokenControl & { close(): Promise<void> }>,
+    private readonly cache: CredentialCache,
+    private readonly logger: Logger,
+  ) {}
+
+  async unlock(passphrase: string): Promise<{ created: boolean }> {
+    const { config } = await this.config.current();
+    const result = await this.stores.encryptedFile(config).unlock(passphrase);
+    this.logger.info(result.created ? 'encrypted secret file created' : 'encrypted secret file unlocked');
+    return result;
+  }
+
+  /** Forget cached credentials, the file key and every PIN, now. */
+  async lockAll(): Promise<void> {
+    this.cache.forgetAll();
+    this.stores.lockEncryptedFile();
+    await this.tokens.peek()?.lockAll();
+    this.logger.info('locked all');
+  }
+
+  async listTokens(): Promise<unknown[]> {
+    const tokens = await this.configuredTokens();
+    return tokens.length === 0 ? [] : this.tokens.current(tokens).listTokens();
+  }
+
+  async login(tokenName: string, pin: string): Promise<void> {
+    await this.tokens.current(await this.namedToken(tokenName)).login(tokenName, pin);
+  }
+
+  async logout(tokenName: string): Promise<void> {
+    await this.tokens.current(await this.namedToken(tokenName)).logout(tokenName);
+    // Credentials made from the token's secrets go with its PIN.
+    const { config } = await this.config.current();
+    for (const profile of config.profiles) {
+      if (profile.provider === 'static' && (profile.secretStore === `token:${tokenName}` || profile.tokenCertificate?.token === tokenName)) this.cache.forget(profile.name);
+    }
+  }
+
+  private async configuredTokens(): Promise<readonly TokenConfig[]> {
+    return (await this.config.current()).config.tokens;
+  }
+
+  private async namedToken(tokenName: string): Promise<readonly TokenConfig[]> {
+    const tokens = await this.configuredTokens();
+    if (!tokens.some((t) => t.name === tokenName)) {
+      throw new BrokerError('not-found', `no token "${tokenName}" in config.yaml${tokens.length ? ` (tokens: ${tokens.map((t) => t.name).join(', ')})` : ''}`, 'add it under tokens: with its module and label, then try again');
+    }
+    return tokens;
+  }
+}

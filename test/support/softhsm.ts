@@ -1,0 +1,121 @@
+// A real PKCS#11 token for tests: SoftHSM2 with its token directory in a temp dir.
+//
+// Facts measured with SoftHSM 2.6 through pkcs11js 2.1.7 (they shape the helpers below):
+// - The library reads SOFTHSM2_CONF at C_Initialize and is one state per process, so a
+//   test file uses one SoftHSM config at a time (set here, restored by dispose()).
+// - Every directory under directories.tokendir is a token, whatever its name: remove()
+//   moves the token's directory out of tokendir, not just renames it.
+// - With a token directory gone, C_GetTokenInfo on its slot fails with CKR_GENERAL_ERROR;
+//   the module only notices removed or restored tokens at the next C_Initialize.
+// - A wrong PIN sets CKF_USER_PIN_COUNT_LOW (cleared by a right one); SoftHSM never locks
+//   the user PIN and keeps no readable counter, so lockout is tested with a fake module.
+// - An uninitialized spare slot is always listed, with an empty label.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+
+const MODULE_CANDIDATES = [
+  '/usr/lib/softhsm/libsofthsm2.so',
+  '/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so',
+  '/usr/lib/aarch64-linux-gnu/softhsm/libsofthsm2.so',
+  '/usr/local/lib/softhsm/libsofthsm2.so',
+  '/opt/homebrew/lib/softhsm/libsofthsm2.so',
+];
+
+/** Path of libsofthsm2, or undefined when SoftHSM2 is not installed. */
+export const SOFTHSM_MODULE: string | undefined = MODULE_CANDIDATES.find((path) => existsSync(path));
+
+export interface SoftHsmToken {
+  label: string;
+  serial: string;
+  /** The token's own directory inside tokenDir. */
+  dir: string;
+}
+
+export interface SoftHsm {
+  module: string;
+  conf: string;
+  /** directories.tokendir */
+  tokenDir: string;
+  label: string;
+  serial: string;
+  pin: string;
+  soPin: string;
+  /** Another token in the same SoftHSM (same module, same config). */
+  addToken(label: string, pin: string, soPin: string): Promise<SoftHsmToken>;
+  /** Pulls the token (default: the first): its directory leaves tokenDir. */
+  remove(label?: string): Promise<void>;
+  /** Puts it back. */
+  restore(label?: string): Promise<void>;
+  /** Environment for a child process (pkcs11-tool, softhsm2-util) to use this SoftHSM. */
+  env(): NodeJS.ProcessEnv;
+  /** Restores SOFTHSM2_CONF as it was. Files stay in `dir` (the caller owns it). */
+  dispose(): void;
+}
+
+export async function createSoftHsm(options: { dir: string; label: string; pin: string; soPin: string }): Promise<SoftHsm> {
+  if (!SOFTHSM_MODULE) throw new Error('SoftHSM2 is not installed (apt-get install softhsm2)');
+  const module = SOFTHSM_MODULE;
+  const tokenDir = join(options.dir, 'tokens');
+  const parked = join(options.dir, 'removed');
+  const conf = join(options.dir, 'softhsm2.conf');
+  await mkdir(tokenDir, { recursive: true });
+  await mkdir(parked, { recursive: true });
+  await writeFile(conf, `directories.tokendir = ${tokenDir}\nobjectstore.backend = file\nlog.level = ERROR\nslots.removable = false\n`);
+
+  const previous = process.env.SOFTHSM2_CONF;
+  process.env.SOFTHSM2_CONF = conf; // the module reads it at C_Initialize, in this process
+  const env = (): NodeJS.ProcessEnv => ({ ...process.env, SOFTHSM2_CONF: conf });
+  const tokens = new Map<string, SoftHsmToken>();
+
+  const addToken = async (label: string, pin: string, soPin: string): Promise<SoftHsmToken> => {
+    const before = new Set(await readdir(tokenDir));
+    await exec('softhsm2-util', ['--init-token', '--free', '--label', label, '--pin', pin, '--so-pin', soPin], { env: env(), timeout: 30_000 });
+    const created = (await readdir(tokenDir)).find((name) => !before.has(name));
+    if (!created) throw new Error(`softhsm2-util made no token directory for ${label}`);
+    // SoftHSM names the directory by a UUID whose last 16 hex digits are the serial.
+    const token = { label, serial: created.replace(/-/g, '').slice(-16), dir: join(tokenDir, created) };
+    tokens.set(label, token);
+    return token;
+  };
+  const tokenOf = (label = options.label): SoftHsmToken => {
+    const token = tokens.get(label);
+    if (!token) throw new Error(`no SoftHSM token ${label}`);
+    return token;
+  };
+  const away = (token: SoftHsmToken) => join(parked, token.dir.split('/').pop() ?? token.label);
+
+  const first = await addToken(options.label, options.pin, options.soPin);
+  return {
+    module,
+    conf,
+    tokenDir,
+    label: first.label,
+    serial: first.serial,
+    pin: options.pin,
+    soPin: options.soPin,
+    addToken,
+    remove: async (label) => rename(tokenOf(label).dir, away(tokenOf(label))),
+    restore: async (label) => rename(away(tokenOf(label)), tokenOf(label).dir),
+    env,
+    dispose: () => {
+      if (previous === undefined) delete process.env.SOFTHSM2_CONF;
+      else process.env.SOFTHSM2_CONF = previous;
+    },
+  };
+}
+
+/** Runs pkcs11-tool (OpenSC) against this SoftHSM; throws with its stderr on failure. */
+export async function pkcs11Tool(hsm: SoftHsm, args: readonly string[]): Promise<string> {
+  try {
+    const { stdout } = await exec('pkcs11-tool', ['--module', hsm.module, ...args], { env: hsm.env(), timeout: 30_000 });
+    return stdout;
+  } catch (error) {
+    const shown = args.map((arg, i) => (args[i - 1] === '--pin' || args[i - 1] === '--so-pin' ? '***' : arg));
+    throw new Error(`pkcs11-tool ${shown.join(' ')} failed: ${(error as { stderr?: string }).stderr ?? String(error)}`);
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { StaticProvider } from '../../src/main/providers/static/staticProvider.js';
+import type { SecretStore } from '../../src/main/secrets/secretStore.js';
+
+function memoryStore(values: Record<string, string>): SecretStore {
+  return {
+    name: 'memory',
+    get: async ({ profile, field }) => values[`${profile}/${field}`],
+    set: async () => undefined,
+    delete: async () => false,
+    list: async () => [],
+  };
+}
+
+const context = { profile: 'p', cluster: undefined, interactive: false };
+const noToken = async () => {
+  throw new Error('no token expected');
+};
+
+describe('StaticProvider', () => {
+  it('prefers a token, then a certificate pair, from the profile\'s store', async () => {
+    const both = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({ 'p/token': ' t \n', 'p/client-certificate': 'C', 'p/client-key': 'K' }), tokenCertificate: noToken });
+    expect(await both.getCredential(context)).toEqual({ token: 't' });
+    const pair = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({ 'p/client-certificate': 'C', 'p/client-key': 'K' }), tokenCertificate: noToken });
+    expect(await pair.getCredential(context)).toEqual({ clientCertificateData: 'C', clientKeyData: 'K' });
+  });
+
+  it('takes the certificate and key from a PKCS#11 token when the profile says so', async () => {
+    const asked: string[] = [];
+    const provider = new StaticProvider(
+      { name: 'p', provider: 'static', tokenCertificate: { token: 'yubikey', label: 'lab' } },
+      { storeFor: async () => memoryStore({ 'p/token': 'ignored' }), tokenCertificate: async (token, label) => (asked.push(`${token}/${label}`), { certificatePem: 'CERT', keyPem: 'KEY' }) },
+    );
+    expect(await provider.getCredential(context)).toEqual({ clientCertificateData: 'CERT', clientKeyData: 'KEY' });
+    expect(asked).toEqual(['yubikey/lab']);
+  });
+
+  it('names the missing piece and the command that stores it', async () => {
+    const none = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({}), tokenCertificate: noToken });
+    await expect(none.getCredential(context)).rejects.toMatchObject({ code: 'secret-missing', hint: expect.stringContaining('kubecred secret set p token') });
+    const half = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({ 'p/client-key': 'K' }), tokenCertificate: noToken });
+    await expect(half.getCredential(context)).rejects.toThrow('has a client key but no client-certificate');
+  });
+});
