@@ -4,9 +4,11 @@ import { systemClock, type Clock } from './broker/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './broker/credentialCache.js';
 import type { Logger } from './broker/logger.js';
-import { NoUi } from './broker/noUi.js';
+import { HeadlessUi } from './broker/headlessUi.js';
+import { InteractionBoard } from './broker/interactionBoard.js';
+import { BrowserOpener } from './platform/browserOpener.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
-import type { UiPort } from './broker/uiPort.js';
+import type { LoginUiPort, UiPort } from './broker/uiPort.js';
 import { ConfigSource } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
@@ -26,17 +28,19 @@ export interface CompositionOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly keychain?: SecretStore;
-  readonly ui?: UiPort;
+  readonly ui?: UiPort & LoginUiPort;
+  readonly interactions?: InteractionBoard;
 }
 
 export interface BrokerServices {
   readonly credentials: CredentialBroker;
   readonly admin: SecretAdmin;
+  readonly interactions: InteractionBoard;
   close(): Promise<void>;
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
-export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), ui = new NoUi() }: CompositionOptions): BrokerServices {
+export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new HeadlessUi(interactions, new BrowserOpener()) }: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile);
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui, clock }));
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
@@ -72,6 +76,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   return {
     credentials,
     admin,
+    interactions,
     close: async () => {
       cache.forgetAll();
       stores.lockEncryptedFile();

@@ -133,3 +133,21 @@ describe('CredentialCache', () => {
     expect(cache.describe('c').cached).toBe(true);
   });
 });
+
+describe('CredentialCache and identities', () => {
+  it('drops the profile\'s credentials for other clusters when the identity changes', async () => {
+    const clock = new FakeClock();
+    const cache = new CredentialCache(clock);
+    const a = credentialCacheKey('dev', { server: 'https://a' });
+    const b = credentialCacheKey('dev', { server: 'https://b' });
+    const other = credentialCacheKey('prod', { server: 'https://a' });
+    await cache.get(a, async () => ({ token: 'alice-a', identity: 'iss alice' }));
+    await cache.get(other, async () => ({ token: 'alice-prod', identity: 'iss alice' }));
+    await cache.get(b, async () => ({ token: 'bob-b', identity: 'iss bob' }));
+    let refetched = 0;
+    const again = await cache.get(a, async () => (refetched++, { token: 'bob-a', identity: 'iss bob' }));
+    expect(again.credential.token).toBe('bob-a');
+    expect(refetched).toBe(1);
+    expect((await cache.get(other, async () => ({ token: 'x' }))).source).toBe('cache');
+  });
+});

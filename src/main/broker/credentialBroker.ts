@@ -102,6 +102,27 @@ export class CredentialBroker {
     return { store: store.name, fields: await store.list(profile.name) };
   }
 
+  /** An interactive login now, for providers that have one (OIDC, Keystone). */
+  async login(profileName: string): Promise<{ expiresAt: string | null }> {
+    const profile = await this.profile(profileName);
+    const { provider } = this.ports.providers.resolve(profile);
+    if (!provider.login) {
+      throw new BrokerError('bad-request', `profile "${profile.name}" uses the ${profile.provider} provider, which has no interactive login`, profile.provider === 'static' ? `store its secret with: kubecred secret set ${profile.name} token` : 'its credentials come from its command');
+    }
+    this.ports.cache.forget(profile.name);
+    const credential = await provider.login({ profile: profile.name, cluster: undefined, interactive: true });
+    this.ports.logger.info('logged in', { profile: profile.name });
+    return { expiresAt: credential.expiresAt?.toISOString() ?? null };
+  }
+
+  /** Forget the profile's cached credentials and whatever its provider keeps (refresh tokens). */
+  async logout(profileName: string): Promise<void> {
+    const profile = await this.profile(profileName);
+    this.ports.cache.forget(profile.name);
+    await this.ports.providers.resolve(profile).provider.logout?.(profile.name);
+    this.ports.logger.info('logged out', { profile: profile.name });
+  }
+
   /** Log out locally: forget cached credentials of one profile, or of all. */
   forget(profileName?: string): void {
     if (profileName === undefined) this.ports.cache.forgetAll();

@@ -107,6 +107,7 @@ export class CredentialCache {
   }
 
   private store(key: string, credential: Credential): void {
+    if (credential.identity !== undefined) this.dropOtherIdentities(key, credential.identity);
     const now = this.clock.now();
     const expiry = credential.expiresAt?.getTime();
     if (expiry === undefined) {
@@ -117,6 +118,14 @@ export class CredentialCache {
     const usableUntil = expiry - Math.min(this.timing.expiryMarginMs, lifetime * 0.1);
     const refreshFrom = expiry - Math.min(this.timing.refreshAheadMs, lifetime * 0.25);
     if (usableUntil > now) this.put(key, { credential, usableUntil, refreshFrom });
+  }
+
+  /** A new identity for the profile (another user signed in): its other credentials are not theirs. */
+  private dropOtherIdentities(key: string, identity: string): void {
+    const profile = profileOfCacheKey(key);
+    for (const [other, entry] of [...this.entries]) {
+      if (other !== key && profileOfCacheKey(other) === profile && entry.credential.identity !== identity) this.entries.delete(other);
+    }
   }
 
   private put(key: string, entry: Entry): void {

@@ -23,7 +23,7 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes({ credentials: broker, admin }: BrokerServices, identity: ServerIdentity): Route[] {
+export function brokerRoutes({ credentials: broker, admin, interactions }: BrokerServices, identity: ServerIdentity): Route[] {
   return [
     {
       method: 'POST',
@@ -55,6 +55,7 @@ export function brokerRoutes({ credentials: broker, admin }: BrokerServices, ide
           configPath: identity.configPath,
           configError: await broker.configError(),
           profiles: await broker.profiles(),
+          interactions: interactions.list(),
         };
         replyJson(response, 200, status);
       },
@@ -79,6 +80,18 @@ export function brokerRoutes({ credentials: broker, admin }: BrokerServices, ide
       method: 'GET',
       pattern: /^\/v1\/secrets\/([^/]+)$/,
       handler: async (_request, response, [profile = '']) => replyJson(response, 200, await broker.listSecrets(decodeURIComponent(profile))),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/profiles\/([^/]+)\/(login|logout)$/,
+      handler: async (_request, response, [profile = '', action]) => {
+        const name = decodeURIComponent(profile);
+        if (action === 'login') replyJson(response, 200, { profile: name, ...(await broker.login(name)) });
+        else {
+          await broker.logout(name);
+          replyJson(response, 200, { profile: name, loggedOut: true });
+        }
+      },
     },
     {
       method: 'POST',

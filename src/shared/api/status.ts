@@ -12,6 +12,12 @@ export const profileSummarySchema = z.object({
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 
+export const interactionSchema = z.union([
+  z.object({ profile: z.string(), kind: z.literal('browser'), url: z.string() }),
+  z.object({ profile: z.string(), kind: z.literal('device'), userCode: z.string(), verificationUri: z.string(), verificationUriComplete: z.string().optional() }),
+]);
+export type Interaction = z.infer<typeof interactionSchema>;
+
 export const statusSchema = z.object({
   version: z.string(),
   pid: z.number(),
@@ -21,6 +27,8 @@ export const statusSchema = z.object({
   /** The config file could not be used; the broker serves the last good one. */
   configError: z.string().nullable(),
   profiles: z.array(profileSummarySchema),
+  /** Logins waiting on the user: a page to open, or a code to enter. */
+  interactions: z.array(interactionSchema).default([]),
 });
 export type BrokerStatus = z.infer<typeof statusSchema>;
 

@@ -10,6 +10,15 @@ import { quoteStderr } from './quoteStderr.js';
 
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 
+function killProcessGroup(subprocess: { pid?: number | undefined; kill(signal?: NodeJS.Signals): boolean }): void {
+  try {
+    if (subprocess.pid !== undefined && process.platform !== 'win32') process.kill(-subprocess.pid, 'SIGKILL');
+    else subprocess.kill('SIGKILL');
+  } catch {
+    subprocess.kill('SIGKILL');
+  }
+}
+
 /**
  * Wraps any client-go exec plugin (aws eks get-token, gke-gcloud-auth-plugin, ...) so its
  * answer is cached by the broker instead of being recomputed by every kubectl process.
@@ -30,18 +39,26 @@ export class ExecProvider implements Provider {
       spec: { interactive: false, ...(context.cluster ? { cluster: context.cluster } : {}) },
     };
     const timeoutMs = parseDuration(this.profile.timeout) ?? 60_000;
-    const result = await execa(command, args, {
+    const subprocess = execa(command, args, {
       env: { ...Object.fromEntries(env.map((e) => [e.name, e.value])), KUBERNETES_EXEC_INFO: JSON.stringify(execInfo) },
       extendEnv: true,
       stdin: 'ignore',
-      timeout: timeoutMs,
       maxBuffer: MAX_OUTPUT_BYTES,
       reject: false,
       encoding: 'utf8',
+      // Its own process group, so a timeout ends the plugin's children too: a shell script's
+      // `sleep` would otherwise hold the output pipe open long after the script was killed.
+      detached: process.platform !== 'win32',
       ...(context.signal ? { cancelSignal: context.signal } : {}),
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killProcessGroup(subprocess);
+    }, timeoutMs);
+    const result = await subprocess.finally(() => clearTimeout(timer));
     const name = `exec plugin ${JSON.stringify(command)} of profile "${context.profile}"`;
-    if (result.timedOut) {
+    if (timedOut) {
       throw new BrokerError('provider-failed', `${name} did not answer within ${this.profile.timeout}${quoteStderr(result.stderr)}`, 'check that it runs by hand, or raise the profile\'s timeout');
     }
     if (result.failed && (result as { code?: string }).code === 'ENOENT') {

@@ -1,0 +1,59 @@
+import { ROUTES } from '../../../shared/api/routes.js';
+import { statusSchema, type Interaction } from '../../../shared/api/status.js';
+import { formatRemaining } from '../../../shared/duration.js';
+import { UsageError, type Command, type CliContext } from '../io.js';
+import { printBrokerError } from '../printError.js';
+import { requestStartingBroker } from '../withBroker.js';
+
+const POLL_MS = 500;
+
+/** Shows what the login waits for (a page, a device code) while the broker runs it. */
+async function watchInteractions(context: CliContext, profile: string, done: () => boolean): Promise<void> {
+  const shown = new Set<string>();
+  while (!done()) {
+    const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.status)).catch(() => undefined);
+    const status = answer?.status === 200 ? statusSchema.safeParse(JSON.parse(answer.body)) : undefined;
+    for (const interaction of status?.success ? status.data.interactions : []) {
+      const key = JSON.stringify(interaction);
+      if (interaction.profile !== profile || shown.has(key)) continue;
+      shown.add(key);
+      context.io.stderr.write(describe(interaction));
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+function describe(interaction: Interaction): string {
+  if (interaction.kind === 'browser') return `Continue in your browser. If no page opened, open:\n  ${interaction.url}\n`;
+  return `To sign in, open ${interaction.verificationUri} and enter the code:\n\n    ${interaction.userCode}\n\n${interaction.verificationUriComplete ? `(or open ${interaction.verificationUriComplete})\n` : ''}`;
+}
+
+export const loginCommand: Command = {
+  name: 'login',
+  usage: 'kubecred login <profile>',
+  async run(args, context) {
+    const [profile, ...rest] = args;
+    if (!profile || rest.length > 0) throw new UsageError('expected: login <profile>');
+    let finished = false;
+    const watcher = watchInteractions(context, profile, () => finished);
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/login`)).finally(() => (finished = true));
+    await watcher;
+    if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
+    const { expiresAt } = JSON.parse(answer.body) as { expiresAt: string | null };
+    context.io.stderr.write(`kubecred: logged in to ${profile}${expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : ''}\n`);
+    return 0;
+  },
+};
+
+export const logoutCommand: Command = {
+  name: 'logout',
+  usage: 'kubecred logout <profile>',
+  async run(args, context) {
+    const [profile, ...rest] = args;
+    if (!profile || rest.length > 0) throw new UsageError('expected: logout <profile>');
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/logout`));
+    if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
+    context.io.stderr.write(`kubecred: logged out of ${profile}; its cached credentials and refresh token are gone\n`);
+    return 0;
+  },
+};

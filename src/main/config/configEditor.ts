@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isSeq, parseDocument } from 'yaml';
+import { profileSchema, type ProfileConfig } from '../../shared/config/schema.js';
+import { BrokerError } from '../broker/brokerError.js';
+import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
+import { formatPath, parseConfig } from './configLoader.js';
+
+/**
+ * Adds a profile to config.yaml through the yaml document API, so the user's comments and
+ * layout survive; the result is validated as a whole before the atomic write, and a file that
+ * does not parse is never touched.
+ */
+export async function addProfile(file: string, input: Record<string, unknown>): Promise<ProfileConfig> {
+  const parsed = profileSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new BrokerError('bad-request', `the new profile is invalid: ${issue ? `${formatPath(issue.path) || 'profile'}: ${issue.message}` : 'unknown problem'}`, 'see README.md for the fields of each provider');
+  }
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '# Kubecred profiles: see README.md\nprofiles: []\n' : Promise.reject(error)));
+  const current = parseConfig(text, file);
+  if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
+  if (current.config.profiles.some((p) => p.name === parsed.data.name)) {
+    throw new BrokerError('bad-request', `a profile named "${parsed.data.name}" already exists in ${file}`, 'choose another name, or edit that profile in the file');
+  }
+  const doc = parseDocument(text);
+  const profiles = doc.get('profiles');
+  // Only the fields the user gave: defaults stay implicit, as a person would write the file.
+  if (isSeq(profiles) && profiles.items.length > 0) profiles.add(doc.createNode(input));
+  else doc.set('profiles', doc.createNode([input]));
+  const next = doc.toString();
+  const check = parseConfig(next, file);
+  if (!check.ok) throw new BrokerError('config-invalid', `the profile would make config.yaml invalid: ${check.error}`, 'check the values you gave');
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, next, 0o600);
+  return parsed.data;
+}

@@ -1,0 +1,59 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addProfile } from '../../src/main/config/configEditor.js';
+import { parseConfig } from '../../src/main/config/configLoader.js';
+import { profileFromFlags } from '../../src/main/cli/profileFlags.js';
+
+describe('addProfile', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'kc-cfg-'));
+    file = path.join(dir, 'config.yaml');
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('appends a profile and keeps the user\'s comments and order', async () => {
+    await writeFile(file, '# my clusters\nprofiles:\n  # the old one\n  - name: old\n    provider: static # keychain\n');
+    await addProfile(file, profileFromFlags('dev', ['--provider', 'oidc', '--issuer', 'https://id.example', '--client-id', 'kubernetes', '--scope', 'openid', '--scope', 'email']));
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('# my clusters');
+    expect(text).toContain('# the old one');
+    expect(text).toContain('provider: static # keychain');
+    const parsed = parseConfig(text, file);
+    expect(parsed.ok && parsed.config.profiles.map((p) => p.name)).toEqual(['old', 'dev']);
+    expect(parsed.ok && parsed.config.profiles[1]).toMatchObject({ provider: 'oidc', clientId: 'kubernetes', scopes: ['openid', 'email'] });
+  });
+
+  it('creates the file when there is none', async () => {
+    await addProfile(file, { name: 'demo', provider: 'static' });
+    const parsed = parseConfig(await readFile(file, 'utf8'), file);
+    expect(parsed.ok && parsed.config.profiles).toEqual([{ name: 'demo', provider: 'static' }]);
+  });
+
+  it('refuses duplicates, invalid profiles, and leaves a broken file untouched', async () => {
+    await addProfile(file, { name: 'demo', provider: 'static' });
+    await expect(addProfile(file, { name: 'demo', provider: 'static' })).rejects.toThrow('already exists');
+    await expect(addProfile(file, profileFromFlags('e', ['--provider', 'eks', '--cluster-id', 'c', '--region', 'mars']))).rejects.toThrow('region: an AWS region looks like us-east-1');
+    await writeFile(file, 'profiles: [oops\n');
+    await expect(addProfile(file, { name: 'x', provider: 'static' })).rejects.toThrow('cannot be changed while it is invalid');
+    expect(await readFile(file, 'utf8')).toBe('profiles: [oops\n');
+  });
+
+  it('refuses secrets given as flags', () => {
+    expect(() => profileFromFlags('k', ['--provider', 'keystone', '--password', 'hunter2'])).toThrow('secrets never go in arguments');
+  });
+
+  it('maps exec flags to the kubeconfig exec fields', () => {
+    expect(profileFromFlags('w', ['--provider', 'exec', '--command', '/bin/plugin', '--arg', 'get-token', '--arg', '--x', '--env', 'A=b=c', '--api-version', 'client.authentication.k8s.io/v1beta1'])).toEqual({
+      name: 'w',
+      provider: 'exec',
+      command: '/bin/plugin',
+      args: ['get-token', '--x'],
+      env: [{ name: 'A', value: 'b=c' }],
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+    });
+  });
+});
