@@ -176,6 +176,30 @@ describe('broker lifecycle', () => {
     }
   });
 
+  it('ten brokers started at once in one home: one serves, nine say one is running', async () => {
+    const home = await makeTempHome();
+    try {
+      await writeConfig(home.dir, 'profiles: []\n');
+      const { spawn } = await import('node:child_process');
+      const children = Array.from({ length: 10 }, () => spawn(process.execPath, [KUBECRED_CLI, 'daemon'], { env: brokerEnv(home.dir), stdio: 'ignore' }));
+      const exits = await Promise.all(children.map((child) => new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => resolve(null), 8_000);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+      })));
+      expect(exits.filter((code) => code === 3)).toHaveLength(9);
+      expect(exits.filter((code) => code === null)).toHaveLength(1);
+      const status = await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) });
+      const survivor = children[exits.indexOf(null)];
+      expect(JSON.parse(status.stdout).pid).toBe(survivor?.pid);
+      survivor?.kill('SIGTERM');
+    } finally {
+      await home.cleanup();
+    }
+  });
+
   it('starts even with a broken config.yaml, and explains it on every request', async () => {
     const home = await makeTempHome();
     try {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { brokerEnv, writeConfig } from '../support/broker.js';
+import { brokerEnv, daemonsOf, writeConfig } from '../support/broker.js';
 import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -44,6 +44,8 @@ describe('no broker running', () => {
     expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
     const log = await readFile(path.join(home.dir, 'state', 'daemon.log'), 'utf8');
     expect(log.match(/broker listening/g)).toHaveLength(1);
+    // Every broker the losers started has given up by the time the callers returned.
+    expect(await daemonsOf(home.dir)).toHaveLength(1);
   });
 
   it('fails with one clear line when the broker cannot be started', async () => {

@@ -62,3 +62,15 @@ function connects(socket: string): Promise<boolean> {
     connection.once('error', () => resolve(false));
   });
 }
+
+/** Pids of `kubecred daemon` processes serving the given home (Linux /proc), to catch leaks. */
+export async function daemonsOf(home: string): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const [cmdline, environ] = await Promise.all([readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => ''), readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '')]);
+    if (cmdline.includes('kubecred') && cmdline.split('\0').includes('daemon') && environ.split('\0').includes(`KUBECRED_HOME=${home}`)) pids.push(Number(entry));
+  }
+  return pids;
+}

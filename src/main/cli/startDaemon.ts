@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir, open, readFile } from 'node:fs/promises';
 import type { KubecredPaths } from '../platform/paths.js';
+import { lockOwner } from '../server/instanceLock.js';
 import { socketAnswers } from '../server/listen.js';
 import type { CliContext } from './io.js';
 
@@ -27,7 +28,10 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
   await log.close();
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (await isServing(paths)) return;
+    if (await isServing(paths)) {
+      await settle(child.pid, () => exited !== null, paths);
+      return;
+    }
     // Exit code 3: another broker holds the lock (a parallel caller started it); wait for it.
     if (exited !== null && exited !== ALREADY_RUNNING_EXIT && !(await isServing(paths))) {
       throw new Error(`the broker exited at start (code ${exited}): ${await lastLine(paths.daemonLog)}`);
@@ -35,6 +39,17 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`the broker did not start within ${START_TIMEOUT_MS / 1000} s; see ${paths.daemonLog}`);
+}
+
+/**
+ * Another caller's broker may have won the race: wait until ours has either become the
+ * broker or given up, so no late starter outlives the one that serves.
+ */
+async function settle(pid: number | undefined, exited: () => boolean, paths: KubecredPaths): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!exited() && Date.now() < deadline && (await lockOwner(paths.lockFile)) !== pid) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }
 
 async function isServing(paths: KubecredPaths): Promise<boolean> {

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { TestPki } from './demoPki.js';
 
-export type StandInAuth = { bearerToken: string } | { clientCert: true };
+/** Who the stand-in lets in: one bearer token, any client cert from the CA, or bearer tokens a verifier accepts (OIDC ID tokens). */
+export type StandInAuth = { bearerToken: string } | { clientCert: true } | { verifyBearer: (token: string) => boolean };
 
 export interface RecordedRequest {
   method: string;
@@ -78,6 +79,10 @@ function routes(serverAddress: string): Map<string, object> {
 
 function isAuthorized(req: IncomingMessage, auth: StandInAuth): boolean {
   if ('bearerToken' in auth) return req.headers.authorization === `Bearer ${auth.bearerToken}`;
+  if ('verifyBearer' in auth) {
+    const header = req.headers.authorization ?? '';
+    return header.startsWith('Bearer ') && auth.verifyBearer(header.slice(7));
+  }
   // rejectUnauthorized is off so that a missing or foreign cert reaches us and
   // gets a 401 Status like a real apiserver, instead of a TLS handshake error.
   const socket = req.socket as TLSSocket;

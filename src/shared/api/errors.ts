@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Every failure the broker reports has a stable code, a message and what to do about it. */
 export const ERROR_CODES = [
   'bad-request',
@@ -21,14 +19,24 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    hint: z.string().optional(),
-  }),
-});
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+export interface ErrorBody {
+  readonly error: { readonly code: string; readonly message: string; readonly hint?: string };
+}
+
+/**
+ * Reads an error answer without zod: this sits on the exec plugin's path, where loading a
+ * schema library would cost more than the whole request.
+ */
+export function parseErrorBody(text: string): ErrorBody | undefined {
+  try {
+    const json = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; hint?: unknown } };
+    const error = json?.error;
+    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') return undefined;
+    return { error: { code: error.code, message: error.message, ...(typeof error.hint === 'string' ? { hint: error.hint } : {}) } };
+  } catch {
+    return undefined;
+  }
+}
 
 /** The one-line form a shim prints on stderr. */
 export function renderErrorLine(error: { message: string; hint?: string | undefined }): string {
