@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 # gnome-keyring + dbus: a real Secret Service for the keychain (demo and tests).
 # softhsm2 + opensc: a real PKCS#11 token and pkcs11-tool for the token tests; g++, make and
 # python3 build pkcs11js (node-gyp).
-APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc g++ make python3)
+# chromium: the real browser of the OIDC tests (driven by playwright-core; never downloaded by it);
+# faketime: runs the aws CLI at a fixed instant to compare EKS tokens byte for byte.
+APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc g++ make python3 chromium faketime)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

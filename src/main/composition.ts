@@ -1,5 +1,4 @@
 import type { ProfileConfig } from '../shared/config/schema.js';
-import { BrokerError } from './broker/brokerError.js';
 import { systemClock, type Clock } from './broker/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './broker/credentialCache.js';
@@ -12,7 +11,10 @@ import type { LoginUiPort, UiPort } from './broker/uiPort.js';
 import { ConfigSource } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
+import { EksProvider } from './providers/eks/eksProvider.js';
 import { ExecProvider } from './providers/exec/execProvider.js';
+import { KeystoneProvider } from './providers/keystone/keystoneProvider.js';
+import { OidcProvider } from './providers/oidc/oidcProvider.js';
 import type { Provider } from './providers/provider.js';
 import { StaticProvider } from './providers/static/staticProvider.js';
 import { KeychainStore } from './secrets/keychain/keychainStore.js';
@@ -54,8 +56,12 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
         });
       case 'exec':
         return new ExecProvider(profile, clock);
-      default:
-        throw new BrokerError('provider-failed', `profile "${profile.name}" uses provider "${profile.provider}", which this build of Kubecred does not include`, 'update Kubecred');
+      case 'oidc':
+        return new OidcProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock, logger });
+      case 'keystone':
+        return new KeystoneProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock });
+      case 'eks':
+        return new EksProvider(profile, { store: () => stores.forProfile(profile.name), clock });
     }
   };
   const cache = new CredentialCache(clock, undefined, (key, error) =>

@@ -72,7 +72,8 @@ describe('provider: exec, wrapping real plugins and broken ones', () => {
     expect(token).toMatch(/^k8s-aws-v1\./);
     const second = await credential('eks');
     expect(JSON.parse(second.stdout).status.token).toBe(token);
-    expect((await audit()).filter((r) => r.profile === 'eks').map((r) => r.source)).toEqual(['provider', 'cache']);
+    // The audit line is written just after the answer goes out: give it a moment.
+    await expect.poll(async () => (await audit()).filter((r) => r.profile === 'eks').map((r) => r.source), { timeout: 3000 }).toEqual(['provider', 'cache']);
   });
 
   it('serves gke-gcloud-auth-plugin\'s v1beta1 answer to a v1 caller, from its own cache file', async () => {

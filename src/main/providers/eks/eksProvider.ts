@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { EksProfileConfig } from '../../../shared/config/schema.js';
+import type { Credential } from '../../../shared/credential.js';
+import { BrokerError } from '../../broker/brokerError.js';
+import type { Clock } from '../../broker/clock.js';
+import type { SecretStore } from '../../secrets/secretStore.js';
+import type { CredentialContext, Provider } from '../provider.js';
+import { eksToken } from './eksToken.js';
+import { stsEndpointFor } from './stsEndpoint.js';
+
+export interface EksProviderDeps {
+  /** The profile's secret store (aws-access-key-id, aws-secret-access-key, aws-session-token). */
+  readonly store: () => Promise<SecretStore>;
+  readonly clock: Clock;
+}
+
+export const EKS_FIELDS = { accessKeyId: 'aws-access-key-id', secretAccessKey: 'aws-secret-access-key', sessionToken: 'aws-session-token' } as const;
+
+// Pasted keys often carry a newline; a space inside one is a paste gone wrong.
+const key = z.string().trim().min(1).regex(/^\S+$/);
+const storedKeys = z.object({ accessKeyId: key, secretAccessKey: key, sessionToken: key.optional() });
+
+/**
+ * AWS EKS tokens, made here exactly as `aws eks get-token` makes them, from keys in the
+ * secret store. Nothing goes over the network: the token is a presigned URL that EKS
+ * itself calls STS with.
+ */
+export class EksProvider implements Provider {
+  readonly kind = 'eks';
+
+  constructor(
+    private readonly profile: EksProfileConfig,
+    private readonly deps: EksProviderDeps,
+  ) {}
+
+  async getCredential({ profile }: CredentialContext): Promise<Credential> {
+    const store = await this.deps.store();
+    const [accessKeyId, secretAccessKey, sessionToken] = await Promise.all(
+      [EKS_FIELDS.accessKeyId, EKS_FIELDS.secretAccessKey, EKS_FIELDS.sessionToken].map((field) => store.get({ profile, field })),
+    );
+    if (!accessKeyId || !secretAccessKey) {
+      const missing = [!accessKeyId ? EKS_FIELDS.accessKeyId : undefined, !secretAccessKey ? EKS_FIELDS.secretAccessKey : undefined].filter((f) => f !== undefined);
+      throw new BrokerError(
+        'secret-missing',
+        `profile "${profile}" has no ${missing.join(' and no ')} in the ${store.name}`,
+        `store the keys (each read from stdin): ${missing.map((f) => `kubecred secret set ${profile} ${f}`).join('; ')}; for temporary keys also kubecred secret set ${profile} ${EKS_FIELDS.sessionToken}`,
+      );
+    }
+    const parsed = storedKeys.safeParse({ accessKeyId, secretAccessKey, sessionToken: sessionToken || undefined });
+    if (!parsed.success) {
+      const name = EKS_FIELDS[parsed.error.issues[0]?.path[0] as keyof typeof EKS_FIELDS] ?? 'a key';
+      throw new BrokerError('secret-missing', `profile "${profile}": the ${name} in the ${store.name} is empty or contains white space`, `store it again: kubecred secret set ${profile} ${name}`);
+    }
+    const endpoint = this.profile.stsEndpoint ? new URL(this.profile.stsEndpoint) : stsEndpointFor(this.profile.region);
+    const { token, expiresAt } = eksToken({ clusterId: this.profile.clusterId, region: this.profile.region, endpoint, credentials: parsed.data, now: this.deps.clock.now() });
+    // The access key id stands for the IAM identity (only STS could name the ARN); hashed,
+    // because it is half of a credential and identities may be shown.
+    const identity = `aws-access-key sha256:${createHash('sha256').update(parsed.data.accessKeyId).digest('hex').slice(0, 16)}`;
+    return { token, expiresAt, identity };
+  }
+}

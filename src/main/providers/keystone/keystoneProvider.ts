@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import type { KeystoneProfileConfig } from '../../../shared/config/schema.js';
+import type { Credential } from '../../../shared/credential.js';
+import { BrokerError } from '../../broker/brokerError.js';
+import type { Clock } from '../../broker/clock.js';
+import type { LoginUiPort } from '../../broker/uiPort.js';
+import type { SecretStore } from '../../secrets/secretStore.js';
+import type { CredentialContext, Provider } from '../provider.js';
+import { authRequestBody } from './authRequest.js';
+import { refusal, transportError, type Attempt } from './keystoneErrors.js';
+import { resolveKeystoneSettings } from './keystoneSettings.js';
+import { applyAnswers, missingFields, SECRET_FIELD } from './loginForm.js';
+import { fetchPostJson, nodePostJson, type PostJson } from './postJson.js';
+import { readToken } from './tokenAnswer.js';
+
+export interface KeystoneProviderDeps {
+  /** The profile's secret store (password, application-credential-secret). */
+  readonly store: () => Promise<SecretStore>;
+  readonly ui: LoginUiPort;
+  readonly clock: Clock;
+  /** Replaces the HTTP transport; never used for a profile with caFile, as fetch cannot take a CA. */
+  readonly fetch?: typeof fetch;
+}
+
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * OpenStack Keystone v3 tokens (the client-keystone-auth use case): password or
+ * application credential, scoped as the profile says. A refused secret is never retried:
+ * Keystone may lock the account after a few failures.
+ */
+export class KeystoneProvider implements Provider {
+  readonly kind = 'keystone';
+
+  constructor(
+    private readonly profile: KeystoneProfileConfig,
+    private readonly deps: KeystoneProviderDeps,
+  ) {}
+
+  getCredential(context: CredentialContext): Promise<Credential> {
+    return this.logIn(context, false);
+  }
+
+  /** `kubecred login`: asks for the secret even when one is stored, so a changed password can be typed and remembered. */
+  login(context: CredentialContext): Promise<Credential> {
+    return this.logIn(context, true);
+  }
+
+  private async logIn(context: CredentialContext, askSecret: boolean): Promise<Credential> {
+    const profile = context.profile;
+    let settings = resolveKeystoneSettings(this.profile);
+    const store = await this.deps.store();
+    const field = SECRET_FIELD[settings.method];
+    const stored = askSecret ? undefined : await store.get({ profile, field });
+    const fromStore = stored !== undefined && stored !== '';
+    let secret = fromStore ? stored : undefined;
+    let remember = false;
+
+    const fields = missingFields(settings, !fromStore, store.name);
+    if (fields.length > 0) {
+      const title = `Log in to Keystone${settings.authUrl ? ` at ${settings.authUrl}` : ''} for profile "${profile}"`;
+      const answers = await this.deps.ui.askForm({ profile, title, fields });
+      if (answers === null) {
+        throw new BrokerError('locked', `the Keystone login for profile "${profile}" was cancelled`, `log in again when ready, or store the secret: kubecred secret set ${profile} ${field}`);
+      }
+      const result = applyAnswers(profile, settings, fields, answers);
+      settings = result.settings;
+      if (result.secret !== undefined) {
+        secret = result.secret;
+        remember = result.remember;
+      }
+    }
+    const authUrl = settings.authUrl;
+    if (authUrl === undefined || secret === undefined) throw new BrokerError('internal', `the Keystone login for profile "${profile}" lacks its URL or secret after the form`);
+
+    const attempt: Attempt = { profile, authUrl, settings, secretSource: fromStore ? 'store' : 'form', storeName: store.name, secret };
+    const post = await this.transport(settings.caFile, profile);
+    const sentAt = this.deps.clock.now();
+    // nocatalog: the service catalog can be hundreds of KB and Kubernetes needs none of it.
+    const answer = await post(`${authUrl}/auth/tokens?nocatalog`, JSON.stringify(authRequestBody(settings, secret)), { signal: context.signal, timeoutMs: REQUEST_TIMEOUT_MS }).catch(
+      (error: unknown) => {
+        throw transportError(error, authUrl, settings.caFile);
+      },
+    );
+    if (answer.status < 200 || answer.status >= 300) throw refusal(answer, attempt);
+    const token = readToken(answer, attempt, sentAt);
+    // Only a secret Keystone accepted is remembered.
+    if (remember) await store.set({ profile, field }, secret);
+    return { token: token.token, expiresAt: token.expiresAt, identity: `${authUrl} ${token.userId}` };
+  }
+
+  private async transport(caFile: string | undefined, profile: string): Promise<PostJson> {
+    if (caFile === undefined) return this.deps.fetch ? fetchPostJson(this.deps.fetch) : nodePostJson(undefined);
+    const path = caFile.startsWith('~/') ? `${homedir()}${caFile.slice(1)}` : caFile;
+    try {
+      return nodePostJson(await readFile(path, 'utf8'));
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'unreadable';
+      throw new BrokerError('config-invalid', `profile "${profile}": the CA bundle ${caFile} cannot be read (${code})`, 'set caFile (or OS_CACERT) to a PEM file this user can read');
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** An HTTP answer, read whole: Keystone's are small (the catalog is left out). */
+export interface HttpAnswer {
+  readonly status: number;
+  header(name: string): string | undefined;
+  readonly body: string;
+}
+
+export interface PostOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs: number;
+}
+
+/** POSTs a JSON body; rejects with the transport's own error (mapped to a BrokerError by the caller). */
+export type PostJson = (url: string, json: string, options: PostOptions) => Promise<HttpAnswer>;
+
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json', 'User-Agent': 'kubecred' };
+
+function codedError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * node:http(s) rather than fetch: Node 20's fetch cannot be given a CA bundle, and a
+ * private Keystone usually has a private CA. `ca` replaces the default roots, as
+ * OS_CACERT does for client-keystone-auth. No agent: a login is rare, and pooled
+ * sockets would outlive it.
+ */
+export function nodePostJson(ca: string | undefined): PostJson {
+  return (url, json, { signal, timeoutMs }) =>
+    new Promise<HttpAnswer>((resolve, reject) => {
+      const target = new URL(url);
+      const secure = target.protocol === 'https:';
+      const send = secure ? httpsRequest : httpRequest;
+      const request = send(
+        target,
+        { method: 'POST', headers: { ...HEADERS, 'Content-Length': Buffer.byteLength(json) }, agent: false, timeout: timeoutMs, ...(signal ? { signal } : {}), ...(secure && ca !== undefined ? { ca } : {}) },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_ANSWER_BYTES) request.destroy(codedError(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`, 'KUBECRED_TOO_LARGE'));
+            else chunks.push(chunk);
+          });
+          response.on('end', () => {
+            const headers = response.headers;
+            resolve({
+              status: response.statusCode ?? 0,
+              header: (name) => {
+                const value = headers[name.toLowerCase()];
+                return Array.isArray(value) ? value[0] : value;
+              },
+              body: Buffer.concat(chunks).toString('utf8'),
+            });
+          });
+          response.on('error', reject);
+        },
+      );
+      request.on('timeout', () => request.destroy(codedError(`no answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT')));
+      request.on('error', reject);
+      request.end(json);
+    });
+}
+
+/** An injected fetch (tests, other runtimes). It cannot take a CA, so a profile with caFile never uses it. */
+export function fetchPostJson(fetchImpl: typeof fetch): PostJson {
+  return async (url, json, { signal, timeoutMs }) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const response = await fetchImpl(url, { method: 'POST', headers: HEADERS, body: json, redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    const body = await response.text();
+    return { status: response.status, header: (name) => response.headers.get(name) ?? undefined, body };
+  };
+}

@@ -1,0 +1,103 @@
+import * as oidc from 'openid-client';
+import { BrokerError } from '../../broker/brokerError.js';
+import { printable } from './redirectRequest.js';
+
+export interface FailureContext {
+  readonly profile: string;
+  readonly issuer: string;
+  /** What was under way, e.g. "refreshing the ID token". */
+  readonly doing: string;
+}
+
+const TLS_TRUST_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** An OAuth error code the issuer sent back (token endpoint or authorization response), if any. */
+export function oauthErrorCode(error: unknown): string | undefined {
+  if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) return error.error;
+  return undefined;
+}
+
+/**
+ * Turns what openid-client, the network or the issuer threw into a BrokerError. Only the
+ * issuer's error code and description, HTTP status and library codes are quoted: causes can
+ * hold response bodies, which can hold tokens.
+ */
+export function oidcFailure(error: unknown, where: FailureContext): BrokerError {
+  if (error instanceof BrokerError) return error;
+  const failed = `${where.doing} for profile "${where.profile}" failed`;
+  if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
+    const description = error.error_description ? `: ${printable(error.error_description)}` : '';
+    const status = error instanceof oidc.ResponseBodyError ? ` (HTTP ${error.status})` : '';
+    return new BrokerError('provider-failed', `${failed}: the issuer answered ${printable(error.error, 60)}${description}${status}`, hintFor(error.error, where));
+  }
+  if (error instanceof oidc.WWWAuthenticateChallengeError) {
+    const challenge = error.cause[0];
+    const code = challenge?.parameters.error;
+    return new BrokerError('provider-failed', `${failed}: the issuer answered HTTP ${error.status}${code ? ` (${printable(code, 60)})` : ''}`, hintFor(code ?? '', where));
+  }
+  const network = networkCode(error);
+  if (network && TLS_TRUST_CODES.has(network)) {
+    return new BrokerError('provider-failed', `${failed}: the TLS certificate of ${where.issuer} is not trusted (${network})`, 'set caFile in the profile to the PEM bundle of the CA that signs the issuer\'s certificate');
+  }
+  if (network) {
+    return new BrokerError('provider-failed', `${failed}: cannot reach ${where.issuer} (${network})`, 'check the issuer URL and the network, then try again');
+  }
+  if (isAbort(error)) {
+    return new BrokerError('provider-failed', `${failed}: ${where.issuer} did not answer in time`, 'check the network path to the issuer and try again');
+  }
+  if (error instanceof oidc.ClientError) {
+    const status = error.cause instanceof Response ? ` (HTTP ${error.cause.status})` : '';
+    return new BrokerError('provider-failed', `${failed}: ${printable(error.message)}${status}${error.code ? ` [${error.code}]` : ''}`, clientErrorHint(error.code, where));
+  }
+  return new BrokerError('provider-failed', `${failed}: ${printable((error as Error)?.message ?? String(error))}`, 'see the broker log; check the issuer URL and clientId');
+}
+
+function hintFor(oauthError: string, where: FailureContext): string {
+  switch (oauthError) {
+    case 'invalid_grant':
+      return `run: kubecred login ${where.profile}`;
+    case 'invalid_client':
+    case 'unauthorized_client':
+      return `check clientId and that the client allows this grant at the issuer; a confidential client needs: kubecred secret set ${where.profile} client-secret`;
+    case 'invalid_scope':
+      return 'check scopes in the profile: the issuer refused one of them';
+    case 'access_denied':
+      return `sign in again and allow the access: kubecred login ${where.profile}`;
+    default:
+      return 'see the issuer\'s logs for the details of the error';
+  }
+}
+
+function clientErrorHint(code: string | undefined, where: FailureContext): string {
+  if (code === 'OAUTH_HTTP_REQUEST_FORBIDDEN') return 'the issuer and all of its endpoints must use https';
+  if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') return `the issuer's discovery document must name exactly ${where.issuer}: check issuer in the profile (trailing slash, path)`;
+  if (code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON') return `check that ${where.issuer} is an OIDC issuer: ${where.issuer.replace(/\/$/, '')}/.well-known/openid-configuration must answer JSON`;
+  return `check the issuer's configuration; run: kubecred login ${where.profile}`;
+}
+
+/** A socket or TLS failure's code (ECONNREFUSED, SELF_SIGNED_CERT_IN_CHAIN, ...), wherever fetch nested it. */
+function networkCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (TLS_TRUST_CODES.has(code) || /^(E[A-Z]+|EAI_[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code))) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isAbort(error: unknown): boolean {
+  const name = (error as { name?: unknown })?.name;
+  return name === 'AbortError' || name === 'TimeoutError';
+}

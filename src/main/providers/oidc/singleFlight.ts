@@ -1,0 +1,55 @@
+interface Flight<V> {
+  readonly promise: Promise<V>;
+  readonly controller: AbortController;
+  waiters: number;
+}
+
+/**
+ * One run per key at a time: callers that arrive while it runs share its outcome, success or
+ * error (twenty IDEs asking at once make one login, one browser tab). A caller whose own
+ * signal aborts stops waiting alone; the run itself is aborted only when every caller has left.
+ */
+export class SingleFlight<V> {
+  private readonly flights = new Map<string, Flight<V>>();
+
+  constructor(private readonly cancelled: (key: string) => Error) {}
+
+  isRunning(key: string): boolean {
+    return this.flights.has(key);
+  }
+
+  run(key: string, work: (signal: AbortSignal) => Promise<V>, callerSignal?: AbortSignal): Promise<V> {
+    return this.join(key, this.flights.get(key) ?? this.start(key, work), callerSignal);
+  }
+
+  private start(key: string, work: (signal: AbortSignal) => Promise<V>): Flight<V> {
+    const controller = new AbortController();
+    const promise = (async () => work(controller.signal))().finally(() => {
+      if (this.flights.get(key) === flight) this.flights.delete(key);
+    });
+    // Every caller may have left by the time it fails; nobody is left to handle that.
+    promise.catch(() => {});
+    const flight: Flight<V> = { promise, controller, waiters: 0 };
+    this.flights.set(key, flight);
+    return flight;
+  }
+
+  private join(key: string, flight: Flight<V>, signal: AbortSignal | undefined): Promise<V> {
+    flight.waiters += 1;
+    if (!signal) return flight.promise;
+    return new Promise<V>((resolve, reject) => {
+      const leave = () => {
+        flight.waiters -= 1;
+        const error = this.cancelled(key);
+        if (flight.waiters === 0) flight.controller.abort(error);
+        reject(error);
+      };
+      if (signal.aborted) return leave();
+      signal.addEventListener('abort', leave, { once: true });
+      flight.promise.then(
+        (value) => (signal.removeEventListener('abort', leave), resolve(value)),
+        (error: unknown) => (signal.removeEventListener('abort', leave), reject(error)),
+      );
+    });
+  }
+}

@@ -1,0 +1,97 @@
+import { writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
+import type { SecretStore } from '../../src/main/secrets/secretStore.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { FakeClock } from '../unit/fakeClock.js';
+
+// Equality with the real `aws eks get-token` (AWS CLI v1 here) at one fixed instant.
+// faketime -f with an absolute date freezes the clock (plain `faketime DATE` lets it run
+// from DATE, and the CLI's second-long start-up could then tick X-Amz-Date over).
+const INSTANT = '2026-01-02 03:04:05';
+const KEYS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
+// Shaped like a real session token: base64 with "/", "+" and "=", which the query must escape.
+const SESSION_TOKEN = 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD6+example/session+token==';
+
+const tools = await execa('sh', ['-c', 'command -v aws && command -v faketime'], { reject: false });
+const available = tools.exitCode === 0;
+
+interface CliCase {
+  readonly region: string;
+  readonly cluster: string;
+  readonly sessionToken?: string;
+}
+
+const CASES: CliCase[] = [
+  { region: 'us-east-1', cluster: 'prod' },
+  { region: 'us-east-1', cluster: 'prod', sessionToken: SESSION_TOKEN },
+  { region: 'eu-west-1', cluster: 'team-a_cluster', sessionToken: SESSION_TOKEN },
+  { region: 'eu-west-1', cluster: 'team-a_cluster' },
+  { region: 'cn-north-1', cluster: 'prod', sessionToken: SESSION_TOKEN },
+];
+
+describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byte', () => {
+  let home: TempHome;
+  const cli = new Map<CliCase, { token: string; expirationTimestamp: string }>();
+
+  beforeAll(async () => {
+    home = await makeTempHome();
+    // Empty config and credentials files, no instance metadata: the CLI sees only our keys.
+    await writeFile(`${home.dir}/config`, '');
+    await writeFile(`${home.dir}/credentials`, '');
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home.dir,
+      TZ: 'UTC',
+      AWS_CONFIG_FILE: `${home.dir}/config`,
+      AWS_SHARED_CREDENTIALS_FILE: `${home.dir}/credentials`,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_ACCESS_KEY_ID: KEYS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey,
+      // get-token only signs; a proxy nobody listens on makes any network call fail loudly.
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      HTTP_PROXY: 'http://127.0.0.1:9',
+      ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
+    };
+    await Promise.all(
+      CASES.map(async (c) => {
+        const result = await execa('faketime', ['-f', INSTANT, 'aws', 'eks', 'get-token', '--cluster-name', c.cluster, '--region', c.region, '--output', 'json'], {
+          env: { ...env, ...(c.sessionToken ? { AWS_SESSION_TOKEN: c.sessionToken } : {}) },
+          extendEnv: false,
+          timeout: 60_000,
+        });
+        const status = (JSON.parse(result.stdout) as { status: { token: string; expirationTimestamp: string } }).status;
+        cli.set(c, status);
+      }),
+    );
+  });
+  afterAll(async () => {
+    await home?.cleanup();
+  });
+
+  function storeWith(sessionToken: string | undefined): SecretStore {
+    const values: Record<string, string | undefined> = { 'aws-access-key-id': KEYS.accessKeyId, 'aws-secret-access-key': KEYS.secretAccessKey, 'aws-session-token': sessionToken };
+    return { name: 'test keychain', get: async ({ field }) => values[field], set: async () => undefined, delete: async () => false, list: async () => [] };
+  }
+
+  it.each(CASES.map((c) => [`${c.region}, ${c.sessionToken ? 'with' : 'without'} a session token`, c] as const))('%s', async (_name, c) => {
+    const provider = new EksProvider(
+      { name: 'eks', provider: 'eks', clusterId: c.cluster, region: c.region },
+      { store: async () => storeWith(c.sessionToken), clock: new FakeClock(Date.parse(`${INSTANT.replace(' ', 'T')}Z`)) },
+    );
+    const credential = await provider.getCredential({ profile: 'eks', cluster: undefined, interactive: false });
+    const expected = cli.get(c);
+    expect(credential.token).toBe(expected?.token);
+    // The CLI prints whole seconds; 14 minutes after the instant.
+    expect(credential.expiresAt?.toISOString().replace('.000Z', 'Z')).toBe(expected?.expirationTimestamp);
+    expect(expected?.expirationTimestamp).toBe('2026-01-02T03:18:05Z');
+  });
+
+  it('matches this CLI\'s endpoint choice: regional STS even for us-east-1', () => {
+    const url = (c: CliCase) => new URL(Buffer.from((cli.get(c)?.token ?? '').slice('k8s-aws-v1.'.length), 'base64url').toString());
+    expect(url(CASES[0]!).host).toBe('sts.us-east-1.amazonaws.com');
+    expect(url(CASES[4]!).host).toBe('sts.cn-north-1.amazonaws.com.cn');
+    expect(url(CASES[1]!).searchParams.get('X-Amz-Security-Token')).toBe(SESSION_TOKEN);
+  });
+});
