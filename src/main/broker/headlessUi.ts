@@ -1,4 +1,3 @@
-import type { BrowserOpener } from '../platform/browserOpener.js';
 import { BrokerError } from './brokerError.js';
 import type { InteractionBoard } from './interactionBoard.js';
 import { NoUi } from './noUi.js';
@@ -9,10 +8,14 @@ import type { FormRequest, LoginPrompt, LoginUiPort } from './uiPort.js';
  * (where `kubecred login` and the web UI show them); questions it cannot ask become errors
  * that name the command that answers them.
  */
+export interface UrlOpener {
+  open(url: string): Promise<boolean>;
+}
+
 export class HeadlessUi extends NoUi implements LoginUiPort {
   constructor(
     private readonly board: InteractionBoard,
-    private readonly browser: BrowserOpener,
+    private readonly browser: UrlOpener,
   ) {
     super();
   }

@@ -1,87 +1,125 @@
-import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROUTES } from '../../shared/api/routes.js';
+import { HeadlessUi, type UrlOpener } from '../broker/headlessUi.js';
+import { InteractionBoard } from '../broker/interactionBoard.js';
 import { jsonLinesLogger } from '../broker/logger.js';
 import { BrokerClient } from '../cli/brokerClient.js';
 import type { CliIo } from '../cli/io.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
+import { BrowserOpener } from '../platform/browserOpener.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
-import { startApiStandIn } from './apiStandIn.js';
-import { createTestPki } from './demoPki.js';
+import { demoConfig } from './demoConfig.js';
 import { demoKubeconfig } from './demoKubeconfig.js';
+import { startDemoServices } from './demoServices.js';
+import type { BrowserDriver } from './scriptedBrowser.js';
 
 export interface DemoOptions {
   readonly paths: KubecredPaths;
   readonly io: CliIo;
-  /** Run the kubectl check and stop, instead of serving until Ctrl-C. */
+  /** Run the kubectl checks (a scripted chromium does the OIDC login) and stop, instead of serving until Ctrl-C. */
   readonly once: boolean;
 }
 
 /**
- * A complete Kubecred on this machine: a broker, a local HTTPS Kubernetes API stand-in that
- * accepts one bearer token, that token in the OS keychain, and a kubeconfig that reaches
- * the API only through Kubecred.
+ * A complete Kubecred on this machine: a broker; a local HTTPS Kubernetes API stand-in that
+ * accepts one bearer token or an ID token from a local OIDC issuer; the token in the OS
+ * keychain; and a kubeconfig that reaches the API only through Kubecred.
  */
 export async function runDemo({ paths, io, once }: DemoOptions): Promise<number> {
   const say = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
-  await writeFile(paths.configFile, '# Written by `kubecred demo`.\nprofiles:\n  - name: demo\n    provider: static\n    description: the demo API stand-in\n');
-  const log = createWriteStream(paths.daemonLog, { flags: 'a', mode: 0o600 });
-  const server = await startHeadlessBroker(paths, jsonLinesLogger((line) => log.write(line)));
   const token = `demo-${randomBytes(16).toString('hex')}`;
-  const pki = await createTestPki(await ensureDir(path.join(paths.home, 'demo-pki')));
-  const api = await startApiStandIn({ pki, auth: { bearerToken: token } });
+  const services = await startDemoServices(paths.home, token);
+  const { api, issuer } = services;
+  await writeFile(paths.configFile, demoConfig(issuer));
+  const board = new InteractionBoard();
+  const shown = new Set<string>();
+  board.onChange(() => {
+    for (const prompt of board.list().filter((p) => !shown.has(JSON.stringify(p)) && shown.add(JSON.stringify(p)))) say(prompt.kind === 'browser' ? `\n[login] ${prompt.profile}: continue in the browser: ${prompt.url}` : `\n[login] ${prompt.profile}: open ${prompt.verificationUri} and enter ${prompt.userCode}`);
+  });
+  let scripted: BrowserDriver | undefined;
+  const opener: UrlOpener = once ? { open: async (url) => scriptedSignIn(url, async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()), say) } : new BrowserOpener();
+  const log = createWriteStream(paths.daemonLog, { flags: 'a', mode: 0o600 });
+  const server = await startHeadlessBroker(paths, jsonLinesLogger((line) => log.write(line)), { interactions: board, ui: new HeadlessUi(board, opener) });
   try {
     const stored = await new BrokerClient(paths).request('PUT', ROUTES.secret('demo', 'token'), { value: token });
     if (stored.status !== 204) {
       say(`The demo could not put its token in the OS keychain:\n  ${stored.body.trim()}`);
       return 1;
     }
-    const shim = nativeShimPath();
+    const shim = nativeShimPath() ?? nodeCliPath();
     const kubeconfig = path.join(paths.home, 'kubeconfig');
-    await writeFile(kubeconfig, demoKubeconfig({ server: api.url, caPem: api.caPem, command: shim ?? nodeCliPath(), home: paths.home }), { mode: 0o600 });
+    await writeFile(kubeconfig, demoKubeconfig({ server: api.url, caPem: api.caPem, command: shim, home: paths.home, profiles: issuer ? ['demo', 'sso'] : ['demo'] }), { mode: 0o600 });
     say(`Kubecred demo
   broker     ${server.socket} (home ${paths.home})
-  API        ${api.url} (a local stand-in that accepts one bearer token)
+  API        ${api.url} (a local stand-in: accepts the demo token, or an ID token from the issuer)
+  issuer     ${issuer ? `${issuer.issuer} (a local OIDC issuer: any user name signs in)` : services.issuerProblem}
   token      in the OS keychain as kubecred/demo/token; the kubeconfig holds none
-  kubeconfig ${kubeconfig}, exec plugin ${shim ?? nodeCliPath()}`);
-    const command = ['kubectl', '--kubeconfig', kubeconfig, 'get', '--raw', '/version'];
-    // Asynchronous: the API stand-in answering kubectl lives in this process.
-    const check = await runKubectl(command);
-    if (check.missing) say('\n(kubectl is not on PATH here, so the demo could not try it.)');
-    else if (check.code === 0) say(`\n$ ${command.join(' ')}\n${check.stdout.trim()}\n\nkubectl reached the API with the token from the keychain.`);
-    else {
-      say(`\n$ ${command.join(' ')}\nfailed (exit ${check.code}): ${check.stderr.trim()}`);
-      return 1;
+  kubeconfig ${kubeconfig}, exec plugin ${shim}`);
+    const kubectl = (context: string) => ['kubectl', '--kubeconfig', kubeconfig, '--context', `kubecred-${context}`, 'get', '--raw', '/version'];
+    if (!(await check(kubectl('demo'), say, 'kubectl reached the API with the token from the keychain.'))) return 1;
+    if (issuer && once) {
+      if (!(await check(kubectl('sso'), say, 'kubectl reached the API with an ID token: the login ran in the browser.'))) return 1;
+      if (!(await check(kubectl('sso'), say, 'Again, from the cache: no browser this time.'))) return 1;
     }
     if (once) return 0;
-    say(`\nTry it yourself in another terminal:\n  ${command.join(' ')}\n  KUBECRED_HOME=${paths.home} ${nodeCliPath()} status\n\nCtrl-C stops the demo.`);
+    say(`\nTry it yourself in another terminal:
+  ${kubectl('demo').join(' ')}
+  ${issuer ? `${kubectl('sso').join(' ')}    # the first call logs in (browser or device code, shown here); the next come from the cache` : ''}
+  KUBECRED_HOME=${paths.home} ${nodeCliPath()} status
+
+Ctrl-C stops the demo.`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     return 0;
   } finally {
-    await api.close();
+    await scripted?.close();
     await server.close();
+    await services.close();
     log.end();
   }
 }
 
-function runKubectl([command, ...args]: string[]): Promise<{ missing: boolean; code: number; stdout: string; stderr: string }> {
+async function scriptedSignIn(url: string, browser: () => Promise<BrowserDriver>, say: (line: string) => void): Promise<boolean> {
+  try {
+    const driver = await browser();
+    void driver.signIn(url).catch((error: unknown) => say(`(the scripted browser failed: ${(error as Error).message})`));
+    return true;
+  } catch (error) {
+    say(`(no scripted browser: ${(error as Error).message.split('\n')[0]})`);
+    return false;
+  }
+}
+
+async function check(command: string[], say: (line: string) => void, success: string): Promise<boolean> {
+  const started = Date.now();
+  const result = await runCommand(command);
+  const elapsed = `${Date.now() - started} ms`;
+  if (result.missing) {
+    say('\n(kubectl is not on PATH here, so the demo could not try it.)');
+    return true;
+  }
+  if (result.code !== 0) {
+    say(`\n$ ${command.join(' ')}\nfailed (exit ${result.code}): ${result.stderr.trim()}`);
+    return false;
+  }
+  say(`\n$ ${command.join(' ')}    (${elapsed})\n${result.stdout.trim()}\n${success}`);
+  return true;
+}
+
+// Asynchronous: the API stand-in and the issuer that answer kubectl live in this process.
+function runCommand([command, ...args]: string[]): Promise<{ missing: boolean; code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command!, args, { timeout: 60_000, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(command!, args, { timeout: 90_000, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ missing: (error as NodeJS.ErrnoException | null)?.code === 'ENOENT', code, stdout, stderr });
     });
   });
-}
-
-async function ensureDir(dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  return dir;
 }
