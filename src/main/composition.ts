@@ -7,7 +7,8 @@ import { HeadlessUi } from './broker/headlessUi.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
 import { BrowserOpener } from './platform/browserOpener.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
-import type { LoginUiPort, UiPort } from './broker/uiPort.js';
+import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
+import { Approvals } from './broker/approvals.js';
 import { ConfigSource } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
@@ -30,7 +31,7 @@ export interface CompositionOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly keychain?: SecretStore;
-  readonly ui?: UiPort & LoginUiPort;
+  readonly ui?: UiPort & LoginUiPort & ApprovalUiPort;
   readonly interactions?: InteractionBoard;
 }
 
@@ -67,6 +68,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   const cache = new CredentialCache(clock, undefined, (key, error) =>
     logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
   );
+  const approvals = new Approvals(ui, clock);
   const credentials = new CredentialBroker({
     clock,
     config,
@@ -77,8 +79,9 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     audit: new FileAuditLog(paths.auditLog),
     callers: new ProcessCallerInfo(),
     logger,
+    approvals,
   });
-  const admin = new SecretAdmin(config, stores, tokens, cache, logger);
+  const admin = new SecretAdmin(config, stores, tokens, cache, logger, approvals);
   return {
     credentials,
     admin,

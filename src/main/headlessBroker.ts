@@ -5,14 +5,14 @@ import { brokerRoutes } from './server/brokerRoutes.js';
 import { startBrokerServer, type RunningServer } from './server/brokerServer.js';
 import type { SecretStore } from './secrets/secretStore.js';
 import type { InteractionBoard } from './broker/interactionBoard.js';
-import type { LoginUiPort, UiPort } from './broker/uiPort.js';
+import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
 import { kubecredVersion } from './version.js';
 
 /** The broker and its socket server, with no UI: `kubecred daemon`, and the base of the tray app. */
 export interface HeadlessOptions {
   readonly keychain?: SecretStore;
   readonly interactions?: InteractionBoard;
-  readonly ui?: UiPort & LoginUiPort;
+  readonly ui?: UiPort & LoginUiPort & ApprovalUiPort;
 }
 
 export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, options: HeadlessOptions = {}): Promise<RunningServer> {

@@ -30,7 +30,7 @@ describe('addProfile', () => {
   it('creates the file when there is none', async () => {
     await addProfile(file, { name: 'demo', provider: 'static' });
     const parsed = parseConfig(await readFile(file, 'utf8'), file);
-    expect(parsed.ok && parsed.config.profiles).toEqual([{ name: 'demo', provider: 'static' }]);
+    expect(parsed.ok && parsed.config.profiles).toEqual([{ name: 'demo', provider: 'static', approval: 'never' }]);
   });
 
   it('refuses duplicates, invalid profiles, and leaves a broken file untouched', async () => {

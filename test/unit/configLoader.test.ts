@@ -6,7 +6,7 @@ const FILE = '/home/u/.config/kubecred/config.yaml';
 describe('parseConfig', () => {
   it('accepts the smallest static profile exactly as documented', () => {
     const result = parseConfig('profiles:\n  - name: demo\n    provider: static\n', FILE);
-    expect(result).toEqual({ ok: true, config: { secretStore: 'keychain', tokens: [], profiles: [{ name: 'demo', provider: 'static' }] } });
+    expect(result).toEqual({ ok: true, config: { secretStore: 'keychain', tokens: [], profiles: [{ name: 'demo', provider: 'static', approval: 'never' }] } });
   });
 
   it('fills the exec profile defaults and accepts the documented shape', () => {

@@ -14,6 +14,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   'pin-incorrect': 403,
   'token-unavailable': 503,
   'not-extractable': 409,
+  denied: 403,
   'provider-failed': 502,
   'broker-unavailable': 503,
   internal: 500,

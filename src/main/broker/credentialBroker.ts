@@ -6,6 +6,7 @@ import { SECRET_FIELD_PATTERN, type SecretStore } from '../secrets/secretStore.j
 export interface SecretStoresPort {
   forProfile(profile: string): Promise<SecretStore>;
 }
+import type { Approvals } from './approvals.js';
 import type { AuditLog, AuditRecord } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import { credentialCacheKey } from './cacheKey.js';
@@ -34,6 +35,7 @@ export interface BrokerPorts {
   readonly audit: AuditLog;
   readonly callers: CallerPort;
   readonly logger: Logger;
+  readonly approvals: Approvals;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
@@ -48,6 +50,10 @@ export class CredentialBroker {
       const profile = await this.profile(profileName);
       const { provider, changed } = this.ports.providers.resolve(profile);
       if (changed) this.ports.cache.forget(profile.name);
+      if (profile.approval !== 'never') {
+        const caller = await this.ports.callers.describe(request.parentPid);
+        await this.ports.approvals.check(profile.approval, { profile: profile.name, caller, ...(execInfo.cluster?.server ? { cluster: execInfo.cluster.server } : {}) });
+      }
       const key = credentialCacheKey(profile.name, execInfo.cluster);
       const { credential, source } = await this.ports.cache.get(key, () =>
         provider.getCredential({ profile: profile.name, cluster: execInfo.cluster, interactive: request.stdinIsTerminal && execInfo.interactive }),
@@ -56,7 +62,8 @@ export class CredentialBroker {
       void this.audit(request, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
     } catch (error) {
-      void this.audit(request, { profile: profileName, outcome: 'failed', error: (error as Error).message });
+      const denied = error instanceof BrokerError && error.code === 'denied';
+      void this.audit(request, { profile: profileName, outcome: denied ? 'denied' : 'failed', error: (error as Error).message });
       throw error;
     }
   }

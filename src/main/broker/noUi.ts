@@ -1,10 +1,14 @@
 import { BrokerError } from './brokerError.js';
-import type { PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
 
 /** The headless broker with nobody to ask: each prompt becomes an error naming the command that answers it. */
-export class NoUi implements UiPort {
+export class NoUi implements UiPort, ApprovalUiPort {
   async askPin(request: PinRequest): Promise<string | null> {
     throw new BrokerError('locked', `token "${request.token}" (${request.tokenLabel}) needs its PIN and there is no window to ask in`, `run: kubecred token login ${request.token}`, { kind: 'token-pin', token: request.token });
+  }
+
+  async askApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
+    throw new BrokerError('denied', `profile "${request.profile}" needs your approval for ${request.caller.name ?? `pid ${request.caller.pid ?? 'unknown'}`} and there is no window to ask in`, 'approve it in the Kubecred app or web UI, or set approval: never for this profile in config.yaml');
   }
 
   async askPassphrase(request: PassphraseRequest): Promise<string | null> {

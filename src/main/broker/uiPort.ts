@@ -58,3 +58,18 @@ export interface LoginUiPort {
   /** Opens a URL in the system browser; false when there is none to open. */
   openBrowser(url: string): Promise<boolean>;
 }
+
+export interface ApprovalRequest {
+  readonly profile: string;
+  /** The cluster the credential is for, when the kubeconfig provides it. */
+  readonly cluster?: string;
+  /** The program that asked: the shim's parent process. */
+  readonly caller: { readonly pid?: number; readonly name?: string };
+}
+
+/** Allow this once, allow this caller for some minutes, or deny. */
+export type ApprovalDecision = { readonly allow: false } | { readonly allow: true; readonly forMinutes?: number };
+
+export interface ApprovalUiPort {
+  askApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
+}

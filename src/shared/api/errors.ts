@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'pin-incorrect',
   'token-unavailable',
   'not-extractable',
+  'denied',
   'provider-failed',
   'broker-unavailable',
   'internal',

@@ -12,6 +12,9 @@ const duration = z.string().refine((text) => parseDuration(text) !== undefined, 
   message: 'a duration looks like 30s, 15m, 1h or 1h30m',
 });
 
+/** When the user must approve a program's request for the profile's credential. */
+const approvalPolicy = z.enum(['never', 'once-per-process', 'always']).default('never');
+
 const tokenName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, { message: 'a token name is 1-63 lower-case letters, digits, ".", "_" or "-"' });
 
 /** Where a profile's secrets live: the OS keychain, the encrypted file, or a PKCS#11 token. */
@@ -36,6 +39,7 @@ const staticProfile = z.strictObject({
   name: profileName,
   provider: z.literal('static'),
   description: z.string().optional(),
+  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   /** The client certificate and its private key as objects on a PKCS#11 token, found by label. */
   tokenCertificate: z.strictObject({ token: tokenName, label: z.string().min(1) }).optional(),
@@ -51,6 +55,7 @@ const execProfile = z.strictObject({
   name: profileName,
   provider: z.literal('exec'),
   description: z.string().optional(),
+  approval: approvalPolicy,
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: envList.default([]),
@@ -69,6 +74,7 @@ const oidcProfile = z.strictObject({
   name: profileName,
   provider: z.literal('oidc'),
   description: z.string().optional(),
+  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   issuer: z.string().url(),
   clientId: z.string().min(1),
@@ -93,6 +99,7 @@ const keystoneProfile = z.strictObject({
   name: profileName,
   provider: z.literal('keystone'),
   description: z.string().optional(),
+  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   authUrl: z.string().url().optional(),
   method: z.enum(['password', 'application-credential']).default('password'),
@@ -121,6 +128,7 @@ const eksProfile = z.strictObject({
   name: profileName,
   provider: z.literal('eks'),
   description: z.string().optional(),
+  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   clusterId: z.string().min(1),
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, { message: 'an AWS region looks like us-east-1' }),

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { Approvals } from '../../src/main/broker/approvals.js';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/main/broker/uiPort.js';
+import { FakeClock } from './fakeClock.js';
+
+function scripted(decisions: ApprovalDecision[]) {
+  const asked: ApprovalRequest[] = [];
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return {
+    asked,
+    release,
+    ui: {
+      askApproval: async (request: ApprovalRequest) => {
+        asked.push(request);
+        await gate;
+        return decisions.shift() ?? { allow: false as const };
+      },
+    },
+  };
+}
+
+const request = (pid: number): ApprovalRequest => ({ profile: 'prod', caller: { pid, name: 'k9s' }, cluster: 'https://prod' });
+
+describe('Approvals', () => {
+  it('never asks when the policy is never', async () => {
+    const ui = scripted([]);
+    ui.release();
+    await new Approvals(ui.ui, new FakeClock()).check('never', request(1));
+    expect(ui.asked).toHaveLength(0);
+  });
+
+  it('asks once per calling process, and many concurrent requests share one prompt', async () => {
+    const ui = scripted([{ allow: true }]);
+    const approvals = new Approvals(ui.ui, new FakeClock());
+    const pending = Promise.all(Array.from({ length: 10 }, () => approvals.check('once-per-process', request(7))));
+    ui.release();
+    await pending;
+    await approvals.check('once-per-process', request(7));
+    expect(ui.asked).toHaveLength(1);
+    await expect(approvals.check('once-per-process', request(8))).rejects.toThrow('was denied');
+    expect(ui.asked).toHaveLength(2);
+  });
+
+  it('with always, a grant for N minutes holds for that caller only until it ends', async () => {
+    const clock = new FakeClock();
+    const ui = scripted([{ allow: true, forMinutes: 5 }, { allow: true }, { allow: false }]);
+    ui.release();
+    const approvals = new Approvals(ui.ui, clock);
+    await approvals.check('always', request(1));
+    clock.advance(4 * 60_000);
+    await approvals.check('always', request(1));
+    expect(ui.asked).toHaveLength(1);
+    clock.advance(2 * 60_000);
+    await approvals.check('always', request(1));
+    await expect(approvals.check('always', request(1))).rejects.toMatchObject({ code: 'denied', message: expect.stringContaining('k9s (pid 1)') });
+    expect(ui.asked).toHaveLength(3);
+  });
+
+  it('forgets every grant on lock all', async () => {
+    const ui = scripted([{ allow: true }, { allow: false }]);
+    ui.release();
+    const approvals = new Approvals(ui.ui, new FakeClock());
+    await approvals.check('once-per-process', request(3));
+    approvals.forgetAll();
+    await expect(approvals.check('once-per-process', request(3))).rejects.toThrow('denied');
+  });
+});
