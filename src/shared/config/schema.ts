@@ -15,6 +15,13 @@ const duration = z.string().refine((text) => parseDuration(text) !== undefined, 
 /** When the user must approve a program's request for the profile's credential. */
 const approvalPolicy = z.enum(['never', 'once-per-process', 'always']).default('never');
 
+/** What every profile has, whatever its provider. */
+const profileBase = {
+  name: profileName,
+  description: z.string().optional(),
+  approval: approvalPolicy,
+};
+
 const tokenName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, { message: 'a token name is 1-63 lower-case letters, digits, ".", "_" or "-"' });
 
 /** Where a profile's secrets live: the OS keychain, the encrypted file, or a PKCS#11 token. */
@@ -36,10 +43,8 @@ export const tokenSchema = z
 export type TokenConfig = z.infer<typeof tokenSchema>;
 
 const staticProfile = z.strictObject({
-  name: profileName,
+  ...profileBase,
   provider: z.literal('static'),
-  description: z.string().optional(),
-  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   /** The client certificate and its private key as objects on a PKCS#11 token, found by label. */
   tokenCertificate: z.strictObject({ token: tokenName, label: z.string().min(1) }).optional(),
@@ -52,10 +57,8 @@ const envList = z.union([
 ]);
 
 const execProfile = z.strictObject({
-  name: profileName,
+  ...profileBase,
   provider: z.literal('exec'),
-  description: z.string().optional(),
-  approval: approvalPolicy,
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: envList.default([]),
@@ -71,10 +74,8 @@ const execProfile = z.strictObject({
  * token live in the profile's secret store (fields client-secret, refresh-token).
  */
 const oidcProfile = z.strictObject({
-  name: profileName,
+  ...profileBase,
   provider: z.literal('oidc'),
-  description: z.string().optional(),
-  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   issuer: z.string().url(),
   clientId: z.string().min(1),
@@ -96,10 +97,8 @@ const oidcProfile = z.strictObject({
  * lives in the secret store (fields password, application-credential-secret) or is asked.
  */
 const keystoneProfile = z.strictObject({
-  name: profileName,
+  ...profileBase,
   provider: z.literal('keystone'),
-  description: z.string().optional(),
-  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   authUrl: z.string().url().optional(),
   method: z.enum(['password', 'application-credential']).default('password'),
@@ -125,10 +124,8 @@ const keystoneProfile = z.strictObject({
  * from keys in the secret store (aws-access-key-id, aws-secret-access-key, aws-session-token).
  */
 const eksProfile = z.strictObject({
-  name: profileName,
+  ...profileBase,
   provider: z.literal('eks'),
-  description: z.string().optional(),
-  approval: approvalPolicy,
   secretStore: secretStoreRef.optional(),
   clusterId: z.string().min(1),
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, { message: 'an AWS region looks like us-east-1' }),
