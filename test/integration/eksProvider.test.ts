@@ -77,7 +77,7 @@ describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byt
 
   it.each(CASES.map((c) => [`${c.region}, ${c.sessionToken ? 'with' : 'without'} a session token`, c] as const))('%s', async (_name, c) => {
     const provider = new EksProvider(
-      { name: 'eks', provider: 'eks', clusterId: c.cluster, region: c.region },
+      { name: 'eks', provider: 'eks', approval: 'never', clusterId: c.cluster, region: c.region },
       { store: async () => storeWith(c.sessionToken), clock: new FakeClock(Date.parse(`${INSTANT.replace(' ', 'T')}Z`)) },
     );
     const credential = await provider.getCredential({ profile: 'eks', cluster: undefined, interactive: false });

@@ -84,7 +84,7 @@ describe('EKS tokens', () => {
     return { name: 'test keychain', get: async ({ field }) => values[field], set: async () => undefined, delete: async () => false, list: async () => [] };
   }
   const context = { profile: 'eks', cluster: undefined, interactive: false };
-  const profile = { name: 'eks', provider: 'eks' as const, clusterId: 'prod-cluster', region: 'eu-west-1' };
+  const profile = { name: 'eks', provider: 'eks' as const, approval: 'never' as const, clusterId: 'prod-cluster', region: 'eu-west-1' };
 
   it('reads the keys from the store, trimmed, and stands for the access key by a hash', async () => {
     const provider = new EksProvider(profile, {

@@ -19,16 +19,16 @@ const noToken = async () => {
 
 describe('StaticProvider', () => {
   it('prefers a token, then a certificate pair, from the profile\'s store', async () => {
-    const both = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({ 'p/token': ' t \n', 'p/client-certificate': 'C', 'p/client-key': 'K' }), tokenCertificate: noToken });
+    const both = new StaticProvider({ name: 'p', provider: 'static', approval: 'never' }, { storeFor: async () => memoryStore({ 'p/token': ' t \n', 'p/client-certificate': 'C', 'p/client-key': 'K' }), tokenCertificate: noToken });
     expect(await both.getCredential(context)).toEqual({ token: 't' });
-    const pair = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({ 'p/client-certificate': 'C', 'p/client-key': 'K' }), tokenCertificate: noToken });
+    const pair = new StaticProvider({ name: 'p', provider: 'static', approval: 'never' }, { storeFor: async () => memoryStore({ 'p/client-certificate': 'C', 'p/client-key': 'K' }), tokenCertificate: noToken });
     expect(await pair.getCredential(context)).toEqual({ clientCertificateData: 'C', clientKeyData: 'K' });
   });
 
   it('takes the certificate and key from a PKCS#11 token when the profile says so', async () => {
     const asked: string[] = [];
     const provider = new StaticProvider(
-      { name: 'p', provider: 'static', tokenCertificate: { token: 'yubikey', label: 'lab' } },
+      { name: 'p', provider: 'static', approval: 'never', tokenCertificate: { token: 'yubikey', label: 'lab' } },
       { storeFor: async () => memoryStore({ 'p/token': 'ignored' }), tokenCertificate: async (token, label) => (asked.push(`${token}/${label}`), { certificatePem: 'CERT', keyPem: 'KEY' }) },
     );
     expect(await provider.getCredential(context)).toEqual({ clientCertificateData: 'CERT', clientKeyData: 'KEY' });
@@ -36,9 +36,9 @@ describe('StaticProvider', () => {
   });
 
   it('names the missing piece and the command that stores it', async () => {
-    const none = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({}), tokenCertificate: noToken });
+    const none = new StaticProvider({ name: 'p', provider: 'static', approval: 'never' }, { storeFor: async () => memoryStore({}), tokenCertificate: noToken });
     await expect(none.getCredential(context)).rejects.toMatchObject({ code: 'secret-missing', hint: expect.stringContaining('kubecred secret set p token') });
-    const half = new StaticProvider({ name: 'p', provider: 'static' }, { storeFor: async () => memoryStore({ 'p/client-key': 'K' }), tokenCertificate: noToken });
+    const half = new StaticProvider({ name: 'p', provider: 'static', approval: 'never' }, { storeFor: async () => memoryStore({ 'p/client-key': 'K' }), tokenCertificate: noToken });
     await expect(half.getCredential(context)).rejects.toThrow('has a client key but no client-certificate');
   });
 });
