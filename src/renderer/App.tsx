@@ -1,15 +1,106 @@
-import type { ProfileSummary } from '../shared/api/status.js';
+import { useCallback, useEffect, useState } from 'react';
+import type { PromptAnswer, WebUiState } from '../shared/api/prompts.js';
+import type { Transport } from './api/transport.js';
+import { ApprovalPrompt } from './components/ApprovalPrompt.js';
+import { PassphrasePrompt } from './components/PassphrasePrompt.js';
+import { PendingLogins } from './components/PendingLogins.js';
+import { PinPrompt } from './components/PinPrompt.js';
+import { ProfileList } from './components/ProfileList.js';
 
-/** The main window's profile list; the shells (Electron, headless web UI) feed it. */
-export function ProfileList({ profiles }: { profiles: readonly ProfileSummary[] }) {
-  if (profiles.length === 0) return <p>No profiles yet. Add one to config.yaml.</p>;
+const CANCEL: PromptAnswer = { kind: 'cancel' };
+
+/** The time left on screen moves on its own; the broker only says when things change. */
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+/** The main window: prompts first (they block someone's kubectl), then pending logins, then profiles. */
+export function App({ transport }: { transport: Transport }) {
+  const [state, setState] = useState<WebUiState | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const now = useNow(15_000);
+
+  useEffect(() => {
+    let live = true;
+    transport.state().then((s) => live && setState(s), (e: Error) => live && setProblem(e.message));
+    const stop = transport.subscribe(
+      (s) => {
+        setState(s);
+        setProblem(null);
+      },
+      (e) => setProblem(e.message),
+    );
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [transport]);
+
+  const run = useCallback(
+    async (profile: string, action: () => Promise<void>) => {
+      setBusy((b) => new Set(b).add(profile));
+      try {
+        await action();
+        setProblem(null);
+      } catch (error) {
+        const e = error as Error & { hint?: string };
+        setProblem(e.hint ? `${e.message}. ${e.hint}` : e.message);
+      } finally {
+        setBusy((b) => {
+          const next = new Set(b);
+          next.delete(profile);
+          return next;
+        });
+      }
+    },
+    [],
+  );
+
+  const answer = (id: string, reply: PromptAnswer) => {
+    transport.answer(id, reply).catch((e: Error) => setProblem(e.message));
+  };
+
   return (
-    <ul aria-label="profiles">
-      {profiles.map((p) => (
-        <li key={p.name}>
-          <strong>{p.name}</strong> ({p.provider}): {p.state}
-        </li>
-      ))}
-    </ul>
+    <main>
+      <header>
+        <h1>Kubecred</h1>
+      </header>
+      {problem ? (
+        <p className="problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {state === null ? (
+        <p className="empty">Connecting to the broker…</p>
+      ) : (
+        <>
+          {state.prompts.map((p) => {
+            switch (p.kind) {
+              case 'pin':
+                return <PinPrompt key={p.id} prompt={p} onAnswer={(pin) => answer(p.id, pin === null ? CANCEL : { kind: 'pin', pin })} />;
+              case 'passphrase':
+                return <PassphrasePrompt key={p.id} prompt={p} onAnswer={(passphrase) => answer(p.id, passphrase === null ? CANCEL : { kind: 'passphrase', passphrase })} />;
+              case 'approval':
+                return <ApprovalPrompt key={p.id} prompt={p} onAnswer={(allow, forMinutes) => answer(p.id, { kind: 'approval', allow, ...(forMinutes ? { forMinutes } : {}) })} />;
+            }
+          })}
+          <PendingLogins interactions={state.interactions} />
+          <h2 className="section">Profiles</h2>
+          <ProfileList
+            profiles={state.profiles}
+            now={now}
+            busy={busy}
+            onLogin={(name) => void run(name, () => transport.login(name))}
+            onLogout={(name) => void run(name, () => transport.logout(name))}
+          />
+        </>
+      )}
+    </main>
   );
 }

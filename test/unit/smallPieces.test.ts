@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { formatRemaining, parseDuration } from '../../src/shared/duration.js';
 import { renderErrorLine } from '../../src/shared/api/errors.js';
 import { parseOutputFlag } from '../../src/main/cli/outputFlag.js';
-import { trayMenuModel } from '../../src/main/electron/trayMenuModel.js';
 
 describe('durations', () => {
   it.each([['30s', 30_000], ['15m', 900_000], ['1h30m', 5_400_000], ['250ms', 250], ['1.5h', 5_400_000]])('parses %s', (text, ms) => {
@@ -31,24 +30,5 @@ describe('parseOutputFlag', () => {
   it('rejects unknown formats and stray arguments', () => {
     expect(() => parseOutputFlag(['-o', 'yaml'])).toThrow('unknown output format');
     expect(() => parseOutputFlag(['extra'])).toThrow('unexpected argument');
-  });
-});
-
-describe('trayMenuModel', () => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-  it('shows each profile with its state and time left, and the fixed items', () => {
-    const menu = trayMenuModel(
-      [
-        { name: 'prod', provider: 'exec', state: 'ready', expiresAt: new Date(now + 42 * 60_000).toISOString(), lastError: null },
-        { name: 'dev', provider: 'static', state: 'idle', expiresAt: null, lastError: null },
-        { name: 'lab', provider: 'static', state: 'error', expiresAt: null, lastError: 'keychain locked' },
-      ],
-      now,
-    );
-    expect(menu.map((m) => m.label)).toEqual(['prod: signed in, 42 min', 'dev: signed out', 'lab: needs attention', '', 'Open Kubecred', 'Quit']);
-    expect(menu[1]?.submenu?.find((i) => i.label === 'Log out')?.enabled).toBe(false);
-  });
-  it('says so when there are no profiles', () => {
-    expect(trayMenuModel([], now)[0]).toEqual({ label: 'No profiles yet', enabled: false });
   });
 });

@@ -1,19 +1,95 @@
-import { app } from 'electron';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Notification, app, ipcMain, protocol } from 'electron';
+import { HeadlessUi } from '../broker/headlessUi.js';
+import { InteractionBoard } from '../broker/interactionBoard.js';
 import { jsonLinesLogger } from '../broker/logger.js';
+import { PromptQueue } from '../broker/promptQueue.js';
+import { BrokerClient } from '../cli/brokerClient.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
+import { BrowserOpener } from '../platform/browserOpener.js';
 import { kubecredPaths } from '../platform/paths.js';
+import { APP_ORIGIN, APP_SCHEME } from './appOrigin.js';
+import { appResponseHeaders, resolveAppAsset } from './appProtocol.js';
+import { httpBrokerPort } from './brokerPort.js';
+import { ipcHandlers, mirrorPromptWindows, registerIpcHandlers } from './ipcHandlers.js';
+import { notificationsFor, type BrokerSnapshot } from './notifications.js';
+import { KubecredTray } from './tray.js';
+import type { TrayAction } from './trayMenuModel.js';
+import { WindowManager } from './windows.js';
 
-// The tray app: the broker runs in the main process. Windows and the tray menu arrive with
-// the UI work; the menu model (trayMenuModel.ts) is already pure and tested.
+// The tray app: single instance, the broker in this process, a tray, windows on demand.
+// Everything with rules in it lives in pure modules beside this file.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DIST = path.resolve(here, '..', '..');
+const RENDERER_DIR = path.join(DIST, 'renderer');
+const PRELOAD = path.join(DIST, 'preload', 'preload.cjs');
+const RESOURCES = app.isPackaged ? process.resourcesPath : path.resolve(DIST, '..', 'resources');
+const POLL_MS = 15_000;
+
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
 async function start(): Promise<void> {
-  if (!app.requestSingleInstanceLock()) {
-    app.quit();
-    return;
-  }
+  if (!app.requestSingleInstanceLock()) return app.quit();
   await app.whenReady();
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppAsset(request.url, RENDERER_DIR);
+    if (!file) return new Response('not found', { status: 404 });
+    return new Response(await readFile(file), { headers: appResponseHeaders(file) });
+  });
+
   const logger = jsonLinesLogger((line) => process.stderr.write(line));
-  const server = await startHeadlessBroker(kubecredPaths(), logger);
-  app.on('before-quit', () => void server.close());
+  const windows = new WindowManager(APP_ORIGIN, PRELOAD);
+  const prompts = new PromptQueue();
+  mirrorPromptWindows(prompts, { show: (p) => windows.showPrompt(p), closed: (id) => windows.closePrompt(id) });
+  const interactions = new InteractionBoard();
+  const login = new HeadlessUi(interactions, new BrowserOpener());
+  const paths = kubecredPaths();
+  const server = await startHeadlessBroker(paths, logger, {
+    interactions,
+    ui: { showLogin: (p, s) => login.showLogin(p, s), askForm: (r) => login.askForm(r), openBrowser: (u) => login.openBrowser(u), askPin: (r) => prompts.askPin(r), askPassphrase: (r) => prompts.askPassphrase(r), askApproval: (r) => prompts.askApproval(r) },
+  });
+  const broker = httpBrokerPort(new BrokerClient(paths));
+  registerIpcHandlers(ipcMain, ipcHandlers(broker, prompts), APP_ORIGIN);
+
+  const report = (error: unknown) => logger.warn('tray action failed', { reason: (error as Error).message });
+  const run = (action: TrayAction): void => {
+    switch (action.kind) {
+      case 'open':
+        return windows.openMain();
+      case 'quit':
+        return app.quit();
+      case 'lockAll':
+        return void broker.lockAll().then(refresh, report);
+      default:
+        void broker[action.kind](action.profile).then(refresh, report);
+    }
+  };
+  const tray = new KubecredTray(RESOURCES, run);
+  let last: BrokerSnapshot = { at: Date.now(), profiles: [], silentRefresh: new Set(), denied: [] };
+  async function refresh(): Promise<void> {
+    const next: BrokerSnapshot = { at: Date.now(), profiles: await broker.listProfiles(), silentRefresh: new Set(), denied: [] };
+    for (const note of notificationsFor(last, next)) {
+      const shown = new Notification({ title: note.title, body: note.body });
+      shown.on('click', () => (note.action === 'login' ? run({ kind: 'login', profile: note.profile }) : windows.openMain()));
+      shown.show();
+    }
+    last = next;
+    tray.update(next.profiles, next.at);
+    windows.statusChanged([...next.profiles]);
+  }
+  const timer = setInterval(() => void refresh().catch(report), POLL_MS);
+  interactions.onChange(() => void refresh().catch(report));
+  void refresh().catch(report);
+
+  app.on('second-instance', () => windows.openMain());
+  app.on('before-quit', () => {
+    clearInterval(timer);
+    tray.destroy();
+    prompts.close();
+    void server.close();
+  });
   app.on('window-all-closed', () => {
     // A tray app stays running with no window open.
   });

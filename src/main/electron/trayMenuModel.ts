@@ -1,13 +1,45 @@
+import type { MenuItemConstructorOptions } from 'electron';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { formatRemaining } from '../../shared/duration.js';
 
-/** A menu as plain data, so it is tested without Electron; the tray turns it into a Menu. */
+export type TrayAction =
+  | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
+  | { readonly kind: 'open' | 'lockAll' | 'quit' };
+
+/** A menu as plain data, so it is tested without Electron; tray.ts turns it into a Menu. */
 export interface MenuItemModel {
   readonly label: string;
   readonly enabled?: boolean;
-  readonly action?: { readonly kind: 'logout' | 'login' | 'open' | 'quit'; readonly profile?: string };
+  readonly action?: TrayAction;
   readonly submenu?: readonly MenuItemModel[];
   readonly separator?: boolean;
+}
+
+/** All locked: nothing cached. Signed in: something cached, nothing wrong. Needs attention: a profile failed. */
+export type TrayIconState = 'locked' | 'signedIn' | 'attention';
+
+export function trayIconState(profiles: readonly ProfileSummary[], now: number): TrayIconState {
+  if (profiles.some((p) => p.state === 'error')) return 'attention';
+  const live = profiles.some((p) => p.state === 'ready' && (p.expiresAt === null || Date.parse(p.expiresAt) > now));
+  return live ? 'signedIn' : 'locked';
+}
+
+/** The template image (resources/) for each state; macOS tints "Template" images itself. */
+export const TRAY_ICONS: Readonly<Record<TrayIconState, string>> = {
+  locked: 'trayLockedTemplate.png',
+  signedIn: 'traySignedInTemplate.png',
+  attention: 'trayAttentionTemplate.png',
+};
+
+export function trayIconImage(profiles: readonly ProfileSummary[], now: number): string {
+  return TRAY_ICONS[trayIconState(profiles, now)];
+}
+
+export function trayTooltip(profiles: readonly ProfileSummary[], now: number): string {
+  const signedIn = profiles.filter((p) => p.state === 'ready').length;
+  const failing = profiles.filter((p) => p.state === 'error').length;
+  if (failing > 0) return `Kubecred: ${failing} profile${failing === 1 ? '' : 's'} need${failing === 1 ? 's' : ''} attention`;
+  return trayIconState(profiles, now) === 'locked' ? 'Kubecred: locked' : `Kubecred: ${signedIn} signed in`;
 }
 
 export function profileLabel(profile: ProfileSummary, now: number): string {
@@ -17,14 +49,40 @@ export function profileLabel(profile: ProfileSummary, now: number): string {
   return profile.state === 'error' ? `${profile.name}: needs attention` : `${profile.name}: signed out`;
 }
 
+function profileSubmenu(profile: ProfileSummary): MenuItemModel[] {
+  const signedIn = profile.state === 'ready';
+  const items: MenuItemModel[] = [
+    { label: 'Log in', action: { kind: 'login', profile: profile.name } },
+    { label: 'Log out', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
+    { label: 'Refresh', enabled: signedIn, action: { kind: 'refresh', profile: profile.name } },
+  ];
+  if (profile.state === 'error' && profile.lastError) items.unshift({ label: profile.lastError, enabled: false }, { label: '', separator: true });
+  return items;
+}
+
 export function trayMenuModel(profiles: readonly ProfileSummary[], now: number): MenuItemModel[] {
-  const items: MenuItemModel[] = profiles.map((profile) => ({
-    label: profileLabel(profile, now),
-    submenu: [
-      { label: 'Log in', action: { kind: 'login', profile: profile.name } },
-      { label: 'Log out', enabled: profile.state === 'ready', action: { kind: 'logout', profile: profile.name } },
-    ],
-  }));
+  const items: MenuItemModel[] = profiles.map((profile) => ({ label: profileLabel(profile, now), submenu: profileSubmenu(profile) }));
   if (items.length === 0) items.push({ label: 'No profiles yet', enabled: false });
-  return [...items, { label: '', separator: true }, { label: 'Open Kubecred', action: { kind: 'open' } }, { label: 'Quit', action: { kind: 'quit' } }];
+  return [
+    ...items,
+    { label: '', separator: true },
+    { label: 'Open Kubecred', action: { kind: 'open' } },
+    { label: 'Lock all', action: { kind: 'lockAll' } },
+    { label: '', separator: true },
+    { label: 'Quit', action: { kind: 'quit' } },
+  ];
+}
+
+/** Turns the pure menu model into Electron's template; each action goes to `run`. */
+export function menuTemplate(items: readonly MenuItemModel[], run: (action: TrayAction) => void): MenuItemConstructorOptions[] {
+  return items.map((item): MenuItemConstructorOptions => {
+    if (item.separator) return { type: 'separator' };
+    const { action, submenu } = item;
+    return {
+      label: item.label,
+      enabled: item.enabled ?? true,
+      ...(submenu ? { submenu: menuTemplate(submenu, run) } : {}),
+      ...(action ? { click: () => run(action) } : {}),
+    };
+  });
 }

@@ -1,15 +1,26 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { IpcChannel, type IpcContract } from '../../shared/api/ipcChannels.js';
-import type { ProfileSummary } from '../../shared/api/status.js';
+import { IpcChannel, unwrapIpcResult, type InvokeChannel, type IpcEvents, type IpcRequest, type IpcResponse, type IpcResult } from '../../shared/api/ipcChannels.js';
+import type { PromptAnswer } from '../../shared/api/prompts.js';
 
-/** The renderer's only door to the main process: a few typed calls, no ipcRenderer. */
+// Sandboxed preloads load as one CommonJS file: the build bundles this with ipcChannels and prompts.
+
+async function invoke<C extends InvokeChannel>(channel: C, request?: IpcRequest<C>): Promise<IpcResponse<C>> {
+  return unwrapIpcResult((await ipcRenderer.invoke(channel, request)) as IpcResult<IpcResponse<C>>);
+}
+
+/** The renderer's only door to the main process: a few typed calls; no ipcRenderer, no events objects. */
 const api = {
-  listProfiles: (): Promise<IpcContract[IpcChannel.ListProfiles]['response']> => ipcRenderer.invoke(IpcChannel.ListProfiles),
-  logout: (profile: string): Promise<void> => ipcRenderer.invoke(IpcChannel.Logout, { profile }),
-  onStatusChanged: (listener: (profiles: ProfileSummary[]) => void): (() => void) => {
-    const handler = (_event: unknown, profiles: ProfileSummary[]) => listener(profiles);
+  listProfiles: () => invoke(IpcChannel.ListProfiles),
+  login: (profile: string) => invoke(IpcChannel.Login, { profile }),
+  logout: (profile: string) => invoke(IpcChannel.Logout, { profile }),
+  refresh: (profile: string) => invoke(IpcChannel.Refresh, { profile }),
+  lockAll: () => invoke(IpcChannel.LockAll),
+  pendingPrompts: () => invoke(IpcChannel.PendingPrompts),
+  answerPrompt: (promptId: string, answer: PromptAnswer) => invoke(IpcChannel.AnswerPrompt, { promptId, answer }),
+  onStatusChanged: (listener: (profiles: IpcEvents[IpcChannel.StatusChanged]) => void): (() => void) => {
+    const handler = (_event: unknown, profiles: IpcEvents[IpcChannel.StatusChanged]) => listener(profiles);
     ipcRenderer.on(IpcChannel.StatusChanged, handler);
-    return () => ipcRenderer.off(IpcChannel.StatusChanged, handler);
+    return () => void ipcRenderer.off(IpcChannel.StatusChanged, handler);
   },
 };
 

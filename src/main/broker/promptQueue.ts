@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
+
+export interface PromptQueueOptions {
+  /** How long a prompt waits for the user before it answers cancel (PIN, passphrase) or deny (approval). */
+  readonly timeoutMs?: number;
+  readonly now?: () => number;
+  readonly newId?: () => string;
+}
+
+/** A view before the queue adds what only it knows. */
+type Question = PendingPrompt extends infer V ? (V extends PendingPrompt ? Omit<V, 'id' | 'waiting' | 'expiresAt'> : never) : never;
+
+interface Open {
+  readonly key: string;
+  readonly view: Omit<PendingPrompt, 'waiting'>;
+  readonly waiters: Array<(answer: PromptAnswer) => void>;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+const DEFAULT_TIMEOUT_MS = 2 * 60_000;
+const CANCEL: PromptAnswer = { kind: 'cancel' };
+
+/**
+ * The broker's questions (PINs, store passphrases, approvals) as prompts any shell can show:
+ * the web UI lists them over HTTP, Electron opens a window per prompt. At most one prompt is
+ * open per token (PIN), per store (passphrase) and per profile and calling pid (approval);
+ * callers that ask while it is open share its answer, so twenty kubectl processes never open
+ * twenty prompts nor try a PIN twenty times. Approvals are keyed by pid too, because one
+ * program's Allow must never let another program through.
+ */
+export class PromptQueue implements UiPort, ApprovalUiPort {
+  private readonly open = new Map<string, Open>();
+  private readonly listeners = new Set<() => void>();
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+
+  constructor(options: PromptQueueOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.now = options.now ?? Date.now;
+    this.newId = options.newId ?? randomUUID;
+  }
+
+  async askPin(request: PinRequest): Promise<string | null> {
+    // A locked card refuses every PIN; asking would only invite a pointless try.
+    if (request.flags.locked) return null;
+    const { countLow, finalTry, locked } = request.flags;
+    const answer = await this.ask(`pin:${request.token}`, {
+      kind: 'pin',
+      token: request.token,
+      tokenLabel: request.tokenLabel,
+      flags: { countLow, finalTry, locked },
+      ...(request.caller ? { caller: request.caller } : {}),
+    });
+    return answer.kind === 'pin' ? answer.pin : null;
+  }
+
+  async askPassphrase(request: PassphraseRequest): Promise<string | null> {
+    const answer = await this.ask(`passphrase:${request.store}`, { kind: 'passphrase', store: request.store, create: request.create });
+    return answer.kind === 'passphrase' ? answer.passphrase : null;
+  }
+
+  async askApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
+    const { pid, name } = request.caller;
+    const answer = await this.ask(`approval:${request.profile}:${pid ?? '?'}`, {
+      kind: 'approval',
+      profile: request.profile,
+      ...(request.cluster ? { cluster: request.cluster } : {}),
+      caller: { ...(pid !== undefined ? { pid } : {}), ...(name !== undefined ? { name } : {}) },
+    });
+    if (answer.kind !== 'approval' || !answer.allow) return { allow: false };
+    return answer.forMinutes === undefined ? { allow: true } : { allow: true, forMinutes: answer.forMinutes };
+  }
+
+  list(): PendingPrompt[] {
+    return [...this.open.values()].map((o) => ({ ...o.view, waiting: o.waiters.length }) as PendingPrompt);
+  }
+
+  /** The user's answer. False when the prompt is gone (answered, timed out) or the answer is for another kind. */
+  answer(id: string, answer: PromptAnswer): boolean {
+    const entry = [...this.open.values()].find((o) => o.view.id === id);
+    if (!entry || (answer.kind !== 'cancel' && answer.kind !== entry.view.kind)) return false;
+    this.settle(entry, answer);
+    return true;
+  }
+
+  /** Called whenever a prompt opens, gains a caller or closes; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Cancels every open prompt: the UI is going away. */
+  close(): void {
+    for (const entry of [...this.open.values()]) this.settle(entry, CANCEL);
+  }
+
+  private ask(key: string, question: Question): Promise<PromptAnswer> {
+    return new Promise((resolve) => {
+      const existing = this.open.get(key);
+      if (existing) {
+        existing.waiters.push(resolve);
+        this.changed();
+        return;
+      }
+      const entry: Open = {
+        key,
+        view: { ...question, id: this.newId(), expiresAt: new Date(this.now() + this.timeoutMs).toISOString() },
+        waiters: [resolve],
+        timer: setTimeout(() => this.settle(entry, CANCEL), this.timeoutMs),
+      };
+      this.open.set(key, entry);
+      this.changed();
+    });
+  }
+
+  private settle(entry: Open, answer: PromptAnswer): void {
+    if (this.open.get(entry.key) !== entry) return;
+    clearTimeout(entry.timer);
+    this.open.delete(entry.key);
+    for (const resolve of entry.waiters) resolve(answer);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

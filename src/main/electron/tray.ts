@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { Menu, Tray, nativeImage } from 'electron';
+import type { ProfileSummary } from '../../shared/api/status.js';
+import { menuTemplate, trayIconImage, trayMenuModel, trayTooltip, type TrayAction } from './trayMenuModel.js';
+
+/** The tray icon: thin; everything it shows comes from trayMenuModel.ts. */
+export class KubecredTray {
+  private readonly tray: Tray;
+
+  constructor(
+    private readonly resourcesDir: string,
+    private readonly run: (action: TrayAction) => void,
+  ) {
+    this.tray = new Tray(this.image([], Date.now()));
+  }
+
+  update(profiles: readonly ProfileSummary[], now = Date.now()): void {
+    this.tray.setImage(this.image(profiles, now));
+    this.tray.setToolTip(trayTooltip(profiles, now));
+    this.tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(trayMenuModel(profiles, now), this.run)));
+  }
+
+  destroy(): void {
+    this.tray.destroy();
+  }
+
+  private image(profiles: readonly ProfileSummary[], now: number) {
+    const image = nativeImage.createFromPath(path.join(this.resourcesDir, trayIconImage(profiles, now)));
+    image.setTemplateImage(true);
+    return image;
+  }
+}

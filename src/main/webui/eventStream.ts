@@ -1,0 +1,54 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Server-Sent Events to every open page. Changes are coalesced: a burst of changes (twenty
+ * callers joining one prompt) sends one state, read after the burst.
+ */
+export class EventStream {
+  private readonly clients = new Set<ServerResponse>();
+  private scheduled = false;
+  private readonly heartbeat: ReturnType<typeof setInterval>;
+
+  constructor(private readonly snapshot: () => Promise<unknown>) {
+    // A comment line now and then keeps proxies and idle timeouts from closing the stream.
+    this.heartbeat = setInterval(() => this.write(': keep-alive\n\n'), 15_000);
+    this.heartbeat.unref();
+  }
+
+  add(response: ServerResponse, headers: Record<string, string>): void {
+    response.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    response.write('retry: 2000\n\n');
+    this.clients.add(response);
+    response.on('close', () => this.clients.delete(response));
+    void this.send([response]);
+  }
+
+  changed(): void {
+    if (this.scheduled || this.clients.size === 0) return;
+    this.scheduled = true;
+    setTimeout(() => {
+      this.scheduled = false;
+      void this.send([...this.clients]);
+    }, 25);
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const client of this.clients) client.end();
+    this.clients.clear();
+  }
+
+  private async send(targets: ServerResponse[]): Promise<void> {
+    let data: string;
+    try {
+      data = JSON.stringify(await this.snapshot());
+    } catch {
+      return; // the next change or refresh tries again
+    }
+    for (const client of targets) if (!client.writableEnded) client.write(`event: state\ndata: ${data}\n\n`);
+  }
+
+  private write(chunk: string): void {
+    for (const client of this.clients) if (!client.writableEnded) client.write(chunk);
+  }
+}

@@ -1,0 +1,169 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import { promptAnswerSchema, sessionRequestSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
+import { EventStream } from './eventStream.js';
+import { checkOrigin, SECURITY_HEADERS, SessionKeeper } from './requestGuard.js';
+import { readStatic } from './staticFiles.js';
+import type { WebUi, WebUiOptions } from './webUiPorts.js';
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The headless broker's window: the built renderer and a small JSON API on 127.0.0.1, for
+ * the system browser. Only the page that traded the link's one-time token holds a session;
+ * any other Host or Origin is refused first, so neither DNS rebinding nor another site's
+ * page can reach the API.
+ */
+export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
+  const { ports } = options;
+  const rendererDir = options.rendererDir ?? defaultRendererDir();
+  const log = options.log ?? (() => {});
+  const sessions = new SessionKeeper();
+  const snapshot = async (): Promise<WebUiState> => ({ profiles: await ports.profiles(), interactions: ports.interactions(), prompts: ports.prompts.list() });
+  const stream = new EventStream(snapshot);
+  const unsubscribe = [ports.onChange(() => stream.changed()), ports.prompts.onChange(() => stream.changed())];
+  const refresh = setInterval(() => stream.changed(), options.refreshMs ?? 30_000);
+  refresh.unref();
+  let port = 0;
+
+  const send = (response: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) => {
+    response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...extra });
+    response.end(JSON.stringify(body));
+  };
+
+  const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const refusal = checkOrigin(request.headers, port);
+    if (refusal) {
+      log(`web UI: refused ${request.method} ${request.url}: ${refusal.reason}`);
+      throw new HttpFailure(refusal.status, 'unauthorized', `request refused: ${refusal.reason}`);
+    }
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    const method = request.method ?? 'GET';
+
+    if (!path.startsWith('/api/')) {
+      if (method !== 'GET' && method !== 'HEAD') throw new HttpFailure(405, 'bad-request', 'method not allowed');
+      const file = await readStatic(rendererDir, path);
+      if (!file) throw new HttpFailure(404, 'not-found', `no such page: ${path}`);
+      response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.type });
+      response.end(method === 'HEAD' ? undefined : file.body);
+      return;
+    }
+
+    if (method === 'POST' && path === WEB_UI_ROUTES.session) {
+      const { token } = await readBody(request, sessionRequestSchema);
+      const session = sessions.exchange(token);
+      if (!session) throw new HttpFailure(401, 'unauthorized', 'this link is not valid any more; ask the broker for a new one');
+      send(response, 200, {}, { 'set-cookie': sessions.cookie(session) });
+      return;
+    }
+    if (!sessions.admits(request.headers.cookie)) throw new HttpFailure(401, 'unauthorized', 'no session: open the link the broker printed');
+
+    if (method === 'GET' && path === WEB_UI_ROUTES.state) return send(response, 200, await snapshot());
+    if (method === 'GET' && path === WEB_UI_ROUTES.events) return stream.add(response, SECURITY_HEADERS);
+    if (method !== 'POST') throw new HttpFailure(405, 'bad-request', 'method not allowed');
+    // Only JSON bodies: a cross-site form cannot send them without a CORS preflight we never grant.
+    if (!request.headers['content-type']?.startsWith('application/json')) throw new HttpFailure(415, 'bad-request', 'send JSON');
+
+    const action = /^\/api\/profiles\/([^/]+)\/(login|logout)$/.exec(path);
+    if (action) {
+      const profile = decodeURIComponent(action[1]!);
+      await readBody(request);
+      if (action[2] === 'logout') {
+        await ports.logout(profile);
+        stream.changed();
+        return send(response, 200, {});
+      }
+      // A login can wait minutes on the user's browser; the page follows it on the stream.
+      Promise.resolve()
+        .then(() => ports.login(profile))
+        .then(
+        () => stream.changed(),
+        (error: Error) => {
+          log(`web UI: login of ${profile} failed: ${error.message}`);
+          stream.changed();
+        },
+      );
+      stream.changed();
+      return send(response, 202, {});
+    }
+    const prompt = /^\/api\/prompts\/([^/]+)$/.exec(path);
+    if (prompt) {
+      const answer = await readBody(request, promptAnswerSchema);
+      if (!ports.prompts.answer(decodeURIComponent(prompt[1]!), answer)) throw new HttpFailure(404, 'not-found', 'that question was answered or timed out');
+      return send(response, 200, {});
+    }
+    throw new HttpFailure(404, 'not-found', `no such API: ${path}`);
+  };
+
+  const server = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      const failure = error instanceof HttpFailure ? error : toFailure(error);
+      if (response.headersSent) return void response.end();
+      send(response, failure.status, { error: { code: failure.code, message: failure.message } });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/#token=${sessions.linkToken ?? ''}`,
+    close: async () => {
+      clearInterval(refresh);
+      for (const off of unsubscribe) off();
+      stream.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** The broker's own errors keep their code and message; anything else stays vague. */
+function toFailure(error: unknown): HttpFailure {
+  const e = error as { code?: unknown; message?: unknown; httpStatus?: unknown };
+  if (typeof e?.code === 'string' && typeof e.message === 'string' && typeof e.httpStatus === 'number') return new HttpFailure(e.httpStatus, e.code, e.message);
+  return new HttpFailure(500, 'internal', 'internal error: see the broker log');
+}
+
+async function readBody<T>(request: IncomingMessage, schema?: z.ZodType<T>): Promise<T> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpFailure(413, 'too-large', 'request body too large');
+    chunks.push(chunk);
+  }
+  if (!schema) return undefined as T;
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  } catch {
+    throw new HttpFailure(400, 'bad-request', 'the body is not JSON');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new HttpFailure(400, 'bad-request', `bad request: ${parsed.error.issues[0]?.message ?? 'invalid body'}`);
+  return parsed.data;
+}
+
+/** dist/renderer beside dist/main; from the sources (tests under tsx), the checkout's dist/renderer. */
+function defaultRendererDir(): string {
+  const here = fileURLToPath(import.meta.url);
+  const fromSource = /[\\/]src[\\/]main[\\/]webui[\\/]/.test(here);
+  return fileURLToPath(new URL(fromSource ? '../../../dist/renderer/' : '../../renderer/', import.meta.url)).replace(/[\\/]$/, '');
+}

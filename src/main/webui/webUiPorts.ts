@@ -1,0 +1,32 @@
+import type { Interaction, ProfileSummary } from '../../shared/api/status.js';
+import type { PromptQueue } from '../broker/promptQueue.js';
+
+/** What the web UI needs of the broker; the composition root wires the real one, tests fakes. */
+export interface WebUiPorts {
+  profiles(): Promise<ProfileSummary[]>;
+  /** Logins waiting on the user (the interaction board's list()). */
+  interactions(): Interaction[];
+  /** Called when interactions change; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+  login(profile: string): Promise<unknown>;
+  logout(profile: string): Promise<void>;
+  prompts: PromptQueue;
+}
+
+export interface WebUiOptions {
+  readonly ports: WebUiPorts;
+  /** The built renderer (vite's output); defaults to dist/renderer of this checkout or install. */
+  readonly rendererDir?: string;
+  /** 0 (the default) picks a free port. */
+  readonly port?: number;
+  /** How often profile states are re-read for the stream, so expiries show without a change event. */
+  readonly refreshMs?: number;
+  /** Diagnostics (refusals, failed logins); never secrets. */
+  readonly log?: (line: string) => void;
+}
+
+export interface WebUi {
+  /** The link to open: carries the one-time token in its fragment. */
+  readonly url: string;
+  close(): Promise<void>;
+}

@@ -1,0 +1,66 @@
+import { apiErrorSchema, sessionRequestSchema, WEB_UI_ROUTES, webUiStateSchema, type PromptAnswer, type WebUiState } from '../../shared/api/prompts.js';
+import { ApiError, type Transport } from './transport.js';
+
+/**
+ * The headless shell's transport: same-origin fetch with the session cookie, and status as
+ * Server-Sent Events. Every answer is checked with zod: the page trusts nothing it parses.
+ */
+export class HttpTransport implements Transport {
+  constructor(private readonly base: string = '') {}
+
+  /** Trades the one-time token from the link for a session cookie. */
+  async openSession(token: string): Promise<void> {
+    await this.post(WEB_UI_ROUTES.session, sessionRequestSchema.parse({ token }));
+  }
+
+  async state(): Promise<WebUiState> {
+    const response = await fetch(this.base + WEB_UI_ROUTES.state, { credentials: 'same-origin', cache: 'no-store' });
+    return webUiStateSchema.parse(await readJson(response));
+  }
+
+  subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void {
+    const source = new EventSource(this.base + WEB_UI_ROUTES.events);
+    source.addEventListener('state', (event) => {
+      const parsed = webUiStateSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+      if (parsed.success) listener(parsed.data);
+      else onError(new Error('the broker sent a status the page does not understand'));
+    });
+    // EventSource reconnects by itself; say so only while it is down.
+    source.addEventListener('error', () => onError(new Error('lost the connection to the broker; retrying')));
+    return () => source.close();
+  }
+
+  login(profile: string): Promise<void> {
+    return this.post(WEB_UI_ROUTES.login(profile), {});
+  }
+
+  logout(profile: string): Promise<void> {
+    return this.post(WEB_UI_ROUTES.logout(profile), {});
+  }
+
+  answer(promptId: string, answer: PromptAnswer): Promise<void> {
+    return this.post(WEB_UI_ROUTES.prompt(promptId), answer);
+  }
+
+  private async post(path: string, body: unknown): Promise<void> {
+    const response = await fetch(this.base + path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      // JSON, not a form: a cross-site form cannot send this content type without a preflight.
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await readJson(response);
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  const json: unknown = text ? JSON.parse(text) : {};
+  if (!response.ok) {
+    const error = apiErrorSchema.safeParse(json);
+    if (error.success) throw new ApiError(error.data.error.code, error.data.error.message, error.data.error.hint);
+    throw new ApiError('internal', `the broker answered ${response.status}`);
+  }
+  return json;
+}

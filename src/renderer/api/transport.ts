@@ -1,0 +1,26 @@
+import type { PromptAnswer, WebUiState } from '../../shared/api/prompts.js';
+
+/**
+ * How the UI reaches the broker. The headless web UI speaks HTTP on loopback; the Electron
+ * shell will speak IPC through the preload. Components only ever see this interface.
+ */
+export interface Transport {
+  state(): Promise<WebUiState>;
+  /** Calls `listener` with every new state until the returned function is called. */
+  subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void;
+  login(profile: string): Promise<void>;
+  logout(profile: string): Promise<void>;
+  answer(promptId: string, answer: PromptAnswer): Promise<void>;
+}
+
+/** A failure the broker explained, shown to the user as message and hint. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}

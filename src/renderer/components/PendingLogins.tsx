@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import type { Interaction } from '../../shared/api/status.js';
+
+/** Logins waiting on the user: a page to open in the browser, or a code to type elsewhere. */
+export function PendingLogins({ interactions }: { interactions: readonly Interaction[] }) {
+  if (interactions.length === 0) return null;
+  return (
+    <section className="pending" aria-label="pending logins">
+      {interactions.map((i) => (i.kind === 'browser' ? <BrowserLogin key={i.profile} profile={i.profile} url={i.url} /> : <DeviceLogin key={i.profile} interaction={i} />))}
+    </section>
+  );
+}
+
+function BrowserLogin({ profile, url }: { profile: string; url: string }) {
+  return (
+    <div className="card" data-login={profile}>
+      <h2>Continue in your browser</h2>
+      <p>
+        Signing in to <strong>{profile}</strong>. If no browser tab opened, open this link:
+      </p>
+      <p className="link-row">
+        <a href={url} target="_blank" rel="noreferrer noopener" className="login-link">
+          {url}
+        </a>
+        <CopyButton text={url} />
+      </p>
+    </div>
+  );
+}
+
+function DeviceLogin({ interaction }: { interaction: Extract<Interaction, { kind: 'device' }> }) {
+  const link = interaction.verificationUriComplete ?? interaction.verificationUri;
+  return (
+    <div className="card" data-login={interaction.profile}>
+      <h2>Enter this code</h2>
+      <p>
+        Signing in to <strong>{interaction.profile}</strong>. On any device, open{' '}
+        <a href={link} target="_blank" rel="noreferrer noopener">
+          {interaction.verificationUri}
+        </a>{' '}
+        and enter:
+      </p>
+      <p className="device-code" aria-label="device code">
+        {interaction.userCode}
+      </p>
+      <CopyButton text={interaction.userCode} />
+    </div>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      // No clipboard (insecure context, denied): the text is on screen to select by hand.
+    }
+  };
+  return (
+    <button type="button" className="secondary small" onClick={() => void copy()}>
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}

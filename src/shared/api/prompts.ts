@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { interactionSchema, profileSummarySchema } from './status.js';
+
+// The one contract for the questions the broker asks the user (PIN, store passphrase,
+// approval), used by every shell: the web UI over HTTP and Electron over IPC. Pure zod (no
+// DOM, no node:), so the page, the preload and the main process all import it.
+
+/** The PIN state a token reports; the same shape as the broker's PinFlags, so nothing is renamed in between. */
+export const pinFlagsSchema = z.strictObject({ countLow: z.boolean(), finalTry: z.boolean(), locked: z.boolean() });
+export type PinFlags = z.infer<typeof pinFlagsSchema>;
+
+export const promptCallerSchema = z.strictObject({ pid: z.number().int().optional(), name: z.string().optional() });
+
+export const promptIdSchema = z.string().min(1).max(64);
+
+// Every view says how many callers wait on its one answer and when it answers itself
+// (cancel / deny); it never carries a secret.
+const common = { id: promptIdSchema, waiting: z.number().int().min(0), expiresAt: z.string() };
+
+export const pendingPromptSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ ...common, kind: z.literal('pin'), token: z.string(), tokenLabel: z.string(), flags: pinFlagsSchema, caller: z.string().optional() }),
+  /** `create`: a new store, so the UI asks twice. */
+  z.strictObject({ ...common, kind: z.literal('passphrase'), store: z.string(), create: z.boolean() }),
+  z.strictObject({ ...common, kind: z.literal('approval'), profile: z.string(), cluster: z.string().optional(), caller: promptCallerSchema }),
+]);
+export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
+export type PromptKind = PendingPrompt['kind'];
+
+/**
+ * What the user answers. A PIN, passphrase or approval must match the prompt's kind; cancel
+ * fits any prompt (a PIN or passphrase then resolves null, an approval denies).
+ */
+export const promptAnswerSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('pin'), pin: z.string().min(1).max(256) }),
+  z.strictObject({ kind: z.literal('passphrase'), passphrase: z.string().min(1).max(1024) }),
+  z.strictObject({ kind: z.literal('approval'), allow: z.boolean(), forMinutes: z.number().int().min(1).max(24 * 60).optional() }),
+  z.strictObject({ kind: z.literal('cancel') }),
+]);
+export type PromptAnswer = z.infer<typeof promptAnswerSchema>;
+
+// The headless web UI's small HTTP API. It lives here, not in src/renderer, because the
+// loopback server validates the same shapes the page sends and parses.
+
+export const WEB_UI_ROUTES = {
+  session: '/api/session',
+  state: '/api/state',
+  events: '/api/events',
+  login: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/login`,
+  logout: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/logout`,
+  prompt: (id: string) => `/api/prompts/${encodeURIComponent(id)}`,
+} as const;
+
+export const webUiStateSchema = z.object({
+  profiles: z.array(profileSummarySchema),
+  interactions: z.array(interactionSchema),
+  prompts: z.array(pendingPromptSchema),
+});
+export type WebUiState = z.infer<typeof webUiStateSchema>;
+
+export const sessionRequestSchema = z.object({ token: z.string().min(1).max(200) });
+
+export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }) });

@@ -1,0 +1,244 @@
+import { execFile } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { promisify } from 'node:util';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
+import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import { startWebUi } from '../../src/main/webui/startWebUi.js';
+import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
+import { REPO_ROOT } from '../support/repo.js';
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
+const RENDERER = path.join(REPO_ROOT, 'dist', 'renderer');
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000 + 30_000).toISOString();
+
+/** A broker stand-in: fixed profiles, logins that wait on the user like OIDC does. */
+function fakePorts() {
+  const calls: string[] = [];
+  const profiles: ProfileSummary[] = [
+    { name: 'prod', provider: 'oidc', state: 'ready', expiresAt: inMinutes(42), lastError: null },
+    { name: 'staging', provider: 'keystone', state: 'idle', expiresAt: null, lastError: null },
+    { name: 'lab', provider: 'oidc', state: 'idle', expiresAt: null, lastError: null },
+  ];
+  const interactions: Interaction[] = [];
+  const listeners = new Set<() => void>();
+  const changed = () => listeners.forEach((l) => l());
+  const ports: WebUiPorts = {
+    profiles: async () => profiles.map((p) => ({ ...p })),
+    interactions: () => [...interactions],
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    login: async (name) => {
+      calls.push(`login ${name}`);
+      interactions.push(
+        name === 'lab'
+          ? { profile: name, kind: 'device', userCode: 'WDJB-MJHT', verificationUri: 'http://127.0.0.1:9/device' }
+          : { profile: name, kind: 'browser', url: `http://127.0.0.1:9/authorize?client_id=kubecred&profile=${name}` },
+      );
+      changed();
+    },
+    logout: async (name) => {
+      calls.push(`logout ${name}`);
+      const p = profiles.find((x) => x.name === name)!;
+      p.state = 'idle';
+      p.expiresAt = null;
+    },
+    prompts: new PromptQueue({ timeoutMs: 60_000 }),
+  };
+  return { ports, calls };
+}
+
+/** A raw request, so the test controls Host and Origin as an attacker's browser would. */
+function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('headless web UI in chromium', () => {
+  let ui: WebUi;
+  let fake: ReturnType<typeof fakePorts>;
+  let context: BrowserContext;
+  let page: Page;
+  let profileDir: string;
+  const pageProblems: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `webui-${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    // Its own process: under vitest NODE_ENV is 'test', which would build React's development bundle.
+    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+    await mkdir(SHOTS, { recursive: true });
+    fake = fakePorts();
+    ui = await startWebUi({ ports: fake.ports, rendererDir: RENDERER });
+    profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 760, height: 620 },
+    });
+    page = await context.newPage();
+    // CSP violations and script errors show up here; the page must have none.
+    page.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
+    page.on('pageerror', (e) => pageProblems.push(e.message));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await ui?.close();
+    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+  });
+
+  it('opens with the one-time link and shows the profiles with state and time left', async () => {
+    const response = await page.goto(ui.url);
+    expect(response?.headers()['content-security-policy']).toMatch(/^default-src 'self'/);
+    expect(response?.headers()['cache-control']).toBe('no-store');
+    await expect.poll(() => page.locator('[data-profile="prod"]').innerText()).toContain('signed in, 42 min');
+    expect(await page.locator('[data-profile="staging"]').innerText()).toContain('signed out');
+    expect(page.url()).not.toContain('token');
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'kubecred-webui')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    await shot('main');
+  });
+
+  it('Log out and Log in call the ports; pending logins show the link and the device code', async () => {
+    await page.locator('[data-profile="prod"] button', { hasText: 'Log out' }).click();
+    await expect.poll(() => fake.calls).toContain('logout prod');
+    await expect.poll(() => page.locator('[data-profile="prod"]').innerText()).toContain('signed out');
+
+    await page.locator('[data-profile="staging"] button', { hasText: 'Log in' }).click();
+    await expect.poll(() => fake.calls).toContain('login staging');
+    const card = page.locator('[data-login="staging"]');
+    await card.waitFor();
+    expect(await card.innerText()).toContain('Continue in your browser');
+    expect(await card.locator('a').getAttribute('href')).toBe('http://127.0.0.1:9/authorize?client_id=kubecred&profile=staging');
+    expect(await card.locator('button', { hasText: 'Copy' }).count()).toBe(1);
+
+    await page.locator('[data-profile="lab"] button', { hasText: 'Log in' }).click();
+    await page.locator('[data-login="lab"] .device-code').waitFor();
+    expect(await page.locator('[data-login="lab"] .device-code').innerText()).toBe('WDJB-MJHT');
+    expect(await page.locator('[data-login="lab"]').innerText()).toContain('http://127.0.0.1:9/device');
+    await shot('logins');
+  });
+
+  it('a PIN typed in the page answers askPin; concurrent asks share the one prompt', async () => {
+    const request = { token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: true, finalTry: false, locked: false }, caller: 'kubectl' };
+    const asks = [fake.ports.prompts.askPin(request), fake.ports.prompts.askPin(request)];
+    const form = page.locator('form[aria-label="PIN for yubikey"]');
+    await form.waitFor();
+    expect(await page.locator('form.prompt').count()).toBe(1);
+    expect(await form.innerText()).toMatch(/few tries are left/);
+    await form.locator('input[name="pin"]').fill('123456');
+    await shot('pin');
+    await form.locator('button[type="submit"]').click();
+    await expect(Promise.all(asks)).resolves.toEqual(['123456', '123456']);
+    await form.waitFor({ state: 'detached' });
+  });
+
+  it('a new store\'s passphrase is typed twice and answers askPassphrase', async () => {
+    const asked = fake.ports.prompts.askPassphrase({ store: 'files', create: true });
+    const form = page.locator('form[aria-label="passphrase for files"]');
+    await form.waitFor();
+    await form.locator('input[name="passphrase"]').fill('correct horse');
+    await form.locator('input[name="again"]').fill('correct hors');
+    expect(await form.locator('button[type="submit"]').isDisabled()).toBe(true);
+    expect(await form.innerText()).toContain('The two passphrases differ');
+    await shot('passphrase');
+    await form.locator('input[name="again"]').fill('correct horse');
+    await form.locator('button[type="submit"]').click();
+    await expect(asked).resolves.toBe('correct horse');
+  });
+
+  it('Cancel in the page sends a cancel: askPin resolves null', async () => {
+    const asked = fake.ports.prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: false, finalTry: false, locked: false } });
+    const form = page.locator('form[aria-label="PIN for yubikey"]');
+    await form.waitFor();
+    await form.locator('button', { hasText: 'Cancel' }).click();
+    await expect(asked).resolves.toBeNull();
+    await form.waitFor({ state: 'detached' });
+  });
+
+  it('approval: Allow once, Allow for N minutes, and Deny resolve askApproval', async () => {
+    const request = { profile: 'prod', cluster: 'https://prod.example:6443', caller: { pid: 4242, name: 'kubectl get pods' } };
+    const prompt = page.locator('section[aria-label="approval for prod"]');
+
+    // Same pid at once: one prompt, one answer for both. Another pid: a prompt of its own.
+    const once = [fake.ports.prompts.askApproval(request), fake.ports.prompts.askApproval(request)];
+    const k9s = fake.ports.prompts.askApproval({ ...request, caller: { pid: 4243, name: 'k9s' } });
+    await expect.poll(() => prompt.count()).toBe(2);
+    const mine = prompt.filter({ hasText: 'pid 4242' });
+    const text = await mine.innerText();
+    expect(text).toContain('kubectl get pods (pid 4242)');
+    expect(text).toContain('https://prod.example:6443');
+    expect(text).toContain('2 requests wait on this answer');
+    await shot('approval');
+    await mine.locator('button', { hasText: 'Allow once' }).click();
+    await expect(Promise.all(once)).resolves.toEqual([{ allow: true }, { allow: true }]);
+    await mine.waitFor({ state: 'detached' });
+    const theirs = prompt.filter({ hasText: 'k9s (pid 4243)' });
+    await theirs.locator('button', { hasText: 'Deny' }).click();
+    await expect(k9s).resolves.toEqual({ allow: false });
+    await prompt.waitFor({ state: 'detached' });
+
+    const timed = fake.ports.prompts.askApproval(request);
+    await prompt.waitFor();
+    await prompt.locator('select').selectOption('60');
+    await prompt.locator('button', { hasText: 'Allow for' }).click();
+    await expect(timed).resolves.toEqual({ allow: true, forMinutes: 60 });
+    await prompt.waitFor({ state: 'detached' });
+
+    const denied = fake.ports.prompts.askApproval(request);
+    await prompt.waitFor();
+    await prompt.locator('button', { hasText: 'Deny' }).click();
+    await expect(denied).resolves.toEqual({ allow: false });
+  });
+
+  it('refuses a wrong or spent token, a missing session, a foreign Origin and a foreign Host', async () => {
+    const base = new URL(ui.url);
+    const origin = base.origin;
+    const host = base.host;
+    const token = new URLSearchParams(base.hash.slice(1)).get('token')!;
+    const cookie = `kubecred-webui=${(await context.cookies()).find((c) => c.name === 'kubecred-webui')!.value}`;
+    const json = { 'content-type': 'application/json' };
+
+    const wrong = await raw(`${origin}/api/session`, { method: 'POST', headers: { ...json, host }, body: JSON.stringify({ token: 'not-the-token' }) });
+    expect(wrong.status).toBe(401);
+    const spent = await raw(`${origin}/api/session`, { method: 'POST', headers: { ...json, host }, body: JSON.stringify({ token }) });
+    expect(spent.status).toBe(401);
+    expect((await raw(`${origin}/api/state`, { headers: { host } })).status).toBe(401);
+
+    const ok = await raw(`${origin}/api/state`, { headers: { host, cookie } });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({ profiles: expect.any(Array) });
+
+    const foreignOrigin = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { ...json, host, cookie, origin: 'http://evil.example' }, body: '{}' });
+    expect(foreignOrigin.status).toBe(403);
+    const rebound = await raw(`${origin}/api/state`, { headers: { host: `evil.example:${base.port}`, cookie } });
+    expect(rebound.status).toBe(421);
+    const formPost = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { host, cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    expect(formPost.status).toBe(415);
+    expect(fake.calls.filter((c) => c === 'logout prod')).toHaveLength(1);
+
+    // And from the page itself: fetch to another origin is blocked by the CSP.
+    const blocked = await page.evaluate(() => fetch('http://127.0.0.1:9/').then(() => 'sent', () => 'blocked'));
+    expect(blocked).toBe('blocked');
+    pageProblems.splice(0); // the blocked fetch above logs its CSP violation on purpose
+  });
+
+  it('the page logged no errors and no CSP violations', () => {
+    expect(pageProblems).toEqual([]);
+  });
+});
