@@ -16,8 +16,8 @@ try {
 }
 const [command, ...args] = typeof electron === 'string'
   ? [electron, root]
-  : [process.execPath, path.join(root, 'bin', 'kubecred'), 'daemon'];
-process.stderr.write(typeof electron === 'string' ? 'start: running the Kubecred tray app (Electron)\n' : 'start: no Electron binary on this machine; running the headless broker (kubecred daemon)\n');
+  : [process.execPath, path.join(root, 'bin', 'kubecred'), 'daemon', '--ui'];
+process.stderr.write(typeof electron === 'string' ? 'start: running the Kubecred tray app (Electron)\n' : 'start: no Electron binary on this machine; running the headless broker with its web UI (kubecred daemon --ui)\n');
 const child = spawn(command, args, { stdio: 'inherit' });
 process.on('SIGINT', () => {});
 child.on('exit', (code) => process.exit(code ?? 0));

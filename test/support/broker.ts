@@ -21,9 +21,9 @@ export async function writeConfig(home: string, yaml: string): Promise<void> {
 }
 
 /** Runs `kubecred daemon` for real in the given home and waits until it answers. */
-export async function startTestBroker(home: string, env: Record<string, string> = {}): Promise<TestBroker> {
+export async function startTestBroker(home: string, env: Record<string, string> = {}, args: string[] = []): Promise<TestBroker> {
   const socket = path.join(home, 'run', 'broker.sock');
-  const child = spawn(process.execPath, [KUBECRED_CLI, 'daemon'], { env: brokerEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KUBECRED_CLI, 'daemon', ...args], { env: brokerEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

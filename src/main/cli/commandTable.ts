@@ -9,7 +9,7 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'credential', summary: 'the kubectl exec plugin: print an ExecCredential for a profile', load: async () => (await import('./commands/credential.js')).credentialCommand },
-  { name: 'daemon', summary: 'run the broker headless in the foreground until SIGINT or SIGTERM', load: async () => (await import('./commands/daemon.js')).daemonCommand },
+  { name: 'daemon', summary: 'run the broker in the foreground until SIGINT or SIGTERM (--ui: with the web UI)', load: async () => (await import('./commands/daemon.js')).daemonCommand },
   { name: 'status', summary: 'is the broker up, its socket, and each profile with its state and expiry', load: async () => (await import('./commands/status.js')).statusCommand },
   { name: 'secret', summary: 'store, remove or list a profile\'s secrets (values on stdin, never argv)', load: async () => (await import('./commands/secret.js')).secretCommand },
   { name: 'login', summary: 'log in to a profile now (OIDC in the browser or with a device code, Keystone)', load: async () => (await import('./commands/login.js')).loginCommand },
@@ -17,6 +17,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'token', summary: 'PKCS#11 tokens: list them, log in with the PIN, log out', load: async () => (await import('./commands/token.js')).tokenCommand },
   { name: 'unlock', summary: 'unlock the encrypted secret file with its passphrase', load: async () => (await import('./commands/lock.js')).unlockCommand },
   { name: 'lock', summary: 'forget cached credentials, PINs and keys now', load: async () => (await import('./commands/lock.js')).lockCommand },
+  { name: 'ui', summary: 'open the web UI of the running broker (a one-time link)', load: async () => (await import('./commands/ui.js')).uiCommand },
   { name: 'demo', summary: 'a broker, a local API stand-in and a kubeconfig: try Kubecred end to end', load: async () => (await import('./commands/demo.js')).demoCommand },
   { name: 'profile', summary: 'list the profiles of config.yaml', load: async () => (await import('./commands/profile.js')).profileCommand },
 ];

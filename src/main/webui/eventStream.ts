@@ -6,6 +6,11 @@ import type { ServerResponse } from 'node:http';
  */
 export class EventStream {
   private readonly clients = new Set<ServerResponse>();
+
+  /** Pages following the stream now: none means nobody would see a new prompt. */
+  get listeners(): number {
+    return this.clients.size;
+  }
   private scheduled = false;
   private readonly heartbeat: ReturnType<typeof setInterval>;
 

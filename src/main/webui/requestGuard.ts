@@ -53,6 +53,12 @@ export class SessionKeeper {
     return this.token;
   }
 
+  /** A fresh one-time token for a new link (`kubecred ui`); any unused older one stops working. */
+  newLinkToken(): string {
+    this.token = randomBytes(24).toString('base64url');
+    return this.token;
+  }
+
   /** Trades the link's token for a session id; undefined when the token is wrong or spent. */
   exchange(token: string): string | undefined {
     if (this.token === null || !sameSecret(token, this.token)) return undefined;

@@ -122,6 +122,8 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
 
   return {
     url: `http://127.0.0.1:${port}/#token=${sessions.linkToken ?? ''}`,
+    newLink: () => `http://127.0.0.1:${port}/#token=${sessions.newLinkToken()}`,
+    openPages: () => stream.listeners,
     close: async () => {
       clearInterval(refresh);
       for (const off of unsubscribe) off();

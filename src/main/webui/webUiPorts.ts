@@ -28,5 +28,9 @@ export interface WebUiOptions {
 export interface WebUi {
   /** The link to open: carries the one-time token in its fragment. */
   readonly url: string;
+  /** A new one-time link, for opening the UI again. */
+  newLink(): string;
+  /** How many pages follow the live stream now. */
+  openPages(): number;
   close(): Promise<void>;
 }

@@ -1,17 +1,21 @@
 import { jsonLinesLogger } from '../../broker/logger.js';
 import { startHeadlessBroker } from '../../headlessBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
-import type { Command } from '../io.js';
+import { BrowserOpener } from '../../platform/browserOpener.js';
+import { UsageError, type Command } from '../io.js';
 import { ALREADY_RUNNING_EXIT } from '../startDaemon.js';
 
 export const daemonCommand: Command = {
   name: 'daemon',
-  usage: 'kubecred daemon',
-  async run(_args, { paths, io }) {
+  usage: 'kubecred daemon [--ui]   (--ui: serve the web UI on loopback and open it)',
+  async run(args, { paths, io }) {
+    const webUi = args.includes('--ui');
+    const stray = args.find((a) => a !== '--ui');
+    if (stray) throw new UsageError(`unexpected argument "${stray}"`);
     const logger = jsonLinesLogger((line) => io.stderr.write(line));
     let server;
     try {
-      server = await startHeadlessBroker(paths, logger);
+      server = await startHeadlessBroker(paths, logger, { webUi });
     } catch (error) {
       if (error instanceof AlreadyRunningError) {
         io.stderr.write(`kubecred: a Kubecred broker is already running${Number.isNaN(error.pid) ? '' : ` (pid ${error.pid})`} on ${paths.socket}. Use it, or stop it first\n`);
@@ -20,6 +24,10 @@ export const daemonCommand: Command = {
       throw error;
     }
     io.stderr.write(`kubecred: broker running on ${server.socket} (pid ${process.pid}); Ctrl-C stops it\n`);
+    if (server.webUiLink) {
+      const opened = await new BrowserOpener(io.env).open(server.webUiLink);
+      io.stderr.write(opened ? 'kubecred: the web UI is open in your browser; `kubecred ui` opens it again\n' : 'kubecred: web UI ready; run `kubecred ui` for a link to open in a browser on this machine\n');
+    }
     const running = server;
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

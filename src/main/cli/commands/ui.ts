@@ -1,0 +1,24 @@
+import { BrowserOpener } from '../../platform/browserOpener.js';
+import { BrokerClient } from '../brokerClient.js';
+import { UsageError, type Command } from '../io.js';
+import { printBrokerError } from '../printError.js';
+
+/** Opens the web UI of a running broker with a fresh one-time link (or prints it where no browser opens). */
+export const uiCommand: Command = {
+  name: 'ui',
+  usage: 'kubecred ui [--print]',
+  async run(args, { paths, io }) {
+    const print = args.includes('--print');
+    if (args.some((a) => a !== '--print')) throw new UsageError('ui takes only --print');
+    const answer = await new BrokerClient(paths).request('POST', '/v1/webui/link');
+    if (answer.status !== 200) return printBrokerError(answer, io.stderr);
+    const { url } = JSON.parse(answer.body) as { url: string };
+    if (!print && (await new BrowserOpener(io.env).open(url))) {
+      io.stderr.write('kubecred: opened the web UI in your browser\n');
+      return 0;
+    }
+    // The link works once and only from this machine's loopback.
+    io.stdout.write(`${url}\n`);
+    return 0;
+  },
+};

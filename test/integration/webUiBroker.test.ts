@@ -1,0 +1,92 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const PIN = '48213';
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
+
+describe('the web UI of a real broker (kubecred daemon --ui) answers approvals and PINs', () => {
+  let home: TempHome;
+  let hsm: SoftHsm;
+  let broker: TestBroker;
+  let context: BrowserContext;
+  let page: Page;
+  let profileDir: string;
+  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-webui', pin: PIN, soPin: '99887766' });
+    const plugin = `["-c", "echo '{\\"apiVersion\\":\\"client.authentication.k8s.io/v1\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"guarded-token\\"}}'"]`;
+    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-webui }\nprofiles:\n  - { name: guarded, provider: exec, command: /bin/sh, args: ${plugin}, approval: always }\n  - { name: onhsm, provider: static, secretStore: "token:hsm" }\n`);
+    const opener = path.join(home.dir, 'browser.sh');
+    await writeFile(opener, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${path.join(home.dir, 'opened.txt')}\n`, { mode: 0o755 });
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: opener }, ['--ui']);
+    profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 760, height: 620 },
+    });
+    page = await context.newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await broker?.stop();
+    hsm?.dispose();
+    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+    await home?.cleanup();
+  });
+
+  it('opens the web UI in the browser when the broker starts, with a one-time link', async () => {
+    await expect.poll(async () => (await readFile(path.join(home.dir, 'opened.txt'), 'utf8').catch(() => '')).trim(), { timeout: 10_000 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    const link = (await readFile(path.join(home.dir, 'opened.txt'), 'utf8')).trim().split('\n')[0]!;
+    await page.goto(link);
+    await expect.poll(() => page.locator('[data-profile="guarded"]').count(), { timeout: 10_000 }).toBe(1);
+    const again = await cli(['ui', '--print']);
+    expect(again.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
+  });
+
+  it('asks before serving a guarded profile: Allow serves it, Deny refuses it with a clear line', async () => {
+    const allowed = credential('guarded');
+    const prompt = page.locator('section[aria-label="approval for guarded"]');
+    await prompt.waitFor({ timeout: 15_000 });
+    expect(await prompt.innerText()).toMatch(/kubecred-shim|node|vitest|pid \d+/);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-broker-approval.png') });
+    await prompt.locator('button', { hasText: 'Allow once' }).click();
+    const served = await allowed;
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe('guarded-token');
+
+    const refused = credential('guarded');
+    await prompt.waitFor({ timeout: 15_000 });
+    await prompt.locator('button', { hasText: 'Deny' }).click();
+    const denied = await refused;
+    expect(denied.code).toBe(1);
+    expect(denied.stdout).toBe('');
+    expect(denied.stderr).toMatch(/for profile "guarded" was denied/);
+  });
+
+  it('asks for a token PIN in the page, and the secret lands on the token', async () => {
+    const storing = cli(['secret', 'set', 'onhsm', 'token'], 'kept-on-the-token');
+    const form = page.locator('form[aria-label="PIN for hsm"]');
+    await form.waitFor({ timeout: 15_000 });
+    await form.locator('input[name="pin"]').fill(PIN);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-broker-pin.png') });
+    await form.locator('button[type="submit"]').click();
+    const stored = await storing;
+    expect(stored.code, stored.stderr).toBe(0);
+    const answer = await credential('onhsm');
+    expect(JSON.parse(answer.stdout).status.token).toBe('kept-on-the-token');
+  });
+});
