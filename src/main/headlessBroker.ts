@@ -37,7 +37,7 @@ export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, 
   const services = composeBroker({ paths, logger, interactions, ui, ...(options.keychain ? { keychain: options.keychain } : {}) });
   const configError = await services.credentials.configError();
   if (configError) logger.warn('config.yaml is not usable; serving no profiles until it is fixed', { reason: configError });
-  const webUi: WebUi | undefined = prompts ? await startBrokerWebUi(services, interactions, prompts, opener, logger) : undefined;
+  const webUi: WebUi | undefined = prompts ? await startBrokerWebUi(services, interactions, prompts, opener, logger, paths) : undefined;
   const identity = { version: kubecredVersion(), home: paths.home, socket: paths.socket, configPath: paths.configFile };
   const server = await startBrokerServer(paths, () => [...brokerRoutes(services, identity), ...webUiRoutes(webUi)], logger).catch(async (error: unknown) => {
     await webUi?.close();

@@ -1,11 +1,15 @@
+import { tokenViewSchema } from '../shared/api/prompts.js';
 import { PromptQueue } from './broker/promptQueue.js';
 import type { HeadlessUi, UrlOpener } from './broker/headlessUi.js';
 import type { InteractionBoard } from './broker/interactionBoard.js';
 import type { Logger } from './broker/logger.js';
 import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
 import type { BrokerServices } from './composition.js';
+import { addProfile, removeProfile } from './config/configEditor.js';
+import type { KubecredPaths } from './platform/paths.js';
 import type { Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
+import { readAuditTail } from './state/auditReader.js';
 import { startWebUi } from './webui/startWebUi.js';
 import type { WebUi } from './webui/webUiPorts.js';
 
@@ -26,7 +30,14 @@ export function promptingUi(prompts: PromptQueue, login: HeadlessUi): UiPort & L
  * page is open to show it, the UI opens in the browser, so a PIN or an approval is never
  * left to time out unseen.
  */
-export async function startBrokerWebUi(services: BrokerServices, board: InteractionBoard, prompts: PromptQueue, opener: UrlOpener, logger: Logger): Promise<WebUi> {
+export async function startBrokerWebUi(
+  services: BrokerServices,
+  board: InteractionBoard,
+  prompts: PromptQueue,
+  opener: UrlOpener,
+  logger: Logger,
+  paths: KubecredPaths,
+): Promise<WebUi> {
   const webUi = await startWebUi({
     ports: {
       profiles: () => services.credentials.profiles(),
@@ -35,6 +46,21 @@ export async function startBrokerWebUi(services: BrokerServices, board: Interact
       login: (profile) => services.credentials.login(profile),
       logout: (profile) => services.credentials.logout(profile),
       prompts,
+      // config.yaml is the one source of truth: the broker re-reads it on its next request.
+      addProfile: async (input) => {
+        const added = await addProfile(paths.configFile, input);
+        logger.info('profile added from the web UI', { profile: added.name });
+      },
+      removeProfile: async (profile) => {
+        await removeProfile(paths.configFile, profile);
+        logger.info('profile removed from the web UI', { profile });
+      },
+      auditLog: () => readAuditTail(paths.auditLog, { limit: 200 }),
+      // The token plugin's report carries object lists too; the page gets the summary only.
+      tokens: async () => (await services.admin.listTokens()).flatMap((token) => {
+        const parsed = tokenViewSchema.safeParse(token);
+        return parsed.success ? [parsed.data] : [];
+      }),
     },
     log: (line) => logger.info(line),
   });

@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { PromptAnswer, WebUiState } from '../shared/api/prompts.js';
+import type { AuditEntry, PromptAnswer, TokenView, WebUiState } from '../shared/api/prompts.js';
 import type { Transport } from './api/transport.js';
 import { ApprovalPrompt } from './components/ApprovalPrompt.js';
+import { AuditLogView } from './components/AuditLogView.js';
 import { PassphrasePrompt } from './components/PassphrasePrompt.js';
 import { PendingLogins } from './components/PendingLogins.js';
 import { PinPrompt } from './components/PinPrompt.js';
+import { ProfileForm } from './components/ProfileForm.js';
 import { ProfileList } from './components/ProfileList.js';
+import { TokenList } from './components/TokenList.js';
 
 const CANCEL: PromptAnswer = { kind: 'cancel' };
 
@@ -25,6 +28,18 @@ export function App({ transport }: { transport: Transport }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const now = useNow(15_000);
+  const [audit, setAudit] = useState<AuditEntry[]>([]);
+  const [tokens, setTokens] = useState<TokenView[]>([]);
+
+  // The audit log and tokens are read on demand; every new state (a login, a served request
+  // that changed a profile) is a good moment to read them again.
+  const reload = useCallback(() => {
+    transport.auditLog().then(setAudit, (e: Error) => setProblem(e.message));
+    transport.tokens().then(setTokens, (e: Error) => setProblem(e.message));
+  }, [transport]);
+  useEffect(() => {
+    if (state !== null) reload();
+  }, [state, reload]);
 
   useEffect(() => {
     let live = true;
@@ -98,7 +113,13 @@ export function App({ transport }: { transport: Transport }) {
             busy={busy}
             onLogin={(name) => void run(name, () => transport.login(name))}
             onLogout={(name) => void run(name, () => transport.logout(name))}
+            onRemove={(name) => void run(name, () => transport.removeProfile(name))}
           />
+          <ProfileForm onAdd={(profile) => transport.addProfile(profile)} />
+          <h2 className="section">Tokens</h2>
+          <TokenList tokens={tokens} />
+          <h2 className="section">Audit log</h2>
+          <AuditLogView records={audit} onRefresh={reload} />
         </>
       )}
     </main>

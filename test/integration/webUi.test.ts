@@ -50,6 +50,16 @@ function fakePorts() {
       p.expiresAt = null;
     },
     prompts: new PromptQueue({ timeoutMs: 60_000 }),
+    addProfile: async (input) => {
+      calls.push(`add ${String(input.name)}`);
+      profiles.push({ name: String(input.name), provider: String(input.provider), state: 'idle', expiresAt: null, lastError: null });
+    },
+    removeProfile: async (name) => {
+      calls.push(`remove ${name}`);
+      profiles.splice(profiles.findIndex((p) => p.name === name), 1);
+    },
+    auditLog: async () => [],
+    tokens: async () => [],
   };
   return { ports, calls };
 }

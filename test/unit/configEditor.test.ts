@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addProfile } from '../../src/main/config/configEditor.js';
+import { addProfile, ProfileInvalidError, removeProfile } from '../../src/main/config/configEditor.js';
 import { parseConfig } from '../../src/main/config/configLoader.js';
 import { profileFromFlags } from '../../src/main/cli/profileFlags.js';
 
@@ -55,5 +55,39 @@ describe('addProfile', () => {
       env: [{ name: 'A', value: 'b=c' }],
       apiVersion: 'client.authentication.k8s.io/v1beta1',
     });
+  });
+});
+
+describe('removeProfile', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'kc-cfg-'));
+    file = path.join(dir, 'config.yaml');
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('takes out one profile and keeps the rest, with their comments', async () => {
+    await writeFile(file, '# my clusters\nprofiles:\n  # the old one\n  - name: old\n    provider: static # keychain\n  - name: gone\n    provider: static\n  - name: last\n    provider: exec\n    command: /bin/true\n');
+    await removeProfile(file, 'gone');
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('# my clusters');
+    expect(text).toContain('provider: static # keychain');
+    const parsed = parseConfig(text, file);
+    expect(parsed.ok && parsed.config.profiles.map((p) => p.name)).toEqual(['old', 'last']);
+  });
+
+  it('says so when there is no such profile, and leaves a broken file untouched', async () => {
+    await writeFile(file, 'profiles:\n  - { name: a, provider: static }\n');
+    await expect(removeProfile(file, 'b')).rejects.toMatchObject({ code: 'unknown-profile' });
+    await expect(removeProfile(path.join(dir, 'none.yaml'), 'a')).rejects.toMatchObject({ code: 'unknown-profile' });
+    await writeFile(file, 'profiles: [oops\n');
+    await expect(removeProfile(file, 'a')).rejects.toThrow('cannot be changed while it is invalid');
+    expect(await readFile(file, 'utf8')).toBe('profiles: [oops\n');
+  });
+
+  it('names the field the schema refuses, for the form', async () => {
+    await expect(addProfile(file, { name: 'o', provider: 'oidc', issuer: 'not a url', clientId: 'k' })).rejects.toMatchObject({ field: 'issuer' });
+    await expect(addProfile(file, { name: 'Bad Name', provider: 'static' })).rejects.toBeInstanceOf(ProfileInvalidError);
   });
 });

@@ -1,11 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isSeq, parseDocument } from 'yaml';
+import { isMap, isSeq, parseDocument } from 'yaml';
 import { profileSchema, type ProfileConfig } from '../../shared/config/schema.js';
 import { BrokerError } from '../broker/brokerError.js';
 import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
 import { formatPath, parseConfig } from './configLoader.js';
+
+/** A profile that config.yaml's schema refuses; `field` names the offending field for a form. */
+export class ProfileInvalidError extends BrokerError {
+  constructor(
+    message: string,
+    readonly field?: string,
+    hint = 'see README.md for the fields of each provider',
+  ) {
+    super('bad-request', message, hint);
+  }
+}
 
 /**
  * Adds a profile to config.yaml through the yaml document API, so the user's comments and
@@ -16,13 +27,14 @@ export async function addProfile(file: string, input: Record<string, unknown>): 
   const parsed = profileSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new BrokerError('bad-request', `the new profile is invalid: ${issue ? `${formatPath(issue.path) || 'profile'}: ${issue.message}` : 'unknown problem'}`, 'see README.md for the fields of each provider');
+    const field = issue ? formatPath(issue.path) : '';
+    throw new ProfileInvalidError(`the new profile is invalid: ${issue ? `${field || 'profile'}: ${issue.message}` : 'unknown problem'}`, field || undefined);
   }
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '# Kubecred profiles: see README.md\nprofiles: []\n' : Promise.reject(error)));
   const current = parseConfig(text, file);
   if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
   if (current.config.profiles.some((p) => p.name === parsed.data.name)) {
-    throw new BrokerError('bad-request', `a profile named "${parsed.data.name}" already exists in ${file}`, 'choose another name, or edit that profile in the file');
+    throw new ProfileInvalidError(`a profile named "${parsed.data.name}" already exists in ${file}`, 'name', 'choose another name, or edit that profile in the file');
   }
   const doc = parseDocument(text);
   const profiles = doc.get('profiles');
@@ -35,4 +47,23 @@ export async function addProfile(file: string, input: Record<string, unknown>): 
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, next, 0o600);
   return parsed.data;
+}
+
+/**
+ * Takes a profile out of config.yaml, keeping every other line and comment. Its secrets stay
+ * in their store (`kubecred secret delete` removes them); a file that does not parse is never touched.
+ */
+export async function removeProfile(file: string, name: string): Promise<void> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+  const current = parseConfig(text, file);
+  if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
+  const doc = parseDocument(text);
+  const profiles = doc.get('profiles');
+  const index = isSeq(profiles) ? profiles.items.findIndex((item) => isMap(item) && item.get('name') === name) : -1;
+  if (!isSeq(profiles) || index < 0) throw new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed already; the list shows what is left');
+  profiles.delete(index);
+  const next = doc.toString();
+  const check = parseConfig(next, file);
+  if (!check.ok) throw new BrokerError('config-invalid', `removing the profile would make config.yaml invalid: ${check.error}`, 'edit the file by hand');
+  await writeFileAtomic(file, next, 0o600);
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { promptAnswerSchema, sessionRequestSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
+import { newProfileRequestSchema, promptAnswerSchema, sessionRequestSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
 import { EventStream } from './eventStream.js';
 import { checkOrigin, SECURITY_HEADERS, SessionKeeper } from './requestGuard.js';
 import { readStatic } from './staticFiles.js';
@@ -15,6 +15,8 @@ class HttpFailure extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly hint?: string,
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -72,14 +74,26 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
 
     if (method === 'GET' && path === WEB_UI_ROUTES.state) return send(response, 200, await snapshot());
     if (method === 'GET' && path === WEB_UI_ROUTES.events) return stream.add(response, SECURITY_HEADERS);
+    if (method === 'GET' && path === WEB_UI_ROUTES.audit) return send(response, 200, { records: await ports.auditLog() });
+    if (method === 'GET' && path === WEB_UI_ROUTES.tokens) return send(response, 200, { tokens: await ports.tokens() });
     if (method !== 'POST') throw new HttpFailure(405, 'bad-request', 'method not allowed');
     // Only JSON bodies: a cross-site form cannot send them without a CORS preflight we never grant.
     if (!request.headers['content-type']?.startsWith('application/json')) throw new HttpFailure(415, 'bad-request', 'send JSON');
 
-    const action = /^\/api\/profiles\/([^/]+)\/(login|logout)$/.exec(path);
+    if (path === WEB_UI_ROUTES.profiles) {
+      await ports.addProfile(await readBody(request, newProfileRequestSchema));
+      stream.changed();
+      return send(response, 201, {});
+    }
+    const action = /^\/api\/profiles\/([^/]+)\/(login|logout|remove)$/.exec(path);
     if (action) {
       const profile = decodeURIComponent(action[1]!);
       await readBody(request);
+      if (action[2] === 'remove') {
+        await ports.removeProfile(profile);
+        stream.changed();
+        return send(response, 200, {});
+      }
       if (action[2] === 'logout') {
         await ports.logout(profile);
         stream.changed();
@@ -111,7 +125,8 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     route(request, response).catch((error: unknown) => {
       const failure = error instanceof HttpFailure ? error : toFailure(error);
       if (response.headersSent) return void response.end();
-      send(response, failure.status, { error: { code: failure.code, message: failure.message } });
+      const { code, message, hint, field } = failure;
+      send(response, failure.status, { error: { code, message, ...(hint ? { hint } : {}), ...(field ? { field } : {}) } });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -136,10 +151,12 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   };
 }
 
-/** The broker's own errors keep their code and message; anything else stays vague. */
+/** The broker's own errors keep their code, message, hint and field; anything else stays vague. */
 function toFailure(error: unknown): HttpFailure {
-  const e = error as { code?: unknown; message?: unknown; httpStatus?: unknown };
-  if (typeof e?.code === 'string' && typeof e.message === 'string' && typeof e.httpStatus === 'number') return new HttpFailure(e.httpStatus, e.code, e.message);
+  const e = error as { code?: unknown; message?: unknown; httpStatus?: unknown; hint?: unknown; field?: unknown };
+  if (typeof e?.code === 'string' && typeof e.message === 'string' && typeof e.httpStatus === 'number') {
+    return new HttpFailure(e.httpStatus, e.code, e.message, typeof e.hint === 'string' ? e.hint : undefined, typeof e.field === 'string' ? e.field : undefined);
+  }
   return new HttpFailure(500, 'internal', 'internal error: see the broker log');
 }
 

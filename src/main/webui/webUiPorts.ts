@@ -1,3 +1,4 @@
+import type { AuditEntry, TokenView } from '../../shared/api/prompts.js';
 import type { Interaction, ProfileSummary } from '../../shared/api/status.js';
 import type { PromptQueue } from '../broker/promptQueue.js';
 
@@ -11,6 +12,13 @@ export interface WebUiPorts {
   login(profile: string): Promise<unknown>;
   logout(profile: string): Promise<void>;
   prompts: PromptQueue;
+  /** Writes a profile to config.yaml; throws the schema's complaint (with `field`) when it is invalid. */
+  addProfile(input: Record<string, unknown>): Promise<void>;
+  removeProfile(profile: string): Promise<void>;
+  /** The newest audit records, newest first. */
+  auditLog(): Promise<AuditEntry[]>;
+  /** The configured hardware tokens; never a secret. */
+  tokens(): Promise<TokenView[]>;
 }
 
 export interface WebUiOptions {

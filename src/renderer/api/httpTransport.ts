@@ -1,4 +1,16 @@
-import { apiErrorSchema, sessionRequestSchema, WEB_UI_ROUTES, webUiStateSchema, type PromptAnswer, type WebUiState } from '../../shared/api/prompts.js';
+import {
+  apiErrorSchema,
+  auditResponseSchema,
+  newProfileRequestSchema,
+  sessionRequestSchema,
+  tokensResponseSchema,
+  WEB_UI_ROUTES,
+  webUiStateSchema,
+  type AuditEntry,
+  type PromptAnswer,
+  type TokenView,
+  type WebUiState,
+} from '../../shared/api/prompts.js';
 import { ApiError, type Transport } from './transport.js';
 
 /**
@@ -14,8 +26,23 @@ export class HttpTransport implements Transport {
   }
 
   async state(): Promise<WebUiState> {
-    const response = await fetch(this.base + WEB_UI_ROUTES.state, { credentials: 'same-origin', cache: 'no-store' });
-    return webUiStateSchema.parse(await readJson(response));
+    return webUiStateSchema.parse(await this.get(WEB_UI_ROUTES.state));
+  }
+
+  async auditLog(): Promise<AuditEntry[]> {
+    return auditResponseSchema.parse(await this.get(WEB_UI_ROUTES.audit)).records;
+  }
+
+  async tokens(): Promise<TokenView[]> {
+    return tokensResponseSchema.parse(await this.get(WEB_UI_ROUTES.tokens)).tokens;
+  }
+
+  addProfile(profile: Record<string, string | string[]>): Promise<void> {
+    return this.post(WEB_UI_ROUTES.profiles, newProfileRequestSchema.parse(profile));
+  }
+
+  removeProfile(profile: string): Promise<void> {
+    return this.post(WEB_UI_ROUTES.removeProfile(profile), {});
   }
 
   subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void {
@@ -42,6 +69,10 @@ export class HttpTransport implements Transport {
     return this.post(WEB_UI_ROUTES.prompt(promptId), answer);
   }
 
+  private async get(path: string): Promise<unknown> {
+    return readJson(await fetch(this.base + path, { credentials: 'same-origin', cache: 'no-store' }));
+  }
+
   private async post(path: string, body: unknown): Promise<void> {
     const response = await fetch(this.base + path, {
       method: 'POST',
@@ -59,7 +90,7 @@ async function readJson(response: Response): Promise<unknown> {
   const json: unknown = text ? JSON.parse(text) : {};
   if (!response.ok) {
     const error = apiErrorSchema.safeParse(json);
-    if (error.success) throw new ApiError(error.data.error.code, error.data.error.message, error.data.error.hint);
+    if (error.success) throw new ApiError(error.data.error.code, error.data.error.message, error.data.error.hint, error.data.error.field);
     throw new ApiError('internal', `the broker answered ${response.status}`);
   }
   return json;

@@ -1,4 +1,4 @@
-import type { PromptAnswer, WebUiState } from '../../shared/api/prompts.js';
+import type { AuditEntry, PromptAnswer, TokenView, WebUiState } from '../../shared/api/prompts.js';
 
 /**
  * How the UI reaches the broker. The headless web UI speaks HTTP on loopback; the Electron
@@ -11,6 +11,11 @@ export interface Transport {
   login(profile: string): Promise<void>;
   logout(profile: string): Promise<void>;
   answer(promptId: string, answer: PromptAnswer): Promise<void>;
+  /** Rejects with an ApiError whose `field` names the form field the broker refused. */
+  addProfile(profile: Record<string, string | string[]>): Promise<void>;
+  removeProfile(profile: string): Promise<void>;
+  auditLog(): Promise<AuditEntry[]>;
+  tokens(): Promise<TokenView[]>;
 }
 
 /** A failure the broker explained, shown to the user as message and hint. */
@@ -19,6 +24,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly hint?: string,
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { describeProfile } from '../timeLeft.js';
 
@@ -8,11 +9,14 @@ interface Props {
   readonly busy: ReadonlySet<string>;
   onLogin(profile: string): void;
   onLogout(profile: string): void;
+  onRemove(profile: string): void;
 }
 
-/** The main window's profiles: state, time left, and Log in / Log out. */
-export function ProfileList({ profiles, now, busy, onLogin, onLogout }: Props) {
-  if (profiles.length === 0) return <p className="empty">No profiles yet. Add one to config.yaml.</p>;
+/** The main window's profiles: state, time left, Log in / Log out, and Remove (asked twice). */
+export function ProfileList({ profiles, now, busy, onLogin, onLogout, onRemove }: Props) {
+  // Removing edits config.yaml, so it asks first; one question open at a time.
+  const [confirming, setConfirming] = useState<string | null>(null);
+  if (profiles.length === 0) return <p className="empty">No profiles yet. Add one below.</p>;
   return (
     <ul className="profiles" aria-label="profiles">
       {profiles.map((p) => (
@@ -29,6 +33,29 @@ export function ProfileList({ profiles, now, busy, onLogin, onLogout }: Props) {
             <button type="button" className="secondary" disabled={busy.has(p.name) || p.state === 'idle'} onClick={() => onLogout(p.name)}>
               Log out
             </button>
+            {confirming === p.name ? (
+              <span className="confirm" role="group" aria-label={`remove ${p.name}?`}>
+                Remove from config.yaml?{' '}
+                <button
+                  type="button"
+                  className="danger small"
+                  disabled={busy.has(p.name)}
+                  onClick={() => {
+                    setConfirming(null);
+                    onRemove(p.name);
+                  }}
+                >
+                  Remove
+                </button>{' '}
+                <button type="button" className="secondary small" onClick={() => setConfirming(null)}>
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button type="button" className="secondary" disabled={busy.has(p.name)} onClick={() => setConfirming(p.name)}>
+                Remove…
+              </button>
+            )}
           </div>
         </li>
       ))}

@@ -48,6 +48,12 @@ export const WEB_UI_ROUTES = {
   login: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/login`,
   logout: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/logout`,
   prompt: (id: string) => `/api/prompts/${encodeURIComponent(id)}`,
+  /** POST: a new profile in config.yaml. */
+  profiles: '/api/profiles',
+  /** POST (JSON, like every change): takes the profile out of config.yaml. */
+  removeProfile: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/remove`,
+  audit: '/api/audit',
+  tokens: '/api/tokens',
 } as const;
 
 export const webUiStateSchema = z.object({
@@ -59,4 +65,35 @@ export type WebUiState = z.infer<typeof webUiStateSchema>;
 
 export const sessionRequestSchema = z.object({ token: z.string().min(1).max(200) });
 
-export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }) });
+/** `field`: the form field a validation error is about (a dotted path like "issuer"), when known. */
+export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), field: z.string().optional() }) });
+
+/**
+ * A profile the main window adds. Only the shape is checked here; the server validates it
+ * with config.yaml's own schema, so the file and the form can never disagree.
+ */
+export const newProfileRequestSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+/** One audit record as the page shows it: who asked, for which profile, and what happened. */
+export const auditEntrySchema = z.object({
+  time: z.string(),
+  profile: z.string(),
+  caller: z.object({ pid: z.number().int().optional(), name: z.string().optional(), client: z.string() }),
+  outcome: z.enum(['served', 'denied', 'failed']),
+  source: z.enum(['cache', 'provider']).optional(),
+  error: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditResponseSchema = z.object({ records: z.array(auditEntrySchema) });
+
+/** A configured hardware token: presence, login and PIN state. Object lists and values stay in the broker. */
+export const tokenViewSchema = z.object({
+  name: z.string(),
+  label: z.string().optional(),
+  present: z.boolean(),
+  loggedIn: z.boolean(),
+  flags: pinFlagsSchema.optional(),
+  problem: z.string().optional(),
+});
+export type TokenView = z.infer<typeof tokenViewSchema>;
+export const tokensResponseSchema = z.object({ tokens: z.array(tokenViewSchema) });

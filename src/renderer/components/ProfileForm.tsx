@@ -1,0 +1,85 @@
+import { useState, type FormEvent } from 'react';
+import { fieldOf, PROVIDER_FIELDS, PROVIDERS, profileRequest, type ProviderName } from '../profileFields.js';
+
+interface Props {
+  /** Rejects with an error carrying `field` when the broker refuses the profile. */
+  onAdd(profile: Record<string, string | string[]>): Promise<void>;
+}
+
+/** Adds a profile to config.yaml; the broker validates, and its complaint lands beside the field. */
+export function ProfileForm({ onAdd }: Props) {
+  const [name, setName] = useState('');
+  const [provider, setProvider] = useState<ProviderName>('static');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [error, setError] = useState<{ field: string; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      await onAdd(profileRequest(name, provider, values));
+      setName('');
+      setValues({});
+    } catch (e) {
+      const failure = e as Error & { field?: string; hint?: string };
+      setError({ field: fieldOf(failure.field), text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const errorFor = (field: string) =>
+    error && error.field === field ? (
+      <span className="error-text" role="alert" data-error-for={field}>
+        {error.text}
+      </span>
+    ) : null;
+  const fields = PROVIDER_FIELDS[provider];
+  const known = new Set(['name', 'provider', ...fields.map((f) => f.key)]);
+
+  return (
+    <form className="card" aria-label="add profile" onSubmit={(e) => void submit(e)}>
+      <h2>Add a profile</h2>
+      <label>
+        Name
+        <input name="name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} aria-invalid={error?.field === 'name'} />
+        {errorFor('name')}
+      </label>
+      <label>
+        Provider
+        <select name="provider" value={provider} onChange={(e) => setProvider(e.target.value as ProviderName)}>
+          {PROVIDERS.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+        {errorFor('provider')}
+      </label>
+      {fields.map((f) => (
+        <label key={f.key}>
+          {f.label}
+          {f.list ? (
+            <textarea name={f.key} rows={3} value={values[f.key] ?? ''} onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} aria-invalid={error?.field === f.key} />
+          ) : (
+            <input name={f.key} value={values[f.key] ?? ''} placeholder={f.placeholder} autoComplete="off" onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} aria-invalid={error?.field === f.key} />
+          )}
+          {errorFor(f.key)}
+        </label>
+      ))}
+      {provider === 'static' ? <p className="hint">Store its token afterwards: kubecred secret set {name || '<name>'} token</p> : null}
+      {error && !known.has(error.field) ? (
+        <p className="error-text" role="alert" data-error-for="form">
+          {error.text}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="submit" disabled={saving || !name.trim()}>
+          Add profile
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+// The main window's "Add profile" form: which fields each provider needs. Only the required
+// ones; anything rarer is added to config.yaml by hand. Validation stays with the broker.
+
+export const PROVIDERS = ['static', 'exec', 'oidc', 'keystone', 'eks'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+export interface FieldSpec {
+  readonly key: string;
+  readonly label: string;
+  /** A list in config.yaml, typed one item per line. */
+  readonly list?: boolean;
+  readonly placeholder?: string;
+}
+
+export const PROVIDER_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]>> = {
+  static: [],
+  exec: [
+    { key: 'command', label: 'Command', placeholder: '/usr/local/bin/aws' },
+    { key: 'args', label: 'Arguments (one per line)', list: true },
+  ],
+  oidc: [
+    { key: 'issuer', label: 'Issuer URL', placeholder: 'https://login.example.com' },
+    { key: 'clientId', label: 'Client ID' },
+  ],
+  keystone: [
+    { key: 'authUrl', label: 'Auth URL', placeholder: 'https://keystone.example.com:5000/v3' },
+    { key: 'username', label: 'User name' },
+    { key: 'userDomainName', label: 'User domain' },
+    { key: 'projectName', label: 'Project' },
+    { key: 'projectDomainName', label: 'Project domain' },
+  ],
+  eks: [
+    { key: 'clusterId', label: 'Cluster ID' },
+    { key: 'region', label: 'Region', placeholder: 'eu-west-1' },
+  ],
+};
+
+/**
+ * The request for the broker: empty fields are left out (so the schema says what is missing,
+ * in its own words) and list fields become arrays.
+ */
+export function profileRequest(name: string, provider: ProviderName, values: Readonly<Record<string, string>>): Record<string, string | string[]> {
+  const request: Record<string, string | string[]> = { name: name.trim(), provider };
+  for (const field of PROVIDER_FIELDS[provider]) {
+    const raw = values[field.key] ?? '';
+    if (field.list) {
+      const items = raw.split('\n').map((s) => s.trim()).filter(Boolean);
+      if (items.length) request[field.key] = items;
+    } else if (raw.trim()) {
+      request[field.key] = raw.trim();
+    }
+  }
+  return request;
+}
+
+/** The form field a server complaint is about: "args.0" belongs to "args"; "" to the form. */
+export function fieldOf(path: string | undefined): string {
+  return (path ?? '').split('.')[0] ?? '';
+}

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
+import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { writeExecKubeconfig } from '../support/kubeconfig.js';
+import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { createTestPki } from '../support/pki.js';
+import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const TOKEN = 'main-window-bearer';
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
+const KUBECTL = findKubectlBuilds()[0];
+
+describe('the main window of a real broker (kubecred daemon --ui): profiles, tokens, audit log', () => {
+  let home: TempHome;
+  let broker: TestBroker;
+  let api: ApiStandIn;
+  let context: BrowserContext;
+  let page: Page;
+  let profileDir: string;
+  const { cli } = callersFor(() => home.dir);
+  const configText = () => readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    // Its own process: under vitest NODE_ENV is 'test', which would build React's development bundle.
+    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+    home = await makeTempHome();
+    await writeConfig(home.dir, '# written by hand\nprofiles: []\n');
+    api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'pki')), auth: { bearerToken: TOKEN } });
+    const opener = path.join(home.dir, 'browser.sh');
+    await writeFile(opener, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${path.join(home.dir, 'opened.txt')}\n`, { mode: 0o755 });
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: opener }, ['--ui']);
+    profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 760, height: 1100 },
+    });
+    page = await context.newPage();
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await broker?.stop();
+    await api?.close();
+    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+    await home?.cleanup();
+  });
+
+  it('shows the broker\'s validation errors beside the field, and writes nothing', async () => {
+    await expect.poll(async () => (await readFile(path.join(home.dir, 'opened.txt'), 'utf8').catch(() => '')).trim(), { timeout: 10_000 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    await page.goto((await readFile(path.join(home.dir, 'opened.txt'), 'utf8')).trim().split('\n')[0]!);
+    await page.locator('form[aria-label="add profile"]').waitFor({ timeout: 10_000 });
+    const form = page.locator('form[aria-label="add profile"]');
+    await form.locator('select[name="provider"]').selectOption('oidc');
+    await form.locator('input[name="name"]').fill('sso');
+    await form.locator('input[name="issuer"]').fill('not a url');
+    await form.locator('input[name="clientId"]').fill('kubernetes');
+    await form.locator('button[type="submit"]').click();
+    await expect.poll(() => form.locator('[data-error-for="issuer"]').count(), { timeout: 10_000 }).toBe(1);
+    expect(await form.locator('[data-error-for="issuer"]').innerText()).toMatch(/issuer/i);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-main-invalid.png'), fullPage: true });
+
+    await form.locator('select[name="provider"]').selectOption('static');
+    await form.locator('input[name="name"]').fill('Not Valid');
+    await form.locator('button[type="submit"]').click();
+    await expect.poll(() => form.locator('[data-error-for="name"]').count(), { timeout: 10_000 }).toBe(1);
+    expect(await configText()).toBe('# written by hand\nprofiles: []\n');
+  });
+
+  it('adds a static profile that kubectl then uses, and the audit log shows the request', async () => {
+    const form = page.locator('form[aria-label="add profile"]');
+    await form.locator('input[name="name"]').fill('lab');
+    await form.locator('button[type="submit"]').click();
+    await page.locator('[data-profile="lab"]').waitFor({ timeout: 10_000 });
+    expect(await configText()).toMatch(/# written by hand[\s\S]*name: lab[\s\S]*provider: static/);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-main-profiles.png'), fullPage: true });
+
+    const stored = await cli(['secret', 'set', 'lab', 'token'], TOKEN);
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(KUBECTL, 'no kubectl found (gcloud\'s kubectl.1.* or PATH)').toBeDefined();
+    const kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: NATIVE_SHIM,
+      args: ['credential', 'lab'],
+      apiVersion: 'client.authentication.k8s.io/v1',
+      env: { KUBECRED_HOME: home.dir },
+    });
+    const result = await runKubectl(KUBECTL!.path, ['get', '--raw', '/version'], { kubeconfig });
+    expect(result.code, result.stderr).toBe(0);
+    expect(api.requests.some((r) => r.authorized)).toBe(true);
+
+    const audit = page.locator('section[aria-label="audit log"]');
+    const row = audit.locator('tr[data-audit-profile="lab"]');
+    await expect
+      .poll(
+        async () => {
+          await audit.locator('button', { hasText: 'Refresh' }).click();
+          return row.count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+    const text = await row.first().innerText();
+    expect(text).toContain('served');
+    expect(text).toMatch(/kubectl.*\(pid \d+\)/);
+    expect(await page.locator('[data-profile="lab"] .state').innerText()).not.toBe('');
+    await page.screenshot({ path: path.join(SHOTS, 'webui-main-audit.png'), fullPage: true });
+  });
+
+  it('removes the profile after asking, and it disappears from the list and config.yaml', async () => {
+    const item = page.locator('[data-profile="lab"]');
+    await item.locator('button', { hasText: 'Remove…' }).click();
+    const confirm = item.locator('[role="group"][aria-label="remove lab?"]');
+    await confirm.waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: path.join(SHOTS, 'webui-main-remove-confirm.png'), fullPage: true });
+    await confirm.locator('button', { hasText: 'Remove' }).click();
+    await expect.poll(() => page.locator('[data-profile="lab"]').count(), { timeout: 10_000 }).toBe(0);
+    expect(await configText()).not.toContain('lab');
+    expect(await configText()).toContain('# written by hand');
+    await page.screenshot({ path: path.join(SHOTS, 'webui-main-removed.png'), fullPage: true });
+  });
+});
