@@ -1,5 +1,4 @@
 import https from 'node:https';
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idTokenVerifier } from '../../src/main/demo/idTokenVerifier.js';
@@ -12,6 +11,7 @@ import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 
 function fetchJson(url: string, ca: string): Promise<{ keys: Array<Record<string, string>> }> {
   return new Promise((resolve, reject) => {
@@ -23,16 +23,6 @@ function fetchJson(url: string, ca: string): Promise<{ keys: Array<Record<string
   });
 }
 
-/** What the broker opened "in the browser": the test's stand-in for the system browser writes URLs here. */
-async function nextOpenedUrl(file: string, seen: number): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const urls = (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-    if (urls.length > seen) return urls[seen]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the broker never opened the browser');
-}
 
 describe('kubectl with an OIDC profile: the first call logs in through the browser, the next come from the cache', () => {
   let home: TempHome;
@@ -41,7 +31,7 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
   let broker: TestBroker;
   let browser: BrowserDriver;
   let kubeconfig: string;
-  const opened = () => path.join(home.dir, 'opened-urls.txt');
+  let browserStandIn: RecordingBrowser;
   const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
 
   beforeAll(async () => {
@@ -50,10 +40,9 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
     const jwks = await fetchJson(`${issuer.issuer}/jwks`, issuer.caPem);
     api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'api-pki')), auth: { verifyBearer: idTokenVerifier({ issuer: issuer.issuer, audience: issuer.clientId, keys: jwks.keys }) } });
-    const opener = path.join(home.dir, 'browser.sh');
-    await writeFile(opener, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${opened()}\n`, { mode: 0o755 });
+    browserStandIn = await recordingBrowser(home.dir);
     await writeConfig(home.dir, `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
-    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: opener });
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });
     browser = await startBrowser();
     kubeconfig = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'sso'], apiVersion: 'client.authentication.k8s.io/v1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true });
   }, 120_000);
@@ -68,7 +57,7 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
 
   it('logs in through the browser on the first kubectl call', async () => {
     const call = runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig });
-    const page = await browser.signIn(await nextOpenedUrl(opened(), 0), { screenshots: { dir: path.resolve('test-results', 'screenshots'), prefix: 'kubectl-oidc' } });
+    const page = await browser.signIn(await browserStandIn.nth(0), { screenshots: { dir: path.resolve('test-results', 'screenshots'), prefix: 'kubectl-oidc' } });
     expect(page).toContain('signed in');
     const result = await call;
     expect(result.code, result.stderr).toBe(0);
@@ -84,7 +73,7 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     }
     expect(issuer.counts.authorizations).toBe(0);
     expect(Object.values(issuer.counts.grants).reduce((a, b) => a + b, 0)).toBe(0);
-    expect((await readFile(opened(), 'utf8')).trim().split('\n')).toHaveLength(1);
+    expect(await browserStandIn.opened()).toHaveLength(1);
   });
 
   it('after kubecred logout, the next call needs a new login; a refresh token never reaches disk in plaintext', async () => {
@@ -93,7 +82,7 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     const out = await run(process.execPath, [KUBECRED_CLI, 'logout', 'sso'], { env: brokerEnv(home.dir) });
     expect(out.code, out.stderr).toBe(0);
     const call = runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig });
-    await browser.signIn(await nextOpenedUrl(opened(), 1));
+    await browser.signIn(await browserStandIn.nth(1));
     expect((await call).code).toBe(0);
     const leaks = await run('grep', ['-r', '-l', '-a', '-E', 'eyJ[A-Za-z0-9_-]{20,}\\.', home.dir, '--exclude-dir=issuer']);
     expect(leaks.stdout.trim()).toBe('');

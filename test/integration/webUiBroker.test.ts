@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
+import { launchChromium, type TestChromium } from '../support/chromium.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const PIN = '48213';
@@ -16,9 +16,9 @@ describe('the web UI of a real broker (kubecred daemon --ui) answers approvals a
   let home: TempHome;
   let hsm: SoftHsm;
   let broker: TestBroker;
-  let context: BrowserContext;
+  let chromium: TestChromium;
   let page: Page;
-  let profileDir: string;
+  let browserStandIn: RecordingBrowser;
   const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
 
   beforeAll(async () => {
@@ -27,30 +27,22 @@ describe('the web UI of a real broker (kubecred daemon --ui) answers approvals a
     hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-webui', pin: PIN, soPin: '99887766' });
     const plugin = `["-c", "echo '{\\"apiVersion\\":\\"client.authentication.k8s.io/v1\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"guarded-token\\"}}'"]`;
     await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-webui }\nprofiles:\n  - { name: guarded, provider: exec, command: /bin/sh, args: ${plugin}, approval: always }\n  - { name: onhsm, provider: static, secretStore: "token:hsm" }\n`);
-    const opener = path.join(home.dir, 'browser.sh');
-    await writeFile(opener, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${path.join(home.dir, 'opened.txt')}\n`, { mode: 0o755 });
-    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: opener }, ['--ui']);
-    profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 760, height: 620 },
-    });
-    page = await context.newPage();
+    browserStandIn = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    chromium = await launchChromium();
+    page = chromium.page;
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await chromium?.close();
     await broker?.stop();
     hsm?.dispose();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
     await home?.cleanup();
   });
 
   it('opens the web UI in the browser when the broker starts, with a one-time link', async () => {
-    await expect.poll(async () => (await readFile(path.join(home.dir, 'opened.txt'), 'utf8').catch(() => '')).trim(), { timeout: 10_000 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
-    const link = (await readFile(path.join(home.dir, 'opened.txt'), 'utf8')).trim().split('\n')[0]!;
+    const link = await browserStandIn.nth(0, 10_000);
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
     await page.goto(link);
     await expect.poll(() => page.locator('[data-profile="guarded"]').count(), { timeout: 10_000 }).toBe(1);
     const again = await cli(['ui', '--print']);

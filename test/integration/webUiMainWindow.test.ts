@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, type TestChromium } from '../support/chromium.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
@@ -22,9 +23,9 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
   let home: TempHome;
   let broker: TestBroker;
   let api: ApiStandIn;
-  let context: BrowserContext;
+  let chromium: TestChromium;
   let page: Page;
-  let profileDir: string;
+  let browserStandIn: RecordingBrowser;
   const { cli } = callersFor(() => home.dir);
   const configText = () => readFile(path.join(home.dir, 'config.yaml'), 'utf8');
 
@@ -35,30 +36,21 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     home = await makeTempHome();
     await writeConfig(home.dir, '# written by hand\nprofiles: []\n');
     api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'pki')), auth: { bearerToken: TOKEN } });
-    const opener = path.join(home.dir, 'browser.sh');
-    await writeFile(opener, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${path.join(home.dir, 'opened.txt')}\n`, { mode: 0o755 });
-    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: opener }, ['--ui']);
-    profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 760, height: 1100 },
-    });
-    page = await context.newPage();
+    browserStandIn = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    chromium = await launchChromium({ width: 760, height: 1100 });
+    page = chromium.page;
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
+    await chromium?.close();
     await broker?.stop();
     await api?.close();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
     await home?.cleanup();
   });
 
   it('shows the broker\'s validation errors beside the field, and writes nothing', async () => {
-    await expect.poll(async () => (await readFile(path.join(home.dir, 'opened.txt'), 'utf8').catch(() => '')).trim(), { timeout: 10_000 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
-    await page.goto((await readFile(path.join(home.dir, 'opened.txt'), 'utf8')).trim().split('\n')[0]!);
+    await page.goto(await browserStandIn.nth(0, 10_000));
     await page.locator('form[aria-label="add profile"]').waitFor({ timeout: 10_000 });
     const form = page.locator('form[aria-label="add profile"]');
     await form.locator('select[name="provider"]').selectOption('oidc');
