@@ -5,7 +5,7 @@ import type { InteractionBoard } from './broker/interactionBoard.js';
 import type { Logger } from './broker/logger.js';
 import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
 import type { BrokerServices } from './composition.js';
-import { addProfile, removeProfile } from './config/configEditor.js';
+import { addProfile, readProfile, removeProfile, updateProfile } from './config/configEditor.js';
 import type { KubecredPaths } from './platform/paths.js';
 import type { Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
@@ -13,14 +13,14 @@ import { readAuditTail } from './state/auditReader.js';
 import { startWebUi } from './webui/startWebUi.js';
 import type { WebUi } from './webui/webUiPorts.js';
 
-/** The broker's questions go to the web UI's prompt queue; logins to the browser and the board. */
+/** The broker's questions and login forms go to the web UI's prompt queue; logins to the browser and the board. */
 export function promptingUi(prompts: PromptQueue, login: HeadlessUi): UiPort & LoginUiPort & ApprovalUiPort {
   return {
     askPin: (request) => prompts.askPin(request),
     askPassphrase: (request) => prompts.askPassphrase(request),
     askApproval: (request) => prompts.askApproval(request),
     showLogin: (prompt, signal) => login.showLogin(prompt, signal),
-    askForm: (request) => login.askForm(request),
+    askForm: (request) => prompts.askForm(request),
     openBrowser: (url) => login.openBrowser(url),
   };
 }
@@ -54,6 +54,11 @@ export async function startBrokerWebUi(
       removeProfile: async (profile) => {
         await removeProfile(paths.configFile, profile);
         logger.info('profile removed from the web UI', { profile });
+      },
+      profileConfig: (profile) => readProfile(paths.configFile, profile),
+      updateProfile: async (profile, changes) => {
+        await updateProfile(paths.configFile, profile, changes);
+        logger.info('profile changed from the web UI', { profile });
       },
       auditLog: () => readAuditTail(paths.auditLog, { limit: 200 }),
       // The token plugin's report carries object lists too; the page gets the summary only.

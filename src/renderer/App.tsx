@@ -3,6 +3,7 @@ import type { AuditEntry, PromptAnswer, TokenView, WebUiState } from '../shared/
 import type { Transport } from './api/transport.js';
 import { ApprovalPrompt } from './components/ApprovalPrompt.js';
 import { AuditLogView } from './components/AuditLogView.js';
+import { FormPrompt } from './components/FormPrompt.js';
 import { PassphrasePrompt } from './components/PassphrasePrompt.js';
 import { PendingLogins } from './components/PendingLogins.js';
 import { PinPrompt } from './components/PinPrompt.js';
@@ -77,6 +78,9 @@ export function App({ transport }: { transport: Transport }) {
     [],
   );
 
+  // Stable, so the edit form reads config.yaml once when it opens, not on every new state.
+  const loadProfile = useCallback((name: string) => transport.profileConfig(name), [transport]);
+
   const answer = (id: string, reply: PromptAnswer) => {
     transport.answer(id, reply).catch((e: Error) => setProblem(e.message));
   };
@@ -103,6 +107,8 @@ export function App({ transport }: { transport: Transport }) {
                 return <PassphrasePrompt key={p.id} prompt={p} onAnswer={(passphrase) => answer(p.id, passphrase === null ? CANCEL : { kind: 'passphrase', passphrase })} />;
               case 'approval':
                 return <ApprovalPrompt key={p.id} prompt={p} onAnswer={(allow, forMinutes) => answer(p.id, { kind: 'approval', allow, ...(forMinutes ? { forMinutes } : {}) })} />;
+              case 'form':
+                return <FormPrompt key={p.id} prompt={p} onAnswer={(values) => answer(p.id, values === null ? CANCEL : { kind: 'form', values })} />;
             }
           })}
           <PendingLogins interactions={state.interactions} />
@@ -114,6 +120,8 @@ export function App({ transport }: { transport: Transport }) {
             onLogin={(name) => void run(name, () => transport.login(name))}
             onLogout={(name) => void run(name, () => transport.logout(name))}
             onRemove={(name) => void run(name, () => transport.removeProfile(name))}
+            loadProfile={loadProfile}
+            onUpdate={(name, changes) => transport.updateProfile(name, changes)}
           />
           <ProfileForm onAdd={(profile) => transport.addProfile(profile)} />
           <h2 className="section">Tokens</h2>

@@ -58,6 +58,14 @@ function fakePorts() {
       calls.push(`remove ${name}`);
       profiles.splice(profiles.findIndex((p) => p.name === name), 1);
     },
+    profileConfig: async (name) => {
+      calls.push(`config ${name}`);
+      return name === 'lab' ? { name, provider: 'oidc', issuer: 'https://id.example', clientId: 'kubernetes', scopes: ['openid'] } : { name };
+    },
+    updateProfile: async (name, changes) => {
+      calls.push(`update ${name} ${JSON.stringify(changes)}`);
+      if (changes.issuer === 'not a url') throw Object.assign(new Error('the profile is invalid: issuer: Invalid URL'), { code: 'bad-request', httpStatus: 400, field: 'issuer' });
+    },
     auditLog: async () => [],
     tokens: async () => [],
   };
@@ -181,6 +189,37 @@ describe('headless web UI in chromium', () => {
     await form.waitFor({ state: 'detached' });
   });
 
+  it('a login form (Keystone) is filled in the page and answers askForm; Cancel resolves null', async () => {
+    const request = {
+      profile: 'staging',
+      title: 'Log in to Keystone at https://keystone.example:5000/v3 for profile "staging"',
+      fields: [
+        { name: 'username', label: 'User name', secret: false },
+        { name: 'userDomainName', label: 'User domain', secret: false, value: 'Default' },
+        { name: 'password', label: 'Password', secret: true },
+      ],
+    };
+    const asked = fake.ports.prompts.askForm(request);
+    const form = page.locator('form[aria-label="form for staging"]');
+    await form.waitFor();
+    expect(await form.innerText()).toContain('Log in to Keystone at https://keystone.example:5000/v3');
+    expect(await form.locator('input[name="userDomainName"]').inputValue()).toBe('Default');
+    expect(await form.locator('input[name="password"]').getAttribute('type')).toBe('password');
+    await form.locator('input[name="username"]').fill('ada');
+    expect(await form.locator('button[type="submit"]').isDisabled()).toBe(true);
+    await form.locator('input[name="password"]').fill(' s3cret ');
+    await shot('form');
+    await form.locator('button[type="submit"]').click();
+    await expect(asked).resolves.toEqual({ username: 'ada', userDomainName: 'Default', password: ' s3cret ' });
+    await form.waitFor({ state: 'detached' });
+
+    const cancelled = fake.ports.prompts.askForm(request);
+    await form.waitFor();
+    await form.locator('button', { hasText: 'Cancel' }).click();
+    await expect(cancelled).resolves.toBeNull();
+    await form.waitFor({ state: 'detached' });
+  });
+
   it('approval: Allow once, Allow for N minutes, and Deny resolve askApproval', async () => {
     const request = { profile: 'prod', cluster: 'https://prod.example:6443', caller: { pid: 4242, name: 'kubectl get pods' } };
     const prompt = page.locator('section[aria-label="approval for prod"]');
@@ -214,6 +253,25 @@ describe('headless web UI in chromium', () => {
     await prompt.waitFor();
     await prompt.locator('button', { hasText: 'Deny' }).click();
     await expect(denied).resolves.toEqual({ allow: false });
+  });
+
+  it('Edit… shows config.yaml\'s values, puts the broker\'s complaint beside the field, and saves the changes', async () => {
+    const item = page.locator('[data-profile="lab"]');
+    await item.locator('button', { hasText: 'Edit…' }).click();
+    const form = item.locator('form[aria-label="edit lab"]');
+    await expect.poll(() => form.locator('input[name="issuer"]').inputValue()).toBe('https://id.example');
+    expect(await form.locator('input[name="clientId"]').inputValue()).toBe('kubernetes');
+    await form.locator('input[name="issuer"]').fill('not a url');
+    await form.locator('button[type="submit"]').click();
+    await form.locator('[data-error-for="issuer"]').waitFor();
+    expect(await form.locator('[data-error-for="issuer"]').innerText()).toContain('Invalid URL');
+    await shot('edit-invalid');
+    await form.locator('input[name="issuer"]').fill('https://login.example');
+    await form.locator('input[name="clientId"]').fill('');
+    await form.locator('button[type="submit"]').click();
+    await expect.poll(() => fake.calls).toContain('update lab {"issuer":"https://login.example","clientId":null}');
+    await form.waitFor({ state: 'detached' });
+    expect(fake.calls.filter((c) => c === 'config lab')).toHaveLength(1);
   });
 
   it('refuses a wrong or spent token, a missing session, a foreign Origin and a foreign Host', async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addProfile, ProfileInvalidError, removeProfile } from '../../src/main/config/configEditor.js';
+import { addProfile, ProfileInvalidError, removeProfile, updateProfile } from '../../src/main/config/configEditor.js';
 import { parseConfig } from '../../src/main/config/configLoader.js';
 import { profileFromFlags } from '../../src/main/cli/profileFlags.js';
 
@@ -89,5 +89,45 @@ describe('removeProfile', () => {
   it('names the field the schema refuses, for the form', async () => {
     await expect(addProfile(file, { name: 'o', provider: 'oidc', issuer: 'not a url', clientId: 'k' })).rejects.toMatchObject({ field: 'issuer' });
     await expect(addProfile(file, { name: 'Bad Name', provider: 'static' })).rejects.toBeInstanceOf(ProfileInvalidError);
+  });
+});
+
+describe('updateProfile', () => {
+  let dir: string;
+  let file: string;
+  const original = '# my clusters\nprofiles:\n  # single sign-on\n  - name: sso\n    provider: oidc\n    issuer: https://id.example # the company IdP\n    clientId: kubernetes\n    scopes: [openid, email] # added by hand\n  - name: lab\n    provider: static\n';
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'kc-cfg-'));
+    file = path.join(dir, 'config.yaml');
+    await writeFile(file, original);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('changes the named fields, keeps the others and every comment', async () => {
+    const updated = await updateProfile(file, 'sso', { issuer: 'https://login.example', clientId: 'kubectl' });
+    expect(updated).toMatchObject({ name: 'sso', issuer: 'https://login.example', clientId: 'kubectl', scopes: ['openid', 'email'] });
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('# my clusters');
+    expect(text).toContain('# single sign-on');
+    expect(text).toContain('issuer: https://login.example # the company IdP');
+    expect(text).toContain('scopes: [ openid, email ] # added by hand');
+    const parsed = parseConfig(text, file);
+    expect(parsed.ok && parsed.config.profiles.map((p) => p.name)).toEqual(['sso', 'lab']);
+  });
+
+  it('removes a field given as null', async () => {
+    await updateProfile(file, 'sso', { scopes: null, name: 'sso' });
+    const parsed = parseConfig(await readFile(file, 'utf8'), file);
+    expect(parsed.ok && parsed.config.profiles[0]).toMatchObject({ name: 'sso', provider: 'oidc' });
+    expect(await readFile(file, 'utf8')).not.toContain('scopes');
+  });
+
+  it('names the field the schema refuses, refuses a rename or an unknown profile, and writes nothing', async () => {
+    const invalid = await updateProfile(file, 'sso', { issuer: 'not a url' }).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(ProfileInvalidError);
+    expect((invalid as ProfileInvalidError).field).toBe('issuer');
+    await expect(updateProfile(file, 'sso', { name: 'lab' })).rejects.toMatchObject({ field: 'name' });
+    await expect(updateProfile(file, 'nope', { clientId: 'x' })).rejects.toMatchObject({ code: 'unknown-profile' });
+    expect(await readFile(file, 'utf8')).toBe(original);
   });
 });

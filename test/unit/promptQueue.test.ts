@@ -175,4 +175,50 @@ describe('prompt answers', () => {
       expect(promptAnswerSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
+  describe('login forms', () => {
+    const formRequest = () => ({
+      profile: 'lab',
+      title: 'Log in to Keystone for profile "lab"',
+      fields: [
+        { name: 'username', label: 'User name', secret: false },
+        { name: 'userDomainName', label: 'User domain', secret: false, value: 'Default' },
+        { name: 'password', label: 'Password', secret: true, value: 'must-not-leave' },
+      ],
+    });
+
+    it('shows the fields (never a secret field\'s value) and returns only the fields it asked for', async () => {
+      const queue = new PromptQueue();
+      const asked = queue.askForm(formRequest());
+      const [open] = queue.list();
+      expect(pendingPromptSchema.parse(open)).toMatchObject({ kind: 'form', profile: 'lab', waiting: 1 });
+      expect(JSON.stringify(open)).not.toContain('must-not-leave');
+      expect(open).toMatchObject({ fields: [{ name: 'username' }, { name: 'userDomainName', value: 'Default' }, { name: 'password', secret: true }] });
+      const answer = promptAnswerSchema.parse({ kind: 'form', values: { username: 'ada', userDomainName: 'Default', password: ' p w ', authUrl: 'https://evil.example' } });
+      expect(queue.answer(open!.id, answer)).toBe(true);
+      await expect(asked).resolves.toEqual({ username: 'ada', userDomainName: 'Default', password: ' p w ' });
+    });
+
+    it('opens one form per profile, resolves null on cancel, and refuses an answer of another kind', async () => {
+      const queue = new PromptQueue();
+      const asks = [queue.askForm(formRequest()), queue.askForm(formRequest())];
+      expect(queue.list()).toHaveLength(1);
+      const [open] = queue.list();
+      expect(open!.waiting).toBe(2);
+      expect(queue.answer(open!.id, { kind: 'pin', pin: '1234' })).toBe(false);
+      expect(queue.answer(open!.id, { kind: 'cancel' })).toBe(true);
+      await expect(Promise.all(asks)).resolves.toEqual([null, null]);
+    });
+
+    it('times out to cancelled', async () => {
+      vi.useFakeTimers();
+      try {
+        const queue = new PromptQueue({ timeoutMs: 1_000 });
+        const asked = queue.askForm(formRequest());
+        vi.advanceTimersByTime(1_000);
+        await expect(asked).resolves.toBeNull();
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  });
 });

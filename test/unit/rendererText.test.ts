@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeCaller } from '../../src/renderer/components/ApprovalPrompt.js';
+import { initialValues } from '../../src/renderer/components/FormPrompt.js';
 import { pinWarning } from '../../src/renderer/components/PinPrompt.js';
 import { describeProfile, formatTimeLeft } from '../../src/renderer/timeLeft.js';
 
@@ -34,5 +35,21 @@ describe('renderer wording', () => {
     expect(describeCaller({ pid: 7, name: 'kubectl' })).toBe('kubectl (pid 7)');
     expect(describeCaller({ pid: 7 })).toBe('process 7');
     expect(describeCaller({})).toBe('An unknown program');
+  });
+  it('starts a login form with the broker\'s suggestions, and secret fields blank', () => {
+    const prompt = {
+      kind: 'form' as const,
+      id: 'f1',
+      waiting: 1,
+      expiresAt: at(2),
+      profile: 'lab',
+      title: 'Log in',
+      fields: [
+        { name: 'username', label: 'User name', secret: false },
+        { name: 'userDomainName', label: 'User domain', secret: false, value: 'Default' },
+        { name: 'password', label: 'Password', secret: true, value: 'never-shown' },
+      ],
+    };
+    expect(initialValues(prompt)).toEqual({ username: '', userDomainName: 'Default', password: '' });
   });
 });

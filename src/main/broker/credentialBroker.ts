@@ -117,7 +117,9 @@ export class CredentialBroker {
       throw new BrokerError('bad-request', `profile "${profile.name}" uses the ${profile.provider} provider, which has no interactive login`, profile.provider === 'static' ? `store its secret with: kubecred secret set ${profile.name} token` : 'its credentials come from its command');
     }
     this.ports.cache.forget(profile.name);
-    const credential = await provider.login({ profile: profile.name, cluster: undefined, interactive: true });
+    const login = provider.login.bind(provider);
+    // Through the cache: status and the UIs see the profile signed in, and a failure as its last error.
+    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () => login({ profile: profile.name, cluster: undefined, interactive: true }));
     this.ports.logger.info('logged in', { profile: profile.name });
     return { expiresAt: credential.expiresAt?.toISOString() ?? null };
   }

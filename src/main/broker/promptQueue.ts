@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
-import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, FormRequest, PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
 
 export interface PromptQueueOptions {
   /** How long a prompt waits for the user before it answers cancel (PIN, passphrase) or deny (approval). */
@@ -23,9 +23,10 @@ const DEFAULT_TIMEOUT_MS = 2 * 60_000;
 const CANCEL: PromptAnswer = { kind: 'cancel' };
 
 /**
- * The broker's questions (PINs, store passphrases, approvals) as prompts any shell can show:
+ * The broker's questions (PINs, store passphrases, approvals, login forms) as prompts any shell can show:
  * the web UI lists them over HTTP, Electron opens a window per prompt. At most one prompt is
- * open per token (PIN), per store (passphrase) and per profile and calling pid (approval);
+ * open per token (PIN), per store (passphrase), per profile (form) and per profile and
+ * calling pid (approval);
  * callers that ask while it is open share its answer, so twenty kubectl processes never open
  * twenty prompts nor try a PIN twenty times. Approvals are keyed by pid too, because one
  * program's Allow must never let another program through.
@@ -72,6 +73,20 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
     });
     if (answer.kind !== 'approval' || !answer.allow) return { allow: false };
     return answer.forMinutes === undefined ? { allow: true } : { allow: true, forMinutes: answer.forMinutes };
+  }
+
+  /** A login provider's form (Keystone's missing settings); null means cancelled. */
+  async askForm(request: FormRequest): Promise<Record<string, string> | null> {
+    const fields = request.fields.map(({ name, label, secret, value }) => ({ name, label, secret, ...(value !== undefined && !secret ? { value } : {}) }));
+    const answer = await this.ask(`form:${request.profile}`, { kind: 'form', profile: request.profile, title: request.title, fields });
+    if (answer.kind !== 'form') return null;
+    // Only what was asked goes back to the provider: the page cannot add settings of its own.
+    const values: Record<string, string> = {};
+    for (const { name } of request.fields) {
+      const value = answer.values[name];
+      if (value !== undefined) values[name] = value;
+    }
+    return values;
   }
 
   list(): PendingPrompt[] {

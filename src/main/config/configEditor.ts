@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { profileSchema, type ProfileConfig } from '../../shared/config/schema.js';
 import { BrokerError } from '../broker/brokerError.js';
 import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
@@ -66,4 +66,57 @@ export async function removeProfile(file: string, name: string): Promise<void> {
   const check = parseConfig(next, file);
   if (!check.ok) throw new BrokerError('config-invalid', `removing the profile would make config.yaml invalid: ${check.error}`, 'edit the file by hand');
   await writeFileAtomic(file, next, 0o600);
+}
+
+/** A profile's fields as the user wrote them in config.yaml (defaults stay implicit). */
+export async function readProfile(file: string, name: string): Promise<Record<string, unknown>> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+  const profiles = parseDocument(text).get('profiles');
+  const item = isSeq(profiles) ? profiles.items.find((entry) => isMap(entry) && entry.get('name') === name) : undefined;
+  if (!isMap(item)) throw new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed or renamed; the list shows what is there');
+  return item.toJSON() as Record<string, unknown>;
+}
+
+/**
+ * Changes fields of one profile in config.yaml: each key in `changes` is set, a null removes
+ * it, and fields not named stay as they are (the name cannot change: its secrets are stored
+ * under it), so settings added by hand survive an edit in a
+ * form that shows only the common ones. A changed scalar keeps its node, so a comment on its
+ * line stays too. The merged profile is validated like a new one (field named for the form);
+ * a file that does not parse is never touched.
+ */
+export async function updateProfile(file: string, name: string, changes: Record<string, unknown>): Promise<ProfileConfig> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+  const current = parseConfig(text, file);
+  if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
+  const doc = parseDocument(text);
+  const profiles = doc.get('profiles');
+  const item = isSeq(profiles) ? profiles.items.find((entry) => isMap(entry) && entry.get('name') === name) : undefined;
+  if (!isMap(item)) throw new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed or renamed; the list shows what is there');
+
+  if ('name' in changes && changes.name !== name) {
+    throw new ProfileInvalidError(`profile "${name}" cannot be renamed: its stored secrets and cached logins are kept under its name`, 'name', 'add a profile with the new name, store its secrets, then remove this one');
+  }
+  const merged: Record<string, unknown> = { ...(item.toJSON() as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  const parsed = profileSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue ? formatPath(issue.path) : '';
+    throw new ProfileInvalidError(`the profile is invalid: ${issue ? `${field || 'profile'}: ${issue.message}` : 'unknown problem'}`, field || undefined);
+  }
+  for (const [key, value] of Object.entries(changes)) {
+    const node = item.get(key, true);
+    if (value === null) item.delete(key);
+    else if (isScalar(node) && (typeof value !== 'object' || value === null)) node.value = value;
+    else item.set(key, doc.createNode(value));
+  }
+  const next = doc.toString();
+  const check = parseConfig(next, file);
+  if (!check.ok) throw new BrokerError('config-invalid', `the change would make config.yaml invalid: ${check.error}`, 'check the values you gave');
+  await writeFileAtomic(file, next, 0o600);
+  return parsed.data;
 }

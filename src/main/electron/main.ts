@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Notification, app, ipcMain, protocol } from 'electron';
 import { HeadlessUi } from '../broker/headlessUi.js';
+import { promptingUi } from '../webUiBroker.js';
 import { InteractionBoard } from '../broker/interactionBoard.js';
 import { jsonLinesLogger } from '../broker/logger.js';
 import { PromptQueue } from '../broker/promptQueue.js';
@@ -48,7 +49,7 @@ async function start(): Promise<void> {
   const paths = kubecredPaths();
   const server = await startHeadlessBroker(paths, logger, {
     interactions,
-    ui: { showLogin: (p, s) => login.showLogin(p, s), askForm: (r) => login.askForm(r), openBrowser: (u) => login.openBrowser(u), askPin: (r) => prompts.askPin(r), askPassphrase: (r) => prompts.askPassphrase(r), askApproval: (r) => prompts.askApproval(r) },
+    ui: promptingUi(prompts, login),
   });
   const broker = httpBrokerPort(new BrokerClient(paths));
   registerIpcHandlers(ipcMain, ipcHandlers(broker, prompts), APP_ORIGIN);

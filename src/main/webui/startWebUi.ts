@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { newProfileRequestSchema, promptAnswerSchema, sessionRequestSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
+import { newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
 import { EventStream } from './eventStream.js';
 import { checkOrigin, SECURITY_HEADERS, SessionKeeper } from './requestGuard.js';
 import { readStatic } from './staticFiles.js';
@@ -76,6 +76,8 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     if (method === 'GET' && path === WEB_UI_ROUTES.events) return stream.add(response, SECURITY_HEADERS);
     if (method === 'GET' && path === WEB_UI_ROUTES.audit) return send(response, 200, { records: await ports.auditLog() });
     if (method === 'GET' && path === WEB_UI_ROUTES.tokens) return send(response, 200, { tokens: await ports.tokens() });
+    const config = /^\/api\/profiles\/([^/]+)\/config$/.exec(path);
+    if (method === 'GET' && config) return send(response, 200, { profile: await ports.profileConfig(decodeURIComponent(config[1]!)) });
     if (method !== 'POST') throw new HttpFailure(405, 'bad-request', 'method not allowed');
     // Only JSON bodies: a cross-site form cannot send them without a CORS preflight we never grant.
     if (!request.headers['content-type']?.startsWith('application/json')) throw new HttpFailure(415, 'bad-request', 'send JSON');
@@ -84,6 +86,12 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       await ports.addProfile(await readBody(request, newProfileRequestSchema));
       stream.changed();
       return send(response, 201, {});
+    }
+    const update = /^\/api\/profiles\/([^/]+)\/update$/.exec(path);
+    if (update) {
+      await ports.updateProfile(decodeURIComponent(update[1]!), await readBody(request, profileChangesSchema));
+      stream.changed();
+      return send(response, 200, {});
     }
     const action = /^\/api\/profiles\/([^/]+)\/(login|logout|remove)$/.exec(path);
     if (action) {

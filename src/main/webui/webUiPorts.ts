@@ -1,4 +1,4 @@
-import type { AuditEntry, TokenView } from '../../shared/api/prompts.js';
+import type { AuditEntry, ProfileChanges, TokenView } from '../../shared/api/prompts.js';
 import type { Interaction, ProfileSummary } from '../../shared/api/status.js';
 import type { PromptQueue } from '../broker/promptQueue.js';
 
@@ -15,6 +15,10 @@ export interface WebUiPorts {
   /** Writes a profile to config.yaml; throws the schema's complaint (with `field`) when it is invalid. */
   addProfile(input: Record<string, unknown>): Promise<void>;
   removeProfile(profile: string): Promise<void>;
+  /** The profile's fields as written in config.yaml. */
+  profileConfig(profile: string): Promise<Record<string, unknown>>;
+  /** Changes fields of a profile in config.yaml; throws the schema's complaint (with `field`) when the result is invalid. */
+  updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
   /** The newest audit records, newest first. */
   auditLog(): Promise<AuditEntry[]>;
   /** The configured hardware tokens; never a secret. */

@@ -2,11 +2,14 @@ import {
   apiErrorSchema,
   auditResponseSchema,
   newProfileRequestSchema,
+  profileChangesSchema,
+  profileConfigResponseSchema,
   sessionRequestSchema,
   tokensResponseSchema,
   WEB_UI_ROUTES,
   webUiStateSchema,
   type AuditEntry,
+  type ProfileChanges,
   type PromptAnswer,
   type TokenView,
   type WebUiState,
@@ -39,6 +42,14 @@ export class HttpTransport implements Transport {
 
   addProfile(profile: Record<string, string | string[]>): Promise<void> {
     return this.post(WEB_UI_ROUTES.profiles, newProfileRequestSchema.parse(profile));
+  }
+
+  async profileConfig(profile: string): Promise<Record<string, unknown>> {
+    return profileConfigResponseSchema.parse(await this.get(WEB_UI_ROUTES.profileConfig(profile))).profile;
+  }
+
+  updateProfile(profile: string, changes: ProfileChanges): Promise<void> {
+    return this.post(WEB_UI_ROUTES.updateProfile(profile), profileChangesSchema.parse(changes));
   }
 
   removeProfile(profile: string): Promise<void> {

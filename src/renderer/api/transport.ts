@@ -1,4 +1,4 @@
-import type { AuditEntry, PromptAnswer, TokenView, WebUiState } from '../../shared/api/prompts.js';
+import type { AuditEntry, ProfileChanges, PromptAnswer, TokenView, WebUiState } from '../../shared/api/prompts.js';
 
 /**
  * How the UI reaches the broker. The headless web UI speaks HTTP on loopback; the Electron
@@ -14,6 +14,10 @@ export interface Transport {
   /** Rejects with an ApiError whose `field` names the form field the broker refused. */
   addProfile(profile: Record<string, string | string[]>): Promise<void>;
   removeProfile(profile: string): Promise<void>;
+  /** The profile's fields as config.yaml has them. */
+  profileConfig(profile: string): Promise<Record<string, unknown>>;
+  /** Rejects like addProfile when the broker refuses the changed profile. */
+  updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
   auditLog(): Promise<AuditEntry[]>;
   tokens(): Promise<TokenView[]>;
 }

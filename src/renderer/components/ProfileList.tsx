@@ -1,6 +1,8 @@
 import { useState } from 'react';
+import type { ProfileChanges } from '../../shared/api/prompts.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { describeProfile } from '../timeLeft.js';
+import { ProfileEditForm } from './ProfileEditForm.js';
 
 interface Props {
   readonly profiles: readonly ProfileSummary[];
@@ -10,12 +12,15 @@ interface Props {
   onLogin(profile: string): void;
   onLogout(profile: string): void;
   onRemove(profile: string): void;
+  loadProfile(profile: string): Promise<Record<string, unknown>>;
+  onUpdate(profile: string, changes: ProfileChanges): Promise<void>;
 }
 
-/** The main window's profiles: state, time left, Log in / Log out, and Remove (asked twice). */
-export function ProfileList({ profiles, now, busy, onLogin, onLogout, onRemove }: Props) {
+/** The main window's profiles: state, time left, Log in / Log out, Edit, and Remove (asked twice). */
+export function ProfileList({ profiles, now, busy, onLogin, onLogout, onRemove, loadProfile, onUpdate }: Props) {
   // Removing edits config.yaml, so it asks first; one question open at a time.
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   if (profiles.length === 0) return <p className="empty">No profiles yet. Add one below.</p>;
   return (
     <ul className="profiles" aria-label="profiles">
@@ -32,6 +37,9 @@ export function ProfileList({ profiles, now, busy, onLogin, onLogout, onRemove }
             </button>
             <button type="button" className="secondary" disabled={busy.has(p.name) || p.state === 'idle'} onClick={() => onLogout(p.name)}>
               Log out
+            </button>
+            <button type="button" className="secondary" disabled={busy.has(p.name) || editing === p.name} onClick={() => setEditing(p.name)}>
+              Edit…
             </button>
             {confirming === p.name ? (
               <span className="confirm" role="group" aria-label={`remove ${p.name}?`}>
@@ -57,6 +65,9 @@ export function ProfileList({ profiles, now, busy, onLogin, onLogout, onRemove }
               </button>
             )}
           </div>
+          {editing === p.name ? (
+            <ProfileEditForm name={p.name} provider={p.provider} load={loadProfile} onSave={(changes) => onUpdate(p.name, changes)} onClose={() => setEditing(null)} />
+          ) : null}
         </li>
       ))}
     </ul>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { interactionSchema, profileSummarySchema } from './status.js';
 
 // The one contract for the questions the broker asks the user (PIN, store passphrase,
-// approval), used by every shell: the web UI over HTTP and Electron over IPC. Pure zod (no
+// approval, a login provider's form), used by every shell: the web UI over HTTP and Electron over IPC. Pure zod (no
 // DOM, no node:), so the page, the preload and the main process all import it.
 
 /** The PIN state a token reports; the same shape as the broker's PinFlags, so nothing is renamed in between. */
@@ -10,6 +10,13 @@ export const pinFlagsSchema = z.strictObject({ countLow: z.boolean(), finalTry: 
 export type PinFlags = z.infer<typeof pinFlagsSchema>;
 
 export const promptCallerSchema = z.strictObject({ pid: z.number().int().optional(), name: z.string().optional() });
+
+/**
+ * One field of a login form (Keystone's missing settings). `value` is a suggestion for plain
+ * fields only: a secret field's value never travels to the page.
+ */
+export const formFieldViewSchema = z.strictObject({ name: z.string().min(1).max(64), label: z.string(), secret: z.boolean(), value: z.string().optional() });
+export type FormFieldView = z.infer<typeof formFieldViewSchema>;
 
 export const promptIdSchema = z.string().min(1).max(64);
 
@@ -22,18 +29,21 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
   /** `create`: a new store, so the UI asks twice. */
   z.strictObject({ ...common, kind: z.literal('passphrase'), store: z.string(), create: z.boolean() }),
   z.strictObject({ ...common, kind: z.literal('approval'), profile: z.string(), cluster: z.string().optional(), caller: promptCallerSchema }),
+  z.strictObject({ ...common, kind: z.literal('form'), profile: z.string(), title: z.string(), fields: z.array(formFieldViewSchema) }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
 export type PromptKind = PendingPrompt['kind'];
 
 /**
- * What the user answers. A PIN, passphrase or approval must match the prompt's kind; cancel
- * fits any prompt (a PIN or passphrase then resolves null, an approval denies).
+ * What the user answers. A PIN, passphrase, approval or form must match the prompt's kind;
+ * cancel fits any prompt (a PIN, passphrase or form then resolves null, an approval denies).
  */
 export const promptAnswerSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('pin'), pin: z.string().min(1).max(256) }),
   z.strictObject({ kind: z.literal('passphrase'), passphrase: z.string().min(1).max(1024) }),
   z.strictObject({ kind: z.literal('approval'), allow: z.boolean(), forMinutes: z.number().int().min(1).max(24 * 60).optional() }),
+  /** A form's values by field name; the broker keeps only the fields it asked for. */
+  z.strictObject({ kind: z.literal('form'), values: z.record(z.string().max(64), z.string().max(4096)) }),
   z.strictObject({ kind: z.literal('cancel') }),
 ]);
 export type PromptAnswer = z.infer<typeof promptAnswerSchema>;
@@ -52,6 +62,10 @@ export const WEB_UI_ROUTES = {
   profiles: '/api/profiles',
   /** POST (JSON, like every change): takes the profile out of config.yaml. */
   removeProfile: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/remove`,
+  /** GET: the profile as config.yaml has it (never a secret: those live in stores). */
+  profileConfig: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/config`,
+  /** POST: changes to the profile's fields in config.yaml. */
+  updateProfile: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/update`,
   audit: '/api/audit',
   tokens: '/api/tokens',
 } as const;
@@ -73,6 +87,13 @@ export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), mes
  * with config.yaml's own schema, so the file and the form can never disagree.
  */
 export const newProfileRequestSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+/** Changes to a profile: a value sets the field, null takes it out; fields not named stay. */
+export const profileChangesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.null()]));
+export type ProfileChanges = z.infer<typeof profileChangesSchema>;
+
+/** A profile's fields as config.yaml has them, for the edit form. */
+export const profileConfigResponseSchema = z.object({ profile: z.record(z.string(), z.unknown()) });
 
 /** One audit record as the page shows it: who asked, for which profile, and what happened. */
 export const auditEntrySchema = z.object({
