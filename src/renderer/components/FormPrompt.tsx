@@ -1,3 +1,4 @@
+import { PromptActions } from './PromptActions.js';
 import { useState, type FormEvent } from 'react';
 import type { PendingPrompt } from '../../shared/api/prompts.js';
 
@@ -36,14 +37,7 @@ export function FormPrompt({ prompt, onAnswer }: { prompt: FormPending; onAnswer
           />
         </label>
       ))}
-      <div className="actions">
-        <button type="submit" disabled={!complete}>
-          Log in
-        </button>
-        <button type="button" className="secondary" onClick={() => onAnswer(null)}>
-          Cancel
-        </button>
-      </div>
+      <PromptActions label="Log in" disabled={!complete} onCancel={() => onAnswer(null)} />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { PromptActions } from './PromptActions.js';
 import { useState, type FormEvent } from 'react';
 import type { PendingPrompt } from '../../shared/api/prompts.js';
 
@@ -28,14 +29,7 @@ export function PassphrasePrompt({ prompt, onAnswer }: { prompt: PassphrasePendi
         </label>
       ) : null}
       {mismatch ? <p className="warning">The two passphrases differ.</p> : null}
-      <div className="actions">
-        <button type="submit" disabled={!ready}>
-          {prompt.create ? 'Create' : 'Unlock'}
-        </button>
-        <button type="button" className="secondary" onClick={() => onAnswer(null)}>
-          Cancel
-        </button>
-      </div>
+      <PromptActions label="{prompt.create ? 'Create' : 'Unlock'}" disabled={!ready} onCancel={() => onAnswer(null)} />
     </form>
   );
 }

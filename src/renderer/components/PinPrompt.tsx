@@ -1,3 +1,4 @@
+import { PromptActions } from './PromptActions.js';
 import { useState, type FormEvent } from 'react';
 import type { PendingPrompt } from '../../shared/api/prompts.js';
 
@@ -31,14 +32,7 @@ export function PinPrompt({ prompt, onAnswer }: { prompt: PinPending; onAnswer(p
         PIN
         <input type="password" name="pin" autoComplete="off" autoFocus value={pin} disabled={prompt.flags.locked} onChange={(e) => setPin(e.target.value)} />
       </label>
-      <div className="actions">
-        <button type="submit" disabled={!pin || prompt.flags.locked}>
-          Unlock
-        </button>
-        <button type="button" className="secondary" onClick={() => onAnswer(null)}>
-          Cancel
-        </button>
-      </div>
+      <PromptActions label="Unlock" disabled={!pin || prompt.flags.locked} onCancel={() => onAnswer(null)} />
     </form>
   );
 }

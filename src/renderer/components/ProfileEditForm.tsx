@@ -1,3 +1,4 @@
+import { FieldInput } from './FieldInput.js';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ProfileChanges } from '../../shared/api/prompts.js';
 import { editableFields, editValues, profileChanges } from '../profileEdit.js';
@@ -51,12 +52,6 @@ export function ProfileEditForm({ name, provider, load, onSave, onClose }: Props
 
   const fields = editableFields(provider);
   const known = new Set(fields.map((f) => f.key));
-  const errorFor = (field: string) =>
-    error && error.field === field ? (
-      <span className="error-text" role="alert" data-error-for={field}>
-        {error.text}
-      </span>
-    ) : null;
 
   return (
     <form className="card edit" aria-label={`edit ${name}`} onSubmit={(e) => void submit(e)}>
@@ -64,17 +59,7 @@ export function ProfileEditForm({ name, provider, load, onSave, onClose }: Props
         Edit {name} <span className="provider">{provider}</span>
       </h2>
       {values
-        ? fields.map((f) => (
-            <label key={f.key}>
-              {f.label}
-              {f.list ? (
-                <textarea name={f.key} rows={3} value={values[f.key] ?? ''} onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} aria-invalid={error?.field === f.key} />
-              ) : (
-                <input name={f.key} value={values[f.key] ?? ''} placeholder={f.placeholder} autoComplete="off" onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} aria-invalid={error?.field === f.key} />
-              )}
-              {errorFor(f.key)}
-            </label>
-          ))
+        ? fields.map((f) => <FieldInput key={f.key} spec={f} value={values[f.key] ?? ''} error={error} onChange={(value) => setValues({ ...values, [f.key]: value })} />)
         : null}
       <p className="hint">Other settings in config.yaml stay as they are.</p>
       {error && !known.has(error.field) ? (

@@ -1,3 +1,4 @@
+import { FieldErrorText, FieldInput } from './FieldInput.js';
 import { useState, type FormEvent } from 'react';
 import { fieldOf, PROVIDER_FIELDS, PROVIDERS, profileRequest, type ProviderName } from '../profileFields.js';
 
@@ -30,12 +31,7 @@ export function ProfileForm({ onAdd }: Props) {
     }
   };
 
-  const errorFor = (field: string) =>
-    error && error.field === field ? (
-      <span className="error-text" role="alert" data-error-for={field}>
-        {error.text}
-      </span>
-    ) : null;
+  const errorFor = (field: string) => <FieldErrorText error={error} field={field} />;
   const fields = PROVIDER_FIELDS[provider];
   const known = new Set(['name', 'provider', ...fields.map((f) => f.key)]);
 
@@ -59,15 +55,7 @@ export function ProfileForm({ onAdd }: Props) {
         {errorFor('provider')}
       </label>
       {fields.map((f) => (
-        <label key={f.key}>
-          {f.label}
-          {f.list ? (
-            <textarea name={f.key} rows={3} value={values[f.key] ?? ''} onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} aria-invalid={error?.field === f.key} />
-          ) : (
-            <input name={f.key} value={values[f.key] ?? ''} placeholder={f.placeholder} autoComplete="off" onChange={(e) => setValues({ ...values, [f.key]: e.target.value })} aria-invalid={error?.field === f.key} />
-          )}
-          {errorFor(f.key)}
-        </label>
+        <FieldInput key={f.key} spec={f} value={values[f.key] ?? ''} error={error} onChange={(value) => setValues({ ...values, [f.key]: value })} />
       ))}
       {provider === 'static' ? <p className="hint">Store its token afterwards: kubecred secret set {name || '<name>'} token</p> : null}
       {error && !known.has(error.field) ? (

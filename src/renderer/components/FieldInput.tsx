@@ -1,0 +1,31 @@
+import type { FieldSpec } from '../profileFields.js';
+
+export interface FieldError {
+  readonly field: string;
+  readonly text: string;
+}
+
+/** The server's complaint about one field, shown beside it. */
+export function FieldErrorText({ error, field }: { error: FieldError | null; field: string }) {
+  if (!error || error.field !== field) return null;
+  return (
+    <span className="error-text" role="alert" data-error-for={field}>
+      {error.text}
+    </span>
+  );
+}
+
+/** One profile field of the add and edit forms: a line, or one item per line for lists. */
+export function FieldInput({ spec, value, error, onChange }: { spec: FieldSpec; value: string; error: FieldError | null; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {spec.label}
+      {spec.list ? (
+        <textarea name={spec.key} rows={3} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error?.field === spec.key} />
+      ) : (
+        <input name={spec.key} value={value} placeholder={spec.placeholder} autoComplete="off" onChange={(e) => onChange(e.target.value)} aria-invalid={error?.field === spec.key} />
+      )}
+      <FieldErrorText error={error} field={spec.key} />
+    </label>
+  );
+}
