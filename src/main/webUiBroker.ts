@@ -1,11 +1,15 @@
-import { tokenViewSchema } from '../shared/api/prompts.js';
+import { tokenViewSchema, type Preferences } from '../shared/api/prompts.js';
 import { PromptQueue } from './broker/promptQueue.js';
 import type { HeadlessUi, UrlOpener } from './broker/headlessUi.js';
 import type { InteractionBoard } from './broker/interactionBoard.js';
 import type { Logger } from './broker/logger.js';
 import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
 import type { BrokerServices } from './composition.js';
-import { addProfile, readProfile, removeProfile, updateProfile } from './config/configEditor.js';
+import { addProfile, readProfile, removeProfile, updateProfile, updateToken } from './config/configEditor.js';
+import { loadConfig } from './config/configLoader.js';
+import { autostartEnabled, setAutostart } from './platform/autostart.js';
+import { currentPlatformEnv } from './platform/paths.js';
+import { nodeCliPath } from './platform/shimLocation.js';
 import type { KubecredPaths } from './platform/paths.js';
 import type { Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
@@ -45,6 +49,7 @@ export async function startBrokerWebUi(
       onChange: (listener) => board.onChange(listener),
       login: (profile) => services.credentials.login(profile),
       logout: (profile) => services.credentials.logout(profile),
+      cancelLogin: (profile) => services.credentials.cancelLogin(profile),
       prompts,
       // config.yaml is the one source of truth: the broker re-reads it on its next request.
       addProfile: async (input) => {
@@ -66,6 +71,15 @@ export async function startBrokerWebUi(
         const parsed = tokenViewSchema.safeParse(token);
         return parsed.success ? [parsed.data] : [];
       }),
+      updateToken: async (token, changes) => {
+        await updateToken(paths.configFile, token, changes);
+        logger.info('token changed from the web UI', { token });
+      },
+      preferences: () => readPreferences(paths),
+      setStartAtLogin: async (enabled) => {
+        await setAutostart(enabled, { node: process.execPath, cli: nodeCliPath() }, currentPlatformEnv());
+        logger.info('start at login changed from the web UI', { enabled });
+      },
     },
     log: (line) => logger.info(line),
   });
@@ -76,6 +90,24 @@ export async function startBrokerWebUi(
     open = now;
   });
   return webUi;
+}
+
+/** What the preferences show: config.yaml's policies and grace periods (defaults filled in), and the login item. */
+async function readPreferences(paths: KubecredPaths): Promise<Preferences> {
+  const loaded = await loadConfig(paths.configFile);
+  const config = loaded.ok ? loaded.config : { profiles: [], tokens: [] };
+  let startAtLogin: Preferences['startAtLogin'];
+  try {
+    startAtLogin = { enabled: await autostartEnabled(currentPlatformEnv()) };
+  } catch (error) {
+    const e = error as { message: string; hint?: string };
+    startAtLogin = { enabled: false, problem: e.hint ? `${e.message}: ${e.hint}` : e.message };
+  }
+  return {
+    profiles: config.profiles.map((p) => ({ name: p.name, approval: p.approval })),
+    tokens: config.tokens.map((t) => ({ name: t.name, pinGrace: t.pinGrace })),
+    startAtLogin,
+  };
 }
 
 /** POST /v1/webui/link: a fresh one-time link to the web UI, for `kubecred ui`. */

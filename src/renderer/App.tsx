@@ -7,6 +7,7 @@ import { FormPrompt } from './components/FormPrompt.js';
 import { PassphrasePrompt } from './components/PassphrasePrompt.js';
 import { PendingLogins } from './components/PendingLogins.js';
 import { PinPrompt } from './components/PinPrompt.js';
+import { PreferencesView } from './components/PreferencesView.js';
 import { ProfileForm } from './components/ProfileForm.js';
 import { ProfileList } from './components/ProfileList.js';
 import { TokenList } from './components/TokenList.js';
@@ -111,7 +112,7 @@ export function App({ transport }: { transport: Transport }) {
                 return <FormPrompt key={p.id} prompt={p} onAnswer={(values) => answer(p.id, values === null ? CANCEL : { kind: 'form', values })} />;
             }
           })}
-          <PendingLogins interactions={state.interactions} />
+          <PendingLogins interactions={state.interactions} onCancel={(name) => void run(name, () => transport.cancelLogin(name))} />
           <h2 className="section">Profiles</h2>
           <ProfileList
             profiles={state.profiles}
@@ -126,6 +127,8 @@ export function App({ transport }: { transport: Transport }) {
           <ProfileForm onAdd={(profile) => transport.addProfile(profile)} />
           <h2 className="section">Tokens</h2>
           <TokenList tokens={tokens} />
+          <h2 className="section">Preferences</h2>
+          <PreferencesView transport={transport} version={state.profiles} />
           <h2 className="section">Audit log</h2>
           <AuditLogView records={audit} onRefresh={reload} />
         </>

@@ -10,6 +10,7 @@ import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
+import type { Preferences } from '../../src/shared/api/prompts.js';
 import { REPO_ROOT } from '../support/repo.js';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
@@ -27,6 +28,7 @@ function fakePorts() {
   const interactions: Interaction[] = [];
   const listeners = new Set<() => void>();
   const changed = () => listeners.forEach((l) => l());
+  const prefs: Preferences = { profiles: [{ name: 'prod', approval: 'never' }], tokens: [{ name: 'yubikey', pinGrace: '15m' }], startAtLogin: { enabled: false } };
   const ports: WebUiPorts = {
     profiles: async () => profiles.map((p) => ({ ...p })),
     interactions: () => [...interactions],
@@ -41,6 +43,11 @@ function fakePorts() {
           ? { profile: name, kind: 'device', userCode: 'WDJB-MJHT', verificationUri: 'http://127.0.0.1:9/device' }
           : { profile: name, kind: 'browser', url: `http://127.0.0.1:9/authorize?client_id=kubecred&profile=${name}` },
       );
+      changed();
+    },
+    cancelLogin: async (name) => {
+      calls.push(`cancel-login ${name}`);
+      interactions.splice(interactions.findIndex((i) => i.profile === name), 1);
       changed();
     },
     logout: async (name) => {
@@ -68,6 +75,16 @@ function fakePorts() {
     },
     auditLog: async () => [],
     tokens: async () => [],
+    updateToken: async (name, changes) => {
+      calls.push(`token ${name} ${JSON.stringify(changes)}`);
+      if (changes.pinGrace === 'soon') throw Object.assign(new Error('the token is invalid: pinGrace: not a duration'), { code: 'bad-request', httpStatus: 400, field: 'pinGrace' });
+      prefs.tokens[0]!.pinGrace = changes.pinGrace ?? '15m';
+    },
+    preferences: async () => structuredClone(prefs),
+    setStartAtLogin: async (enabled) => {
+      calls.push(`start-at-login ${enabled}`);
+      prefs.startAtLogin.enabled = enabled;
+    },
   };
   return { ports, calls };
 }
@@ -150,6 +167,28 @@ describe('headless web UI in chromium', () => {
     expect(await page.locator('[data-login="lab"] .device-code').innerText()).toBe('WDJB-MJHT');
     expect(await page.locator('[data-login="lab"]').innerText()).toContain('http://127.0.0.1:9/device');
     await shot('logins');
+
+    await page.locator('[data-login="lab"] button', { hasText: 'Cancel' }).click();
+    await expect.poll(() => fake.calls).toContain('cancel-login lab');
+    await expect.poll(() => page.locator('[data-login="lab"]').count()).toBe(0);
+  });
+
+  it('preferences: approval policy, PIN grace (with the broker\'s complaint) and start at login', async () => {
+    await page.locator('[data-approval="prod"] select').selectOption('always');
+    await expect.poll(() => fake.calls).toContain('update prod {"approval":"always"}');
+    const grace = page.locator('[data-pin-grace="yubikey"]');
+    await grace.locator('input').fill('soon');
+    await grace.locator('button', { hasText: 'Save' }).click();
+    await expect.poll(() => page.locator('.preferences [role="alert"]').innerText()).toContain('pinGrace');
+    await grace.locator('input').fill('1h');
+    await grace.locator('button', { hasText: 'Save' }).click();
+    await expect.poll(() => fake.calls).toContain('token yubikey {"pinGrace":"1h"}');
+    await expect.poll(() => page.locator('[data-pin-grace="yubikey"] input').inputValue()).toBe('1h');
+    const startAtLogin = page.locator('.start-at-login input');
+    await startAtLogin.click();
+    await expect.poll(() => fake.calls).toContain('start-at-login true');
+    await expect.poll(() => startAtLogin.isChecked()).toBe(true);
+    await shot('preferences');
   });
 
   it('a PIN typed in the page answers askPin; concurrent asks share the one prompt', async () => {

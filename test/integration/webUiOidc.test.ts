@@ -82,8 +82,28 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
     await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-waiting.png'), fullPage: true });
   });
 
+  it('Cancel on the waiting card stops the login: the card goes, the profile shows it was cancelled, and the redirect server is closed', async () => {
+    const waiting = page.locator('[data-login="sso"]');
+    const redirect = new URL(await openedUrl(opened(), 1)).searchParams.get('redirect_uri')!;
+    await waiting.locator('button', { hasText: 'Cancel' }).click();
+    await expect.poll(() => waiting.count(), { timeout: 10_000 }).toBe(0);
+    const item = page.locator('[data-profile="sso"]');
+    await expect.poll(() => item.innerText(), { timeout: 10_000 }).toContain('the login for profile "sso" was cancelled');
+    // Stopped promptly: nothing listens for the cancelled login's redirect any more.
+    await expect(fetch(redirect)).rejects.toThrow();
+    expect(issuer.counts.authorizations).toBe(0);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-cancelled.png'), fullPage: true });
+  });
+
+  it('a second Log in after the cancel opens a new sign-in', async () => {
+    await page.locator('[data-profile="sso"] button', { hasText: 'Log in' }).click();
+    const authorize = await openedUrl(opened(), 2);
+    expect(authorize.startsWith(`${issuer.issuer}/`)).toBe(true);
+    await page.locator('[data-login="sso"]').waitFor({ timeout: 10_000 });
+  });
+
   it('after signing in at the issuer, the page shows the profile signed in with its time left, without a reload', async () => {
-    const text = await signer.signIn(await openedUrl(opened(), 1));
+    const text = await signer.signIn(await openedUrl(opened(), 2));
     expect(text).toContain('signed in');
     const state = page.locator('[data-profile="sso"] .state');
     await expect.poll(() => state.innerText(), { timeout: 15_000 }).toMatch(/^signed in, \d+ (min|s)$|^signed in, \d+ h/);

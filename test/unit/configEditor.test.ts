@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addProfile, ProfileInvalidError, removeProfile, updateProfile } from '../../src/main/config/configEditor.js';
+import { addProfile, ProfileInvalidError, removeProfile, updateProfile, updateToken } from '../../src/main/config/configEditor.js';
 import { parseConfig } from '../../src/main/config/configLoader.js';
 import { profileFromFlags } from '../../src/main/cli/profileFlags.js';
 
@@ -129,5 +129,41 @@ describe('updateProfile', () => {
     await expect(updateProfile(file, 'sso', { name: 'lab' })).rejects.toMatchObject({ field: 'name' });
     await expect(updateProfile(file, 'nope', { clientId: 'x' })).rejects.toMatchObject({ code: 'unknown-profile' });
     expect(await readFile(file, 'utf8')).toBe(original);
+  });
+});
+
+describe('updateToken', () => {
+  let dir: string;
+  let file: string;
+  const original = '# tokens\ntokens:\n  - name: yubikey # the blue one\n    module: /usr/lib/opensc-pkcs11.so\n    label: PIV\n    pinGrace: 15m # short\nprofiles:\n  - name: dev\n    provider: static\n    approval: always\n';
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'kc-cfg-'));
+    file = path.join(dir, 'config.yaml');
+    await writeFile(file, original);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('changes pinGrace and keeps every comment', async () => {
+    await updateToken(file, 'yubikey', { pinGrace: '1h' });
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('pinGrace: 1h # short');
+    expect(text).toContain('- name: yubikey # the blue one');
+    expect(text).toContain('# tokens');
+    const parsed = parseConfig(text, file);
+    expect(parsed.ok && parsed.config.tokens[0]?.pinGrace).toBe('1h');
+  });
+
+  it('refuses an invalid value (naming the field), a rename or an unknown token, and writes nothing', async () => {
+    await expect(updateToken(file, 'yubikey', { pinGrace: 'soon' })).rejects.toMatchObject({ field: 'pinGrace' });
+    await expect(updateToken(file, 'yubikey', { name: 'other' })).rejects.toBeInstanceOf(ProfileInvalidError);
+    await expect(updateToken(file, 'nope', { pinGrace: '1h' })).rejects.toThrow(/no token "nope"/);
+    expect(await readFile(file, 'utf8')).toBe(original);
+  });
+
+  it('sets a profile\'s approval policy through updateProfile', async () => {
+    await updateProfile(file, 'dev', { approval: 'once-per-process' });
+    const parsed = parseConfig(await readFile(file, 'utf8'), file);
+    expect(parsed.ok && parsed.config.profiles[0]?.approval).toBe('once-per-process');
+    await expect(updateProfile(file, 'dev', { approval: 'sometimes' })).rejects.toMatchObject({ field: 'approval' });
   });
 });

@@ -73,6 +73,24 @@ describe('SingleFlight', () => {
     expect(await patient).toBe('done');
   });
 
+  it('a cancel-all caller stops the run at once for every waiter, even one without a signal, and a new run can start', async () => {
+    const flights = new SingleFlight<string>(cancelled);
+    const gate = deferred<string>();
+    let seen: AbortSignal | undefined;
+    const work = (signal: AbortSignal) => ((seen = signal), gate.promise);
+    const kubectl = flights.run('login', work);
+    const other = flights.run('login', work, new AbortController().signal);
+    const user = new AbortController();
+    const explicit = flights.run('login', work, user.signal, 'cancel-all');
+    user.abort();
+    for (const caller of [kubectl, other, explicit]) await expect(caller).rejects.toThrow('login cancelled');
+    expect(seen?.aborted).toBe(true);
+    // The aborted work has not settled yet; a new login does not join it.
+    expect(flights.isRunning('login')).toBe(false);
+    expect(await flights.run('login', async () => 'again')).toBe('again');
+    gate.resolve('late');
+  });
+
   it('turns a synchronous throw into the shared rejection', async () => {
     const flights = new SingleFlight<string>(cancelled);
     await expect(flights.run('k', () => { throw new Error('boom'); })).rejects.toThrow('boom');

@@ -40,6 +40,9 @@ export interface BrokerPorts {
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
 export class CredentialBroker {
+  /** One controller per running login (`login`), so the UI's Cancel can stop it. */
+  private readonly logins = new Map<string, Set<AbortController>>();
+
   constructor(private readonly ports: BrokerPorts) {}
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
@@ -118,10 +121,33 @@ export class CredentialBroker {
     }
     this.ports.cache.forget(profile.name);
     const login = provider.login.bind(provider);
-    // Through the cache: status and the UIs see the profile signed in, and a failure as its last error.
-    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () => login({ profile: profile.name, cluster: undefined, interactive: true }));
-    this.ports.logger.info('logged in', { profile: profile.name });
-    return { expiresAt: credential.expiresAt?.toISOString() ?? null };
+    const controller = new AbortController();
+    const running = this.logins.get(profile.name) ?? new Set<AbortController>();
+    this.logins.set(profile.name, running.add(controller));
+    try {
+      // Through the cache: status and the UIs see the profile signed in, and a failure as its last error.
+      const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () => login({ profile: profile.name, cluster: undefined, interactive: true, signal: controller.signal }));
+      this.ports.logger.info('logged in', { profile: profile.name });
+      return { expiresAt: credential.expiresAt?.toISOString() ?? null };
+    } finally {
+      running.delete(controller);
+      if (running.size === 0 && this.logins.get(profile.name) === running) this.logins.delete(profile.name);
+    }
+  }
+
+  /**
+   * Stops the profile's running login (the UI's Cancel). The provider ends it for every caller
+   * waiting on it, with an error that says it was cancelled.
+   */
+  async cancelLogin(profileName: string): Promise<void> {
+    const profile = await this.profile(profileName);
+    const running = this.logins.get(profile.name);
+    if (!running?.size) {
+      throw new BrokerError('bad-request', `no login of profile "${profile.name}" started from Kubecred is running`, 'a login that a kubectl call started stops when that call is stopped (Ctrl-C)');
+    }
+    const reason = new BrokerError('provider-failed', `the login for profile "${profile.name}" was cancelled`, `run: kubecred login ${profile.name}`);
+    for (const controller of running) controller.abort(reason);
+    this.ports.logger.info('login cancelled', { profile: profile.name });
   }
 
   /** Forget the profile's cached credentials and whatever its provider keeps (refresh tokens). */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { profileSchema, type ProfileConfig } from '../../shared/config/schema.js';
+import { profileSchema, tokenSchema, type ProfileConfig, type TokenConfig } from '../../shared/config/schema.js';
 import { BrokerError } from '../broker/brokerError.js';
 import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
 import { formatPath, parseConfig } from './configLoader.js';
@@ -77,36 +77,42 @@ export async function readProfile(file: string, name: string): Promise<Record<st
   return item.toJSON() as Record<string, unknown>;
 }
 
+interface NamedEntry<T> {
+  readonly list: 'profiles' | 'tokens';
+  readonly what: 'profile' | 'token';
+  readonly schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } };
+  readonly missing: () => BrokerError;
+  readonly renameRefused: string;
+  readonly renameHint: string;
+}
+
 /**
- * Changes fields of one profile in config.yaml: each key in `changes` is set, a null removes
- * it, and fields not named stay as they are (the name cannot change: its secrets are stored
- * under it), so settings added by hand survive an edit in a
- * form that shows only the common ones. A changed scalar keeps its node, so a comment on its
- * line stays too. The merged profile is validated like a new one (field named for the form);
- * a file that does not parse is never touched.
+ * Changes fields of one named entry (a profile, a token) in config.yaml: each key in
+ * `changes` is set, a null removes it, and fields not named stay as they are, so settings
+ * added by hand survive an edit in a form that shows only the common ones. A changed scalar
+ * keeps its node, so a comment on its line stays too. The merged entry is validated (field
+ * named for the form); the name cannot change (secrets, cached logins and profiles refer to
+ * it); a file that does not parse is never touched.
  */
-export async function updateProfile(file: string, name: string, changes: Record<string, unknown>): Promise<ProfileConfig> {
+async function updateNamedEntry<T>(file: string, name: string, changes: Record<string, unknown>, entry: NamedEntry<T>): Promise<T> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
   const current = parseConfig(text, file);
   if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
   const doc = parseDocument(text);
-  const profiles = doc.get('profiles');
-  const item = isSeq(profiles) ? profiles.items.find((entry) => isMap(entry) && entry.get('name') === name) : undefined;
-  if (!isMap(item)) throw new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed or renamed; the list shows what is there');
-
-  if ('name' in changes && changes.name !== name) {
-    throw new ProfileInvalidError(`profile "${name}" cannot be renamed: its stored secrets and cached logins are kept under its name`, 'name', 'add a profile with the new name, store its secrets, then remove this one');
-  }
+  const items = doc.get(entry.list);
+  const item = isSeq(items) ? items.items.find((candidate) => isMap(candidate) && candidate.get('name') === name) : undefined;
+  if (!isMap(item)) throw entry.missing();
+  if ('name' in changes && changes.name !== name) throw new ProfileInvalidError(entry.renameRefused, 'name', entry.renameHint);
   const merged: Record<string, unknown> = { ...(item.toJSON() as Record<string, unknown>) };
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
   }
-  const parsed = profileSchema.safeParse(merged);
+  const parsed = entry.schema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue ? formatPath(issue.path) : '';
-    throw new ProfileInvalidError(`the profile is invalid: ${issue ? `${field || 'profile'}: ${issue.message}` : 'unknown problem'}`, field || undefined);
+    throw new ProfileInvalidError(`the ${entry.what} is invalid: ${issue ? `${field || entry.what}: ${issue.message}` : 'unknown problem'}`, field || undefined);
   }
   for (const [key, value] of Object.entries(changes)) {
     const node = item.get(key, true);
@@ -119,4 +125,28 @@ export async function updateProfile(file: string, name: string, changes: Record<
   if (!check.ok) throw new BrokerError('config-invalid', `the change would make config.yaml invalid: ${check.error}`, 'check the values you gave');
   await writeFileAtomic(file, next, 0o600);
   return parsed.data;
+}
+
+/** Changes fields of one profile (the main window's edit form). */
+export function updateProfile(file: string, name: string, changes: Record<string, unknown>): Promise<ProfileConfig> {
+  return updateNamedEntry(file, name, changes, {
+    list: 'profiles',
+    what: 'profile',
+    schema: profileSchema,
+    missing: () => new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed or renamed; the list shows what is there'),
+    renameRefused: `profile "${name}" cannot be renamed: its stored secrets and cached logins are kept under its name`,
+    renameHint: 'add a profile with the new name, store its secrets, then remove this one',
+  });
+}
+
+/** Changes fields of one token under tokens: (pinGrace from the preferences). */
+export function updateToken(file: string, name: string, changes: Record<string, unknown>): Promise<TokenConfig> {
+  return updateNamedEntry(file, name, changes, {
+    list: 'tokens',
+    what: 'token',
+    schema: tokenSchema,
+    missing: () => new BrokerError('not-found', `no token "${name}" under tokens: in ${file}`, 'it may have been removed or renamed; the list shows what is there'),
+    renameRefused: `token "${name}" cannot be renamed: profiles refer to it by name`,
+    renameHint: 'add a token with the new name, point the profiles at it, then remove this one',
+  });
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
+import { newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, startAtLoginRequestSchema, tokenChangesSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
 import { EventStream } from './eventStream.js';
 import { checkOrigin, SECURITY_HEADERS, SessionKeeper } from './requestGuard.js';
 import { readStatic } from './staticFiles.js';
@@ -76,6 +76,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     if (method === 'GET' && path === WEB_UI_ROUTES.events) return stream.add(response, SECURITY_HEADERS);
     if (method === 'GET' && path === WEB_UI_ROUTES.audit) return send(response, 200, { records: await ports.auditLog() });
     if (method === 'GET' && path === WEB_UI_ROUTES.tokens) return send(response, 200, { tokens: await ports.tokens() });
+    if (method === 'GET' && path === WEB_UI_ROUTES.preferences) return send(response, 200, await ports.preferences());
     const config = /^\/api\/profiles\/([^/]+)\/config$/.exec(path);
     if (method === 'GET' && config) return send(response, 200, { profile: await ports.profileConfig(decodeURIComponent(config[1]!)) });
     if (method !== 'POST') throw new HttpFailure(405, 'bad-request', 'method not allowed');
@@ -87,18 +88,33 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       stream.changed();
       return send(response, 201, {});
     }
+    if (path === WEB_UI_ROUTES.startAtLogin) {
+      await ports.setStartAtLogin((await readBody(request, startAtLoginRequestSchema)).enabled);
+      return send(response, 200, {});
+    }
+    const tokenUpdate = /^\/api\/tokens\/([^/]+)\/update$/.exec(path);
+    if (tokenUpdate) {
+      await ports.updateToken(decodeURIComponent(tokenUpdate[1]!), await readBody(request, tokenChangesSchema));
+      return send(response, 200, {});
+    }
     const update = /^\/api\/profiles\/([^/]+)\/update$/.exec(path);
     if (update) {
       await ports.updateProfile(decodeURIComponent(update[1]!), await readBody(request, profileChangesSchema));
       stream.changed();
       return send(response, 200, {});
     }
-    const action = /^\/api\/profiles\/([^/]+)\/(login|logout|remove)$/.exec(path);
+    const action = /^\/api\/profiles\/([^/]+)\/(login|logout|remove|cancel-login)$/.exec(path);
     if (action) {
       const profile = decodeURIComponent(action[1]!);
       await readBody(request);
       if (action[2] === 'remove') {
         await ports.removeProfile(profile);
+        stream.changed();
+        return send(response, 200, {});
+      }
+      if (action[2] === 'cancel-login') {
+        // The login's own failure (cancelled) reaches the page on the stream, like any outcome.
+        await ports.cancelLogin(profile);
         stream.changed();
         return send(response, 200, {});
       }

@@ -1,4 +1,4 @@
-import type { AuditEntry, ProfileChanges, TokenView } from '../../shared/api/prompts.js';
+import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/prompts.js';
 import type { Interaction, ProfileSummary } from '../../shared/api/status.js';
 import type { PromptQueue } from '../broker/promptQueue.js';
 
@@ -11,6 +11,8 @@ export interface WebUiPorts {
   onChange(listener: () => void): () => void;
   login(profile: string): Promise<unknown>;
   logout(profile: string): Promise<void>;
+  /** Stops the profile's pending login; everyone waiting on it gets a "cancelled" error. */
+  cancelLogin(profile: string): Promise<void>;
   prompts: PromptQueue;
   /** Writes a profile to config.yaml; throws the schema's complaint (with `field`) when it is invalid. */
   addProfile(input: Record<string, unknown>): Promise<void>;
@@ -23,6 +25,10 @@ export interface WebUiPorts {
   auditLog(): Promise<AuditEntry[]>;
   /** The configured hardware tokens; never a secret. */
   tokens(): Promise<TokenView[]>;
+  /** Changes a token's fields in config.yaml; throws the schema's complaint (with `field`) when invalid. */
+  updateToken(token: string, changes: TokenChanges): Promise<void>;
+  preferences(): Promise<Preferences>;
+  setStartAtLogin(enabled: boolean): Promise<void>;
 }
 
 export interface WebUiOptions {

@@ -3,12 +3,17 @@ import {
   auditResponseSchema,
   newProfileRequestSchema,
   profileChangesSchema,
+  preferencesSchema,
   profileConfigResponseSchema,
   sessionRequestSchema,
+  startAtLoginRequestSchema,
+  tokenChangesSchema,
   tokensResponseSchema,
   WEB_UI_ROUTES,
   webUiStateSchema,
   type AuditEntry,
+  type Preferences,
+  type TokenChanges,
   type ProfileChanges,
   type PromptAnswer,
   type TokenView,
@@ -38,6 +43,18 @@ export class HttpTransport implements Transport {
 
   async tokens(): Promise<TokenView[]> {
     return tokensResponseSchema.parse(await this.get(WEB_UI_ROUTES.tokens)).tokens;
+  }
+
+  async preferences(): Promise<Preferences> {
+    return preferencesSchema.parse(await this.get(WEB_UI_ROUTES.preferences));
+  }
+
+  updateToken(token: string, changes: TokenChanges): Promise<void> {
+    return this.post(WEB_UI_ROUTES.updateToken(token), tokenChangesSchema.parse(changes));
+  }
+
+  setStartAtLogin(enabled: boolean): Promise<void> {
+    return this.post(WEB_UI_ROUTES.startAtLogin, startAtLoginRequestSchema.parse({ enabled }));
   }
 
   addProfile(profile: Record<string, string | string[]>): Promise<void> {
@@ -74,6 +91,10 @@ export class HttpTransport implements Transport {
 
   logout(profile: string): Promise<void> {
     return this.post(WEB_UI_ROUTES.logout(profile), {});
+  }
+
+  cancelLogin(profile: string): Promise<void> {
+    return this.post(WEB_UI_ROUTES.cancelLogin(profile), {});
   }
 
   answer(promptId: string, answer: PromptAnswer): Promise<void> {

@@ -1,4 +1,4 @@
-import type { AuditEntry, ProfileChanges, PromptAnswer, TokenView, WebUiState } from '../../shared/api/prompts.js';
+import type { AuditEntry, Preferences, ProfileChanges, PromptAnswer, TokenChanges, TokenView, WebUiState } from '../../shared/api/prompts.js';
 
 /**
  * How the UI reaches the broker. The headless web UI speaks HTTP on loopback; the Electron
@@ -10,6 +10,8 @@ export interface Transport {
   subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void;
   login(profile: string): Promise<void>;
   logout(profile: string): Promise<void>;
+  /** Stops the profile's pending login. */
+  cancelLogin(profile: string): Promise<void>;
   answer(promptId: string, answer: PromptAnswer): Promise<void>;
   /** Rejects with an ApiError whose `field` names the form field the broker refused. */
   addProfile(profile: Record<string, string | string[]>): Promise<void>;
@@ -20,6 +22,10 @@ export interface Transport {
   updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
   auditLog(): Promise<AuditEntry[]>;
   tokens(): Promise<TokenView[]>;
+  preferences(): Promise<Preferences>;
+  /** Rejects like updateProfile when the broker refuses the changed token. */
+  updateToken(token: string, changes: TokenChanges): Promise<void>;
+  setStartAtLogin(enabled: boolean): Promise<void>;
 }
 
 /** A failure the broker explained, shown to the user as message and hint. */

@@ -2,16 +2,27 @@ import { useState } from 'react';
 import type { Interaction } from '../../shared/api/status.js';
 
 /** Logins waiting on the user: a page to open in the browser, or a code to type elsewhere. */
-export function PendingLogins({ interactions }: { interactions: readonly Interaction[] }) {
+export function PendingLogins({ interactions, onCancel }: { interactions: readonly Interaction[]; onCancel: (profile: string) => void }) {
   if (interactions.length === 0) return null;
   return (
     <section className="pending" aria-label="pending logins">
-      {interactions.map((i) => (i.kind === 'browser' ? <BrowserLogin key={i.profile} profile={i.profile} url={i.url} /> : <DeviceLogin key={i.profile} interaction={i} />))}
+      {interactions.map((i) =>
+        i.kind === 'browser' ? <BrowserLogin key={i.profile} profile={i.profile} url={i.url} onCancel={() => onCancel(i.profile)} /> : <DeviceLogin key={i.profile} interaction={i} onCancel={() => onCancel(i.profile)} />,
+      )}
     </section>
   );
 }
 
-function BrowserLogin({ profile, url }: { profile: string; url: string }) {
+/** Stops the login for everyone waiting on it; the profile then shows it was cancelled. */
+function CancelButton({ onCancel }: { onCancel: () => void }) {
+  return (
+    <button type="button" className="secondary small cancel-login" onClick={onCancel}>
+      Cancel
+    </button>
+  );
+}
+
+function BrowserLogin({ profile, url, onCancel }: { profile: string; url: string; onCancel: () => void }) {
   return (
     <div className="card" data-login={profile}>
       <h2>Continue in your browser</h2>
@@ -24,11 +35,12 @@ function BrowserLogin({ profile, url }: { profile: string; url: string }) {
         </a>
         <CopyButton text={url} />
       </p>
+      <CancelButton onCancel={onCancel} />
     </div>
   );
 }
 
-function DeviceLogin({ interaction }: { interaction: Extract<Interaction, { kind: 'device' }> }) {
+function DeviceLogin({ interaction, onCancel }: { interaction: Extract<Interaction, { kind: 'device' }>; onCancel: () => void }) {
   const link = interaction.verificationUriComplete ?? interaction.verificationUri;
   return (
     <div className="card" data-login={interaction.profile}>
@@ -44,6 +56,7 @@ function DeviceLogin({ interaction }: { interaction: Extract<Interaction, { kind
         {interaction.userCode}
       </p>
       <CopyButton text={interaction.userCode} />
+      <CancelButton onCancel={onCancel} />
     </div>
   );
 }

@@ -57,6 +57,8 @@ export const WEB_UI_ROUTES = {
   events: '/api/events',
   login: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/login`,
   logout: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/logout`,
+  /** POST: stops the profile's pending login (the card's Cancel). */
+  cancelLogin: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/cancel-login`,
   prompt: (id: string) => `/api/prompts/${encodeURIComponent(id)}`,
   /** POST: a new profile in config.yaml. */
   profiles: '/api/profiles',
@@ -68,6 +70,12 @@ export const WEB_UI_ROUTES = {
   updateProfile: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/update`,
   audit: '/api/audit',
   tokens: '/api/tokens',
+  /** POST: changes to a token's fields in config.yaml (pinGrace). */
+  updateToken: (token: string) => `/api/tokens/${encodeURIComponent(token)}/update`,
+  /** GET: approval policies, PIN grace periods and start at login. */
+  preferences: '/api/preferences',
+  /** POST: turns starting Kubecred at login on or off. */
+  startAtLogin: '/api/preferences/start-at-login',
 } as const;
 
 export const webUiStateSchema = z.object({
@@ -118,3 +126,18 @@ export const tokenViewSchema = z.object({
 });
 export type TokenView = z.infer<typeof tokenViewSchema>;
 export const tokensResponseSchema = z.object({ tokens: z.array(tokenViewSchema) });
+
+/** The main window's preferences, read from config.yaml and the login items. */
+export const preferencesSchema = z.object({
+  profiles: z.array(z.object({ name: z.string(), approval: z.enum(['never', 'once-per-process', 'always']) })),
+  tokens: z.array(z.object({ name: z.string(), pinGrace: z.string() })),
+  /** `problem`: why it cannot be set here (macOS, Windows: the tray app does it). */
+  startAtLogin: z.object({ enabled: z.boolean(), problem: z.string().optional() }),
+});
+export type Preferences = z.infer<typeof preferencesSchema>;
+
+/** Changes to a token under tokens: (a value sets the field, null takes it out). */
+export const tokenChangesSchema = z.strictObject({ pinGrace: z.union([z.string().min(1).max(32), z.null()]) }).partial();
+export type TokenChanges = z.infer<typeof tokenChangesSchema>;
+
+export const startAtLoginRequestSchema = z.strictObject({ enabled: z.boolean() });

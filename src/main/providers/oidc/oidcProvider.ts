@@ -60,8 +60,12 @@ export class OidcProvider implements Provider {
     return this.flights.run(CREDENTIAL, (signal) => this.refreshOrLogin(context, signal), context.signal);
   }
 
+  /**
+   * An explicit login's signal is the user's Cancel: it stops the login for every caller
+   * waiting on it (kubectl calls that joined too), not just for this one.
+   */
   login(context: CredentialContext): Promise<Credential> {
-    return this.flights.run(LOGIN, (signal) => this.interactive(context, true, signal), context.signal);
+    return this.flights.run(LOGIN, (signal) => this.interactive(context, true, signal), context.signal, 'cancel-all');
   }
 
   async logout(_profile: string): Promise<void> {
@@ -117,6 +121,8 @@ export class OidcProvider implements Provider {
     const epoch = this.epoch;
     const store = await this.deps.store();
     const config = await this.issuer.configuration(store);
+    // Cancelled while the issuer was being asked: open no browser and show no card.
+    signal.throwIfAborted();
     const flowOptions: LoginFlowOptions = { config, profile: this.profile, ui: this.deps.ui, signal, accept: (tokens) => this.accept(store, tokens, undefined, epoch) };
     const started = this.deps.clock.now();
     const finished = (used: string) => (credential: Credential) => {

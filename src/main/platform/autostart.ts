@@ -1,0 +1,68 @@
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { BrokerError } from '../broker/brokerError.js';
+import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
+import type { PlatformEnv } from './paths.js';
+
+/** What starting at login runs: this Node and this install's CLI, so an upgrade in place keeps working. */
+export interface AutostartCommand {
+  readonly node: string;
+  readonly cli: string;
+}
+
+/** $XDG_CONFIG_HOME/autostart/kubecred.desktop (XDG Autostart), ~/.config when the variable is unset or relative. */
+export function autostartFile(p: Pick<PlatformEnv, 'env' | 'homedir'>): string {
+  const xdg = p.env.XDG_CONFIG_HOME;
+  // The XDG spec says a relative value is to be ignored.
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(p.homedir, '.config');
+  return path.join(base, 'autostart', 'kubecred.desktop');
+}
+
+export async function autostartEnabled(p: Pick<PlatformEnv, 'platform' | 'env' | 'homedir'>): Promise<boolean> {
+  checkPlatform(p.platform);
+  try {
+    // Ours only if it says so: another kubecred.desktop written by hand is not switched off silently.
+    return (await readFile(autostartFile(p), 'utf8')).includes('X-Kubecred-Autostart=true');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Starts the headless broker with its UI at the next login, or stops doing so. */
+export async function setAutostart(enabled: boolean, command: AutostartCommand, p: Pick<PlatformEnv, 'platform' | 'env' | 'homedir'>): Promise<void> {
+  checkPlatform(p.platform);
+  const file = autostartFile(p);
+  if (!enabled) {
+    await rm(file, { force: true });
+    return;
+  }
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, desktopEntry(command), 0o644);
+}
+
+export function desktopEntry(command: AutostartCommand): string {
+  return [
+    '[Desktop Entry]',
+    'Type=Application',
+    'Name=Kubecred',
+    'Comment=Kubernetes credential broker',
+    `Exec=${execQuote(command.node)} ${execQuote(command.cli)} daemon --ui`,
+    'Terminal=false',
+    'X-GNOME-Autostart-enabled=true',
+    'X-Kubecred-Autostart=true',
+    '',
+  ].join('\n');
+}
+
+/** The desktop entry spec's quoting: a path with spaces or reserved characters still runs. */
+function execQuote(arg: string): string {
+  if (/^[A-Za-z0-9_./:=+-]+$/.test(arg)) return arg;
+  return `"${arg.replace(/[\\"`$]/g, (c) => `\\\\${c}`)}"`;
+}
+
+function checkPlatform(platform: NodeJS.Platform): void {
+  if (platform === 'darwin' || platform === 'win32') {
+    throw new BrokerError('bad-request', `starting Kubecred at login is not set from this page on ${platform === 'darwin' ? 'macOS' : 'Windows'}`, 'set this in the tray app (Kubecred runs as a login item there)');
+  }
+}
