@@ -63,6 +63,11 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).gitVersion).toBe('v1.33.0');
     expect(issuer.counts.authorizations).toBe(1);
+    // It now holds a refresh token: the tray need not warn before this credential expires.
+    const { run } = await import('../support/run.js');
+    const { KUBECRED_CLI } = await import('../support/repo.js');
+    const status = JSON.parse((await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) })).stdout) as { profiles: Array<{ name: string; state: string; silentRefresh?: boolean }> };
+    expect(status.profiles.find((p) => p.name === 'sso')).toMatchObject({ state: 'ready', silentRefresh: true });
   });
 
   it('serves the next calls from the cache: no browser, no request to the issuer', async () => {

@@ -81,6 +81,7 @@ export class CredentialBroker {
         state: cached.cached ? 'ready' : cached.lastError ? 'error' : 'idle',
         expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
         lastError: cached.lastError,
+        silentRefresh: this.ports.providers.peek(profile)?.canRefreshSilently?.() ?? profile.provider !== 'oidc',
       };
     });
   }

@@ -12,6 +12,12 @@ export class ProviderRegistry {
 
   constructor(private readonly create: ProviderFactory) {}
 
+  /** The provider already made for these exact settings, without making one (status must not reset change detection). */
+  peek(profile: ProfileConfig): Provider | undefined {
+    const known = this.byProfile.get(profile.name);
+    return known && known.fingerprint === JSON.stringify(profile) ? known.provider : undefined;
+  }
+
   /** The provider, and whether the profile changed since the last call. */
   resolve(profile: ProfileConfig): { provider: Provider; changed: boolean } {
     const fingerprint = JSON.stringify(profile);

@@ -11,6 +11,7 @@ import { BrokerClient } from '../cli/brokerClient.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
 import { BrowserOpener } from '../platform/browserOpener.js';
 import { kubecredPaths } from '../platform/paths.js';
+import { recentDenials } from './deniedRequests.js';
 import { APP_ORIGIN, APP_SCHEME } from './appOrigin.js';
 import { appResponseHeaders, resolveAppAsset } from './appProtocol.js';
 import { httpBrokerPort } from './brokerPort.js';
@@ -70,7 +71,8 @@ async function start(): Promise<void> {
   const tray = new KubecredTray(RESOURCES, run);
   let last: BrokerSnapshot = { at: Date.now(), profiles: [], silentRefresh: new Set(), denied: [] };
   async function refresh(): Promise<void> {
-    const next: BrokerSnapshot = { at: Date.now(), profiles: await broker.listProfiles(), silentRefresh: new Set(), denied: [] };
+    const profiles = await broker.listProfiles();
+    const next: BrokerSnapshot = { at: Date.now(), profiles, silentRefresh: new Set(profiles.filter((p) => p.silentRefresh !== false).map((p) => p.name)), denied: await recentDenials(paths.auditLog) };
     for (const note of notificationsFor(last, next)) {
       const shown = new Notification({ title: note.title, body: note.body });
       shown.on('click', () => (note.action === 'login' ? run({ kind: 'login', profile: note.profile }) : windows.openMain()));

@@ -9,6 +9,8 @@ export const profileSummarySchema = z.object({
   /** ISO time the soonest cached credential of the profile expires; null: none cached or no expiry. */
   expiresAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  /** The broker can renew the credential without the user (no expiry warning needed). */
+  silentRefresh: z.boolean().optional(),
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 

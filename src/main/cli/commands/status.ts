@@ -35,7 +35,7 @@ export async function gatherStatus({ paths }: CliContext) {
   }
   const loaded = await loadConfig(paths.configFile);
   const profiles: ProfileSummary[] = loaded.ok
-    ? loaded.config.profiles.map((p) => ({ name: p.name, provider: p.provider, state: 'idle', expiresAt: null, lastError: null }))
+    ? loaded.config.profiles.map((p) => ({ name: p.name, provider: p.provider, state: 'idle', expiresAt: null, lastError: null, silentRefresh: p.provider !== 'oidc' }))
     : [];
   return {
     running: false as const,

@@ -45,6 +45,7 @@ export class OidcProvider implements Provider {
   private readonly flights: SingleFlight<Credential>;
   /** Bumped by logout, so a refresh or login still running then cannot store its refresh token afterwards. */
   private epoch = 0;
+  private holdsRefreshToken = false;
 
   constructor(
     private readonly profile: OidcProfileConfig,
@@ -70,6 +71,7 @@ export class OidcProvider implements Provider {
 
   async logout(_profile: string): Promise<void> {
     this.epoch += 1;
+    this.holdsRefreshToken = false;
     const store = await this.deps.store();
     const ref = this.ref(REFRESH_TOKEN_FIELD);
     const refreshToken = await store.get(ref);
@@ -85,6 +87,11 @@ export class OidcProvider implements Provider {
     } catch (error) {
       this.deps.logger.warn('oidc refresh token revocation failed', { profile: this.profile.name, reason: this.failure(error, 'revoking the refresh token').message });
     }
+  }
+
+  /** Known from this broker's own refreshes and logins: a refresh token is held and was not rejected. */
+  canRefreshSilently(): boolean {
+    return this.holdsRefreshToken;
   }
 
   private async refreshOrLogin(context: CredentialContext, signal: AbortSignal): Promise<Credential> {
@@ -110,6 +117,7 @@ export class OidcProvider implements Provider {
       if (oauthErrorCode(error) !== 'invalid_grant') throw this.failure(error, 'refreshing the ID token');
       this.deps.logger.warn('oidc refresh token rejected; a new login is needed', { profile: this.profile.name });
       await store.delete(this.ref(REFRESH_TOKEN_FIELD));
+      this.holdsRefreshToken = false;
       return undefined;
     }
     return this.accept(store, tokens, refreshToken, epoch);
@@ -159,6 +167,7 @@ export class OidcProvider implements Provider {
       if (tokens.refresh_token && tokens.refresh_token !== previousRefreshToken) await store.set(ref, tokens.refresh_token);
       // A login that brought no refresh token leaves none from an earlier login, which may be someone else's.
       else if (!tokens.refresh_token && previousRefreshToken === undefined) await store.delete(ref);
+      this.holdsRefreshToken = tokens.refresh_token !== undefined || previousRefreshToken !== undefined;
     } catch (error) {
       // The ID token is good; only the next renewal will need a login.
       this.deps.logger.warn('oidc refresh token not kept', { profile: this.profile.name, store: store.name, reason: asBrokerError(error).message });
