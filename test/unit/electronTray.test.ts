@@ -82,3 +82,19 @@ describe('menuTemplate', () => {
     expect(template[0]?.click).toBeUndefined();
   });
 });
+
+describe('the tray\'s start-at-login item', () => {
+  it('is a checkbox that reflects the setting and toggles it, and is absent where the platform has none', async () => {
+    const { trayMenuModel, menuTemplate } = await import('../../src/main/electron/trayMenuModel.js');
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(trayMenuModel([], now).some((i) => i.label === 'Start at login')).toBe(false);
+    const on = trayMenuModel([], now, { startAtLogin: true });
+    expect(on.find((i) => i.label === 'Start at login')).toEqual({ label: 'Start at login', checked: true, action: { kind: 'toggleStartAtLogin' } });
+    const ran: string[] = [];
+    const template = menuTemplate(trayMenuModel([], now, { startAtLogin: false }), (action) => ran.push(action.kind));
+    const item = template.find((t) => t.label === 'Start at login');
+    expect(item).toMatchObject({ type: 'checkbox', checked: false });
+    (item?.click as () => void)();
+    expect(ran).toEqual(['toggleStartAtLogin']);
+  });
+});

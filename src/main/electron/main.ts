@@ -64,6 +64,9 @@ async function start(): Promise<void> {
         return app.quit();
       case 'lockAll':
         return void broker.lockAll().then(refresh, report);
+      case 'toggleStartAtLogin':
+        app.setLoginItemSettings({ openAtLogin: !app.getLoginItemSettings().openAtLogin });
+        return void refresh().catch(report);
       default:
         void broker[action.kind](action.profile).then(refresh, report);
     }
@@ -79,7 +82,8 @@ async function start(): Promise<void> {
       shown.show();
     }
     last = next;
-    tray.update(next.profiles, next.at);
+    // macOS and Windows keep login items; on Linux the web UI's preferences write an XDG autostart entry.
+    tray.update(next.profiles, next.at, process.platform === 'linux' ? {} : { startAtLogin: app.getLoginItemSettings().openAtLogin });
     windows.statusChanged([...next.profiles]);
   }
   const timer = setInterval(() => void refresh().catch(report), POLL_MS);

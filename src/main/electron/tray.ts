@@ -14,10 +14,10 @@ export class KubecredTray {
     this.tray = new Tray(this.image([], Date.now()));
   }
 
-  update(profiles: readonly ProfileSummary[], now = Date.now()): void {
+  update(profiles: readonly ProfileSummary[], now = Date.now(), preferences: { startAtLogin?: boolean } = {}): void {
     this.tray.setImage(this.image(profiles, now));
     this.tray.setToolTip(trayTooltip(profiles, now));
-    this.tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(trayMenuModel(profiles, now), this.run)));
+    this.tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(trayMenuModel(profiles, now, preferences), this.run)));
   }
 
   destroy(): void {

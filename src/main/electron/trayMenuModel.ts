@@ -4,7 +4,7 @@ import { formatRemaining } from '../../shared/duration.js';
 
 export type TrayAction =
   | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
-  | { readonly kind: 'open' | 'lockAll' | 'quit' };
+  | { readonly kind: 'open' | 'lockAll' | 'quit' | 'toggleStartAtLogin' };
 
 /** A menu as plain data, so it is tested without Electron; tray.ts turns it into a Menu. */
 export interface MenuItemModel {
@@ -13,6 +13,8 @@ export interface MenuItemModel {
   readonly action?: TrayAction;
   readonly submenu?: readonly MenuItemModel[];
   readonly separator?: boolean;
+  /** A checkbox item, checked or not. */
+  readonly checked?: boolean;
 }
 
 /** All locked: nothing cached. Signed in: something cached, nothing wrong. Needs attention: a profile failed. */
@@ -60,7 +62,7 @@ function profileSubmenu(profile: ProfileSummary): MenuItemModel[] {
   return items;
 }
 
-export function trayMenuModel(profiles: readonly ProfileSummary[], now: number): MenuItemModel[] {
+export function trayMenuModel(profiles: readonly ProfileSummary[], now: number, preferences: { startAtLogin?: boolean } = {}): MenuItemModel[] {
   const items: MenuItemModel[] = profiles.map((profile) => ({ label: profileLabel(profile, now), submenu: profileSubmenu(profile) }));
   if (items.length === 0) items.push({ label: 'No profiles yet', enabled: false });
   return [
@@ -68,6 +70,7 @@ export function trayMenuModel(profiles: readonly ProfileSummary[], now: number):
     { label: '', separator: true },
     { label: 'Open Kubecred', action: { kind: 'open' } },
     { label: 'Lock all', action: { kind: 'lockAll' } },
+    ...(preferences.startAtLogin === undefined ? [] : [{ label: 'Start at login', checked: preferences.startAtLogin, action: { kind: 'toggleStartAtLogin' } } as const]),
     { label: '', separator: true },
     { label: 'Quit', action: { kind: 'quit' } },
   ];
@@ -81,6 +84,7 @@ export function menuTemplate(items: readonly MenuItemModel[], run: (action: Tray
     return {
       label: item.label,
       enabled: item.enabled ?? true,
+      ...(item.checked !== undefined ? { type: 'checkbox' as const, checked: item.checked } : {}),
       ...(submenu ? { submenu: menuTemplate(submenu, run) } : {}),
       ...(action ? { click: () => run(action) } : {}),
     };
