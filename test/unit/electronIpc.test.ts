@@ -165,15 +165,19 @@ describe('prompts over IPC', () => {
     expect(await prompts.askPin({ ...pin, flags: { countLow: false, finalTry: false, locked: true } })).toBeNull();
     expect(w.shown).toEqual([]);
   });
-  it('asks approval per caller and maps the decision', async () => {
+  it('asks one approval per profile, naming every waiting program, and maps the decision to each', async () => {
     const { w, prompts } = setup();
     const a = prompts.askApproval({ profile: 'prod', cluster: 'https://k8s', caller: { pid: 10, name: 'kubectl' } });
     const b = prompts.askApproval({ profile: 'prod', caller: { pid: 11, name: 'k9s' } });
-    expect(w.shown.map((v) => v.kind === 'approval' && v.caller.name)).toEqual(['kubectl', 'k9s']);
+    expect(w.shown).toHaveLength(1);
+    const [shown] = prompts.list();
+    expect(shown?.kind === 'approval' && shown.callers.map((c) => c.name)).toEqual(['kubectl', 'k9s']);
     prompts.answer(w.shown[0]?.id ?? '', { kind: 'approval', allow: true, forMinutes: 15 });
-    prompts.answer(w.shown[1]?.id ?? '', { kind: 'approval', allow: false });
     expect(await a).toEqual({ allow: true, forMinutes: 15 });
-    expect(await b).toEqual({ allow: false });
+    expect(await b).toEqual({ allow: true, forMinutes: 15 });
+    const c = prompts.askApproval({ profile: 'prod', caller: { pid: 12, name: 'lens' } });
+    prompts.answer(prompts.list()[0]?.id ?? '', { kind: 'approval', allow: false });
+    expect(await c).toEqual({ allow: false });
   });
 });
 

@@ -36,19 +36,19 @@ describe('PromptQueue', () => {
     await expect(other).resolves.toBeNull();
   });
 
-  it('opens one approval prompt per profile and calling pid: one program\'s Allow never lets another through', async () => {
+  it('opens one approval prompt per profile that names every program waiting on it', async () => {
     const queue = new PromptQueue();
     const first = queue.askApproval(approvalRequest('prod', 1));
     const other = queue.askApproval(approvalRequest('prod', 2));
+    const again = queue.askApproval(approvalRequest('prod', 2));
     const staging = queue.askApproval(approvalRequest('staging', 1));
-    expect(queue.list()).toHaveLength(3);
-    const prod1 = queue.list().find((p) => p.kind === 'approval' && p.profile === 'prod' && p.caller.pid === 1)!;
-    expect(prod1).toMatchObject({ cluster: 'https://prod:6443', caller: { pid: 1, name: 'kubectl' }, waiting: 1 });
-    queue.answer(prod1.id, { kind: 'approval', allow: true, forMinutes: 15 });
-    await expect(first).resolves.toEqual({ allow: true, forMinutes: 15 });
-    expect(queue.list().map((p) => p.kind === 'approval' && `${p.profile}:${p.caller.pid}`)).toEqual(['prod:2', 'staging:1']);
-    for (const rest of queue.list()) queue.answer(rest.id, { kind: 'approval', allow: false });
-    await expect(other).resolves.toEqual({ allow: false });
+    expect(queue.list()).toHaveLength(2);
+    const prod = queue.list().find((p) => p.kind === 'approval' && p.profile === 'prod')!;
+    expect(prod).toMatchObject({ cluster: 'https://prod:6443', caller: { pid: 1, name: 'kubectl' }, callers: [{ pid: 1, name: 'kubectl' }, { pid: 2, name: 'kubectl' }], waiting: 3 });
+    queue.answer(prod.id, { kind: 'approval', allow: true, forMinutes: 15 });
+    await expect(Promise.all([first, other, again])).resolves.toEqual([{ allow: true, forMinutes: 15 }, { allow: true, forMinutes: 15 }, { allow: true, forMinutes: 15 }]);
+    expect(queue.list().map((p) => p.kind === 'approval' && p.profile)).toEqual(['staging']);
+    queue.answer(queue.list()[0]!.id, { kind: 'approval', allow: false });
     await expect(staging).resolves.toEqual({ allow: false });
   });
 

@@ -14,7 +14,7 @@ type Question = PendingPrompt extends infer V ? (V extends PendingPrompt ? Omit<
 
 interface Open {
   readonly key: string;
-  readonly view: Omit<PendingPrompt, 'waiting'>;
+  view: Omit<PendingPrompt, 'waiting'>;
   readonly waiters: Array<(answer: PromptAnswer) => void>;
   readonly timer: ReturnType<typeof setTimeout>;
 }
@@ -26,7 +26,7 @@ const CANCEL: PromptAnswer = { kind: 'cancel' };
  * The broker's questions (PINs, store passphrases, approvals, login forms) as prompts any shell can show:
  * the web UI lists them over HTTP, Electron opens a window per prompt. At most one prompt is
  * open per token (PIN), per store (passphrase), per profile (form) and per profile and
- * calling pid (approval);
+ * profile (approval, listing every program that waits on it);
  * callers that ask while it is open share its answer, so twenty kubectl processes never open
  * twenty prompts nor try a PIN twenty times. Approvals are keyed by pid too, because one
  * program's Allow must never let another program through.
@@ -65,12 +65,18 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
 
   async askApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
     const { pid, name } = request.caller;
-    const answer = await this.ask(`approval:${request.profile}:${pid ?? '?'}`, {
-      kind: 'approval',
-      profile: request.profile,
-      ...(request.cluster ? { cluster: request.cluster } : {}),
-      caller: { ...(pid !== undefined ? { pid } : {}), ...(name !== undefined ? { name } : {}) },
-    });
+    const caller = { ...(pid !== undefined ? { pid } : {}), ...(name !== undefined ? { name } : {}) };
+    // One prompt per profile however many programs ask at once; it names every one of them,
+    // so an Allow covers exactly the programs the user saw listed.
+    const answer = await this.ask(
+      `approval:${request.profile}`,
+      { kind: 'approval', profile: request.profile, ...(request.cluster ? { cluster: request.cluster } : {}), caller, callers: [caller] },
+      (view) => {
+        if (view.kind !== 'approval') return view;
+        const approval = view as Omit<Extract<PendingPrompt, { kind: 'approval' }>, 'waiting'>;
+        return approval.callers.some((c) => c.pid === caller.pid && c.name === caller.name) ? view : { ...approval, callers: [...approval.callers, caller] };
+      },
+    );
     if (answer.kind !== 'approval' || !answer.allow) return { allow: false };
     return answer.forMinutes === undefined ? { allow: true } : { allow: true, forMinutes: answer.forMinutes };
   }
@@ -112,10 +118,11 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
     for (const entry of [...this.open.values()]) this.settle(entry, CANCEL);
   }
 
-  private ask(key: string, question: Question): Promise<PromptAnswer> {
+  private ask(key: string, question: Question, join?: (view: Omit<PendingPrompt, 'waiting'>) => Omit<PendingPrompt, 'waiting'>): Promise<PromptAnswer> {
     return new Promise((resolve) => {
       const existing = this.open.get(key);
       if (existing) {
+        if (join) existing.view = join(existing.view);
         existing.waiters.push(resolve);
         this.changed();
         return;

@@ -20,14 +20,14 @@ export function ApprovalPrompt({ prompt, onAnswer }: { prompt: ApprovalPending; 
     <section className="card prompt" aria-label={`approval for ${prompt.profile}`}>
       <h2>Allow access to {prompt.profile}?</h2>
       <dl className="facts">
-        <dt>Program</dt>
-        <dd className="caller">{describeCaller(prompt.caller)}</dd>
+        <dt>{prompt.callers.length > 1 ? 'Programs' : 'Program'}</dt>
+        <dd className="caller">{prompt.callers.map(describeCaller).join(', ')}</dd>
         <dt>Profile</dt>
         <dd>{prompt.profile}</dd>
         <dt>Cluster</dt>
         <dd>{prompt.cluster ?? 'not told'}</dd>
       </dl>
-      {prompt.waiting > 1 ? <p className="hint">{prompt.waiting} requests wait on this answer.</p> : null}
+      {prompt.waiting > 1 ? <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p> : null}
       <div className="actions">
         <button type="button" onClick={() => onAnswer(true)}>
           Allow once

@@ -28,7 +28,8 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
   z.strictObject({ ...common, kind: z.literal('pin'), token: z.string(), tokenLabel: z.string(), flags: pinFlagsSchema, caller: z.string().optional() }),
   /** `create`: a new store, so the UI asks twice. */
   z.strictObject({ ...common, kind: z.literal('passphrase'), store: z.string(), create: z.boolean() }),
-  z.strictObject({ ...common, kind: z.literal('approval'), profile: z.string(), cluster: z.string().optional(), caller: promptCallerSchema }),
+  // One prompt per profile: `callers` lists every program waiting on the answer (`caller` is the first).
+  z.strictObject({ ...common, kind: z.literal('approval'), profile: z.string(), cluster: z.string().optional(), caller: promptCallerSchema, callers: z.array(promptCallerSchema).min(1) }),
   z.strictObject({ ...common, kind: z.literal('form'), profile: z.string(), title: z.string(), fields: z.array(formFieldViewSchema) }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
