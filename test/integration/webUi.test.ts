@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { promisify } from 'node:util';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
@@ -106,35 +104,26 @@ function raw(url: string, options: { method?: string; headers?: Record<string, s
 describe('headless web UI in chromium', () => {
   let ui: WebUi;
   let fake: ReturnType<typeof fakePorts>;
-  let context: BrowserContext;
+  let browser: TestChromium;
   let page: Page;
-  let profileDir: string;
   const pageProblems: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `webui-${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    // Its own process: under vitest NODE_ENV is 'test', which would build React's development bundle.
-    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+    await buildRenderer();
     await mkdir(SHOTS, { recursive: true });
     fake = fakePorts();
     ui = await startWebUi({ ports: fake.ports, rendererDir: RENDERER });
-    profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 760, height: 620 },
-    });
-    page = await context.newPage();
+    browser = await launchChromium({ width: 760, height: 620 });
+    page = browser.page;
     // CSP violations and script errors show up here; the page must have none.
     page.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
     page.on('pageerror', (e) => pageProblems.push(e.message));
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await ui?.close();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
   });
 
   it('opens with the one-time link and shows the profiles with state and time left', async () => {
@@ -144,7 +133,7 @@ describe('headless web UI in chromium', () => {
     await expect.poll(() => page.locator('[data-profile="prod"]').innerText()).toContain('signed in, 42 min');
     expect(await page.locator('[data-profile="staging"]').innerText()).toContain('signed out');
     expect(page.url()).not.toContain('token');
-    const cookies = await context.cookies();
+    const cookies = await browser.context.cookies();
     expect(cookies.find((c) => c.name === 'kubecred-webui')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     await shot('main');
   });
@@ -315,7 +304,7 @@ describe('headless web UI in chromium', () => {
     const origin = base.origin;
     const host = base.host;
     const token = new URLSearchParams(base.hash.slice(1)).get('token')!;
-    const cookie = `kubecred-webui=${(await context.cookies()).find((c) => c.name === 'kubecred-webui')!.value}`;
+    const cookie = `kubecred-webui=${(await browser.context.cookies()).find((c) => c.name === 'kubecred-webui')!.value}`;
     const json = { 'content-type': 'application/json' };
 
     const wrong = await raw(`${origin}/api/session`, { method: 'POST', headers: { ...json, host }, body: JSON.stringify({ token: 'not-the-token' }) });

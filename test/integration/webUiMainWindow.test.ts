@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { launchChromium, type TestChromium } from '../support/chromium.js';
+import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
@@ -31,8 +29,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
-    // Its own process: under vitest NODE_ENV is 'test', which would build React's development bundle.
-    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+    await buildRenderer();
     home = await makeTempHome();
     await writeConfig(home.dir, '# written by hand\nprofiles: []\n');
     api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'pki')), auth: { bearerToken: TOKEN } });

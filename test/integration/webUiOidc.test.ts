@@ -1,79 +1,57 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
-
-/** The URLs the broker opened "in the system browser", in order: the test's KUBECRED_BROWSER writes them here. */
-async function openedUrl(file: string, index: number): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const urls = (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-    if (urls.length > index) return urls[index]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the broker never opened URL #${index + 1}`);
-}
 
 describe('an OIDC login started from the web UI of a real broker (kubecred daemon --ui)', () => {
   let home: TempHome;
   let issuer: TestIssuer;
   let broker: TestBroker;
   let signer: BrowserDriver;
-  let context: BrowserContext;
+  let browser: TestChromium;
   let page: Page;
-  let profileDir: string;
-  const opened = () => path.join(home.dir, 'opened.txt');
+  let browserStandIn: RecordingBrowser;
 
   beforeAll(async () => {
     assertBuilt({ shim: false });
-    // Its own process: under vitest NODE_ENV is 'test', which would build React's development bundle.
-    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+    await buildRenderer();
     await mkdir(SHOTS, { recursive: true });
     home = await makeTempHome();
     issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
     await writeConfig(home.dir, `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
-    const opener = path.join(home.dir, 'browser.sh');
-    await writeFile(opener, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${opened()}\n`, { mode: 0o755 });
-    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: opener }, ['--ui']);
+    browserStandIn = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
     signer = await startBrowser();
-    profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 760, height: 900 },
-    });
-    page = await context.newPage();
+    browser = await launchChromium({ width: 760, height: 900 });
+    page = browser.page;
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await signer?.close();
     await broker?.stop();
     await issuer?.stop();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
     await home?.cleanup();
   });
 
   it('shows the profile signed out, then Log in opens the issuer in the browser and the page shows the login waiting', async () => {
-    await page.goto(await openedUrl(opened(), 0));
+    await page.goto(await browserStandIn.nth(0));
     const item = page.locator('[data-profile="sso"]');
     await item.waitFor({ timeout: 10_000 });
     expect(await item.locator('.state').innerText()).toBe('signed out');
     await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-signed-out.png'), fullPage: true });
 
     await item.locator('button', { hasText: 'Log in' }).click();
-    const authorize = await openedUrl(opened(), 1);
+    const authorize = await browserStandIn.nth(1);
     expect(authorize.startsWith(`${issuer.issuer}/`)).toBe(true);
     expect(new URL(authorize).searchParams.get('code_challenge_method')).toBe('S256');
     const waiting = page.locator('[data-login="sso"]');
@@ -84,7 +62,7 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
 
   it('Cancel on the waiting card stops the login: the card goes, the profile shows it was cancelled, and the redirect server is closed', async () => {
     const waiting = page.locator('[data-login="sso"]');
-    const redirect = new URL(await openedUrl(opened(), 1)).searchParams.get('redirect_uri')!;
+    const redirect = new URL(await browserStandIn.nth(1)).searchParams.get('redirect_uri')!;
     await waiting.locator('button', { hasText: 'Cancel' }).click();
     await expect.poll(() => waiting.count(), { timeout: 10_000 }).toBe(0);
     const item = page.locator('[data-profile="sso"]');
@@ -97,13 +75,13 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
 
   it('a second Log in after the cancel opens a new sign-in', async () => {
     await page.locator('[data-profile="sso"] button', { hasText: 'Log in' }).click();
-    const authorize = await openedUrl(opened(), 2);
+    const authorize = await browserStandIn.nth(2);
     expect(authorize.startsWith(`${issuer.issuer}/`)).toBe(true);
     await page.locator('[data-login="sso"]').waitFor({ timeout: 10_000 });
   });
 
   it('after signing in at the issuer, the page shows the profile signed in with its time left, without a reload', async () => {
-    const text = await signer.signIn(await openedUrl(opened(), 2));
+    const text = await signer.signIn(await browserStandIn.nth(2));
     expect(text).toContain('signed in');
     const state = page.locator('[data-profile="sso"] .state');
     await expect.poll(() => state.innerText(), { timeout: 15_000 }).toMatch(/^signed in, \d+ (min|s)$|^signed in, \d+ h/);

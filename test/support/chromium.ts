@@ -1,13 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
-// Without the background-networking flags chromium keeps dialling out, and this machine's
-// closed network refuses it; --no-sandbox because tests run as root.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../src/main/demo/scriptedBrowser.js';
+import { REPO_ROOT } from './repo.js';
 
 export interface TestChromium {
   readonly context: BrowserContext;
@@ -18,7 +16,7 @@ export interface TestChromium {
 /** Debian's chromium with a fresh profile, driven by playwright-core (which never downloads a browser here). */
 export async function launchChromium(viewport = { width: 760, height: 620 }): Promise<TestChromium> {
   const profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
-  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM_PATH, headless: true, args: FLAGS, viewport });
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport });
   const page = await context.newPage();
   return {
     context,
@@ -28,4 +26,9 @@ export async function launchChromium(viewport = { width: 760, height: 620 }): Pr
       await rm(profileDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The renderer built as users get it: its own process, since vitest's NODE_ENV=test would build React's development bundle. */
+export async function buildRenderer(): Promise<void> {
+  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } });
 }

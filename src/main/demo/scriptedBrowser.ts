@@ -30,13 +30,17 @@ export interface SignInOptions {
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+// Without the background-networking flags chromium keeps dialling out, and a closed network
+// refuses it; --no-sandbox because the demo's checks and the tests may run as root.
+export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 export async function startBrowser(): Promise<BrowserDriver> {
   const profileDir = await mkdtemp(join(tmpdir(), 'kc-chromium-'));
   const started = Date.now();
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: CHROMIUM_FLAGS,
     // The test issuer's certificate comes from a throw-away CA the browser does not know.
     ignoreHTTPSErrors: true,
     viewport: { width: 800, height: 640 },

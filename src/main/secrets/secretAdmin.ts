@@ -23,7 +23,7 @@ export class SecretAdmin {
     private readonly tokens: TokenServiceHolder<TokenControl & { close(): Promise<void> }>,
     private readonly cache: CredentialCache,
     private readonly logger: Logger,
-    private readonly approvals?: { forgetAll(): void },
+    private readonly approvals: { forgetAll(): void },
   ) {}
 
   async unlock(passphrase: string): Promise<{ created: boolean }> {
@@ -36,7 +36,7 @@ export class SecretAdmin {
   /** Forget cached credentials, the file key and every PIN, now. */
   async lockAll(): Promise<void> {
     this.cache.forgetAll();
-    this.approvals?.forgetAll();
+    this.approvals.forgetAll();
     this.stores.lockEncryptedFile();
     await this.tokens.peek()?.lockAll();
     this.logger.info('locked all');

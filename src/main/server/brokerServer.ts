@@ -55,4 +55,3 @@ export async function startBrokerServer(paths: KubecredPaths, routes: (secret: s
   }
 }
 
-export { ensurePrivateDir };

@@ -15,6 +15,16 @@ export function FieldErrorText({ error, field }: { error: FieldError | null; fie
   );
 }
 
+/** A complaint about no field the form shows: under the form. */
+export function FormErrorText({ error, fields }: { error: FieldError | null; fields: ReadonlySet<string> }) {
+  if (!error || fields.has(error.field)) return null;
+  return (
+    <p className="error-text" role="alert" data-error-for="form">
+      {error.text}
+    </p>
+  );
+}
+
 /** One profile field of the add and edit forms: a line, or one item per line for lists. */
 export function FieldInput({ spec, value, error, onChange }: { spec: FieldSpec; value: string; error: FieldError | null; onChange: (value: string) => void }) {
   return (

@@ -1,4 +1,4 @@
-import { FieldInput } from './FieldInput.js';
+import { FieldInput, FormErrorText } from './FieldInput.js';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ProfileChanges } from '../../shared/api/prompts.js';
 import { editableFields, editValues, profileChanges } from '../profileEdit.js';
@@ -62,11 +62,7 @@ export function ProfileEditForm({ name, provider, load, onSave, onClose }: Props
         ? fields.map((f) => <FieldInput key={f.key} spec={f} value={values[f.key] ?? ''} error={error} onChange={(value) => setValues({ ...values, [f.key]: value })} />)
         : null}
       <p className="hint">Other settings in config.yaml stay as they are.</p>
-      {error && !known.has(error.field) ? (
-        <p className="error-text" role="alert" data-error-for="form">
-          {error.text}
-        </p>
-      ) : null}
+      <FormErrorText error={error} fields={known} />
       <div className="actions">
         <button type="submit" disabled={saving || !values}>
           Save

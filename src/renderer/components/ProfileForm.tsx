@@ -1,4 +1,4 @@
-import { FieldErrorText, FieldInput } from './FieldInput.js';
+import { FieldErrorText, FieldInput, FormErrorText } from './FieldInput.js';
 import { useState, type FormEvent } from 'react';
 import { fieldOf, PROVIDER_FIELDS, PROVIDERS, profileRequest, type ProviderName } from '../profileFields.js';
 
@@ -58,11 +58,7 @@ export function ProfileForm({ onAdd }: Props) {
         <FieldInput key={f.key} spec={f} value={values[f.key] ?? ''} error={error} onChange={(value) => setValues({ ...values, [f.key]: value })} />
       ))}
       {provider === 'static' ? <p className="hint">Store its token afterwards: kubecred secret set {name || '<name>'} token</p> : null}
-      {error && !known.has(error.field) ? (
-        <p className="error-text" role="alert" data-error-for="form">
-          {error.text}
-        </p>
-      ) : null}
+      <FormErrorText error={error} fields={known} />
       <div className="actions">
         <button type="submit" disabled={saving || !name.trim()}>
           Add profile

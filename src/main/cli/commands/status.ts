@@ -3,7 +3,7 @@ import { statusSchema, type ProfileSummary } from '../../../shared/api/status.js
 import { formatRemaining } from '../../../shared/duration.js';
 import { loadConfig } from '../../config/configLoader.js';
 import { BrokerClient, BrokerUnreachableError } from '../brokerClient.js';
-import { UsageError, type Command, type CliContext } from '../io.js';
+import type { Command, CliContext } from '../io.js';
 import { parseOutputFlag } from '../outputFlag.js';
 
 export const statusCommand: Command = {
@@ -57,4 +57,3 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number)
   return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-export { UsageError };
