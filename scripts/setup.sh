@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 # python3 build pkcs11js (node-gyp).
 # chromium: the real browser of the OIDC tests (driven by playwright-core; never downloaded by it);
 # faketime: runs the aws CLI at a fixed instant to compare EKS tokens byte for byte.
-APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc g++ make python3 chromium faketime)
+# docker-registry + skopeo + apache2-utils (htpasswd): a real registry and client for the
+# registry credential tests.
+APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc g++ make python3 chromium faketime docker-registry skopeo apache2-utils)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -19,5 +19,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'lock', summary: 'forget cached credentials, PINs and keys now', load: async () => (await import('./commands/lock.js')).lockCommand },
   { name: 'ui', summary: 'open the web UI of the running broker (a one-time link)', load: async () => (await import('./commands/ui.js')).uiCommand },
   { name: 'demo', summary: 'a broker, a local API stand-in and a kubeconfig: try Kubecred end to end', load: async () => (await import('./commands/demo.js')).demoCommand },
+  { name: 'install', summary: 'point a kubeconfig user at a Kubecred profile (the exec block)', load: async () => (await import('./commands/install.js')).installCommand },
+  { name: 'import', summary: 'move a kubeconfig\'s plaintext credentials into Kubecred profiles (--dry-run: show the diff)', load: async () => (await import('./commands/import.js')).importCommand },
+  { name: 'doctor', summary: 'check the broker, secret stores, shim and kubeconfig, and say how to fix what is broken', load: async () => (await import('./commands/doctor.js')).doctorCommand },
+  { name: 'registry', summary: 'image registry credentials: the kubelet credential provider (get-credentials)', load: async () => (await import('./commands/registry.js')).registryCommand },
   { name: 'profile', summary: 'list the profiles of config.yaml', load: async () => (await import('./commands/profile.js')).profileCommand },
 ];
