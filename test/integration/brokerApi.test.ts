@@ -1,33 +1,14 @@
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, writeConfig, brokerEnv, type TestBroker } from '../support/broker.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { KUBECRED_CLI, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
+import { rawExchange } from '../support/rawSocket.js';
 
 const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
 const PLUGIN = `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"wrapped-token"}}'\n`;
-
-/** Raw bytes to the socket; resolves with whatever the broker answered before closing. */
-function rawExchange(socket: string, payload: string | Buffer, { endAfterWrite = true, timeoutMs = 5000 } = {}): Promise<string> {
-  return new Promise((resolve) => {
-    const connection = net.connect(socket);
-    let answer = '';
-    connection.on('data', (chunk) => (answer += chunk.toString()));
-    connection.once('connect', () => {
-      connection.write(payload);
-      if (endAfterWrite) connection.end();
-    });
-    const timer = setTimeout(() => connection.destroy(), timeoutMs);
-    connection.once('close', () => {
-      clearTimeout(timer);
-      resolve(answer);
-    });
-    connection.once('error', () => undefined);
-  });
-}
 
 describe('broker API against bad input', () => {
   let home: TempHome;

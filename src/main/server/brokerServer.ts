@@ -6,6 +6,7 @@ import type { Route } from './brokerRoutes.js';
 import { httpApp } from './httpApp.js';
 import { acquireInstanceLock, AlreadyRunningError } from './instanceLock.js';
 import { listenOnSocket, socketAnswers } from './listen.js';
+import { refuseClient } from './refuseClient.js';
 import { ensurePrivateDir, writeClientSecret } from './runDir.js';
 
 export interface RunningServer {
@@ -30,8 +31,7 @@ export async function startBrokerServer(paths: KubecredPaths, routes: (secret: s
     const app = httpApp(routes(secret), secret, logger);
     server.on('request', (request, response) => void app(request, response));
     server.on('clientError', (error, connection) => {
-      if (connection.writable) connection.end('HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nkubecred: malformed HTTP request\n');
-      else connection.destroy();
+      refuseClient(error, connection);
       logger.warn('malformed request', { reason: (error as Error).message });
     });
     await listenOnSocket(server, paths.socket);

@@ -22,6 +22,7 @@ export function httpApp(routes: Route[], clientSecret: string, logger: Logger) {
         throw new BrokerError('bad-request', `${url.pathname} does not take ${request.method}`, `use ${matches.map((r) => r.method).join(' or ')}`);
       }
       const params = route.pattern.exec(url.pathname)?.slice(1) ?? [];
+      assertDecodable(params);
       await route.handler(request, response, params);
     } catch (error) {
       const failure = asBrokerError(error);
@@ -30,4 +31,15 @@ export function httpApp(routes: Route[], clientSecret: string, logger: Logger) {
       replyError(response, failure, wantsJson(request));
     }
   };
+}
+
+/** Handlers decode their path parameters; a malformed escape (%ff) is the caller's mistake, not a crash. */
+function assertDecodable(params: readonly string[]): void {
+  for (const param of params) {
+    try {
+      decodeURIComponent(param);
+    } catch {
+      throw new BrokerError('bad-request', `the path has a malformed %-escape: ${param.slice(0, 80)}`, 'percent-encode names as UTF-8 (encodeURIComponent)');
+    }
+  }
 }

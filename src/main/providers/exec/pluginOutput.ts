@@ -26,7 +26,7 @@ export function parsePluginOutput(stdout: string, { name, apiVersion, now, ttlMs
     throw new BrokerError('provider-failed', `${name} printed an invalid ExecCredential (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`, 'check the plugin\'s version and the profile\'s apiVersion');
   }
   if (parsed.data.apiVersion !== apiVersion) {
-    throw new BrokerError('provider-failed', `${name} answered with apiVersion ${parsed.data.apiVersion}, but ${apiVersion} was asked`, 'set the profile\'s apiVersion to one the plugin speaks');
+    throw new BrokerError('provider-failed', `${name} answered with apiVersion ${quoteShort(parsed.data.apiVersion)}, but ${apiVersion} was asked`, 'set the profile\'s apiVersion to one the plugin speaks');
   }
   const { token, clientCertificateData, clientKeyData, expirationTimestamp } = parsed.data.status;
   const expiresAt = expirationTimestamp ? new Date(expirationTimestamp) : new Date(now + ttlMs);
@@ -35,4 +35,10 @@ export function parsePluginOutput(stdout: string, { name, apiVersion, now, ttlMs
     ...(clientCertificateData !== undefined && clientKeyData !== undefined ? { clientCertificateData, clientKeyData } : {}),
     expiresAt,
   };
+}
+
+/** A value the plugin chose, made safe to put in a one-line error: printable and short. */
+function quoteShort(value: string, max = 64): string {
+  const printable = value.replace(/[^\x20-\x7e]/g, '?');
+  return JSON.stringify(printable.length > max ? `${printable.slice(0, max)}...` : printable);
 }
