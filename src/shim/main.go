@@ -12,7 +12,10 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"time"
 )
+
+const brokerGoneBackoff = 200 * time.Millisecond
 
 const usage = "usage: kubecred-shim credential <profile> [options]  (Kubecred's exec plugin; see `kubecred help`)"
 
@@ -45,6 +48,13 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
 	ans, err := askBroker(ctx, home, getenv, req)
+	if errors.Is(err, errBrokerGone) {
+		// Give a dying broker's socket a moment to stop accepting, then ask
+		// once more: a live broker answers, a dead one means a handover that
+		// starts a new one.
+		time.Sleep(brokerGoneBackoff)
+		ans, err = askBroker(ctx, home, getenv, req)
+	}
 	switch {
 	case errors.Is(err, errNoBroker):
 		return handover(args, env, getenv, stderr, msgNoBroker)

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -29,6 +30,10 @@ const (
 // errNoBroker marks every "nobody is listening" case; run hands over to the
 // CLI, which can start the broker.
 var errNoBroker = errors.New("the Kubecred broker is not running")
+
+// errBrokerGone: the broker took the request and died before answering (a
+// crash or a kill). A credential request is safe to repeat, so run asks again.
+var errBrokerGone = errors.New("the broker closed the connection without answering")
 
 type credentialRequest struct {
 	Argv            []string `json:"argv"`
@@ -107,8 +112,8 @@ func askBroker(ctx context.Context, home string, getenv getenvFunc, req credenti
 		if errors.As(err, &ue) {
 			err = ue.Err // drop the `Post "http://localhost/..."` noise
 		}
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("the broker closed the connection without answering")
+		if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+			return nil, errBrokerGone
 		}
 		return nil, fmt.Errorf("no valid answer from the broker: %w", err)
 	}

@@ -18,6 +18,16 @@ export class BrokerUnreachableError extends Error {
   }
 }
 
+/**
+ * The broker went away mid-request (a crash or a kill). Asking again is safe, so callers treat it
+ * like no broker at all: start one and ask once more.
+ */
+export class BrokerVanishedError extends BrokerUnreachableError {
+  constructor(socket: string) {
+    super(socket, 'it closed the connection without a whole answer');
+  }
+}
+
 const CONNECT_TIMEOUT_MS = 2_000;
 
 /** HTTP over the broker's socket, authenticated with the per-start client secret. */
@@ -46,14 +56,15 @@ export class BrokerClient {
         clearTimeout(connectTimer);
         if (error instanceof BrokerUnreachableError) reject(error);
         else if (['ENOENT', 'ECONNREFUSED', 'ENOTSOCK'].includes(error.code ?? '')) reject(new BrokerUnreachableError(this.paths.socket, error.code === 'ENOENT' ? 'no socket' : 'connection refused'));
+        else if (['ECONNRESET', 'EPIPE'].includes(error.code ?? '')) reject(new BrokerVanishedError(this.paths.socket));
         else reject(new Error(`the Kubecred broker connection failed: ${error.message}`));
       });
       request.once('response', (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.once('error', reject);
+        response.once('error', () => reject(new BrokerVanishedError(this.paths.socket)));
         response.once('end', () => {
-          if (!response.complete) reject(new Error('the Kubecred broker closed the connection before its answer was complete'));
+          if (!response.complete) reject(new BrokerVanishedError(this.paths.socket));
           else resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') });
         });
       });
