@@ -2,15 +2,63 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditLog, AuditRecord } from '../broker/auditLog.js';
 
-/** The audit trail as JSON lines under the home's state dir (0600). */
+interface Outage {
+  readonly since: string;
+  readonly reason: string;
+  lost: number;
+}
+
+/**
+ * The audit trail as JSON lines under the home's state dir (0600).
+ *
+ * When the disk is full (or the file unwritable), credentials are still served: a developer
+ * must not lose their clusters to a full disk. The broker logs the first failure of an outage
+ * only, since its log may sit on the same disk, and when writing works again the trail gets one
+ * record saying how many records were lost and why, so the gap is visible where people look.
+ */
 export class FileAuditLog implements AuditLog {
   private ready: Promise<unknown> | undefined;
+  private outage: Outage | undefined;
 
   constructor(private readonly file: string) {}
 
   async append(record: AuditRecord): Promise<void> {
-    this.ready ??= mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    await this.ready;
-    await appendFile(this.file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    try {
+      this.ready ??= mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      await this.ready;
+      const ended = this.outage;
+      this.outage = undefined;
+      if (ended) {
+        try {
+          await this.write(this.gapRecord(ended, record.time));
+        } catch (error) {
+          this.outage = ended;
+          throw error;
+        }
+      }
+      await this.write(record);
+    } catch (error) {
+      this.ready = undefined;
+      if (this.outage) {
+        this.outage.lost++;
+        return;
+      }
+      this.outage = { since: record.time, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message, lost: 1 };
+      throw error;
+    }
+  }
+
+  private write(record: AuditRecord): Promise<void> {
+    return appendFile(this.file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  }
+
+  private gapRecord(outage: Outage, until: string): AuditRecord {
+    return {
+      time: until,
+      profile: '-',
+      caller: { client: 'kubecred' },
+      outcome: 'failed',
+      error: `${outage.lost} audit record(s) from ${outage.since} on could not be written (${outage.reason})`,
+    };
   }
 }
