@@ -13,8 +13,9 @@ export class BrokerUnreachableError extends Error {
   constructor(
     readonly socket: string,
     reason: string,
+    where: string = socket,
   ) {
-    super(`the Kubecred broker is not running (${reason} at ${socket})`);
+    super(`the Kubecred broker is not running (${reason} at ${where})`);
   }
 }
 
@@ -36,7 +37,7 @@ export class BrokerClient {
 
   async request(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<BrokerAnswer> {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
-      throw new BrokerUnreachableError(this.paths.socket, 'no client secret');
+      throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);
     });
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {

@@ -1,0 +1,31 @@
+import { fail, ok, warn, type Check } from '../finding.js';
+
+export type BrokerProbe =
+  | { readonly running: true; readonly pid: number; readonly version: string; readonly configError: string | null }
+  | { readonly running: false; readonly reason: string };
+
+/**
+ * Is a broker answering on the socket? Not running is normal (the shim starts one on the first
+ * kubectl call), so it is a warning; a broker that answers wrongly is broken.
+ */
+export function brokerCheck(probe: () => Promise<BrokerProbe>): Check {
+  return {
+    name: 'broker',
+    async run() {
+      let answer: BrokerProbe;
+      try {
+        answer = await probe();
+      } catch (error) {
+        return [fail('broker', `answers, but not as expected: ${(error as Error).message}`, 'restart it: kubecred lock, then stop the tray app or the kubecred daemon process and run any kubectl command')];
+      }
+      if (!answer.running) {
+        return [warn('broker', answer.reason, 'nothing to do: the first kubectl call starts it; or start it now with kubecred daemon')];
+      }
+      const findings = [ok('broker', `running (pid ${answer.pid}, version ${answer.version})`)];
+      if (answer.configError) {
+        findings.push(warn('broker config', `the running broker rejected config.yaml and serves the last good one: ${answer.configError}`, 'fix config.yaml; the broker picks it up on its own'));
+      }
+      return findings;
+    },
+  };
+}

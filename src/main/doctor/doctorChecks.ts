@@ -1,0 +1,87 @@
+import { access, readFile, stat } from 'node:fs/promises';
+import type { KubecredConfig } from '../../shared/config/schema.js';
+import { systemClock } from '../broker/clock.js';
+import { loadConfig } from '../config/configLoader.js';
+import { kubeconfigFiles } from '../kubeconfig/kubeconfigFiles.js';
+import type { KubecredPaths, PlatformEnv } from '../platform/paths.js';
+import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
+import { brokerCheck } from './checks/brokerCheck.js';
+import { clockSkewCheck, type IssuerToProbe } from './checks/clockSkewCheck.js';
+import { configCheck } from './checks/configCheck.js';
+import { keychainCheck } from './checks/keychainCheck.js';
+import { kubeconfigExposureCheck } from './checks/kubeconfigExposureCheck.js';
+import { kubeconfigProfilesCheck } from './checks/kubeconfigProfilesCheck.js';
+import { kubectlVersionCheck } from './checks/kubectlVersionCheck.js';
+import { pkcs11Check } from './checks/pkcs11Check.js';
+import { runDirCheck, type FileFacts } from './checks/runDirCheck.js';
+import { shimCheck } from './checks/shimCheck.js';
+import type { Check } from './finding.js';
+import { readKubeconfigs } from './kubeconfigUsers.js';
+import { probeBroker } from './probes/brokerProbe.js';
+import { issuerDate } from './probes/issuerDate.js';
+import { kubectlVersion } from './probes/kubectlVersion.js';
+import { runProbe } from './probes/probeProcess.js';
+
+/** Each probe gets less than the runner's deadline, so its own, more precise message wins. */
+export const PROBE_TIMEOUT_MS = 6_000;
+
+export interface DoctorEnvironment extends Pick<PlatformEnv, 'env' | 'homedir' | 'platform' | 'uid'> {
+  readonly paths: KubecredPaths;
+  readonly arch: string;
+}
+
+/** The composition root of doctor: every check, wired to the real file system and probes. */
+export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
+  const loaded = await loadConfig(e.paths.configFile);
+  const config = loaded.ok ? loaded.config : undefined;
+  const kubeconfigs = await readKubeconfigs(kubeconfigFiles(e), { read: readWithMode });
+  return [
+    brokerCheck(() => probeBroker(e.paths)),
+    runDirCheck({ runDir: e.paths.runDir, socket: e.paths.socket, clientSecret: e.paths.clientSecret, uid: e.uid, platform: e.platform, stat: factsOf }),
+    configCheck(e.paths.configFile, loaded, await exists(e.paths.configFile)),
+    keychainCheck(usesKeychain(config), () => runProbe(['keychain'], PROBE_TIMEOUT_MS, 'the keychain does not answer: unlock it, or restart its service')),
+    pkcs11Check({ tokens: config?.tokens ?? [], exists, probe: (token) => runProbe(['pkcs11', JSON.stringify(token)], PROBE_TIMEOUT_MS, 'the module hangs in C_Initialize: reconnect the token or its reader') }),
+    shimCheck(nativeShimPath(e.platform, e.arch), e.platform, e.arch, nodeCliPath()),
+    kubeconfigProfilesCheck({ files: kubeconfigs, config, exists }),
+    kubeconfigExposureCheck(kubeconfigs, e.platform),
+    kubectlVersionCheck(kubeconfigs, () => kubectlVersion(e.env.KUBECTL || 'kubectl', PROBE_TIMEOUT_MS)),
+    clockSkewCheck(oidcIssuers(config), (url, caFile) => issuerDate(url, caFile, PROBE_TIMEOUT_MS), systemClock),
+  ];
+}
+
+/** A broken config is probed as if it used the keychain: that is the default store. */
+function usesKeychain(config: KubecredConfig | undefined): boolean {
+  if (!config || config.secretStore === 'keychain') return true;
+  return config.profiles.some((p) => 'secretStore' in p && p.secretStore === 'keychain');
+}
+
+export function oidcIssuers(config: KubecredConfig | undefined): IssuerToProbe[] {
+  const byIssuer = new Map<string, { issuer: string; caFile?: string; profiles: string[] }>();
+  for (const profile of config?.profiles ?? []) {
+    if (profile.provider !== 'oidc') continue;
+    const key = `${profile.issuer}\n${profile.caFile ?? ''}`;
+    const entry = byIssuer.get(key) ?? { issuer: profile.issuer, ...(profile.caFile ? { caFile: profile.caFile } : {}), profiles: [] };
+    entry.profiles.push(profile.name);
+    byIssuer.set(key, entry);
+  }
+  return [...byIssuer.values()];
+}
+
+async function factsOf(file: string): Promise<FileFacts | undefined> {
+  try {
+    const info = await stat(file);
+    return { mode: info.mode, uid: info.uid };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function readWithMode(file: string): Promise<{ text: string; mode: number } | undefined> {
+  const facts = await factsOf(file);
+  return facts && { text: await readFile(file, 'utf8'), mode: facts.mode };
+}
+
+function exists(file: string): Promise<boolean> {
+  return access(file).then(() => true, () => false);
+}

@@ -1,0 +1,75 @@
+import { LineCounter, parseDocument } from 'yaml';
+
+/** Fields of a kubeconfig user that hold a credential in the file itself. */
+export const PLAINTEXT_FIELDS = ['token', 'client-key-data', 'password'] as const;
+/** The legacy auth-provider keeps OIDC tokens in its config map. */
+const AUTH_PROVIDER_SECRETS = ['id-token', 'refresh-token', 'client-secret'];
+
+export interface KubeconfigUser {
+  readonly name: string;
+  /** The user's exec block as written, when it has one. */
+  readonly exec?: Readonly<Record<string, unknown>>;
+  /** Which of PLAINTEXT_FIELDS the user sets; the values themselves are never kept. */
+  readonly plaintextFields: readonly string[];
+}
+
+export type KubeconfigFile =
+  | { readonly file: string; readonly state: 'missing' }
+  | { readonly file: string; readonly state: 'broken'; readonly error: string }
+  | { readonly file: string; readonly state: 'read'; readonly mode: number; readonly users: readonly KubeconfigUser[] };
+
+export interface KubeconfigIo {
+  /** The file's text and permission bits; undefined when it does not exist. */
+  read(file: string): Promise<{ text: string; mode: number } | undefined>;
+}
+
+/** Reads each file kubectl would read, only to look: nothing here writes a kubeconfig. */
+export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo): Promise<KubeconfigFile[]> {
+  return Promise.all(
+    files.map(async (file): Promise<KubeconfigFile> => {
+      let content: { text: string; mode: number } | undefined;
+      try {
+        content = await io.read(file);
+      } catch (error) {
+        return { file, state: 'broken', error: `cannot read it: ${(error as Error).message}` };
+      }
+      if (!content) return { file, state: 'missing' };
+      const parsed = parseKubeconfigUsers(content.text);
+      return 'error' in parsed ? { file, state: 'broken', error: parsed.error } : { file, state: 'read', mode: content.mode, users: parsed.users };
+    }),
+  );
+}
+
+export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[] } | { error: string } {
+  // Errors are given by line and code only: YAML's messages can quote the text, which may be a token.
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
+  const [yamlError] = doc.errors;
+  if (yamlError) return { error: `not valid YAML at line ${lineCounter.linePos(yamlError.pos[0]).line} (${yamlError.code})` };
+  const root: unknown = doc.toJS();
+  const users = isRecord(root) && Array.isArray(root.users) ? root.users : [];
+  return { users: users.filter(isRecord).map(userOf) };
+}
+
+function userOf(entry: Readonly<Record<string, unknown>>): KubeconfigUser {
+  const user = isRecord(entry.user) ? entry.user : {};
+  return {
+    name: typeof entry.name === 'string' ? entry.name : '(unnamed)',
+    ...(isRecord(user.exec) ? { exec: user.exec } : {}),
+    plaintextFields: [...PLAINTEXT_FIELDS.filter((field) => isFilled(user[field])), ...(holdsAuthProviderSecret(user) ? ['auth-provider'] : [])],
+  };
+}
+
+function holdsAuthProviderSecret(user: Readonly<Record<string, unknown>>): boolean {
+  const provider = user['auth-provider'];
+  const config = isRecord(provider) && isRecord(provider.config) ? provider.config : {};
+  return AUTH_PROVIDER_SECRETS.some((key) => isFilled(config[key]));
+}
+
+function isFilled(value: unknown): boolean {
+  return typeof value === 'string' && value !== '';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,18 @@
+import { ROUTES } from '../../../shared/api/routes.js';
+import { statusSchema } from '../../../shared/api/status.js';
+import { BrokerClient, BrokerUnreachableError } from '../../cli/brokerClient.js';
+import type { KubecredPaths } from '../../platform/paths.js';
+import type { BrokerProbe } from '../checks/brokerCheck.js';
+
+/** Asks the broker for its status, as `kubecred status` does, and never starts one. */
+export async function probeBroker(paths: KubecredPaths): Promise<BrokerProbe> {
+  try {
+    const answer = await new BrokerClient(paths).request('GET', ROUTES.status);
+    if (answer.status !== 200) throw new Error(`GET ${ROUTES.status} answered ${answer.status}`);
+    const status = statusSchema.parse(JSON.parse(answer.body));
+    return { running: true, pid: status.pid, version: status.version, configError: status.configError };
+  } catch (error) {
+    if (error instanceof BrokerUnreachableError) return { running: false, reason: error.message };
+    throw error;
+  }
+}
