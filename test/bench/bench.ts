@@ -1,6 +1,8 @@
 // `npm run bench`: Kubecred's hot path measured side by side with its baselines in one run.
-// Prints a table and writes test-results/bench.json. Not a test: it asserts nothing.
-import { mkdir, writeFile } from 'node:fs/promises';
+// Prints a table and writes test-results/bench.json. Not a test; it exits 1 only when a hard
+// bound (one plugin run per cold cache, no descriptor or memory growth) is broken.
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startApiStandIn } from '../support/apiServer.js';
 import { brokerEnv, startTestBroker, writeConfig } from '../support/broker.js';
@@ -10,11 +12,19 @@ import { findKubectlBuilds } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { KUBECRED_CLI, NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome } from '../support/tempHome.js';
+import { coldCacheStampede } from './coldCacheStampede.js';
 import { summarize, type Stats } from './stats.js';
+import { sustainedLoad } from './sustainedLoad.js';
 import { interleave, type Subject } from './timeCommand.js';
 
 const SHIM_RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const KUBECTL_RUNS = Number(process.env.BENCH_KUBECTL_RUNS ?? 60);
+const AWS_RUNS = Number(process.env.BENCH_AWS_RUNS ?? 20);
+const STAMPEDE_CALLERS = Number(process.env.BENCH_STAMPEDE ?? 200);
+const SUSTAINED_REQUESTS = Number(process.env.BENCH_SUSTAINED ?? 10_000);
+// Bounds the run must hold: one plugin run however many callers, no descriptor leak, and
+// memory that does not grow with the number of requests served.
+const BOUNDS = { stampedeProviderCalls: 1, rssGrowthMiB: 25, descriptorGrowth: 2 };
 const TOKEN = 'bench-token-0b7c1e';
 const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
 
@@ -27,7 +37,11 @@ async function main(): Promise<void> {
   const home = await makeTempHome();
   const plugin = path.join(home.dir, 'plugin.sh');
   await writeFile(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`, { mode: 0o755 });
-  await writeConfig(home.dir, `profiles:\n  - name: bench\n    provider: exec\n    command: ${plugin}\n    ttl: 24h\n`);
+  const stampedePlugin = path.join(home.dir, 'stampede-plugin.sh');
+  const stampedeLog = path.join(home.dir, 'stampede-calls.log');
+  // Slow like a real IdP round trip, and it counts its own runs.
+  await writeFile(stampedePlugin, `#!/bin/sh\necho run >> ${stampedeLog}\nsleep 0.3\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`, { mode: 0o755 });
+  await writeConfig(home.dir, `profiles:\n  - name: bench\n    provider: exec\n    command: ${plugin}\n    ttl: 24h\n  - name: stampede\n    provider: exec\n    command: ${stampedePlugin}\n    ttl: 24h\n`);
   const broker = await startTestBroker(home.dir);
   const pki = await createTestPki(path.join(home.dir, 'pki'));
   const api = await startApiStandIn({ pki, auth: { bearerToken: TOKEN } });
@@ -45,6 +59,13 @@ async function main(): Promise<void> {
       shims.push({ name: 'gke-gcloud-auth-plugin, cached', command: gke.command, args: gke.args, env: withoutUndefined({ ...process.env, ...gke.env }) });
     }
     const shimSamples = await interleave(shims, SHIM_RUNS);
+    const aws = awsSubject(home.dir);
+    const awsSamples = aws ? await interleave([aws], AWS_RUNS, 2) : new Map<string, number[]>();
+
+    const stampede = await coldCacheStampede(STAMPEDE_CALLERS, NATIVE_SHIM, ['credential', 'stampede'], env, stampedeLog);
+    const secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
+    const body = JSON.stringify({ argv: ['credential', 'bench'], execInfo: V1_INFO, stdinIsTerminal: false, client: 'shim' });
+    const sustained = await sustainedLoad({ pid: broker.process.pid!, socket: broker.socket, secret, body, requests: SUSTAINED_REQUESTS, concurrency: 16 });
 
     const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop();
     if (!kubectl) throw new Error('no versioned kubectl build found');
@@ -57,20 +78,46 @@ async function main(): Promise<void> {
     ];
     const kubectlSamples = await interleave(kubectlSubjects, KUBECTL_RUNS, 3);
 
-    const rows: Array<{ name: string } & Stats> = [...shimSamples, ...kubectlSamples].map(([name, samples]) => ({ name, ...summarize(samples) }));
+    const rows: Array<{ name: string } & Stats> = [...shimSamples, ...awsSamples, ...kubectlSamples].map(([name, samples]) => ({ name, ...summarize(samples) }));
     const [inlineStats, shimStats] = kubectlSubjects.map((s) => rows.find((r) => r.name === s.name)!);
     const ratio = { p50: shimStats!.p50 / inlineStats!.p50, mean: shimStats!.mean / inlineStats!.mean };
     printTable(rows);
     process.stdout.write(`\nkubectl through Kubecred / kubectl with the token inline: ${ratio.p50.toFixed(3)}x at p50, ${ratio.mean.toFixed(3)}x mean (target <= 1.15x)\n`);
+    process.stdout.write(`${stampede.callers} native shims at once on a cold cache: ${stampede.providerCalls} plugin run(s) (must be ${BOUNDS.stampedeProviderCalls}), ${stampede.failures} failed, p50 ${stampede.p50.toFixed(0)} ms, p99 ${stampede.p99.toFixed(0)} ms (the plugin alone takes 300 ms)\n`);
+    const rssGrowth = sustained.after.rssMiB - sustained.afterWarmup.rssMiB;
+    const descriptorGrowth = sustained.after.descriptors - sustained.before.descriptors;
+    process.stdout.write(`sustained: ${sustained.requests} cache hits at concurrency ${sustained.concurrency} in ${sustained.seconds.toFixed(1)} s = ${sustained.requestsPerSecond.toFixed(0)} req/s, ${sustained.failures} failed; broker RSS ${sustained.before.rssMiB.toFixed(1)} -> ${sustained.afterWarmup.rssMiB.toFixed(1)} (warm) -> ${sustained.after.rssMiB.toFixed(1)} MiB (bound +${BOUNDS.rssGrowthMiB}), descriptors ${sustained.before.descriptors} -> ${sustained.after.descriptors} (bound +${BOUNDS.descriptorGrowth})\n`);
+    const broken = [
+      stampede.providerCalls !== BOUNDS.stampedeProviderCalls && `the plugin ran ${stampede.providerCalls} times for one cold cache`,
+      stampede.failures > 0 && `${stampede.failures} stampede callers failed`,
+      sustained.failures > 0 && `${sustained.failures} sustained requests failed`,
+      rssGrowth > BOUNDS.rssGrowthMiB && `broker RSS grew ${rssGrowth.toFixed(1)} MiB over ${sustained.requests} requests`,
+      descriptorGrowth > BOUNDS.descriptorGrowth && `broker descriptors grew by ${descriptorGrowth}`,
+    ].filter((b): b is string => typeof b === 'string');
     const out = path.join(REPO_ROOT, 'test-results');
     await mkdir(out, { recursive: true });
-    await writeFile(path.join(out, 'bench.json'), `${JSON.stringify({ date: new Date().toISOString(), runs: { shim: SHIM_RUNS, kubectl: KUBECTL_RUNS }, rows, kubectlRatio: ratio }, null, 2)}\n`);
+    await writeFile(path.join(out, 'bench.json'), `${JSON.stringify({ date: new Date().toISOString(), runs: { shim: SHIM_RUNS, kubectl: KUBECTL_RUNS, aws: AWS_RUNS }, rows, kubectlRatio: ratio, stampede, sustained, bounds: BOUNDS, broken }, null, 2)}\n`);
     process.stdout.write(`written: ${path.join(out, 'bench.json')}\n`);
+    if (broken.length > 0) {
+      process.stderr.write(`bench: bounds broken:\n${broken.map((b) => `  - ${b}`).join('\n')}\n`);
+      process.exitCode = 1;
+    }
   } finally {
     await api.close();
     await broker.stop();
     await home.cleanup();
   }
+}
+
+/** `aws eks get-token` with throwaway keys: it signs locally, so no network is needed. */
+function awsSubject(dir: string): Subject | undefined {
+  if (spawnSync('sh', ['-c', 'command -v aws']).status !== 0) return undefined;
+  return {
+    name: 'aws eks get-token',
+    command: 'aws',
+    args: ['eks', 'get-token', '--cluster-name', 'bench', '--region', 'us-east-1', '--output', 'json'],
+    env: { ...process.env, AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: path.join(dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'aws-credentials') },
+  };
 }
 
 function printTable(rows: Array<{ name: string } & Stats>): void {
