@@ -7,6 +7,9 @@ import { HeadlessUi } from './broker/headlessUi.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
 import { BrowserOpener } from './platform/browserOpener.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
+import { RegistryBroker } from './broker/registryBroker.js';
+import { runPasswordCommand } from './registry/passwordCommand.js';
+import { RegistryLogins } from './registry/registryLogins.js';
 import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
 import { Approvals } from './broker/approvals.js';
 import { ConfigSource } from './config/configSource.js';
@@ -38,6 +41,8 @@ export interface CompositionOptions {
 export interface BrokerServices {
   readonly credentials: CredentialBroker;
   readonly admin: SecretAdmin;
+  /** Image registry credentials (kubelet credential provider, docker credential helper). */
+  readonly registries: RegistryBroker;
   readonly interactions: InteractionBoard;
   close(): Promise<void>;
 }
@@ -69,6 +74,8 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
   );
   const approvals = new Approvals(ui, clock);
+  const audit = new FileAuditLog(paths.auditLog);
+  const callers = new ProcessCallerInfo();
   const credentials = new CredentialBroker({
     clock,
     config,
@@ -76,15 +83,25 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     providers: new ProviderRegistry(createProvider),
     cache,
     stores,
-    audit: new FileAuditLog(paths.auditLog),
-    callers: new ProcessCallerInfo(),
+    audit,
+    callers,
     logger,
     approvals,
+  });
+  const registries = new RegistryBroker({
+    clock,
+    config,
+    configPath: paths.configFile,
+    logins: new RegistryLogins({ clock, stores, cache, runPasswordCommand }),
+    audit,
+    callers,
+    logger,
   });
   const admin = new SecretAdmin(config, stores, tokens, cache, logger, approvals);
   return {
     credentials,
     admin,
+    registries,
     interactions,
     close: async () => {
       cache.forgetAll();

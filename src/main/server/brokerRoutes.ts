@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
 import { credentialRequestSchema } from '../../shared/api/credentialRequest.js';
 import { HEADERS, ROUTES } from '../../shared/api/routes.js';
 import { passphraseSchema, pinSchema, secretWriteSchema, type BrokerStatus } from '../../shared/api/status.js';
+import { dockerServerCallSchema, dockerStoreCallSchema, providerCallSchema } from '../../shared/registry/registryRequests.js';
 import { asBrokerError, BrokerError } from '../broker/brokerError.js';
 import type { BrokerServices } from '../composition.js';
 import { readJsonBody } from './readBody.js';
@@ -23,8 +25,9 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes({ credentials: broker, admin, interactions }: BrokerServices, identity: ServerIdentity): Route[] {
+export function brokerRoutes({ credentials: broker, admin, interactions, registries }: BrokerServices, identity: ServerIdentity): Route[] {
   return [
+    ...registryRoutes(registries),
     {
       method: 'POST',
       pattern: exact(ROUTES.credential),
@@ -139,6 +142,33 @@ export function brokerRoutes({ credentials: broker, admin, interactions }: Broke
       },
     },
   ];
+}
+
+/** The kubelet credential provider and the docker credential helper (docs/registry.md). */
+function registryRoutes(registries: BrokerServices['registries']): Route[] {
+  const { registry: paths } = ROUTES;
+  return [
+    postRoute(paths.credentialProvider, providerCallSchema, (body) => registries.providerResponse(body.request, { client: 'kubelet', parentPid: body.parentPid })),
+    postRoute(paths.dockerGet, dockerServerCallSchema, async (body) => ({ credentials: await registries.dockerGet(body.serverUrl, { client: 'docker-helper', parentPid: body.parentPid }) })),
+    postRoute(paths.dockerStore, dockerStoreCallSchema, (body) => registries.dockerStore(body.input)),
+    postRoute(paths.dockerErase, dockerServerCallSchema, (body) => registries.dockerErase(body.serverUrl)),
+    { method: 'GET', pattern: exact(paths.dockerList), handler: async (_request, response) => replyJson(response, 200, await registries.dockerList()) },
+  ];
+}
+
+/** A POST whose body the schema checks; a string answer is sent as it is (already JSON). */
+function postRoute<T>(path: string, schema: z.ZodType<T>, answer: (body: T) => Promise<unknown>): Route {
+  return {
+    method: 'POST',
+    pattern: exact(path),
+    handler: async (request, response) => {
+      const body = schema.safeParse(await readJsonBody(request));
+      if (!body.success) throw invalidBody(body.error.issues[0]);
+      const result = await answer(body.data);
+      if (typeof result === 'string') send(response, 200, 'application/json', result);
+      else replyJson(response, 200, result);
+    },
+  };
 }
 
 function exact(path: string): RegExp {

@@ -5,6 +5,14 @@ export const ROUTES = {
   profiles: '/v1/profiles',
   secret: (profile: string, field: string) =>
     `/v1/secrets/${encodeURIComponent(profile)}/${encodeURIComponent(field)}`,
+  /** Image registry credentials: the kubelet's credential provider and docker's credential helper. */
+  registry: {
+    credentialProvider: '/v1/registry/credential-provider',
+    dockerGet: '/v1/registry/docker/get',
+    dockerStore: '/v1/registry/docker/store',
+    dockerErase: '/v1/registry/docker/erase',
+    dockerList: '/v1/registry/docker/list',
+  },
 } as const;
 
 export const HEADERS = {

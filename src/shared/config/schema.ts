@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { EXEC_API_VERSIONS } from '../execCredential.js';
 import { parseDuration } from '../duration.js';
+import { CACHE_KEY_TYPES } from '../registry/credentialProvider.js';
+import { isValidMatcher } from '../registry/imageMatcher.js';
 
 const profileName = z
   .string()
@@ -141,6 +143,40 @@ export type OidcProfileConfig = z.infer<typeof oidcProfile>;
 export type KeystoneProfileConfig = z.infer<typeof keystoneProfile>;
 export type EksProfileConfig = z.infer<typeof eksProfile>;
 
+const imageMatcher = z.string().refine(isValidMatcher, {
+  message: 'an image matcher is a registry host with optional port and path, globs only in the host: *.example.com, registry.local:5000/team',
+});
+
+/**
+ * Image registry credentials, for the kubelet (credential provider) and for docker, podman
+ * and skopeo (credential helper). The password comes from the secret store (fields
+ * username, password, server-url; `docker-credential-kubecred store` writes them) or from
+ * passwordCommand, whose stdout is the password (aws ecr get-login-password).
+ */
+export const registrySchema = z
+  .strictObject({
+    name: profileName,
+    description: z.string().optional(),
+    matchImages: z.array(imageMatcher).min(1, { message: 'name at least one image matcher' }),
+    username: z.string().min(1).optional(),
+    passwordCommand: z
+      .strictObject({
+        command: z.string().min(1),
+        args: z.array(z.string()).default([]),
+        env: envList.default([]),
+        timeout: duration.default('60s'),
+      })
+      .optional(),
+    /** How long the broker keeps a command's password, and the kubelet any answer. */
+    cacheDuration: duration.default('5m'),
+    cacheKeyType: z.enum(CACHE_KEY_TYPES).default('Registry'),
+  })
+  .refine((r) => r.passwordCommand === undefined || r.username !== undefined, {
+    message: 'a registry with passwordCommand needs username: (for Amazon ECR it is AWS)',
+    path: ['username'],
+  });
+export type RegistryConfig = z.infer<typeof registrySchema>;
+
 export const configSchema = z
   .strictObject({
     /** The store for profiles that name none. encrypted-file is for machines with no keychain. */
@@ -148,6 +184,8 @@ export const configSchema = z
     encryptedFile: z.strictObject({ path: z.string().min(1).optional() }).optional(),
     tokens: z.array(tokenSchema).default([]),
     profiles: z.array(profileSchema).default([]),
+    /** Optional rather than defaulted, so code that builds a config by hand need not name it. */
+    registries: z.array(registrySchema).optional(),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();
@@ -166,6 +204,9 @@ export const configSchema = z
       if (profile.provider === 'static' && profile.tokenCertificate && !tokens.has(profile.tokenCertificate.token)) {
         ctx.addIssue({ code: 'custom', path: ['profiles', index, 'tokenCertificate', 'token'], message: `no token "${profile.tokenCertificate.token}" under tokens:` });
       }
+    });
+    config.registries?.forEach((registry, index, registries) => {
+      if (registries.findIndex((r) => r.name === registry.name) !== index) ctx.addIssue({ code: 'custom', path: ['registries', index, 'name'], message: `registry "${registry.name}" is defined twice` });
     });
   });
 export type KubecredConfig = z.infer<typeof configSchema>;

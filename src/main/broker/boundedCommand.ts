@@ -1,0 +1,64 @@
+import { execa } from 'execa';
+
+export interface BoundedCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Added to the broker's environment. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface BoundedResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | undefined;
+  readonly signal: string | undefined;
+  readonly timedOut: boolean;
+  readonly notFound: boolean;
+  /** It printed more than maxOutputBytes and was stopped. */
+  readonly tooLarge: boolean;
+}
+
+/**
+ * Runs a helper program the broker wraps (an exec plugin, a password command) with no stdin
+ * and a deadline. At the deadline its whole process group is killed: a shell script's
+ * `sleep` would otherwise hold the output pipe open long after the script itself was killed.
+ */
+export async function runBoundedCommand({ command, args, env, timeoutMs, maxOutputBytes, signal }: BoundedCommand): Promise<BoundedResult> {
+  const subprocess = execa(command, args, {
+    env,
+    extendEnv: true,
+    stdin: 'ignore',
+    maxBuffer: maxOutputBytes,
+    reject: false,
+    encoding: 'utf8',
+    detached: process.platform !== 'win32',
+    ...(signal ? { cancelSignal: signal } : {}),
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killProcessGroup(subprocess);
+  }, timeoutMs);
+  const result = await subprocess.finally(() => clearTimeout(timer));
+  return {
+    stdout: String(result.stdout ?? ''),
+    stderr: String(result.stderr ?? ''),
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut,
+    notFound: result.failed && (result as { code?: string }).code === 'ENOENT',
+    tooLarge: (result as { isMaxBuffer?: boolean }).isMaxBuffer === true,
+  };
+}
+
+function killProcessGroup(subprocess: { pid?: number | undefined; kill(signal?: NodeJS.Signals): boolean }): void {
+  try {
+    if (subprocess.pid !== undefined && process.platform !== 'win32') process.kill(-subprocess.pid, 'SIGKILL');
+    else subprocess.kill('SIGKILL');
+  } catch {
+    subprocess.kill('SIGKILL');
+  }
+}

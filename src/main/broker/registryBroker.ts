@@ -1,0 +1,171 @@
+import type { RegistryConfig } from '../../shared/config/schema.js';
+import { parseDuration } from '../../shared/duration.js';
+import { goDuration, type CredentialProviderResponse, type RegistryAuth } from '../../shared/registry/credentialProvider.js';
+import { dockerCredentialsSchema, type DockerCredentials } from '../../shared/registry/dockerCredentialHelper.js';
+import { matchesImage, matchesRegistryServer } from '../../shared/registry/imageMatcher.js';
+import { parseProviderRequest } from '../registry/providerRequest.js';
+import type { RegistryLogins } from '../registry/registryLogins.js';
+import { registrySecretOwner } from '../registry/registrySecrets.js';
+import type { AuditLog } from './auditLog.js';
+import { BrokerError } from './brokerError.js';
+import type { Clock } from './clock.js';
+import type { CacheSource } from './credentialCache.js';
+import type { CallerPort, ConfigPort } from './credentialBroker.js';
+import type { Logger } from './logger.js';
+
+export interface RegistryBrokerPorts {
+  readonly clock: Clock;
+  readonly config: ConfigPort;
+  readonly configPath: string;
+  readonly logins: RegistryLogins;
+  readonly audit: AuditLog;
+  readonly callers: CallerPort;
+  readonly logger: Logger;
+}
+
+/** Who asked: the kubelet's plugin call, or a docker credential helper call. */
+export interface RegistryCaller {
+  readonly client: 'kubelet' | 'docker-helper';
+  readonly parentPid?: number | undefined;
+}
+
+/**
+ * Image registry credentials for the kubelet's credential provider protocol and the docker
+ * credential helper protocol, from the registries of config.yaml. Free of HTTP.
+ */
+export class RegistryBroker {
+  constructor(private readonly ports: RegistryBrokerPorts) {}
+
+  /** Answers a CredentialProviderRequest (the raw stdin text) with the response JSON to print. */
+  async providerResponse(rawRequest: string, caller: RegistryCaller): Promise<string> {
+    const { apiVersion, image } = parseProviderRequest(rawRequest);
+    const matching = (await this.registries()).filter((r) => r.matchImages.some((m) => matchesImage(m, image)));
+    const auth: Record<string, RegistryAuth> = {};
+    let firstFailure: unknown;
+    for (const registry of matching) {
+      try {
+        const login = await this.login(registry, caller);
+        for (const matcher of registry.matchImages.filter((m) => matchesImage(m, image))) auth[matcher] ??= login;
+      } catch (error) {
+        firstFailure ??= error;
+      }
+    }
+    if (firstFailure !== undefined && Object.keys(auth).length === 0) throw firstFailure;
+    const response: CredentialProviderResponse = {
+      apiVersion,
+      kind: 'CredentialProviderResponse',
+      cacheKeyType: matching[0]?.cacheKeyType ?? 'Image',
+      // Nothing matched: no caching, so a registry added to config.yaml counts at once.
+      cacheDuration: goDuration(matching.length ? Math.min(...matching.map((r) => parseDuration(r.cacheDuration) ?? 0)) : 0),
+      auth,
+    };
+    return `${JSON.stringify(response)}\n`;
+  }
+
+  /** `get`: the first matching registry with a login; null is "not found" (the client goes anonymous). */
+  async dockerGet(serverUrl: string, caller: RegistryCaller): Promise<DockerCredentials | null> {
+    const url = checkedServerUrl(serverUrl);
+    for (const registry of await this.serving(url)) {
+      try {
+        const { username, password } = await this.login(registry, caller);
+        return { ServerURL: url, Username: username, Secret: password };
+      } catch (error) {
+        if (!(error instanceof BrokerError && error.code === 'secret-missing')) throw error;
+      }
+    }
+    return null;
+  }
+
+  /** `store`: keeps what `docker login` verified, under the first registry that serves the URL. */
+  async dockerStore(rawInput: string): Promise<{ registry: string }> {
+    const parsed = dockerCredentialsSchema.safeParse(parseJsonOrUndefined(rawInput));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new BrokerError('bad-request', `store needs {"ServerURL", "Username", "Secret"} on stdin (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`, 'docker, podman and skopeo send this themselves on login');
+    }
+    const url = checkedServerUrl(parsed.data.ServerURL);
+    const [registry] = await this.serving(url);
+    if (!registry) {
+      throw new BrokerError('not-found', `no registry in ${this.ports.configPath} serves ${url}`, `add one under registries:, e.g. "- name: mine" with "matchImages: [${url.replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '')}]"`);
+    }
+    await this.ports.logins.store(registry, { ...parsed.data, ServerURL: url });
+    this.ports.logger.info('registry login stored', { registry: registry.name });
+    return { registry: registry.name };
+  }
+
+  /** `erase`: forgets the stored logins of every registry that serves the URL. */
+  async dockerErase(serverUrl: string): Promise<{ erased: string[] }> {
+    const url = checkedServerUrl(serverUrl);
+    const erased: string[] = [];
+    for (const registry of await this.serving(url)) {
+      if (!registry.passwordCommand && (await this.ports.logins.erase(registry))) erased.push(registry.name);
+    }
+    return { erased };
+  }
+
+  /** `list`: server URL to user name, for the logins `store` kept. */
+  async dockerList(): Promise<Record<string, string>> {
+    const listed: Record<string, string> = {};
+    for (const registry of await this.registries()) {
+      const stored = await this.ports.logins.storedLogin(registry);
+      if (stored) listed[stored.serverUrl] ??= stored.username;
+    }
+    return listed;
+  }
+
+  private async login(registry: RegistryConfig, caller: RegistryCaller): Promise<RegistryAuth> {
+    try {
+      const { auth, source } = await this.ports.logins.login(registry);
+      void this.audit(registry, caller, 'served', source);
+      return auth;
+    } catch (error) {
+      void this.audit(registry, caller, 'failed', undefined, (error as Error).message);
+      throw error;
+    }
+  }
+
+  private async serving(serverUrl: string): Promise<RegistryConfig[]> {
+    return (await this.registries()).filter((r) => r.matchImages.some((m) => matchesRegistryServer(m, serverUrl)));
+  }
+
+  private async registries(): Promise<readonly RegistryConfig[]> {
+    const { config, error } = await this.ports.config.current();
+    const registries = config.registries ?? [];
+    if (error && registries.length === 0) {
+      throw new BrokerError('config-invalid', `no usable registries: ${error}`, 'fix the file; Kubecred reloads it on the next request');
+    }
+    return registries;
+  }
+
+  private async audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed', source?: CacheSource, error?: string): Promise<void> {
+    try {
+      const described = await this.ports.callers.describe(caller.parentPid);
+      await this.ports.audit.append({
+        time: new Date(this.ports.clock.now()).toISOString(),
+        profile: registrySecretOwner(registry.name),
+        caller: { ...described, client: caller.client },
+        outcome,
+        ...(source ? { source } : {}),
+        ...(error ? { error } : {}),
+      });
+    } catch (failure) {
+      this.ports.logger.warn('audit log write failed', { reason: (failure as Error).message });
+    }
+  }
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function checkedServerUrl(serverUrl: string): string {
+  const url = serverUrl.trim();
+  if (!url || url.length > 2048 || /\s/.test(url)) {
+    throw new BrokerError('bad-request', 'expected a registry server URL (e.g. registry.example.com or https://registry.example.com:5000)', 'the client writes it on stdin');
+  }
+  return url;
+}
