@@ -2,7 +2,7 @@ import { HeadlessUi, type UrlOpener } from './broker/headlessUi.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
 import type { Logger } from './broker/logger.js';
 import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
-import { composeBroker } from './composition.js';
+import { composeBroker, type BrokerServices } from './composition.js';
 import { BrowserOpener } from './platform/browserOpener.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { brokerRoutes } from './server/brokerRoutes.js';
@@ -25,6 +25,8 @@ export interface HeadlessOptions {
 export interface RunningBroker extends RunningServer {
   /** The first one-time link of the web UI, when it runs. */
   readonly webUiLink?: string;
+  /** The broker's use cases, for a shell (the tray app) that serves them over its own channel. */
+  readonly services: BrokerServices;
 }
 
 /** The broker and its socket server: `kubecred daemon` (optionally with the web UI), and the base of the tray app. */
@@ -45,6 +47,7 @@ export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, 
   });
   return {
     socket: server.socket,
+    services,
     ...(webUi ? { webUiLink: webUi.url } : {}),
     close: async () => {
       prompts?.close();

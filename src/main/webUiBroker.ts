@@ -9,7 +9,8 @@ import { addProfile, readProfile, removeProfile, updateProfile, updateToken } fr
 import { loadConfig } from './config/configLoader.js';
 import { autostartEnabled, setAutostart } from './platform/autostart.js';
 import { currentPlatformEnv } from './platform/paths.js';
-import { nodeCliPath } from './platform/shimLocation.js';
+import { nativeShimPath, nodeCliPath } from './platform/shimLocation.js';
+import { brokerImportService } from './kubeconfig/brokerImportService.js';
 import type { KubecredPaths } from './platform/paths.js';
 import type { Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
@@ -80,6 +81,7 @@ export async function startBrokerWebUi(
         await setAutostart(enabled, { node: process.execPath, cli: nodeCliPath() }, currentPlatformEnv());
         logger.info('start at login changed from the web UI', { enabled });
       },
+      kubeconfigImport: brokerImportService(services, paths, nativeShimPath() ?? nodeCliPath(), logger),
     },
     log: (line) => logger.info(line),
   });

@@ -4,6 +4,7 @@ import type { Transport } from './api/transport.js';
 import { ApprovalPrompt } from './components/ApprovalPrompt.js';
 import { AuditLogView } from './components/AuditLogView.js';
 import { FormPrompt } from './components/FormPrompt.js';
+import { ImportWizard } from './components/ImportWizard.js';
 import { PassphrasePrompt } from './components/PassphrasePrompt.js';
 import { PendingLogins } from './components/PendingLogins.js';
 import { PinPrompt } from './components/PinPrompt.js';
@@ -125,6 +126,8 @@ export function App({ transport }: { transport: Transport }) {
             onUpdate={(name, changes) => transport.updateProfile(name, changes)}
           />
           <ProfileForm onAdd={(profile) => transport.addProfile(profile)} />
+          <h2 className="section">Import a kubeconfig</h2>
+          <ImportWizard transport={transport} />
           <h2 className="section">Tokens</h2>
           <TokenList tokens={tokens} />
           <h2 className="section">Preferences</h2>

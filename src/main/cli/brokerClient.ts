@@ -52,7 +52,9 @@ export class BrokerClient {
         },
       });
       const connectTimer = setTimeout(() => request.destroy(new BrokerUnreachableError(this.paths.socket, 'no answer')), CONNECT_TIMEOUT_MS);
-      request.once('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
+      // A kept-alive socket is already connected and never emits 'connect': the answer clears it too.
+      request.once('socket', (socket) => (socket.connecting ? socket.once('connect', () => clearTimeout(connectTimer)) : clearTimeout(connectTimer)));
+      request.once('response', () => clearTimeout(connectTimer));
       request.once('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(connectTimer);
         if (error instanceof BrokerUnreachableError) reject(error);

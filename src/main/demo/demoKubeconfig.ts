@@ -1,3 +1,5 @@
+import { kubecredExecBlock } from '../kubeconfig/kubecredExec.js';
+
 /** A kubeconfig whose only credentials are calls to Kubecred, one context per profile (JSON is valid YAML). */
 export function demoKubeconfig({ server, caPem, command, home, profiles }: { server: string; caPem: string; command: string; home: string; profiles: readonly string[] }): string {
   const config = {
@@ -6,17 +8,8 @@ export function demoKubeconfig({ server, caPem, command, home, profiles }: { ser
     clusters: [{ name: 'kubecred-demo', cluster: { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } }],
     users: profiles.map((profile) => ({
       name: `kubecred-${profile}`,
-      user: {
-        exec: {
-          apiVersion: 'client.authentication.k8s.io/v1',
-          command,
-          args: ['credential', profile],
-          env: [{ name: 'KUBECRED_HOME', value: home }],
-          interactiveMode: 'IfAvailable',
-          provideClusterInfo: true,
-          installHint: 'This kubeconfig uses Kubecred (kubecred credential). Install Kubecred, or ask for a kubeconfig with your own credentials.',
-        },
-      },
+      // The demo's broker lives in its own home, so the block names it for the shim.
+      user: { exec: kubecredExecBlock({ command, profile, env: [{ name: 'KUBECRED_HOME', value: home }] }) },
     })),
     contexts: profiles.map((profile) => ({ name: `kubecred-${profile}`, context: { cluster: 'kubecred-demo', user: `kubecred-${profile}` } })),
     'current-context': `kubecred-${profiles[0] ?? 'demo'}`,

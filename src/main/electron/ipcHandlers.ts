@@ -1,5 +1,6 @@
 import { IPC_REQUEST_SCHEMAS, IpcChannel, type InvokeChannel, type IpcRequest, type IpcResponse, type IpcResult } from '../../shared/api/ipcChannels.js';
 import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
+import type { ImportService } from '../kubeconfig/importService.js';
 import { isTrustedSender } from './appOrigin.js';
 import type { BrokerPort } from './brokerPort.js';
 
@@ -40,8 +41,15 @@ export function mirrorPromptWindows(prompts: PromptAnswerSink & { onChange(liste
 
 export type IpcHandlers = { readonly [C in InvokeChannel]: (request: IpcRequest<C>) => Promise<IpcResponse<C>> };
 
-/** The main-process side of each channel: a call into the broker's ports. */
-export function ipcHandlers(broker: BrokerPort, prompts: PromptAnswerSink): IpcHandlers {
+/**
+ * The main-process side of each channel: a call into the broker's ports. Without an importer
+ * (a shell that has not wired one) the import channels answer with what to do instead.
+ */
+export function ipcHandlers(broker: BrokerPort, prompts: PromptAnswerSink, importer?: ImportService): IpcHandlers {
+  const importing = (): ImportService => {
+    if (!importer) throw Object.assign(new Error('this window cannot import kubeconfigs'), { hint: 'run kubecred import in a terminal' });
+    return importer;
+  };
   return {
     [IpcChannel.ListProfiles]: () => broker.listProfiles(),
     [IpcChannel.Login]: ({ profile }) => broker.login(profile),
@@ -50,6 +58,8 @@ export function ipcHandlers(broker: BrokerPort, prompts: PromptAnswerSink): IpcH
     [IpcChannel.LockAll]: () => broker.lockAll(),
     [IpcChannel.PendingPrompts]: async () => prompts.list(),
     [IpcChannel.AnswerPrompt]: async ({ promptId, answer }) => ({ accepted: prompts.answer(promptId, answer) }),
+    [IpcChannel.ImportPreview]: () => importing().preview(),
+    [IpcChannel.ImportKubeconfig]: ({ fingerprint }) => importing().apply(fingerprint),
   };
 }
 

@@ -11,6 +11,8 @@ import { BrokerClient } from '../cli/brokerClient.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
 import { BrowserOpener } from '../platform/browserOpener.js';
 import { kubecredPaths } from '../platform/paths.js';
+import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
+import { brokerImportService } from '../kubeconfig/brokerImportService.js';
 import { recentDenials } from './deniedRequests.js';
 import { APP_ORIGIN, APP_SCHEME } from './appOrigin.js';
 import { appResponseHeaders, resolveAppAsset } from './appProtocol.js';
@@ -53,7 +55,8 @@ async function start(): Promise<void> {
     ui: promptingUi(prompts, login),
   });
   const broker = httpBrokerPort(new BrokerClient(paths));
-  registerIpcHandlers(ipcMain, ipcHandlers(broker, prompts), APP_ORIGIN);
+  const importer = brokerImportService(server.services, paths, nativeShimPath() ?? nodeCliPath(), logger);
+  registerIpcHandlers(ipcMain, ipcHandlers(broker, prompts, importer), APP_ORIGIN);
 
   const report = (error: unknown) => logger.warn('tray action failed', { reason: (error as Error).message });
   const run = (action: TrayAction): void => {

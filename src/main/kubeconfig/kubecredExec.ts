@@ -33,3 +33,9 @@ export function kubecredProfileOf(exec: unknown): string | undefined {
   if (!Array.isArray(args) || args[0] !== 'credential' || typeof args[1] !== 'string') return undefined;
   return args[1];
 }
+
+/** `v1`, `v1beta1` or the full group/version, as a user types it for --api-version; undefined otherwise. */
+export function parseExecApiVersion(value: string): ExecApiVersion | undefined {
+  const version = value.replace(/^client\.authentication\.k8s\.io\//, '');
+  return version === 'v1' || version === 'v1beta1' ? `client.authentication.k8s.io/${version}` : undefined;
+}

@@ -17,6 +17,8 @@ const api = {
   lockAll: () => invoke(IpcChannel.LockAll),
   pendingPrompts: () => invoke(IpcChannel.PendingPrompts),
   answerPrompt: (promptId: string, answer: PromptAnswer) => invoke(IpcChannel.AnswerPrompt, { promptId, answer }),
+  importPreview: () => invoke(IpcChannel.ImportPreview),
+  importKubeconfig: (fingerprint: string) => invoke(IpcChannel.ImportKubeconfig, { fingerprint }),
   onStatusChanged: (listener: (profiles: IpcEvents[IpcChannel.StatusChanged]) => void): (() => void) => {
     const handler = (_event: unknown, profiles: IpcEvents[IpcChannel.StatusChanged]) => listener(profiles);
     ipcRenderer.on(IpcChannel.StatusChanged, handler);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, startAtLoginRequestSchema, tokenChangesSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
+import { importRequestSchema, newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, startAtLoginRequestSchema, tokenChangesSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
 import { EventStream } from './eventStream.js';
 import { checkOrigin, SECURITY_HEADERS, SessionKeeper } from './requestGuard.js';
 import { readStatic } from './staticFiles.js';
@@ -39,6 +39,10 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const refresh = setInterval(() => stream.changed(), options.refreshMs ?? 30_000);
   refresh.unref();
   let port = 0;
+  const importer = () => {
+    if (!ports.kubeconfigImport) throw new HttpFailure(404, 'not-found', 'this shell cannot import kubeconfigs', 'run kubecred import in a terminal');
+    return ports.kubeconfigImport;
+  };
 
   const send = (response: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) => {
     response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...extra });
@@ -77,6 +81,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     if (method === 'GET' && path === WEB_UI_ROUTES.audit) return send(response, 200, { records: await ports.auditLog() });
     if (method === 'GET' && path === WEB_UI_ROUTES.tokens) return send(response, 200, { tokens: await ports.tokens() });
     if (method === 'GET' && path === WEB_UI_ROUTES.preferences) return send(response, 200, await ports.preferences());
+    if (method === 'GET' && path === WEB_UI_ROUTES.kubeconfigImport) return send(response, 200, await importer().preview());
     const config = /^\/api\/profiles\/([^/]+)\/config$/.exec(path);
     if (method === 'GET' && config) return send(response, 200, { profile: await ports.profileConfig(decodeURIComponent(config[1]!)) });
     if (method !== 'POST') throw new HttpFailure(405, 'bad-request', 'method not allowed');
@@ -87,6 +92,11 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       await ports.addProfile(await readBody(request, newProfileRequestSchema));
       stream.changed();
       return send(response, 201, {});
+    }
+    if (path === WEB_UI_ROUTES.kubeconfigImport) {
+      const result = await importer().apply((await readBody(request, importRequestSchema)).fingerprint);
+      stream.changed();
+      return send(response, 200, result);
     }
     if (path === WEB_UI_ROUTES.startAtLogin) {
       await ports.setStartAtLogin((await readBody(request, startAtLoginRequestSchema)).enabled);

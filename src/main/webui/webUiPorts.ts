@@ -1,6 +1,7 @@
 import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/prompts.js';
 import type { Interaction, ProfileSummary } from '../../shared/api/status.js';
 import type { PromptQueue } from '../broker/promptQueue.js';
+import type { ImportService } from '../kubeconfig/importService.js';
 
 /** What the web UI needs of the broker; the composition root wires the real one, tests fakes. */
 export interface WebUiPorts {
@@ -29,6 +30,8 @@ export interface WebUiPorts {
   updateToken(token: string, changes: TokenChanges): Promise<void>;
   preferences(): Promise<Preferences>;
   setStartAtLogin(enabled: boolean): Promise<void>;
+  /** The kubeconfig import wizard; absent where the shell offers none. */
+  kubeconfigImport?: ImportService;
 }
 
 export interface WebUiOptions {

@@ -1,6 +1,9 @@
 import {
   apiErrorSchema,
   auditResponseSchema,
+  importPreviewSchema,
+  importRequestSchema,
+  importResultSchema,
   newProfileRequestSchema,
   profileChangesSchema,
   preferencesSchema,
@@ -12,6 +15,8 @@ import {
   WEB_UI_ROUTES,
   webUiStateSchema,
   type AuditEntry,
+  type ImportPreview,
+  type ImportResult,
   type Preferences,
   type TokenChanges,
   type ProfileChanges,
@@ -55,6 +60,14 @@ export class HttpTransport implements Transport {
 
   setStartAtLogin(enabled: boolean): Promise<void> {
     return this.post(WEB_UI_ROUTES.startAtLogin, startAtLoginRequestSchema.parse({ enabled }));
+  }
+
+  async importPreview(): Promise<ImportPreview> {
+    return importPreviewSchema.parse(await this.get(WEB_UI_ROUTES.kubeconfigImport));
+  }
+
+  async importKubeconfig(fingerprint: string): Promise<ImportResult> {
+    return importResultSchema.parse(await this.postForAnswer(WEB_UI_ROUTES.kubeconfigImport, importRequestSchema.parse({ fingerprint })));
   }
 
   addProfile(profile: Record<string, string | string[]>): Promise<void> {
@@ -106,6 +119,10 @@ export class HttpTransport implements Transport {
   }
 
   private async post(path: string, body: unknown): Promise<void> {
+    await this.postForAnswer(path, body);
+  }
+
+  private async postForAnswer(path: string, body: unknown): Promise<unknown> {
     const response = await fetch(this.base + path, {
       method: 'POST',
       credentials: 'same-origin',
@@ -113,7 +130,7 @@ export class HttpTransport implements Transport {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    await readJson(response);
+    return readJson(response);
   }
 }
 

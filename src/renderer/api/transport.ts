@@ -1,4 +1,4 @@
-import type { AuditEntry, Preferences, ProfileChanges, PromptAnswer, TokenChanges, TokenView, WebUiState } from '../../shared/api/prompts.js';
+import type { AuditEntry, ImportPreview, ImportResult, Preferences, ProfileChanges, PromptAnswer, TokenChanges, TokenView, WebUiState } from '../../shared/api/prompts.js';
 
 /**
  * How the UI reaches the broker. The headless web UI speaks HTTP on loopback; the Electron
@@ -26,6 +26,10 @@ export interface Transport {
   /** Rejects like updateProfile when the broker refuses the changed token. */
   updateToken(token: string, changes: TokenChanges): Promise<void>;
   setStartAtLogin(enabled: boolean): Promise<void>;
+  /** What importing the broker's kubeconfig would move, with the diff (secrets redacted). */
+  importPreview(): Promise<ImportPreview>;
+  /** Runs the import the preview with this fingerprint showed; refused if the files changed since. */
+  importKubeconfig(fingerprint: string): Promise<ImportResult>;
 }
 
 /** A failure the broker explained, shown to the user as message and hint. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { promptAnswerSchema, promptIdSchema, type PendingPrompt } from './prompts.js';
+import { importRequestSchema, promptAnswerSchema, promptIdSchema, type ImportPreview, type ImportResult, type PendingPrompt } from './prompts.js';
 import type { ProfileSummary } from './status.js';
 
 /** Every IPC channel between the Electron main process and the renderer, in one place. */
@@ -12,6 +12,9 @@ export enum IpcChannel {
   /** The prompts waiting on the user (a prompt window shows the one its URL names). */
   PendingPrompts = 'kubecred:pending-prompts',
   AnswerPrompt = 'kubecred:answer-prompt',
+  /** The import wizard: what would move (diff redacted), then the import of exactly that plan. */
+  ImportPreview = 'kubecred:import-preview',
+  ImportKubeconfig = 'kubecred:import-kubeconfig',
   /** main -> renderer: the profiles changed. */
   StatusChanged = 'kubecred:status-changed',
 }
@@ -36,6 +39,8 @@ export interface IpcContract {
   [IpcChannel.LockAll]: { request: undefined; response: void };
   [IpcChannel.PendingPrompts]: { request: undefined; response: PendingPrompt[] };
   [IpcChannel.AnswerPrompt]: { request: AnswerPromptRequest; response: { accepted: boolean } };
+  [IpcChannel.ImportPreview]: { request: undefined; response: ImportPreview };
+  [IpcChannel.ImportKubeconfig]: { request: { fingerprint: string }; response: ImportResult };
 }
 
 export type InvokeChannel = keyof IpcContract;
@@ -56,6 +61,8 @@ export const IPC_REQUEST_SCHEMAS: { readonly [C in InvokeChannel]: z.ZodType<Ipc
   [IpcChannel.LockAll]: z.undefined(),
   [IpcChannel.PendingPrompts]: z.undefined(),
   [IpcChannel.AnswerPrompt]: answerPromptRequestSchema,
+  [IpcChannel.ImportPreview]: z.undefined(),
+  [IpcChannel.ImportKubeconfig]: importRequestSchema,
 };
 
 /**

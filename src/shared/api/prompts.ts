@@ -77,6 +77,8 @@ export const WEB_UI_ROUTES = {
   preferences: '/api/preferences',
   /** POST: turns starting Kubecred at login on or off. */
   startAtLogin: '/api/preferences/start-at-login',
+  /** GET: what importing the broker's kubeconfig would move (the diff, secrets redacted); POST: do it. */
+  kubeconfigImport: '/api/kubeconfig-import',
 } as const;
 
 export const webUiStateSchema = z.object({
@@ -142,3 +144,37 @@ export const tokenChangesSchema = z.strictObject({ pinGrace: z.union([z.string()
 export type TokenChanges = z.infer<typeof tokenChangesSchema>;
 
 export const startAtLoginRequestSchema = z.strictObject({ enabled: z.boolean() });
+
+/** One kubeconfig user the import moves into a profile; `secrets` names the fields, never a value. */
+export const importMoveSchema = z.object({
+  file: z.string(),
+  user: z.string(),
+  profile: z.string(),
+  provider: z.enum(['static', 'oidc', 'exec']),
+  secrets: z.array(z.string()),
+  warning: z.string().optional(),
+});
+export type ImportMove = z.infer<typeof importMoveSchema>;
+
+/**
+ * What the import wizard shows before anything moves. `diff` has every credential redacted;
+ * `fingerprint` names this exact plan, so the import refuses to run a plan the user never saw.
+ */
+export const importPreviewSchema = z.object({
+  files: z.array(z.string()),
+  moves: z.array(importMoveSchema),
+  left: z.array(z.object({ file: z.string(), user: z.string(), reason: z.string() })),
+  diff: z.string(),
+  fingerprint: z.string(),
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+export const importRequestSchema = z.strictObject({ fingerprint: z.string().min(1).max(128) });
+
+/** After the import: each rewritten file's backup (0600, holds the old credentials) and files the user may delete. */
+export const importResultSchema = z.object({
+  moves: z.array(importMoveSchema),
+  backups: z.array(z.object({ file: z.string(), backup: z.string() })),
+  leftFiles: z.array(z.string()),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;

@@ -1,9 +1,54 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config/configLoader.js';
+import { installProfile } from '../../kubeconfig/installUser.js';
+import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
+import { parseExecApiVersion, type ExecApiVersion } from '../../kubeconfig/kubecredExec.js';
+import { currentPlatformEnv } from '../../platform/paths.js';
+import { nativeShimPath, nodeCliPath } from '../../platform/shimLocation.js';
 import { UsageError, type Command } from '../io.js';
 
 export const installCommand: Command = {
   name: 'install',
-  usage: 'kubecred install',
-  async run() {
-    throw new UsageError('kubecred install is not built yet');
+  usage: 'kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace]',
+  async run(args, context) {
+    const { values } = parseFlags(args);
+    if (!values.profile) throw new UsageError('say which profile the user should call: --profile <name>');
+    const { io, paths } = context;
+    const result = await installProfile({
+      files: kubeconfigFiles({ ...currentPlatformEnv(), env: io.env }, values.kubeconfig),
+      profile: values.profile,
+      ...(values.context ? { context: values.context } : {}),
+      command: nativeShimPath() ?? nodeCliPath(),
+      ...(values['api-version'] ? { apiVersion: apiVersionFlag(values['api-version']) } : {}),
+      replace: values.replace ?? false,
+      backupDir: path.join(paths.stateDir, 'kubeconfig-backups'),
+      now: new Date(),
+    });
+    io.stderr.write(`kubecred: user "${result.user}" of context "${result.context}" in ${result.file} ${result.created ? 'was created and ' : ''}now gets its credentials from profile ${values.profile}\n`);
+    if (result.backup) io.stderr.write(`  backup of the file as it was: ${result.backup}\n`);
+    const config = await loadConfig(paths.configFile);
+    if (config.ok && !config.config.profiles.some((p) => p.name === values.profile)) {
+      io.stderr.write(`  note: there is no profile "${values.profile}" in ${paths.configFile} yet: add it with kubecred profile add ${values.profile} --provider ...\n`);
+    }
+    return 0;
   },
 };
+
+function parseFlags(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { profile: { type: 'string' }, context: { type: 'string' }, kubeconfig: { type: 'string' }, 'api-version': { type: 'string' }, replace: { type: 'boolean' } },
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function apiVersionFlag(value: string): ExecApiVersion {
+  const version = parseExecApiVersion(value);
+  if (!version) throw new UsageError('--api-version is v1 (kubectl 1.22 and later) or v1beta1');
+  return version;
+}

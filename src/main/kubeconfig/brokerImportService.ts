@@ -1,0 +1,25 @@
+import path from 'node:path';
+import type { Logger } from '../broker/logger.js';
+import type { BrokerServices } from '../composition.js';
+import { currentPlatformEnv, type KubecredPaths } from '../platform/paths.js';
+import { configProfilePorts } from './configProfilePorts.js';
+import { importService, type ImportService } from './importService.js';
+import { kubeconfigFiles } from './kubeconfigFiles.js';
+
+/**
+ * The import wizard inside the broker: profiles go into config.yaml and secrets straight into
+ * the broker's stores; the kubeconfig files are those of the broker's own environment.
+ */
+export function brokerImportService(services: Pick<BrokerServices, 'credentials'>, paths: KubecredPaths, command: string, logger: Logger): ImportService {
+  return importService({
+    files: () => kubeconfigFiles(currentPlatformEnv()),
+    command,
+    caDir: path.join(paths.home, 'ca'),
+    backupDir: path.join(paths.stateDir, 'kubeconfig-backups'),
+    ports: {
+      ...configProfilePorts(paths.configFile, (profile) => logger.info('profile added by the kubeconfig import', { profile })),
+      storeSecret: (profile, field, value) => services.credentials.setSecret(profile, field, value),
+      deleteSecret: async (profile, field) => void (await services.credentials.deleteSecret(profile, field)),
+    },
+  });
+}

@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { EXEC_API_VERSIONS } from '../../shared/execCredential.js';
+import { renderKubeconfig, namedEntries, type KubeconfigFile } from './kubeconfigDocument.js';
+import { effectiveEntries, type LocatedEntry } from './kubeconfigSet.js';
+import { kubecredExecBlock, type ExecApiVersion } from './kubecredExec.js';
+import { unifiedDiff } from './lineDiff.js';
+import { profileNameFor } from './profileNames.js';
+import { readSecretSource, type SecretValue } from './readSecretSource.js';
+import { SECRET_ENV, redactedCopy } from './redactSecrets.js';
+import { CREDENTIAL_KEYS, classifyUser, type UserCredential } from './userCredentials.js';
+
+export interface ImportedUser {
+  readonly file: string;
+  readonly user: string;
+  readonly profile: string;
+  readonly provider: 'static' | 'oidc' | 'exec';
+  /** The profile for config.yaml; holds no secret. */
+  readonly profileInput: Record<string, unknown>;
+  readonly secrets: readonly SecretValue[];
+  /** Something the user should act on afterwards (a secret-looking env value now in config.yaml). */
+  readonly warning?: string;
+  /** A CA bundle that was inline in the kubeconfig, written out for the profile's caFile. */
+  readonly caFile?: { readonly path: string; readonly pem: string };
+}
+
+export interface LeftUser {
+  readonly file: string;
+  readonly user: string;
+  readonly reason: string;
+}
+
+export interface FileRewrite {
+  readonly source: KubeconfigFile;
+  readonly text: string;
+  /** Unified diff with every credential value redacted: safe to print. */
+  readonly diff: string;
+}
+
+export interface ImportPlan {
+  readonly imported: readonly ImportedUser[];
+  readonly left: readonly LeftUser[];
+  readonly rewrites: readonly FileRewrite[];
+}
+
+export interface PlanOptions {
+  /** The program kubectl runs: the native shim, or the Node CLI. */
+  readonly command: string;
+  readonly apiVersion?: ExecApiVersion;
+  /** Profile names config.yaml has already. */
+  readonly takenProfiles: Iterable<string>;
+  /** Where inline OIDC CA bundles are written out. */
+  readonly caDir: string;
+}
+
+/**
+ * What `kubecred import` would do to a set of kubeconfig files, computed without writing
+ * anything: one profile per user kubectl would use, the secrets it takes with it (read now,
+ * so a broken path stops the import before anything changes), and each file's new text.
+ */
+export async function planImport(files: readonly KubeconfigFile[], options: PlanOptions): Promise<ImportPlan> {
+  const taken = new Set(options.takenProfiles);
+  const { used, shadowed } = effectiveEntries(files, 'users');
+  const imported: ImportedUser[] = [];
+  const left: LeftUser[] = shadowed.map((entry) => ({ file: entry.source.file, user: entry.name, reason: 'an earlier file in KUBECONFIG defines a user of the same name, so kubectl never uses this one; it was left as it is' }));
+  for (const entry of used) {
+    const credential = classifyUser(entry.body);
+    if (credential.kind === 'kubecred') continue;
+    if (credential.kind === 'left') left.push({ file: entry.source.file, user: entry.name, reason: credential.reason });
+    else imported.push(await importedUser(entry, credential, profileNameFor(entry.name, taken), options));
+  }
+  const rewrites: FileRewrite[] = [];
+  for (const source of files) {
+    const mine = imported.filter((user) => user.file === source.file);
+    if (mine.length === 0) continue;
+    const edited = source.doc.clone();
+    for (const user of mine) {
+      const body = namedEntries(edited, 'users').find((candidate) => candidate.name === user.user)?.body;
+      if (!body) continue;
+      for (const key of CREDENTIAL_KEYS) body.delete(key);
+      body.flow = false;
+      body.set('exec', edited.createNode(kubecredExecBlock({ command: options.command, profile: user.profile, ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) })));
+    }
+    const diff = unifiedDiff(renderKubeconfig(source, redactedCopy(source.doc)), renderKubeconfig(source, redactedCopy(edited)), source.file);
+    rewrites.push({ source, text: renderKubeconfig(source, edited), diff });
+  }
+  return { imported, left, rewrites };
+}
+
+async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredential, { kind: 'kubecred' | 'left' }>, profile: string, options: PlanOptions): Promise<ImportedUser> {
+  const file = entry.source.file;
+  const where = { kubeconfig: file, line: entry.source.lineOf(entry.item), user: entry.name };
+  const base = { name: profile, description: `imported from user ${entry.name} of ${file}` };
+  const common = { file, user: entry.name, profile };
+  if (credential.kind === 'exec') {
+    const exec = credential.exec;
+    const command = String(exec.command ?? '');
+    // client-go runs a relative command with a separator relative to the kubeconfig's folder.
+    const resolved = !path.isAbsolute(command) && /[\\/]/.test(command) ? path.resolve(path.dirname(file), command) : command;
+    const apiVersion = EXEC_API_VERSIONS.find((version) => version === exec.apiVersion);
+    const env = Array.isArray(exec.env) ? (exec.env as Array<{ name?: unknown }>) : [];
+    const profileInput = { ...base, provider: 'exec', command: resolved, args: exec.args ?? [], env, ...(apiVersion ? { apiVersion } : {}) };
+    const secretEnv = env.map((e) => String(e.name)).filter((name) => SECRET_ENV.test(name));
+    const warning = secretEnv.length > 0 ? `its plugin's env ${secretEnv.join(', ')} is now plain text in config.yaml, as it was in the kubeconfig: keep such secrets in a secret store instead (an eks profile, or the plugin's own)` : undefined;
+    return { ...common, provider: 'exec', profileInput, secrets: [], ...(warning ? { warning } : {}) };
+  }
+  const secrets: SecretValue[] = [];
+  for (const source of credential.secrets) secrets.push(await readSecretSource(source, where));
+  if (credential.kind === 'static') return { ...common, provider: 'static', profileInput: { ...base, provider: 'static' }, secrets };
+  const { issuer, clientId, caPath, caData, extraScopes } = credential.settings;
+  const caFile = caData ? { path: path.join(options.caDir, `${profile}.pem`), pem: Buffer.from(caData, 'base64').toString('utf8') } : undefined;
+  const scopes = extraScopes ? ['openid', 'offline_access', ...extraScopes.split(',').map((s) => s.trim()).filter(Boolean)] : undefined;
+  const ca = caFile?.path ?? (caPath ? path.resolve(path.dirname(file), caPath) : undefined);
+  const profileInput = { ...base, provider: 'oidc', issuer, clientId, ...(scopes ? { scopes } : {}), ...(ca ? { caFile: ca } : {}) };
+  return { ...common, provider: 'oidc', profileInput, secrets, ...(caFile ? { caFile } : {}) };
+}

@@ -1,0 +1,93 @@
+import { readFile, stat } from 'node:fs/promises';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type YAMLMap } from 'yaml';
+
+/** A kubeconfig that does not parse, or has a shape kubectl would refuse: never edited. */
+export class KubeconfigSyntaxError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    detail: string,
+  ) {
+    super(`${file}${line ? `:${line}` : ''}: ${detail}. Nothing was changed: fix the file (kubectl config view shows what kubectl makes of it) and run again`);
+  }
+}
+
+/** One kubeconfig file as read from disk, with the yaml document that keeps its comments and order. */
+export interface KubeconfigFile {
+  readonly file: string;
+  readonly exists: boolean;
+  readonly text: string;
+  /** Permission bits to keep on rewrite; 0600 for a file we create. */
+  readonly mode: number;
+  readonly doc: Document.Parsed;
+  /** The 1-based line a node starts on, for messages. */
+  lineOf(node: unknown): number | undefined;
+}
+
+/** A named entry of users:, contexts: or clusters:, with the map under its `user`/`context`/`cluster` key. */
+export interface NamedEntry {
+  readonly name: string;
+  readonly item: YAMLMap;
+  readonly body: YAMLMap | undefined;
+}
+
+export type EntryList = 'users' | 'contexts' | 'clusters';
+const BODY_KEY: Record<EntryList, string> = { users: 'user', contexts: 'context', clusters: 'cluster' };
+
+export async function loadKubeconfigFile(file: string): Promise<KubeconfigFile> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(new Error(`cannot read ${file}: ${error.message}`))));
+  const mode = text === undefined ? 0o600 : (await stat(file)).mode & 0o777;
+  const lines = new LineCounter();
+  const doc = parseKubeconfig(text ?? '', file, lines);
+  const lineOf = (node: unknown): number | undefined => {
+    const start = (node as { range?: [number] } | undefined)?.range?.[0];
+    return start === undefined ? undefined : lines.linePos(start).line;
+  };
+  return { file, exists: text !== undefined, text: text ?? '', mode, doc, lineOf };
+}
+
+/** Parses kubeconfig text; throws KubeconfigSyntaxError naming the line of the first problem. */
+export function parseKubeconfig(text: string, file: string, lineCounter = new LineCounter()): Document.Parsed {
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, keepSourceTokens: false });
+  const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
+  const [error] = doc.errors;
+  if (error) throw new KubeconfigSyntaxError(file, lineOf(error.pos[0]), `not valid YAML (${error.message.split('\n')[0]})`);
+  if (doc.contents !== null && !isMap(doc.contents)) throw new KubeconfigSyntaxError(file, lineOf(doc.contents.range?.[0]), 'a kubeconfig is a map with clusters:, users: and contexts:');
+  for (const list of ['users', 'contexts', 'clusters'] as const) {
+    const node = doc.get(list, true);
+    if (node === undefined || (isScalar(node) && node.value === null)) continue;
+    if (!isSeq(node)) throw new KubeconfigSyntaxError(file, lineOf((node as { range?: [number] }).range?.[0]), `${list}: must be a list`);
+    for (const item of node.items) {
+      const name = isMap(item) ? item.get('name') : undefined;
+      if (!isMap(item) || typeof name !== 'string' || name === '') throw new KubeconfigSyntaxError(file, lineOf((item as { range?: [number] }).range?.[0]), `an entry of ${list}: has no name`);
+      const body = item.get(BODY_KEY[list], true);
+      if (body !== undefined && !isMap(body) && !(isScalar(body) && body.value === null)) {
+        throw new KubeconfigSyntaxError(file, lineOf((body as { range?: [number] }).range?.[0]), `${list} entry "${name}": ${BODY_KEY[list]}: must be a map`);
+      }
+    }
+  }
+  return doc;
+}
+
+export function namedEntries(doc: Document, list: EntryList): NamedEntry[] {
+  const node = doc.get(list, true);
+  if (!isSeq(node)) return [];
+  return node.items.filter(isMap).map((item) => {
+    const body = item.get(BODY_KEY[list], true);
+    return { name: String(item.get('name')), item, body: isMap(body) ? body : undefined };
+  });
+}
+
+/**
+ * Serializes an edited kubeconfig. Sequences keep the file's indentation style (kubectl writes
+ * `users:\n- name`, people often indent). Long plain scalars fold at 80 columns, as kubectl and
+ * gcloud write them; a base64 value has no spaces and never folds. `{a: b}` stays unpadded.
+ */
+export function renderKubeconfig(file: KubeconfigFile, doc: Document = file.doc): string {
+  const indentSeq = !/^(users|clusters|contexts):[ \t]*\r?\n- /m.test(file.text);
+  const flowCollectionPadding = !/\{\S[^}\n]*\S\}/.test(file.text);
+  const text = doc.toString({ indentSeq, flowCollectionPadding });
+  // yaml sets a comment at the end of the file off with a blank line; keep the file's own spacing.
+  const trailing = doc.comment ? `\n#${doc.comment.split('\n')[0]}` : undefined;
+  return trailing && !file.text.includes(`\n${trailing}`) ? text.replace(`\n${trailing}`, trailing) : text;
+}

@@ -1,0 +1,75 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { withKubeconfigLock } from './kubeconfigLock.js';
+import { loadKubeconfigSet } from './kubeconfigSet.js';
+import { backupKubeconfig, replaceKubeconfig } from './kubeconfigWrite.js';
+import { planImport, type ImportPlan, type PlanOptions } from './importPlan.js';
+
+/** Where profiles and secrets go: config.yaml and the broker's secret store. */
+export interface ImportPorts {
+  takenProfiles(): Promise<readonly string[]>;
+  addProfile(input: Record<string, unknown>): Promise<void>;
+  removeProfile(name: string): Promise<void>;
+  storeSecret(profile: string, field: string, value: string): Promise<void>;
+  deleteSecret(profile: string, field: string): Promise<void>;
+}
+
+export interface ImportRequest extends Omit<PlanOptions, 'takenProfiles'> {
+  readonly files: readonly string[];
+  readonly backupDir: string;
+  readonly now: Date;
+  readonly ports: ImportPorts;
+}
+
+export interface ImportOutcome {
+  readonly plan: ImportPlan;
+  /** Backup of each rewritten file, by the file's path. */
+  readonly backups: ReadonlyMap<string, string>;
+}
+
+/** The plan alone, for --dry-run and the wizard's preview: reads, never writes. */
+export async function previewImport(request: Omit<ImportRequest, 'backupDir' | 'now'>): Promise<ImportPlan> {
+  return planImport(await loadKubeconfigSet(request.files), { ...request, takenProfiles: await request.ports.takenProfiles() });
+}
+
+/**
+ * Moves the credentials: under kubectl's lock the files are read afresh and planned; profiles
+ * are added and their secrets stored; only then is each file backed up and replaced. A
+ * failure anywhere undoes what was done, so the kubeconfigs and config.yaml stay as they were.
+ */
+export function runImport(request: ImportRequest): Promise<ImportOutcome> {
+  return withKubeconfigLock(request.files, async () => {
+    const plan = await previewImport(request);
+    const added: string[] = [];
+    const stored: Array<[string, string]> = [];
+    const written: ImportPlan['rewrites'][number][] = [];
+    const backups = new Map<string, string>();
+    try {
+      for (const user of plan.imported) {
+        await request.ports.addProfile(user.profileInput);
+        added.push(user.profile);
+        for (const secret of user.secrets) {
+          await request.ports.storeSecret(user.profile, secret.field, secret.value);
+          stored.push([user.profile, secret.field]);
+        }
+        if (user.caFile) {
+          await mkdir(path.dirname(user.caFile.path), { recursive: true, mode: 0o700 });
+          await writeFile(user.caFile.path, user.caFile.pem, { mode: 0o644 });
+        }
+      }
+      for (const rewrite of plan.rewrites) {
+        const backup = await backupKubeconfig(rewrite.source, request.backupDir, request.now);
+        if (backup) backups.set(rewrite.source.file, backup);
+        await replaceKubeconfig(rewrite.source, rewrite.text);
+        written.push(rewrite);
+      }
+    } catch (error) {
+      // All or nothing: files already rewritten get their old text back, then profiles and secrets go.
+      for (const rewrite of written) await replaceKubeconfig(rewrite.source, rewrite.source.text).catch(() => undefined);
+      for (const [profile, field] of stored) await request.ports.deleteSecret(profile, field).catch(() => undefined);
+      for (const profile of added.reverse()) await request.ports.removeProfile(profile).catch(() => undefined);
+      throw error;
+    }
+    return { plan, backups };
+  });
+}

@@ -1,0 +1,171 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { KubeconfigSyntaxError, loadKubeconfigFile, renderKubeconfig } from '../../src/main/kubeconfig/kubeconfigDocument.js';
+import { loadKubeconfigSet } from '../../src/main/kubeconfig/kubeconfigSet.js';
+import { planImport } from '../../src/main/kubeconfig/importPlan.js';
+import { unifiedDiff } from '../../src/main/kubeconfig/lineDiff.js';
+import { profileNameFor } from '../../src/main/kubeconfig/profileNames.js';
+import { ImportInputError } from '../../src/main/kubeconfig/readSecretSource.js';
+import { KUBECONFIG_FIXTURES, writeKubeconfigFixture, type KubeconfigFixture } from '../support/kubeconfig.js';
+
+const CERT = '-----BEGIN CERTIFICATE-----\nMIIBplanted-cert\n-----END CERTIFICATE-----\n';
+const KEY = '-----BEGIN EC PRIVATE KEY-----\nplanted-key-7f3a\n-----END EC PRIVATE KEY-----\n';
+const VARS = {
+  SERVER: 'https://127.0.0.1:6443',
+  CA_B64: Buffer.from('-----BEGIN CERTIFICATE-----\nca\n-----END CERTIFICATE-----\n').toString('base64'),
+  CERT_B64: Buffer.from(CERT).toString('base64'),
+  KEY_B64: Buffer.from(KEY).toString('base64'),
+  TOKEN: 'planted-token-0a1b2c3d',
+  TOKEN_B: 'planted-token-b-9e8d',
+  SHADOWED_TOKEN: 'planted-shadowed-5c5c',
+  REFRESH: 'planted-refresh-4d4d',
+  CLIENT_SECRET: 'planted-client-secret-6e6e',
+  ID_TOKEN: 'planted-id-token-7f7f',
+  PASSWORD: 'planted-password-8a8a',
+};
+const PLANTED = [VARS.TOKEN, VARS.TOKEN_B, VARS.REFRESH, VARS.CLIENT_SECRET, VARS.ID_TOKEN, VARS.PASSWORD, 'planted-key-7f3a', VARS.KEY_B64];
+const OPTIONS = { command: '/opt/kubecred/kubecred-shim', takenProfiles: ['kind-kind'], caDir: '/home/u/.config/kubecred/ca' };
+
+describe('kubecred import plan', () => {
+  let dir: string;
+  const at = (name: string) => path.join(dir, name);
+  const plan = async (...names: KubeconfigFixture[]) => planImport(await loadKubeconfigSet(names.map((n) => at(`${n}.yaml`))), OPTIONS);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kc-plan-'));
+    await mkdir(at('tokens'));
+    await writeFile(at('tokens/deployer.token'), `${VARS.TOKEN}\n`);
+    await mkdir(at('profiles/minikube'), { recursive: true });
+    await writeFile(at('profiles/minikube/client.crt'), CERT);
+    await writeFile(at('profiles/minikube/client.key'), KEY);
+    for (const name of KUBECONFIG_FIXTURES) await writeKubeconfigFixture(name, at(`${name}.yaml`), { ...VARS, DIR: dir });
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('re-renders every fixture byte for byte when nothing changes, so a rewrite touches only the users', async () => {
+    for (const name of KUBECONFIG_FIXTURES) {
+      const file = await loadKubeconfigFile(at(`${name}.yaml`));
+      expect(renderKubeconfig(file), name).toBe(file.text);
+    }
+  });
+
+  it('turns each kind of user into the right profile and secrets', async () => {
+    const kind = await plan('kind');
+    expect(kind.imported).toHaveLength(1);
+    expect(kind.imported[0]).toMatchObject({ profile: 'kind-kind-2', provider: 'static', profileInput: { provider: 'static' } });
+    expect(kind.imported[0]!.secrets.map((s) => [s.field, s.value])).toEqual([['client-certificate', CERT], ['client-key', KEY]]);
+
+    const eks = await plan('eks');
+    expect(eks.imported.map((u) => [u.profile, u.provider])).toEqual([['arn-aws-eks-eu-west-1-123456789012-cluster-prod', 'exec'], ['ci-deployer', 'static']]);
+    expect(eks.imported[0]!.profileInput).toMatchObject({ command: 'aws', args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'], env: [{ name: 'AWS_PROFILE', value: 'prod-admin' }], apiVersion: 'client.authentication.k8s.io/v1beta1' });
+
+    expect(eks.imported[0]!.warning).toBeUndefined();
+
+    const minikube = await plan('minikube');
+    expect(minikube.imported[0]!.secrets.map((s) => s.file)).toEqual([at('profiles/minikube/client.crt'), at('profiles/minikube/client.key')]);
+
+    const oidc = await plan('oidc-legacy');
+    expect(oidc.imported).toHaveLength(1);
+    expect(oidc.imported[0]!.profileInput).toMatchObject({ provider: 'oidc', issuer: 'https://login.corp.example.com/realms/k8s', clientId: 'kubernetes', scopes: ['openid', 'offline_access', 'groups', 'email'] });
+    expect(oidc.imported[0]!.secrets.map((s) => [s.field, s.value])).toEqual([['refresh-token', VARS.REFRESH], ['client-secret', VARS.CLIENT_SECRET]]);
+    expect(oidc.left.map((u) => u.user)).toEqual(['legacy-gcp', 'old-basic']);
+    expect(oidc.left[1]!.reason).toContain('basic auth');
+  });
+
+  it('rewrites users to call Kubecred, keeping comments, order and unknown fields', async () => {
+    const { rewrites, imported } = await plan('commented');
+    expect(imported.map((u) => u.user)).toEqual(['deployer', 'file-token']);
+    const text = rewrites[0]!.text;
+    const original = rewrites[0]!.source.text;
+    for (const comment of original.split('\n').filter((line) => line.includes('#') && !line.includes('token:'))) expect(text).toContain(comment);
+    expect(text).toContain('as: ci-bot # impersonation stays');
+    expect(text).not.toContain(VARS.TOKEN);
+    expect(text).not.toContain('tokenFile');
+    const users = (parse(text) as { users: Array<{ name: string; user: { exec: { command: string; args: string[] } } }> }).users;
+    expect(users.map((u) => [u.user.exec.command, ...u.user.exec.args])).toEqual([['/opt/kubecred/kubecred-shim', 'credential', 'deployer'], ['/opt/kubecred/kubecred-shim', 'credential', 'file-token']]);
+    expect(text.indexOf('clusters:')).toBeLessThan(text.indexOf('contexts:'));
+  });
+
+  it('shows a diff with every secret redacted, including unchanged context lines', async () => {
+    for (const names of [['aks'], ['kind'], ['eks'], ['oidc-legacy'], ['commented'], ['multi-a', 'multi-b']] as KubeconfigFixture[][]) {
+      const { rewrites } = await plan(...names);
+      const diff = rewrites.map((r) => r.diff).join('');
+      expect(diff, names.join()).toMatch(/^\+\s+command: \/opt\/kubecred\/kubecred-shim$/m);
+      for (const secret of PLANTED) expect(diff, names.join()).not.toContain(secret);
+    }
+    expect((await plan('oidc-legacy')).rewrites[0]!.diff).toMatch(/^-\s+refresh-token: <redacted>$/m);
+  });
+
+  it('edits each user in the file that defines it and leaves shadowed users alone', async () => {
+    const { imported, left, rewrites } = await plan('multi-a', 'multi-b');
+    expect(imported.map((u) => [u.user, path.basename(u.file)])).toEqual([['shared-user', 'multi-a.yaml'], ['b-only', 'multi-b.yaml']]);
+    expect(left).toEqual([expect.objectContaining({ user: 'shared-user', file: at('multi-b.yaml') })]);
+    expect(rewrites.map((r) => path.basename(r.source.file))).toEqual(['multi-a.yaml', 'multi-b.yaml']);
+    expect(rewrites[1]!.text).toContain(VARS.SHADOWED_TOKEN);
+  });
+
+  it('warns when a wrapped plugin\'s env holds a secret, and redacts it in the diff', async () => {
+    await writeFile(at('envsecret.yaml'), 'users:\n- name: aws\n  user:\n    exec:\n      command: aws\n      env:\n      - name: AWS_SECRET_ACCESS_KEY\n        value: planted-aws-secret-3c3c\n');
+    const { imported, rewrites } = await planImport(await loadKubeconfigSet([at('envsecret.yaml')]), OPTIONS);
+    expect(imported[0]!.warning).toContain('AWS_SECRET_ACCESS_KEY is now plain text in config.yaml');
+    expect(rewrites[0]!.diff).not.toContain('planted-aws-secret-3c3c');
+  });
+
+  it('writes the exec block in block style even into a flow-style user', async () => {
+    await writeFile(at('flow.yaml'), `users:\n- name: f\n  user: {token: ${VARS.TOKEN}, as: bot}\n`);
+    const { rewrites } = await planImport(await loadKubeconfigSet([at('flow.yaml')]), OPTIONS);
+    expect(rewrites[0]!.text).toMatch(/^  user:\n    as: bot\n    exec:\n      apiVersion: /m);
+  });
+
+  it('names the file and line of a kubeconfig that does not parse, or a secret file that is missing', async () => {
+    await writeFile(at('bad.yaml'), 'apiVersion: v1\nusers:\n- name: a\n  user:\n    token: [unclosed\n');
+    const error = await loadKubeconfigFile(at('bad.yaml')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KubeconfigSyntaxError);
+    expect((error as Error).message).toMatch(new RegExp(`^${at('bad.yaml')}:\\d+: not valid YAML`));
+    await writeFile(at('badshape.yaml'), 'users:\n  name: a\n');
+    await expect(loadKubeconfigFile(at('badshape.yaml'))).rejects.toThrow(`${at('badshape.yaml')}:2: users: must be a list`);
+    await writeFile(at('missing.yaml'), 'users:\n- name: ok\n  user: {}\n- name: gone\n  user:\n    tokenFile: nowhere.token\n');
+    const missing = await planImport(await loadKubeconfigSet([at('missing.yaml')]), OPTIONS).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ImportInputError);
+    expect((missing as Error).message).toContain(`${at('missing.yaml')}:4: user "gone": cannot read tokenFile ${at('nowhere.token')} (ENOENT)`);
+  });
+});
+
+describe('small pieces of import', () => {
+  it('stores secrets under the field names the providers read', async () => {
+    const { STATIC_FIELDS } = await import('../../src/main/providers/static/staticProvider.js');
+    const { REFRESH_TOKEN_FIELD } = await import('../../src/main/providers/oidc/oidcProvider.js');
+    const { CLIENT_SECRET_FIELD } = await import('../../src/main/providers/oidc/issuerConnection.js');
+    const { classifyUser } = await import('../../src/main/kubeconfig/userCredentials.js');
+    const { parseDocument, isMap } = await import('yaml');
+    const user = (yaml: string) => {
+      const node = parseDocument(yaml).contents;
+      return isMap(node) ? node : undefined;
+    };
+    const fields = (yaml: string) => {
+      const credential = classifyUser(user(yaml));
+      return 'secrets' in credential ? credential.secrets.map((s) => s.field) : [];
+    };
+    expect(fields('token: t\nclient-certificate-data: Yw==\nclient-key-data: aw==\n')).toEqual([...STATIC_FIELDS]);
+    expect(fields('auth-provider: {name: oidc, config: {idp-issuer-url: "https://i", client-id: k, refresh-token: r, client-secret: s}}\n')).toEqual([REFRESH_TOKEN_FIELD, CLIENT_SECRET_FIELD]);
+  });
+
+  it('makes valid, unique profile names from any kubeconfig user name', () => {
+    const taken = new Set(['prod']);
+    expect(profileNameFor('Prod', taken)).toBe('prod-2');
+    expect(profileNameFor('Prod', taken)).toBe('prod-3');
+    expect(profileNameFor('--@@--', taken)).toBe('imported');
+    const long = profileNameFor('x'.repeat(80), taken);
+    expect(long).toHaveLength(63);
+    expect(profileNameFor('x'.repeat(80), taken)).toMatch(/^x{61}-2$/);
+  });
+
+  it('diffs lines as a unified diff with context', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\nh\n';
+    expect(unifiedDiff(before, before, 'f')).toBe('');
+    expect(unifiedDiff(before, 'a\nb\nc\nd\nE\nf\ng\nh\n', 'f')).toBe('--- f\n+++ f (rewritten)\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n');
+  });
+});
