@@ -11,7 +11,7 @@ function help(): string {
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
 export async function runCli(argv: string[], io: CliIo, self: { command: string; args: string[] }): Promise<number> {
-  const [name, ...args] = argv;
+  const [name, ...args] = argv[0] === 'help' && argv[1] ? [argv[1], '--help'] : argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     (name ? io.stdout : io.stderr).write(help());
     return name ? 0 : 2;
@@ -26,6 +26,10 @@ export async function runCli(argv: string[], io: CliIo, self: { command: string;
     return 2;
   }
   const command = await entry.load();
+  if (args.includes('--help') || args[0] === '-h') {
+    io.stdout.write(`kubecred ${name}: ${entry.summary}\nusage: ${command.usage}\n`);
+    return 0;
+  }
   try {
     const paths = kubecredPaths({ platform: process.platform, env: io.env, homedir: os.homedir(), tmpdir: os.tmpdir(), uid: process.getuid?.() ?? 0 });
     return await command.run(args, { io, paths, self });
