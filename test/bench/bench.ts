@@ -24,7 +24,7 @@ const STAMPEDE_CALLERS = Number(process.env.BENCH_STAMPEDE ?? 200);
 const SUSTAINED_REQUESTS = Number(process.env.BENCH_SUSTAINED ?? 10_000);
 // Bounds the run must hold: one plugin run however many callers, no descriptor leak, and
 // memory that does not grow with the number of requests served.
-const BOUNDS = { stampedeProviderCalls: 1, rssGrowthMiB: 25, descriptorGrowth: 2 };
+const BOUNDS = { stampedeProviderCalls: 1, rssGrowthMiB: 10, descriptorGrowth: 2 };
 const TOKEN = 'bench-token-0b7c1e';
 const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
 
