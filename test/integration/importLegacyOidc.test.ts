@@ -1,0 +1,127 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import https from 'node:https';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idTokenVerifier } from '../../src/main/demo/idTokenVerifier.js';
+import { KeychainStore } from '../../src/main/secrets/keychain/keychainStore.js';
+import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
+import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
+import { V1_EXEC_INFO } from '../support/callers.js';
+import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
+import { createTestPki } from '../support/pki.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { run } from '../support/run.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+function fetchJwks(url: string, ca: string): Promise<{ keys: Array<Record<string, string>> }> {
+  return new Promise((resolve, reject) => {
+    https.get(url, { ca }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve(JSON.parse(body)));
+    }).once('error', reject);
+  });
+}
+
+/**
+ * A kubeconfig from before kubectl 1.26 (`auth-provider: oidc`) holds a live refresh token. After
+ * `kubecred import`, kubectl keeps working through Kubecred on that very refresh token: no new
+ * browser login, and the token is gone from the file.
+ */
+describe('import of a legacy auth-provider: oidc user, end to end against a real issuer', () => {
+  let seedHome: TempHome;
+  let home: TempHome;
+  let issuer: TestIssuer;
+  let api: ApiStandIn;
+  let broker: TestBroker;
+  let browser: BrowserDriver;
+  let browserStandIn: RecordingBrowser;
+  let refreshToken: string;
+  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    [seedHome, home] = await Promise.all([makeTempHome(), makeTempHome()]);
+    issuer = await startTestIssuer({ dir: path.join(seedHome.dir, 'issuer') });
+    const jwks = await fetchJwks(`${issuer.issuer}/jwks`, issuer.caPem);
+    api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'api-pki')), auth: { verifyBearer: idTokenVerifier({ issuer: issuer.issuer, audience: issuer.clientId, keys: jwks.keys }) } });
+
+    // The refresh token a user's old kubeconfig would hold: minted by a real login in chromium.
+    browserStandIn = await recordingBrowser(seedHome.dir);
+    browser = await startBrowser();
+    await writeConfig(seedHome.dir, `profiles:\n  - name: legacy-seed\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
+    const seedBroker = await startTestBroker(seedHome.dir, { KUBECRED_BROWSER: browserStandIn.command });
+    try {
+      const login = run(NATIVE_SHIM, ['credential', 'legacy-seed'], { env: { ...brokerEnv(seedHome.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+      await browser.signIn(await browserStandIn.nth(0));
+      expect((await login).code).toBe(0);
+    } finally {
+      await seedBroker.stop();
+    }
+    const keychain = new KeychainStore();
+    refreshToken = (await keychain.get({ profile: 'legacy-seed', field: 'refresh-token' }))!;
+    expect(refreshToken).toBeTruthy();
+    await keychain.delete({ profile: 'legacy-seed', field: 'refresh-token' });
+
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await broker?.stop();
+    await api?.close();
+    await issuer?.stop();
+    await home?.cleanup();
+    await seedHome?.cleanup();
+  });
+
+  it('moves the refresh token into Kubecred and kubectl keeps working without a new login', async () => {
+    const kubeconfig = path.join(home.dir, 'legacy-kubeconfig.yaml');
+    await writeFile(kubeconfig, [
+      '# written by kubectl 1.24 for our SSO',
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '  - name: sso-cluster',
+      '    cluster:',
+      `      server: ${api.url}`,
+      `      certificate-authority-data: ${Buffer.from(api.caPem).toString('base64')}`,
+      'contexts:',
+      '  - name: sso',
+      '    context: {cluster: sso-cluster, user: alice}',
+      'current-context: sso',
+      'users:',
+      '  - name: alice',
+      '    user:',
+      '      auth-provider:',
+      '        name: oidc',
+      '        config:',
+      `          idp-issuer-url: ${issuer.issuer}`,
+      `          client-id: ${issuer.clientId}`,
+      `          idp-certificate-authority: ${issuer.caFile}`,
+      `          refresh-token: ${refreshToken}`,
+      '          id-token: expired.id.token',
+      '',
+    ].join('\n'), { mode: 0o600 });
+
+    const imported = await run(process.execPath, [KUBECRED_CLI, 'import', '--kubeconfig', kubeconfig], { env: brokerEnv(home.dir) });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout + imported.stderr).not.toContain(refreshToken);
+    const rewritten = await readFile(kubeconfig, 'utf8');
+    expect(rewritten).not.toContain(refreshToken);
+    expect(rewritten).toContain('# written by kubectl 1.24 for our SSO');
+    expect(rewritten).toMatch(/args:\s*\n\s*- credential/);
+
+    issuer.resetCounts();
+    const result = await runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).gitVersion).toBeTruthy();
+    // Served by refreshing the imported token, not by a new login.
+    expect(issuer.counts.grants.refresh_token).toBe(1);
+    expect(issuer.counts.authorizations).toBe(0);
+    expect(await browserStandIn.opened()).toHaveLength(1);
+  }, 120_000);
+});
