@@ -87,6 +87,9 @@ if [ -z "${KUBECRED_KEYRING_SESSION_INNER:-}" ]; then
   KUBECRED_TEST_KEYRING_DIR=$(mktemp -d "${TMPDIR:-/tmp}/kubecred-keyring.XXXXXX")
   export KUBECRED_TEST_KEYRING_DIR
   trap 'rm -rf "$KUBECRED_TEST_KEYRING_DIR"' EXIT
+  # A stop signal reaches the whole group: stay alive (without ignoring it, which the command
+  # would inherit) until the command has cleaned up, then clean up after it.
+  trap : INT TERM HUP
   cat >"$KUBECRED_TEST_KEYRING_DIR/bus.conf" <<EOF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -112,6 +115,7 @@ fi
 unset KUBECRED_KEYRING_SESSION_INNER
 KUBECRED_TEST_KEYRING_PID=$(start_daemon)
 export KUBECRED_TEST_KEYRING_PID
+trap : INT TERM HUP
 status=0
 "$@" || status=$?
 # Stop whichever daemon owns the name now (a test may have restarted it), then ours.

@@ -10,7 +10,28 @@ const cli = [process.execPath, path.join(root, 'bin', 'kubecred'), 'demo', ...pr
 const needsPrivateKeyring = process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS;
 const [command, ...args] = needsPrivateKeyring ? ['bash', path.join(root, '.ci', 'keyring-session.sh'), ...cli] : cli;
 if (needsPrivateKeyring) process.stderr.write('demo: no D-Bus session here, so the demo runs its own gnome-keyring (a throw-away keychain)\n');
-const child = spawn(command, args, { stdio: 'inherit' });
-// Ctrl-C reaches the whole foreground group; wait for the demo to shut down cleanly.
-process.on('SIGINT', () => {});
+// The demo runs in a process group of its own, and every stop signal this script gets goes to
+// that whole group: so a signal sent to npm alone (a service manager, `timeout`, `kill`) stops
+// the demo exactly as Ctrl-C in a terminal does, and its cleanup runs.
+const detached = process.platform !== 'win32';
+const child = spawn(command, args, { stdio: 'inherit', detached });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    try {
+      if (detached) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  });
+}
+// npm runs this script through `sh -c`, which does not pass a signal on: when npm is stopped,
+// this script is orphaned instead. Noticing that is the stop signal.
+const parent = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphanWatch);
+  process.emit('SIGTERM', 'SIGTERM');
+}, 500);
+orphanWatch.unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -17,6 +17,7 @@ import { demoConfig } from './demoConfig.js';
 import { demoKubeconfig } from './demoKubeconfig.js';
 import { startDemoServices } from './demoServices.js';
 import type { BrowserDriver } from './scriptedBrowser.js';
+import { untilStopSignal } from '../platform/stopSignals.js';
 
 export interface DemoOptions {
   readonly paths: KubecredPaths;
@@ -74,10 +75,7 @@ export async function runDemo({ paths, io, once }: DemoOptions): Promise<number>
   KUBECRED_HOME=${paths.home} ${nodeCliPath()} status
 
 Ctrl-C stops the demo.`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await untilStopSignal();
     return 0;
   } finally {
     await scripted?.close();

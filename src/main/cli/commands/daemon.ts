@@ -1,6 +1,7 @@
 import { jsonLinesLogger } from '../../broker/logger.js';
 import { startHeadlessBroker } from '../../headlessBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
+import { untilStopSignal } from '../../platform/stopSignals.js';
 import { BrowserOpener } from '../../platform/browserOpener.js';
 import { UsageError, type Command } from '../io.js';
 import { ALREADY_RUNNING_EXIT } from '../startDaemon.js';
@@ -29,14 +30,9 @@ export const daemonCommand: Command = {
       io.stderr.write(opened ? 'kubecred: the web UI is open in your browser; `kubecred ui` opens it again\n' : 'kubecred: web UI ready; run `kubecred ui` for a link to open in a browser on this machine\n');
     }
     const running = server;
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        logger.info('stopping', { signal });
-        void running.close().then(resolve);
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+    const signal = await untilStopSignal();
+    logger.info('stopping', { signal });
+    await running.close();
     return 0;
   },
 };
