@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"runtime"
 	"strings"
@@ -55,8 +56,14 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		time.Sleep(brokerGoneBackoff)
 		ans, err = askBroker(ctx, home, getenv, req)
 	}
+	if err == nil && ans.status == http.StatusUnauthorized {
+		// A broker restarted between our reading its secret and connecting
+		// writes a new one: read it again, once.
+		ans, err = askBroker(ctx, home, getenv, req)
+	}
 	switch {
-	case errors.Is(err, errNoBroker):
+	case errors.Is(err, errNoBroker), errors.Is(err, errBrokerGone):
+		// Gone twice: the CLI can wait for a broker to stop and start a new one.
 		return handover(args, env, getenv, stderr, msgNoBroker)
 	case err != nil:
 		fmt.Fprintln(stderr, "kubecred: "+oneLine(err))

@@ -36,6 +36,12 @@ export class BrokerClient {
   constructor(private readonly paths: KubecredPaths) {}
 
   async request(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<BrokerAnswer> {
+    const answer = await this.requestOnce(method, path, body, accept);
+    // A broker restarted between our reading its secret and connecting has a new one: read it again.
+    return answer.status === 401 ? this.requestOnce(method, path, body, accept) : answer;
+  }
+
+  private async requestOnce(method: string, path: string, body: unknown, accept: string): Promise<BrokerAnswer> {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
       throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);
     });

@@ -32,6 +32,9 @@ export interface DemoOptions {
  * keychain; and a kubeconfig that reaches the API only through Kubecred.
  */
 export async function runDemo({ paths, io, once }: DemoOptions): Promise<number> {
+  // Listening from the start: Ctrl-C while the demo starts must still end in its cleanup.
+  // (`--once` keeps the default: Ctrl-C ends it at once.)
+  const stopped = once ? undefined : untilStopSignal();
   const say = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
   const token = `demo-${randomBytes(16).toString('hex')}`;
@@ -75,7 +78,7 @@ export async function runDemo({ paths, io, once }: DemoOptions): Promise<number>
   KUBECRED_HOME=${paths.home} ${nodeCliPath()} status
 
 Ctrl-C stops the demo.`);
-    await untilStopSignal();
+    await stopped;
     return 0;
   } finally {
     await scripted?.close();

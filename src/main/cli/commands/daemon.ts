@@ -14,6 +14,8 @@ export const daemonCommand: Command = {
     const stray = args.find((a) => a !== '--ui');
     if (stray) throw new UsageError(`unexpected argument "${stray}"`);
     const logger = jsonLinesLogger((line) => io.stderr.write(line));
+    // Listening from the start: a stop signal during startup must still end in a clean close.
+    const stopped = untilStopSignal();
     let server;
     try {
       server = await startHeadlessBroker(paths, logger, { webUi });
@@ -30,7 +32,7 @@ export const daemonCommand: Command = {
       io.stderr.write(opened ? 'kubecred: the web UI is open in your browser; `kubecred ui` opens it again\n' : 'kubecred: web UI ready; run `kubecred ui` for a link to open in a browser on this machine\n');
     }
     const running = server;
-    const signal = await untilStopSignal();
+    const signal = await stopped;
     logger.info('stopping', { signal });
     await running.close();
     return 0;
