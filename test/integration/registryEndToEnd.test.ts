@@ -132,6 +132,19 @@ describe('registry credentials: skopeo and the kubelet protocol against a real r
     expect(audit).not.toContain(password);
   });
 
+  it('kubecred status lists each registry and where its login comes from, without touching the secret store', async () => {
+    const json = await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: env() });
+    expect(json.code, json.stderr).toBe(0);
+    const { registries } = JSON.parse(json.stdout) as { registries: Array<{ name: string; login: string; username?: string }> };
+    expect(registries.find((r) => r.name === 'local')).toMatchObject({ login: 'store' });
+    expect(registries.find((r) => r.name === 'ecr')).toMatchObject({ login: 'command', username: 'AWS' });
+    const text = await run(process.execPath, [KUBECRED_CLI, 'status'], { env: env() });
+    expect(text.stdout).toMatch(/REGISTRY\s+MATCHES\s+LOGIN\s+USER\n/);
+    expect(text.stdout).toMatch(/local\s+\S+\s+secret store/);
+    expect(text.stdout).toMatch(/ecr\s+\S+\s+passwordCommand\s+AWS/);
+    expect(json.stdout + text.stdout).not.toContain(password);
+  });
+
   it('keeps the login in the keychain, not in broker memory: a new broker serves it', async () => {
     await broker.stop();
     broker = await startTestBroker(home.dir);

@@ -1,4 +1,5 @@
 import type { RegistryConfig } from '../../shared/config/schema.js';
+import type { RegistrySummary } from '../../shared/api/status.js';
 import { parseDuration } from '../../shared/duration.js';
 import { goDuration, type CredentialProviderResponse, type RegistryAuth } from '../../shared/registry/credentialProvider.js';
 import { dockerCredentialsSchema, type DockerCredentials } from '../../shared/registry/dockerCredentialHelper.js';
@@ -101,6 +102,19 @@ export class RegistryBroker {
       if (!registry.passwordCommand && (await this.ports.logins.erase(registry))) erased.push(registry.name);
     }
     return { erased };
+  }
+
+  /**
+   * What `kubecred status` shows of each registry. It never reads the secret store: a status must
+   * not wait on a passphrase or an unlock prompt.
+   */
+  async summaries(): Promise<RegistrySummary[]> {
+    return (await this.registries()).map((registry) => ({
+      name: registry.name,
+      matchImages: [...registry.matchImages],
+      login: registry.passwordCommand ? 'command' : 'store',
+      ...(registry.username ? { username: registry.username } : {}),
+    }));
   }
 
   /** `list`: server URL to user name, for the logins `store` kept. */

@@ -58,6 +58,7 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
           configPath: identity.configPath,
           configError: await broker.configError(),
           profiles: await broker.profiles(),
+          registries: await registries.summaries().catch(() => []),
           interactions: interactions.list(),
         };
         replyJson(response, 200, status);

@@ -14,6 +14,16 @@ export const profileSummarySchema = z.object({
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 
+/** A registry of config.yaml and where its password comes from; never the password. */
+export const registrySummarySchema = z.object({
+  name: z.string(),
+  matchImages: z.array(z.string()),
+  /** command: a passwordCommand; store: the login docker/skopeo/kubecred registry login stored. */
+  login: z.enum(['command', 'store']),
+  username: z.string().optional(),
+});
+export type RegistrySummary = z.infer<typeof registrySummarySchema>;
+
 export const interactionSchema = z.union([
   z.object({ profile: z.string(), kind: z.literal('browser'), url: z.string() }),
   z.object({ profile: z.string(), kind: z.literal('device'), userCode: z.string(), verificationUri: z.string(), verificationUriComplete: z.string().optional() }),
@@ -29,6 +39,7 @@ export const statusSchema = z.object({
   /** The config file could not be used; the broker serves the last good one. */
   configError: z.string().nullable(),
   profiles: z.array(profileSummarySchema),
+  registries: z.array(registrySummarySchema).default([]),
   /** Logins waiting on the user: a page to open, or a code to enter. */
   interactions: z.array(interactionSchema).default([]),
 });

@@ -1,5 +1,5 @@
 import { ROUTES } from '../../../shared/api/routes.js';
-import { statusSchema, type ProfileSummary } from '../../../shared/api/status.js';
+import { statusSchema, type ProfileSummary, type RegistrySummary } from '../../../shared/api/status.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { loadConfig } from '../../config/configLoader.js';
 import { BrokerClient, BrokerUnreachableError } from '../brokerClient.js';
@@ -21,6 +21,7 @@ export const statusCommand: Command = {
     io.stdout.write(`socket: ${report.socket}\nconfig: ${report.configPath}\n`);
     if (report.configError) io.stdout.write(`config problem: ${report.configError}\n`);
     io.stdout.write(renderProfiles(report.profiles, Date.now()));
+    if (report.registries.length > 0) io.stdout.write(`\n${renderRegistries(report.registries)}`);
     return 0;
   },
 };
@@ -37,6 +38,9 @@ export async function gatherStatus({ paths }: CliContext) {
   const profiles: ProfileSummary[] = loaded.ok
     ? loaded.config.profiles.map((p) => ({ name: p.name, provider: p.provider, state: 'idle', expiresAt: null, lastError: null, silentRefresh: p.provider !== 'oidc' }))
     : [];
+  const registries: RegistrySummary[] = loaded.ok
+    ? (loaded.config.registries ?? []).map((r) => ({ name: r.name, matchImages: [...r.matchImages], login: r.passwordCommand ? 'command' : 'store', ...(r.username ? { username: r.username } : {}) }))
+    : [];
   return {
     running: false as const,
     pid: null,
@@ -46,13 +50,23 @@ export async function gatherStatus({ paths }: CliContext) {
     configPath: paths.configFile,
     configError: loaded.ok ? null : loaded.error,
     profiles,
+    registries,
   };
+}
+
+const LOGIN_TEXT: Record<RegistrySummary['login'], string> = { command: 'passwordCommand', store: 'secret store (docker login, kubecred registry login)' };
+
+export function renderRegistries(registries: readonly RegistrySummary[]): string {
+  return renderTable(['REGISTRY', 'MATCHES', 'LOGIN', 'USER'], registries.map((r) => [r.name, r.matchImages.join(','), LOGIN_TEXT[r.login], r.username ?? '']));
 }
 
 export function renderProfiles(profiles: readonly ProfileSummary[], now: number): string {
   if (profiles.length === 0) return 'profiles: none (add one to config.yaml)\n';
   const rows = profiles.map((p) => [p.name, p.provider, p.state, p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-', p.lastError ?? '']);
-  const header = ['PROFILE', 'PROVIDER', 'STATE', 'EXPIRES IN', 'LAST ERROR'];
+  return renderTable(['PROFILE', 'PROVIDER', 'STATE', 'EXPIRES IN', 'LAST ERROR'], rows);
+}
+
+function renderTable(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
 }
