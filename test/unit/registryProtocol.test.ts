@@ -85,6 +85,28 @@ describe('credential provider protocol', () => {
     expect(audit.map((r) => [r.profile, r.outcome, r.caller.client])).toContainEqual(['registry:ecr', 'served', 'kubelet']);
   });
 
+  it('never tells the kubelet to keep a command\'s password longer than the broker keeps it', async () => {
+    const { broker, clock } = brokerWith([{ name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws' }, cacheDuration: '10m' }]);
+    const ask = async () => JSON.parse(await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], 'x.amazonaws.com/a'), kubelet)).cacheDuration as string;
+    expect(await ask()).toBe('10m0s');
+    clock.advance(7 * 60_000);
+    expect(await ask()).toBe('3m0s');
+  });
+
+  it('keys the kubelet cache by image when a matcher names a path, else by the narrowest type asked', async () => {
+    const { broker } = brokerWith([
+      { name: 'team-a', matchImages: ['reg.io/team-a'], cacheKeyType: 'Registry' },
+      { name: 'wide', matchImages: ['*.example.com'], cacheKeyType: 'Global', username: 'u', passwordCommand: { command: 'x' } },
+      { name: 'narrow', matchImages: ['a.example.com'], cacheKeyType: 'Registry', username: 'u', passwordCommand: { command: 'x' } },
+    ]);
+    const keyType = async (image: string) => (JSON.parse(await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], image), kubelet).catch(() => '{}')) as { cacheKeyType?: string }).cacheKeyType;
+    expect(await keyType('a.example.com/app')).toBe('Registry');
+    expect(await keyType('b.example.com/app')).toBe('Global');
+    expect(await keyType('nothing.io/app')).toBe('Image');
+    await broker.dockerStore(JSON.stringify({ ServerURL: 'reg.io', Username: 'a', Secret: 'team-a-password' }));
+    expect(await keyType('reg.io/team-a/app')).toBe('Image');
+  });
+
   it('runs the command again when its settings change in config.yaml', async () => {
     const ecr = { name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws', args: ['--profile', 'a'] } };
     const { broker, reconfigure, runs } = brokerWith([ecr]);

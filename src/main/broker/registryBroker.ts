@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../../shared/config/schema.js';
 import type { RegistrySummary } from '../../shared/api/status.js';
 import { parseDuration } from '../../shared/duration.js';
-import { goDuration, type CredentialProviderResponse, type RegistryAuth } from '../../shared/registry/credentialProvider.js';
+import { goDuration, type CacheKeyType, type CredentialProviderResponse, type RegistryAuth } from '../../shared/registry/credentialProvider.js';
 import { dockerCredentialsSchema, type DockerCredentials } from '../../shared/registry/dockerCredentialHelper.js';
 import { matchesImage, matchesRegistryServer } from '../../shared/registry/imageMatcher.js';
 import { parseProviderRequest } from '../registry/providerRequest.js';
@@ -42,11 +42,15 @@ export class RegistryBroker {
     const { apiVersion, image } = parseProviderRequest(rawRequest);
     const matching = (await this.registries()).filter((r) => r.matchImages.some((m) => matchesImage(m, image)));
     const auth: Record<string, RegistryAuth> = {};
+    // Nothing matched: no caching, so a registry added to config.yaml counts at once.
+    let cacheMs = matching.length ? Math.min(...matching.map((r) => parseDuration(r.cacheDuration) ?? 0)) : 0;
     let firstFailure: unknown;
     for (const registry of matching) {
       try {
-        const login = await this.login(registry, caller);
+        const { auth: login, expiresAt } = await this.login(registry, caller);
         for (const matcher of registry.matchImages.filter((m) => matchesImage(m, image))) auth[matcher] ??= login;
+        // The kubelet must not keep a command's password past the moment the broker drops it.
+        if (expiresAt) cacheMs = Math.min(cacheMs, Math.max(0, expiresAt.getTime() - this.ports.clock.now()));
       } catch (error) {
         firstFailure ??= error;
       }
@@ -55,9 +59,8 @@ export class RegistryBroker {
     const response: CredentialProviderResponse = {
       apiVersion,
       kind: 'CredentialProviderResponse',
-      cacheKeyType: matching[0]?.cacheKeyType ?? 'Image',
-      // Nothing matched: no caching, so a registry added to config.yaml counts at once.
-      cacheDuration: goDuration(matching.length ? Math.min(...matching.map((r) => parseDuration(r.cacheDuration) ?? 0)) : 0),
+      cacheKeyType: cacheKeyTypeFor(matching, image),
+      cacheDuration: goDuration(Math.floor(cacheMs / 1000) * 1000),
       auth,
     };
     return `${JSON.stringify(response)}\n`;
@@ -68,7 +71,7 @@ export class RegistryBroker {
     const url = checkedServerUrl(serverUrl);
     for (const registry of await this.serving(url)) {
       try {
-        const { username, password } = await this.login(registry, caller);
+        const { username, password } = (await this.login(registry, caller)).auth;
         return { ServerURL: url, Username: username, Secret: password };
       } catch (error) {
         if (!(error instanceof BrokerError && error.code === 'secret-missing')) throw error;
@@ -127,11 +130,11 @@ export class RegistryBroker {
     return listed;
   }
 
-  private async login(registry: RegistryConfig, caller: RegistryCaller): Promise<RegistryAuth> {
+  private async login(registry: RegistryConfig, caller: RegistryCaller): Promise<{ auth: RegistryAuth; expiresAt?: Date }> {
     try {
-      const { auth, source } = await this.ports.logins.login(registry);
+      const { auth, source, expiresAt } = await this.ports.logins.login(registry);
       void this.audit(registry, caller, 'served', source);
-      return auth;
+      return { auth, ...(expiresAt ? { expiresAt } : {}) };
     } catch (error) {
       void this.audit(registry, caller, 'failed', undefined, (error as Error).message);
       throw error;
@@ -166,6 +169,19 @@ export class RegistryBroker {
       this.ports.logger.warn('audit log write failed', { reason: (failure as Error).message });
     }
   }
+}
+
+const KEY_TYPE_WIDTH: Record<CacheKeyType, number> = { Image: 0, Registry: 1, Global: 2 };
+
+/**
+ * The narrowest cache key any matching registry asks for, and Image whenever a matched matcher
+ * names a path: a Registry key would hand one team's login to another team's images on the
+ * same host.
+ */
+function cacheKeyTypeFor(matching: readonly RegistryConfig[], image: string): CacheKeyType {
+  const byPath = matching.some((r) => r.matchImages.some((m) => matchesImage(m, image) && m.includes('/')));
+  if (byPath || matching.length === 0) return 'Image';
+  return matching.map((r) => r.cacheKeyType).reduce((narrowest, type) => (KEY_TYPE_WIDTH[type] < KEY_TYPE_WIDTH[narrowest] ? type : narrowest));
 }
 
 function parseJsonOrUndefined(text: string): unknown {

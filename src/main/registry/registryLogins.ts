@@ -24,7 +24,8 @@ export interface RegistryLoginsPorts {
 export class RegistryLogins {
   constructor(private readonly ports: RegistryLoginsPorts) {}
 
-  async login(registry: RegistryConfig): Promise<{ auth: RegistryAuth; source: CacheSource }> {
+  /** The login, and when a command's password stops being good (stored logins do not expire). */
+  async login(registry: RegistryConfig): Promise<{ auth: RegistryAuth; source: CacheSource; expiresAt?: Date }> {
     // The settings are part of the key: an edited passwordCommand or username is a new login.
     const { username, passwordCommand } = registry;
     const key = credentialCacheKey(registrySecretOwner(registry.name), { config: { username, passwordCommand } });
@@ -34,7 +35,7 @@ export class RegistryLogins {
       const expiresAt = registry.passwordCommand ? { expiresAt: new Date(this.ports.clock.now() + (parseDuration(registry.cacheDuration) ?? 300_000)) } : {};
       return { token: auth.password, identity: auth.username, ...expiresAt };
     });
-    return { auth: { username: credential.identity ?? '', password: credential.token ?? '' }, source };
+    return { auth: { username: credential.identity ?? '', password: credential.token ?? '' }, source, ...(credential.expiresAt ? { expiresAt: credential.expiresAt } : {}) };
   }
 
   /** What `docker login` hands over, kept in the secret store; the cached login is dropped. */
