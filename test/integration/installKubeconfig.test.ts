@@ -142,5 +142,8 @@ describe('kubecred install', () => {
     expect(await readFile(broken, 'utf8')).toBe('apiVersion: v1\nusers:\n- name: a\n   user: {}\n');
     const usage = await cli(['install', '--context', 'dev']);
     expect(usage.code).toBe(2);
+    const unnameable = await cli(['install', '--profile', 'Prod EU', '--kubeconfig', broken]);
+    expect(unnameable.code).toBe(2);
+    expect(unnameable.stderr).toContain('a profile name is 1-63 lower-case letters');
   });
 });

@@ -43,7 +43,7 @@ export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo
 export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[] } | { error: string } {
   // Errors are given by line and code only: YAML's messages can quote the text, which may be a token.
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter, version: '1.1' });
   const [yamlError] = doc.errors;
   if (yamlError) return { error: `not valid YAML at line ${lineCounter.linePos(yamlError.pos[0]).line} (${yamlError.code})` };
   const root: unknown = doc.toJS();

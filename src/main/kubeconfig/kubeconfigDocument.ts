@@ -48,7 +48,7 @@ export async function loadKubeconfigFile(file: string): Promise<KubeconfigFile> 
 
 /** Parses kubeconfig text; throws KubeconfigSyntaxError naming the line of the first problem. */
 export function parseKubeconfig(text: string, file: string, lineCounter = new LineCounter()): Document.Parsed {
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, keepSourceTokens: false });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, keepSourceTokens: false, version: '1.1' });
   const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
   const [error] = doc.errors;
   if (error) throw new KubeconfigSyntaxError(file, lineOf(error.pos[0]), `not valid YAML (${error.message.split('\n')[0]})`);

@@ -4,7 +4,7 @@ import { parseDuration } from '../duration.js';
 import { CACHE_KEY_TYPES } from '../registry/credentialProvider.js';
 import { isValidMatcher } from '../registry/imageMatcher.js';
 
-const profileName = z
+export const profileName = z
   .string()
   .regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, {
     message: 'a profile name is 1-63 lower-case letters, digits, ".", "_" or "-", starting and ending with a letter or digit',

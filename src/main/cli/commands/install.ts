@@ -6,6 +6,7 @@ import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
 import { parseExecApiVersion, type ExecApiVersion } from '../../kubeconfig/kubecredExec.js';
 import { currentPlatformEnv } from '../../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../../platform/shimLocation.js';
+import { profileName } from '../../../shared/config/schema.js';
 import { UsageError, type Command } from '../io.js';
 
 export const installCommand: Command = {
@@ -14,6 +15,8 @@ export const installCommand: Command = {
   async run(args, context) {
     const { values } = parseFlags(args);
     if (!values.profile) throw new UsageError('say which profile the user should call: --profile <name>');
+    const named = profileName.safeParse(values.profile);
+    if (!named.success) throw new UsageError(`--profile ${JSON.stringify(values.profile)}: ${named.error.issues[0]?.message ?? 'not a profile name'}`);
     const { io, paths } = context;
     const result = await installProfile({
       files: kubeconfigFiles({ ...currentPlatformEnv(), env: io.env }, values.kubeconfig),
