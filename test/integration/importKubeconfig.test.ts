@@ -53,10 +53,11 @@ describe('kubecred import', () => {
     await writeFile(kube('profiles/minikube/client.crt'), pki.clientCertPem);
     await writeFile(kube('profiles/minikube/client.key'), pki.clientKeyPem, { mode: 0o600 });
     await writeConfig(home.dir, '# my profiles\nprofiles:\n  - name: kind-kind # taken: import picks another name\n    provider: static\n');
-    // A stand-in gke-gcloud-auth-plugin on the broker's PATH: the wrapped GKE user must keep working.
+    // A stand-in gke-gcloud-auth-plugin on the user's shell PATH only, not the broker's (a tray
+    // app's PATH is short): the wrapped GKE user must keep working.
     await mkdir(path.join(home.dir, 'bin'));
     await writeFakeExecPlugin({ path: path.join(home.dir, 'bin', 'gke-gcloud-auth-plugin'), apiVersion: 'client.authentication.k8s.io/v1beta1', status: { token: TOKEN } });
-    broker = await startTestBroker(home.dir, { PATH: `${path.join(home.dir, 'bin')}:${process.env.PATH ?? ''}` });
+    broker = await startTestBroker(home.dir);
   });
   afterAll(async () => {
     await broker?.stop();
@@ -72,7 +73,9 @@ describe('kubecred import', () => {
     const files = await Promise.all(names.map((name) => fixture(name)));
     const originals = await Promise.all(files.map((file) => readFile(file, 'utf8')));
     const before = await Promise.all(files.map(view));
-    const result = await run(process.execPath, [KUBECRED_CLI, 'import'], { env: { ...brokerEnv(home.dir), KUBECONFIG: files.join(':') } });
+    // The user's shell finds the stand-in gke-gcloud-auth-plugin; import pins that path for the broker.
+    const shellPath = `${path.join(home.dir, 'bin')}:${process.env.PATH ?? ''}`;
+    const result = await run(process.execPath, [KUBECRED_CLI, 'import'], { env: { ...brokerEnv(home.dir), KUBECONFIG: files.join(':'), PATH: shellPath } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
     for (const [i, name] of names.entries()) {
@@ -99,7 +102,9 @@ describe('kubecred import', () => {
     expect(await readFile(kube('oidc-legacy.yaml'), 'utf8')).toContain(SECRETS.PASSWORD);
     const profiles = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{ name: string; provider: string }>;
     expect(profiles.map((p) => `${p.name}:${p.provider}`)).toEqual(expect.arrayContaining(['kind-kind:static', 'kind-kind-2:static', 'gke_acme-dev_europe-west1_web:exec', 'alice-corp:oidc', 'deployer:static', 'file-token:static', 'minikube:static']));
-    expect(await readFile(path.join(home.dir, 'config.yaml'), 'utf8')).toContain('# taken: import picks another name');
+    const config = await readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+    expect(config).toContain('# taken: import picks another name');
+    expect(config).toContain(`command: ${path.join(home.dir, 'bin', 'gke-gcloud-auth-plugin')}`);
   });
 
   it('kubectl works through Kubecred afterwards: tokens, token files, inline and file certificates, a wrapped plugin', async () => {

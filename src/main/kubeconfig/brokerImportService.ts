@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { findOnPath } from '../platform/findOnPath.js';
 import type { Logger } from '../broker/logger.js';
 import type { BrokerServices } from '../composition.js';
 import { currentPlatformEnv, type KubecredPaths } from '../platform/paths.js';
@@ -15,6 +16,7 @@ export function brokerImportService(services: Pick<BrokerServices, 'credentials'
     files: () => kubeconfigFiles(currentPlatformEnv()),
     command,
     caDir: path.join(paths.home, 'ca'),
+    findCommand: (name) => findOnPath(name),
     backupDir: path.join(paths.stateDir, 'kubeconfig-backups'),
     ports: {
       ...configProfilePorts(paths.configFile, (profile) => logger.info('profile added by the kubeconfig import', { profile })),

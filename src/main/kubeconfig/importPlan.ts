@@ -50,6 +50,8 @@ export interface PlanOptions {
   readonly takenProfiles: Iterable<string>;
   /** Where inline OIDC CA bundles are written out. */
   readonly caDir: string;
+  /** Finds a bare plugin name the way the importing shell would (absolute path, or undefined). */
+  readonly findCommand?: (command: string) => string | undefined;
 }
 
 /**
@@ -95,7 +97,9 @@ async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredent
     const exec = credential.exec;
     const command = String(exec.command ?? '');
     // client-go runs a relative command with a separator relative to the kubeconfig's folder.
-    const resolved = !path.isAbsolute(command) && /[\\/]/.test(command) ? path.resolve(path.dirname(file), command) : command;
+    // A bare name is pinned to the path the importing shell finds: the broker (a tray app, a
+    // service) may run with a shorter PATH than the shell kubectl ran in.
+    const resolved = !path.isAbsolute(command) && /[\\/]/.test(command) ? path.resolve(path.dirname(file), command) : (options.findCommand?.(command) ?? command);
     const apiVersion = EXEC_API_VERSIONS.find((version) => version === exec.apiVersion);
     const env = Array.isArray(exec.env) ? (exec.env as Array<{ name?: unknown }>) : [];
     const profileInput = { ...base, provider: 'exec', command: resolved, args: exec.args ?? [], env, ...(apiVersion ? { apiVersion } : {}) };

@@ -20,17 +20,21 @@ export interface ImportServiceDeps {
   caDir: string;
   backupDir: string;
   ports: ImportPorts;
+  findCommand?: (command: string) => string | undefined;
 }
 
 export function importService(deps: ImportServiceDeps): ImportService {
-  const request = () => ({ files: deps.files(), command: deps.command, caDir: deps.caDir, ports: deps.ports });
+  const request = () => ({ files: deps.files(), command: deps.command, caDir: deps.caDir, ports: deps.ports, ...(deps.findCommand ? { findCommand: deps.findCommand } : {}) });
   return {
     preview: () => explained(async () => view(request().files, await previewImport(request()))),
     apply: (fingerprint) =>
       explained(async () => {
-        const current = view(request().files, await previewImport(request()));
-        if (current.fingerprint !== fingerprint) throw new BrokerError('bad-request', 'the kubeconfig changed since the preview', 'look at the new preview, then import again');
-        const { plan, backups } = await runImport({ ...request(), backupDir: deps.backupDir, now: new Date() });
+        const files = request().files;
+        // Checked under kubectl's lock: exactly what the user saw moves, or nothing does.
+        const approve = (plan: ImportPlan) => {
+          if (view(files, plan).fingerprint !== fingerprint) throw new BrokerError('bad-request', 'the kubeconfig changed since the preview', 'look at the new preview, then import again');
+        };
+        const { plan, backups } = await runImport({ ...request(), files, approve, backupDir: deps.backupDir, now: new Date() });
         return {
           moves: moves(plan),
           backups: [...backups].map(([file, backup]) => ({ file, backup })),

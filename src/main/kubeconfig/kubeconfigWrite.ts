@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, realpath, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
 import type { KubeconfigFile } from './kubeconfigDocument.js';
@@ -34,7 +34,14 @@ export async function backupKubeconfig(file: KubeconfigFile, backupDir: string, 
   for (let attempt = 1; ; attempt++) {
     const candidate = attempt === 1 ? backup : `${backup}-${attempt}`;
     try {
-      await writeFile(candidate, file.text, { mode: 0o600, flag: 'wx' });
+      // On disk before the kubeconfig is replaced: after a crash the backup must be whole.
+      const handle = await open(candidate, 'wx', 0o600);
+      try {
+        await handle.writeFile(file.text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       return candidate;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw error;

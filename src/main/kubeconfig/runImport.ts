@@ -19,6 +19,8 @@ export interface ImportRequest extends Omit<PlanOptions, 'takenProfiles'> {
   readonly backupDir: string;
   readonly now: Date;
   readonly ports: ImportPorts;
+  /** Sees the plan made under the lock, before anything changes; throws to refuse it. */
+  readonly approve?: (plan: ImportPlan) => void;
 }
 
 export interface ImportOutcome {
@@ -40,6 +42,7 @@ export async function previewImport(request: Omit<ImportRequest, 'backupDir' | '
 export function runImport(request: ImportRequest): Promise<ImportOutcome> {
   return withKubeconfigLock(request.files, async () => {
     const plan = await previewImport(request);
+    request.approve?.(plan);
     const added: string[] = [];
     const stored: Array<[string, string]> = [];
     const written: ImportPlan['rewrites'][number][] = [];

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { findOnPath } from '../../platform/findOnPath.js';
 import { parseArgs } from 'node:util';
 import { ROUTES } from '../../../shared/api/routes.js';
 import { configProfilePorts } from '../../kubeconfig/configProfilePorts.js';
@@ -22,6 +23,7 @@ export const importCommand: Command = {
       command: nativeShimPath() ?? nodeCliPath(),
       ...(values['api-version'] ? { apiVersion: apiVersionFlag(values['api-version']) } : {}),
       caDir: path.join(paths.home, 'ca'),
+      findCommand: (name: string) => findOnPath(name, io.env),
       ports: brokerPorts(context),
     };
     const preview = await previewImport(request);
