@@ -157,11 +157,21 @@ describe('broker lifecycle', () => {
     }
   });
 
-  it('ten brokers started at once in one home: one serves, nine say one is running', async () => {
+  it.each([
+    ['a fresh home', false],
+    ['the stale lock of a killed broker', true],
+  ])('ten brokers started at once in %s: one serves, nine say one is running', async (_name, staleLock) => {
     const home = await makeTempHome();
     try {
       await writeConfig(home.dir, 'profiles: []\n');
-      const { spawn } = await import('node:child_process');
+      const { spawn, spawnSync } = await import('node:child_process');
+      if (staleLock) {
+        // What SIGKILL leaves: the lock names a pid that is gone, the old secret stays.
+        const gone = spawnSync('true').pid;
+        await mkdir(path.join(home.dir, 'run'), { recursive: true, mode: 0o700 });
+        await writeFile(path.join(home.dir, 'run', 'broker.lock'), `${gone}\n`, { mode: 0o600 });
+        await writeFile(path.join(home.dir, 'run', 'client-secret'), 'stale-secret\n', { mode: 0o600 });
+      }
       const children = Array.from({ length: 10 }, () => spawn(process.execPath, [KUBECRED_CLI, 'daemon'], { env: brokerEnv(home.dir), stdio: 'ignore' }));
       const exits = await Promise.all(children.map((child) => new Promise<number | null>((resolve) => {
         const timer = setTimeout(() => resolve(null), 8_000);

@@ -60,7 +60,8 @@ export class RegistryBroker {
       apiVersion,
       kind: 'CredentialProviderResponse',
       cacheKeyType: cacheKeyTypeFor(matching, image),
-      cacheDuration: goDuration(Math.floor(cacheMs / 1000) * 1000),
+      // Whole seconds, rounded up: a password fetched a moment ago still reads as its full duration.
+      cacheDuration: goDuration(Math.ceil(cacheMs / 1000) * 1000),
       auth,
     };
     return `${JSON.stringify(response)}\n`;
