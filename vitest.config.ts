@@ -13,6 +13,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          setupFiles: ['test/support/secretServiceGuard.ts'],
         },
       },
     ],

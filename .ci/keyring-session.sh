@@ -118,6 +118,10 @@ export KUBECRED_TEST_KEYRING_PID
 trap : INT TERM HUP
 status=0
 "$@" || status=$?
+if ! kill -0 "$KUBECRED_TEST_KEYRING_PID" 2>/dev/null && [ -s "$KUBECRED_TEST_KEYRING_DIR/daemon.log" ]; then
+  echo "keyring-session: the first gnome-keyring-daemon ended during the run (tests may restart it); its log:" >&2
+  tail -n 20 "$KUBECRED_TEST_KEYRING_DIR/daemon.log" >&2
+fi
 # Stop whichever daemon owns the name now (a test may have restarted it), then ours.
 owner=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus / \
   org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets 2>/dev/null |
