@@ -1,14 +1,13 @@
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker, writeConfig, brokerEnv, type TestBroker } from '../support/broker.js';
+import { startTestBroker, startWrappedBroker, writeConfig, brokerEnv, type TestBroker } from '../support/broker.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { KUBECRED_CLI, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { rawExchange } from '../support/rawSocket.js';
 
 const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
-const PLUGIN = `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"wrapped-token"}}'\n`;
 
 describe('broker API against bad input', () => {
   let home: TempHome;
@@ -25,10 +24,7 @@ describe('broker API against bad input', () => {
   beforeAll(async () => {
     assertBuilt();
     home = await makeTempHome();
-    await writeFile(path.join(home.dir, 'plugin.sh'), PLUGIN, { mode: 0o755 });
-    await writeConfig(home.dir, `profiles:\n  - name: wrapped\n    provider: exec\n    command: ${home.dir}/plugin.sh\n`);
-    broker = await startTestBroker(home.dir);
-    secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
+    ({ broker, secret } = await startWrappedBroker(home.dir, 'wrapped-token'));
   });
 
   afterAll(async () => {

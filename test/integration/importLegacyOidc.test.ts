@@ -1,30 +1,19 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idTokenVerifier } from '../../src/main/demo/idTokenVerifier.js';
 import { KeychainStore } from '../../src/main/secrets/keychain/keychainStore.js';
-import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
+import type { ApiStandIn } from '../support/apiServer.js';
+import { startIdTokenApi } from '../support/idTokenApi.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
-import { createTestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
-function fetchJwks(url: string, ca: string): Promise<{ keys: Array<Record<string, string>> }> {
-  return new Promise((resolve, reject) => {
-    https.get(url, { ca }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve(JSON.parse(body)));
-    }).once('error', reject);
-  });
-}
 
 /**
  * A kubeconfig from before kubectl 1.26 (`auth-provider: oidc`) holds a live refresh token. After
@@ -46,8 +35,7 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
     assertBuilt({ shim: true });
     [seedHome, home] = await Promise.all([makeTempHome(), makeTempHome()]);
     issuer = await startTestIssuer({ dir: path.join(seedHome.dir, 'issuer') });
-    const jwks = await fetchJwks(`${issuer.issuer}/jwks`, issuer.caPem);
-    api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'api-pki')), auth: { verifyBearer: idTokenVerifier({ issuer: issuer.issuer, audience: issuer.clientId, keys: jwks.keys }) } });
+    api = await startIdTokenApi(issuer, path.join(home.dir, 'api-pki'));
 
     // The refresh token a user's old kubeconfig would hold: minted by a real login in chromium.
     browserStandIn = await recordingBrowser(seedHome.dir);

@@ -1,27 +1,16 @@
-import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idTokenVerifier } from '../../src/main/demo/idTokenVerifier.js';
-import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
+import type { ApiStandIn } from '../support/apiServer.js';
+import { startIdTokenApi } from '../support/idTokenApi.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
-import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 
-function fetchJson(url: string, ca: string): Promise<{ keys: Array<Record<string, string>> }> {
-  return new Promise((resolve, reject) => {
-    https.get(url, { ca }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve(JSON.parse(body)));
-    }).once('error', reject);
-  });
-}
 
 
 describe('kubectl with an OIDC profile: the first call logs in through the browser, the next come from the cache', () => {
@@ -38,8 +27,7 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     assertBuilt({ shim: true });
     home = await makeTempHome();
     issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
-    const jwks = await fetchJson(`${issuer.issuer}/jwks`, issuer.caPem);
-    api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'api-pki')), auth: { verifyBearer: idTokenVerifier({ issuer: issuer.issuer, audience: issuer.clientId, keys: jwks.keys }) } });
+    api = await startIdTokenApi(issuer, path.join(home.dir, 'api-pki'));
     browserStandIn = await recordingBrowser(home.dir);
     await writeConfig(home.dir, `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });

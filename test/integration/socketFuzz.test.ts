@@ -1,8 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { brokerEnv, startWrappedBroker, type TestBroker } from '../support/broker.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
 import { mutateText, seededRandom, type Random } from '../support/fuzz.js';
 import { firstStatus, openDescriptors, rawExchange } from '../support/rawSocket.js';
@@ -11,7 +9,6 @@ import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const CASES = Number(process.env.FUZZ_CASES ?? 400);
-const PLUGIN = `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"fuzz-served-token"}}'\n`;
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'CONNECT', 'BREW', 'get', ''];
 const PATHS = ['/v1/credential', '/v1/status', '/v1/profiles', '/v1/secrets/a/b', '/v1/secrets/%00/%ff', '/../../etc/passwd', '*', '/v1/credential?x=1#y', `/${'a'.repeat(20_000)}`, '/v1/secrets/\u00e9/\ud800'];
 
@@ -61,10 +58,7 @@ describe('the socket API under a fuzzer', () => {
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    await writeFile(path.join(home.dir, 'plugin.sh'), PLUGIN, { mode: 0o755 });
-    await writeConfig(home.dir, `profiles:\n  - name: wrapped\n    provider: exec\n    command: ${home.dir}/plugin.sh\n`);
-    broker = await startTestBroker(home.dir);
-    secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
+    ({ broker, secret } = await startWrappedBroker(home.dir, 'fuzz-served-token'));
   });
 
   afterAll(async () => {

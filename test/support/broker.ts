@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { access, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { KUBECRED_CLI } from './repo.js';
@@ -73,4 +73,17 @@ export async function daemonsOf(home: string): Promise<number[]> {
     if (cmdline.includes('kubecred') && cmdline.split('\0').includes('daemon') && environ.split('\0').includes(`KUBECRED_HOME=${home}`)) pids.push(Number(entry));
   }
   return pids;
+}
+
+/**
+ * A broker whose one profile, "wrapped", runs an exec plugin that prints this token; with the
+ * client secret, for tests that talk to the socket directly.
+ */
+export async function startWrappedBroker(home: string, token: string): Promise<{ broker: TestBroker; secret: string }> {
+  const plugin = path.join(home, 'plugin.sh');
+  await writeFile(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${token}"}}'\n`, { mode: 0o755 });
+  await writeConfig(home, `profiles:\n  - name: wrapped\n    provider: exec\n    command: ${plugin}\n`);
+  const broker = await startTestBroker(home);
+  const secret = (await readFile(path.join(home, 'run', 'client-secret'), 'utf8')).trim();
+  return { broker, secret };
 }
