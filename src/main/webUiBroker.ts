@@ -46,6 +46,7 @@ export async function startBrokerWebUi(
   const webUi = await startWebUi({
     ports: {
       profiles: () => services.credentials.profiles(),
+      registries: () => services.registries.summaries(),
       interactions: () => board.list(),
       onChange: (listener) => board.onChange(listener),
       login: (profile) => services.credentials.login(profile),

@@ -11,6 +11,7 @@ import { PinPrompt } from './components/PinPrompt.js';
 import { PreferencesView } from './components/PreferencesView.js';
 import { ProfileForm } from './components/ProfileForm.js';
 import { ProfileList } from './components/ProfileList.js';
+import { RegistryList } from './components/RegistryList.js';
 import { TokenList } from './components/TokenList.js';
 
 const CANCEL: PromptAnswer = { kind: 'cancel' };
@@ -130,6 +131,8 @@ export function App({ transport }: { transport: Transport }) {
           <ImportWizard transport={transport} />
           <h2 className="section">Tokens</h2>
           <TokenList tokens={tokens} />
+          <h2 className="section">Image registries</h2>
+          <RegistryList registries={state.registries} />
           <h2 className="section">Preferences</h2>
           <PreferencesView transport={transport} version={state.profiles} />
           <h2 className="section">Audit log</h2>

@@ -17,6 +17,8 @@ const TOKEN = 'main-window-bearer';
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
 const KUBECTL = findKubectlBuilds()[0];
 
+const INITIAL_CONFIG = '# written by hand\nprofiles: []\nregistries:\n  - name: quay\n    matchImages: [quay.io/team]\n  - name: ecr\n    matchImages: ["*.dkr.ecr.*.amazonaws.com"]\n    username: AWS\n    passwordCommand: { command: aws, args: [ecr, get-login-password] }\n';
+
 describe('the main window of a real broker (kubecred daemon --ui): profiles, tokens, audit log', () => {
   let home: TempHome;
   let broker: TestBroker;
@@ -31,7 +33,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     assertBuilt({ shim: true });
     await buildRenderer();
     home = await makeTempHome();
-    await writeConfig(home.dir, '# written by hand\nprofiles: []\n');
+    await writeConfig(home.dir, INITIAL_CONFIG);
     api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'pki')), auth: { bearerToken: TOKEN } });
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
@@ -63,7 +65,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     await form.locator('input[name="name"]').fill('Not Valid');
     await form.locator('button[type="submit"]').click();
     await expect.poll(() => form.locator('[data-error-for="name"]').count(), { timeout: 10_000 }).toBe(1);
-    expect(await configText()).toBe('# written by hand\nprofiles: []\n');
+    expect(await configText()).toBe(INITIAL_CONFIG);
   });
 
   it('adds a static profile that kubectl then uses, and the audit log shows the request', async () => {
@@ -106,6 +108,14 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     expect(text).toMatch(/kubectl.*\(pid \d+\)/);
     expect(await page.locator('[data-profile="lab"] .state').innerText()).not.toBe('');
     await page.screenshot({ path: path.join(SHOTS, 'webui-main-audit.png'), fullPage: true });
+  });
+
+  it('lists the image registries and where their logins come from', async () => {
+    const list = page.locator('ul[aria-label="registries"]');
+    await list.waitFor({ timeout: 10_000 });
+    expect(await list.locator('[data-registry="quay"]').innerText()).toMatch(/quay\.io\/team[\s\S]*login in the secret store/);
+    expect(await list.locator('[data-registry="ecr"]').innerText()).toMatch(/\*\.dkr\.ecr\.\*\.amazonaws\.com[\s\S]*password from its command, as AWS/);
+    await list.screenshot({ path: path.join(SHOTS, 'webui-main-registries.png') });
   });
 
   it('removes the profile after asking, and it disappears from the list and config.yaml', async () => {

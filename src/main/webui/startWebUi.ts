@@ -33,7 +33,13 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const log = options.log ?? (() => {});
   const sessions = new SessionKeeper();
-  const snapshot = async (): Promise<WebUiState> => ({ profiles: await ports.profiles(), interactions: ports.interactions(), prompts: ports.prompts.list() });
+  const snapshot = async (): Promise<WebUiState> => ({
+    profiles: await ports.profiles(),
+    // A registry list that cannot be read (a broken config) must not blank the profiles.
+    registries: (await ports.registries?.().catch(() => [])) ?? [],
+    interactions: ports.interactions(),
+    prompts: ports.prompts.list(),
+  });
   const stream = new EventStream(snapshot);
   const unsubscribe = [ports.onChange(() => stream.changed()), ports.prompts.onChange(() => stream.changed())];
   const refresh = setInterval(() => stream.changed(), options.refreshMs ?? 30_000);

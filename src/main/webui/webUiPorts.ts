@@ -1,11 +1,13 @@
 import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/prompts.js';
-import type { Interaction, ProfileSummary } from '../../shared/api/status.js';
+import type { Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
 import type { PromptQueue } from '../broker/promptQueue.js';
 import type { ImportService } from '../kubeconfig/importService.js';
 
 /** What the web UI needs of the broker; the composition root wires the real one, tests fakes. */
 export interface WebUiPorts {
   profiles(): Promise<ProfileSummary[]>;
+  /** The image registries, if the broker serves any. */
+  registries?(): Promise<RegistrySummary[]>;
   /** Logins waiting on the user (the interaction board's list()). */
   interactions(): Interaction[];
   /** Called when interactions change; returns the unsubscribe. */

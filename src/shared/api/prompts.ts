@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { interactionSchema, profileSummarySchema } from './status.js';
+import { interactionSchema, profileSummarySchema, registrySummarySchema } from './status.js';
 
 // The one contract for the questions the broker asks the user (PIN, store passphrase,
 // approval, a login provider's form), used by every shell: the web UI over HTTP and Electron over IPC. Pure zod (no
@@ -83,6 +83,8 @@ export const WEB_UI_ROUTES = {
 
 export const webUiStateSchema = z.object({
   profiles: z.array(profileSummarySchema),
+  /** Image registries of config.yaml and where their logins come from; never a password. */
+  registries: z.array(registrySummarySchema).default([]),
   interactions: z.array(interactionSchema),
   prompts: z.array(pendingPromptSchema),
 });
