@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir, open, readFile } from 'node:fs/promises';
 import type { KubecredPaths } from '../platform/paths.js';
-import { lockOwner } from '../server/instanceLock.js';
+import { liveLockOwner, lockOwner } from '../server/instanceLock.js';
 import { socketAnswers } from '../server/listen.js';
 import type { CliContext } from './io.js';
 
@@ -14,6 +14,9 @@ export const ALREADY_RUNNING_EXIT = 3;
  * waits until it answers on its socket.
  */
 export async function startDaemon({ paths, self, io }: CliContext): Promise<void> {
+  // Many callers find the broker gone at once (a crash, a kill, a reboot): when one of them has
+  // already started a broker that holds the lock, wait for it instead of starting one more.
+  if ((await liveLockOwner(paths.lockFile)) !== undefined && (await servingWithin(paths, START_TIMEOUT_MS))) return;
   await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
   const log = await open(paths.daemonLog, 'a', 0o600);
   const child = spawn(self.command, [...self.args, 'daemon'], {
@@ -50,6 +53,16 @@ async function settle(pid: number | undefined, exited: () => boolean, paths: Kub
   while (!exited() && Date.now() < deadline && (await lockOwner(paths.lockFile)) !== pid) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+async function servingWithin(paths: KubecredPaths, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await isServing(paths)) return true;
+    if ((await liveLockOwner(paths.lockFile)) === undefined) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return false;
 }
 
 async function isServing(paths: KubecredPaths): Promise<boolean> {

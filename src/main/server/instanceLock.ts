@@ -74,6 +74,12 @@ async function releaseIfOurs(file: string): Promise<void> {
   if (owner === process.pid) await rm(file, { force: true });
 }
 
+/** The pid in the lock file when that process is alive: a broker running or starting. */
+export async function liveLockOwner(file: string): Promise<number | undefined> {
+  const owner = await lockOwner(file);
+  return owner !== undefined && isAlive(owner) ? owner : undefined;
+}
+
 /** The pid in the lock file, if any. */
 export async function lockOwner(file: string): Promise<number | undefined> {
   const owner = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
