@@ -1,3 +1,6 @@
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+
 /** One line of the audit trail: who asked for which profile, and what happened. No secret, ever. */
 export interface AuditRecord {
   readonly time: string;
@@ -10,4 +13,26 @@ export interface AuditRecord {
 
 export interface AuditLog {
   append(record: AuditRecord): Promise<void>;
+}
+
+/** What recording needs: the trail, the clock, a way to name the calling process, and a log. */
+export interface AuditPorts {
+  readonly audit: AuditLog;
+  readonly clock: Clock;
+  readonly callers: { describe(pid: number | undefined): Promise<{ pid?: number; name?: string }> };
+  readonly logger: Logger;
+}
+
+/**
+ * Appends one record for a request, naming the process that asked. Serving matters more than
+ * recording it, so a failure (a full disk, a vanished process) is logged, never thrown.
+ */
+export async function recordAudit(ports: AuditPorts, asker: { readonly parentPid?: number | undefined; readonly client: string }, record: Omit<AuditRecord, 'time' | 'caller'>): Promise<void> {
+  const time = new Date(ports.clock.now()).toISOString();
+  try {
+    const caller = { ...(await ports.callers.describe(asker.parentPid)), client: asker.client };
+    await ports.audit.append({ time, caller, ...record });
+  } catch (error) {
+    ports.logger.warn('audit log write failed', { reason: (error as Error).message });
+  }
 }

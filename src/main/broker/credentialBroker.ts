@@ -7,7 +7,7 @@ export interface SecretStoresPort {
   forProfile(profile: string): Promise<SecretStore>;
 }
 import type { Approvals } from './approvals.js';
-import type { AuditLog, AuditRecord } from './auditLog.js';
+import { recordAudit, type AuditLog, type AuditRecord } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import { credentialCacheKey } from './cacheKey.js';
 import type { Clock } from './clock.js';
@@ -180,16 +180,10 @@ export class CredentialBroker {
     );
   }
 
-  private async audit(request: CredentialRequest, record: Omit<AuditRecord, 'time' | 'caller'>): Promise<void> {
-    const time = new Date(this.ports.clock.now()).toISOString();
-    try {
-      const caller = { ...(await this.ports.callers.describe(request.parentPid)), client: request.client };
-      await this.ports.audit.append({ time, caller, ...record });
-    } catch (error) {
-      // Serving the credential matters more than recording it; the failure is logged.
-      this.ports.logger.warn('audit log write failed', { reason: (error as Error).message });
-    }
+  private audit(request: CredentialRequest, record: Omit<AuditRecord, 'time' | 'caller'>): Promise<void> {
+    return recordAudit(this.ports, request, record);
   }
+
 }
 
 /** `credential <profile> [--api-version <version>]`: the flag serves clients that send no KUBERNETES_EXEC_INFO. */

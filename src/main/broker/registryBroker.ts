@@ -4,10 +4,11 @@ import { parseDuration } from '../../shared/duration.js';
 import { goDuration, type CacheKeyType, type CredentialProviderResponse, type RegistryAuth } from '../../shared/registry/credentialProvider.js';
 import { dockerCredentialsSchema, type DockerCredentials } from '../../shared/registry/dockerCredentialHelper.js';
 import { matchesImage, matchesRegistryServer } from '../../shared/registry/imageMatcher.js';
+import { summarizeRegistry } from '../../shared/registry/registrySummary.js';
 import { parseProviderRequest } from '../registry/providerRequest.js';
 import type { RegistryLogins } from '../registry/registryLogins.js';
 import { registrySecretOwner } from '../registry/registrySecrets.js';
-import type { AuditLog } from './auditLog.js';
+import { recordAudit, type AuditLog } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
 import type { CacheSource } from './credentialCache.js';
@@ -113,12 +114,7 @@ export class RegistryBroker {
    * not wait on a passphrase or an unlock prompt.
    */
   async summaries(): Promise<RegistrySummary[]> {
-    return (await this.registries()).map((registry) => ({
-      name: registry.name,
-      matchImages: [...registry.matchImages],
-      login: registry.passwordCommand ? 'command' : 'store',
-      ...(registry.username ? { username: registry.username } : {}),
-    }));
+    return (await this.registries()).map(summarizeRegistry);
   }
 
   /** `list`: server URL to user name, for the logins `store` kept. */
@@ -155,21 +151,10 @@ export class RegistryBroker {
     return registries;
   }
 
-  private async audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed', source?: CacheSource, error?: string): Promise<void> {
-    try {
-      const described = await this.ports.callers.describe(caller.parentPid);
-      await this.ports.audit.append({
-        time: new Date(this.ports.clock.now()).toISOString(),
-        profile: registrySecretOwner(registry.name),
-        caller: { ...described, client: caller.client },
-        outcome,
-        ...(source ? { source } : {}),
-        ...(error ? { error } : {}),
-      });
-    } catch (failure) {
-      this.ports.logger.warn('audit log write failed', { reason: (failure as Error).message });
-    }
+  private audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed', source?: CacheSource, error?: string): Promise<void> {
+    return recordAudit(this.ports, caller, { profile: registrySecretOwner(registry.name), outcome, ...(source ? { source } : {}), ...(error ? { error } : {}) });
   }
+
 }
 
 const KEY_TYPE_WIDTH: Record<CacheKeyType, number> = { Image: 0, Registry: 1, Global: 2 };

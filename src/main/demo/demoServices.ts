@@ -1,8 +1,7 @@
-import https from 'node:https';
 import path from 'node:path';
 import { startApiStandIn, type ApiStandIn } from './apiStandIn.js';
 import { createTestPki } from './demoPki.js';
-import { idTokenVerifier } from './idTokenVerifier.js';
+import { issuerVerifier } from './issuerVerifier.js';
 import { startTestIssuer, type TestIssuer } from './localIssuer.js';
 
 export interface DemoServices {
@@ -25,7 +24,7 @@ export async function startDemoServices(home: string, staticToken: string): Prom
   } catch (error) {
     issuerProblem = `the local OIDC issuer could not start (${(error as Error).message.split('\n')[0]}); run npm ci for the development dependencies`;
   }
-  const verifyIdToken = issuer ? idTokenVerifier({ issuer: issuer.issuer, audience: issuer.clientId, keys: (await getJson(`${issuer.issuer}/jwks`, issuer.caPem)).keys }) : () => false;
+  const verifyIdToken = issuer ? await issuerVerifier(issuer) : () => false;
   const api = await startApiStandIn({
     pki: await createTestPki(path.join(home, 'demo-pki')),
     auth: { verifyBearer: (token) => token === staticToken || verifyIdToken(token) },
@@ -41,20 +40,3 @@ export async function startDemoServices(home: string, staticToken: string): Prom
   };
 }
 
-function getJson(url: string, ca: string): Promise<{ keys: Array<Record<string, string>> }> {
-  return new Promise((resolve, reject) => {
-    https
-      .get(url, { ca }, (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => {
-          try {
-            resolve(JSON.parse(body));
-          } catch (error) {
-            reject(error as Error);
-          }
-        });
-      })
-      .once('error', reject);
-  });
-}

@@ -1,6 +1,7 @@
 import { ROUTES } from '../../../shared/api/routes.js';
 import { statusSchema, type ProfileSummary, type RegistrySummary } from '../../../shared/api/status.js';
 import { formatRemaining } from '../../../shared/duration.js';
+import { summarizeRegistry } from '../../../shared/registry/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
 import { BrokerClient, BrokerUnreachableError } from '../brokerClient.js';
 import type { Command, CliContext } from '../io.js';
@@ -39,7 +40,7 @@ export async function gatherStatus({ paths }: CliContext) {
     ? loaded.config.profiles.map((p) => ({ name: p.name, provider: p.provider, state: 'idle', expiresAt: null, lastError: null, silentRefresh: p.provider !== 'oidc' }))
     : [];
   const registries: RegistrySummary[] = loaded.ok
-    ? (loaded.config.registries ?? []).map((r) => ({ name: r.name, matchImages: [...r.matchImages], login: r.passwordCommand ? 'command' : 'store', ...(r.username ? { username: r.username } : {}) }))
+    ? (loaded.config.registries ?? []).map(summarizeRegistry)
     : [];
   return {
     running: false as const,
