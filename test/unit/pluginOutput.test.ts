@@ -40,6 +40,12 @@ describe('quoteStderr', () => {
     expect(quoteStderr('')).toBe('');
     expect(quoteStderr('x'.repeat(10) + ' y'.repeat(500)).length).toBeLessThan(410);
   });
+
+  it('redacts a secret that a colour code or a control character splits in two', () => {
+    const half = 'A1b2C3d4E5f6G7h8I9j0K1l2';
+    expect(quoteStderr(`bad token ${half}\u001b[1m${half}\u001b[0m`)).toBe(': bad token [redacted]');
+    expect(quoteStderr(`bad token ${half}\u0000${half}`)).toBe(': bad token [redacted]');
+  });
 });
 
 describe('renderExecCredential', () => {

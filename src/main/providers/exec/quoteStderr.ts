@@ -9,11 +9,13 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** The plugin's stderr, trimmed and redacted, as the tail of an error message. */
 export function quoteStderr(stderr: unknown): string {
+  // Escapes and control characters go first: one inside a secret would otherwise split it into
+  // runs too short to redact, and removing it afterwards would join the secret up again.
   const text = String(stderr ?? '')
-    .replace(OPAQUE_RUN, '[redacted]')
     .replace(TERMINAL_ESCAPE, '')
     .replace(/\s+/g, ' ')
     .replace(CONTROL, '')
+    .replace(OPAQUE_RUN, '[redacted]')
     .trim();
   if (!text) return '';
   const quoted = text.length > MAX_QUOTE ? `…${text.slice(-MAX_QUOTE)}` : text;
