@@ -5,7 +5,7 @@ import { CredentialCache } from './broker/credentialCache.js';
 import type { Logger } from './broker/logger.js';
 import { HeadlessUi } from './broker/headlessUi.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
-import { BrowserOpener } from './platform/browserOpener.js';
+import { privateBrowserOpener } from './platform/privateLinkOpener.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
 import { RegistryBroker } from './broker/registryBroker.js';
 import { runPasswordCommand } from './registry/passwordCommand.js';
@@ -48,7 +48,7 @@ export interface BrokerServices {
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
-export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new HeadlessUi(interactions, new BrowserOpener()) }: CompositionOptions): BrokerServices {
+export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new HeadlessUi(interactions, privateBrowserOpener(paths)) }: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile);
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui, clock }));
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
@@ -73,9 +73,9 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   const cache = new CredentialCache(clock, undefined, (key, error) =>
     logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
   );
-  const approvals = new Approvals(ui, clock);
-  const audit = new FileAuditLog(paths.auditLog);
   const callers = new ProcessCallerInfo();
+  const approvals = new Approvals(ui, clock, callers);
+  const audit = new FileAuditLog(paths.auditLog);
   const credentials = new CredentialBroker({
     clock,
     config,

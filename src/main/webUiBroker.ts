@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { tokenViewSchema, type Preferences } from '../shared/api/prompts.js';
 import { PromptQueue } from './broker/promptQueue.js';
 import type { HeadlessUi, UrlOpener } from './broker/headlessUi.js';
@@ -16,16 +17,36 @@ import type { Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
 import { readAuditTail } from './state/auditReader.js';
 import { startWebUi } from './webui/startWebUi.js';
+import type { LinkOrigin } from './webui/sessionKeeper.js';
+import { PeerCredentialReader } from './platform/peerCredentials.js';
+import { processFacts } from './platform/processTable.js';
 import type { WebUi } from './webui/webUiPorts.js';
 
-/** The broker's questions and login forms go to the web UI's prompt queue; logins to the browser and the board. */
-export function promptingUi(prompts: PromptQueue, login: HeadlessUi): UiPort & LoginUiPort & ApprovalUiPort {
+/** Where the broker's questions can be shown: whether a window is up now, and how to bring one up. */
+export interface QuestionWindows {
+  showing(): boolean;
+  open(): Promise<unknown>;
+}
+
+const ALWAYS_SHOWING: QuestionWindows = { showing: () => true, open: async () => undefined };
+
+/**
+ * The broker's questions and login forms go to the prompt queue while a window can show them,
+ * else to the headless answers (errors that name the command to run, which a terminal caller
+ * turns into a prompt of its own). An approval has no terminal form: it brings a window up
+ * and waits there. Logins go to the browser and the board.
+ */
+export function promptingUi(prompts: PromptQueue, login: HeadlessUi, windows: QuestionWindows = ALWAYS_SHOWING): UiPort & LoginUiPort & ApprovalUiPort {
+  const windowOpen = () => windows.showing();
   return {
-    askPin: (request) => prompts.askPin(request),
-    askPassphrase: (request) => prompts.askPassphrase(request),
-    askApproval: (request) => prompts.askApproval(request),
+    askPin: (request) => (windowOpen() ? prompts.askPin(request) : login.askPin(request)),
+    askPassphrase: (request) => (windowOpen() ? prompts.askPassphrase(request) : login.askPassphrase(request)),
+    askApproval: async (request) => {
+      await windows.open();
+      return prompts.askApproval(request);
+    },
     showLogin: (prompt, signal) => login.showLogin(prompt, signal),
-    askForm: (request) => prompts.askForm(request),
+    askForm: (request) => (windowOpen() ? prompts.askForm(request) : login.askForm(request)),
     openBrowser: (url) => login.openBrowser(url),
   };
 }
@@ -78,6 +99,7 @@ export async function startBrokerWebUi(
         logger.info('token changed from the web UI', { token });
       },
       preferences: () => readPreferences(paths),
+      configError: () => services.credentials.configError(),
       setStartAtLogin: async (enabled) => {
         await setAutostart(enabled, { node: process.execPath, cli: nodeCliPath() }, currentPlatformEnv());
         logger.info('start at login changed from the web UI', { enabled });
@@ -87,12 +109,18 @@ export async function startBrokerWebUi(
     log: (line) => logger.info(line),
   });
   let open = 0;
-  prompts.onChange(() => {
+  const unsubscribe = prompts.onChange(() => {
     const now = prompts.list().length;
-    if (open === 0 && now > 0 && webUi.openPages() === 0) void opener.open(webUi.newLink());
+    if (open === 0 && now > 0 && webUi.openPages() === 0) void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed', ancestry: [] }));
     open = now;
   });
-  return webUi;
+  return {
+    ...webUi,
+    close: async () => {
+      unsubscribe();
+      await webUi.close();
+    },
+  };
 }
 
 /** What the preferences show: config.yaml's policies and grace periods (defaults filled in), and the login item. */
@@ -113,21 +141,72 @@ async function readPreferences(paths: KubecredPaths): Promise<Preferences> {
   };
 }
 
-/** POST /v1/webui/link: a fresh one-time link to the web UI, for `kubecred ui`. */
-export function webUiRoutes(webUi: WebUi | undefined): Route[] {
+/**
+ * POST /v1/webui/link: a fresh one-time link to the web UI, for `kubecred ui`. A broker that
+ * kubectl started has no web UI yet: asking for a link starts it. The link remembers which
+ * program asked (from the kernel), so the page it opens can never approve that program.
+ */
+export function webUiRoutes(host: WebUiHost | undefined, peers: PeerCredentialReader = new PeerCredentialReader()): Route[] {
   return [
     {
       method: 'POST',
       pattern: /^\/v1\/webui\/link$/,
-      handler: async (_request, response) => {
-        if (!webUi) {
-          replyJson(response, 409, { error: { code: 'bad-request', message: 'this broker runs without the web UI', hint: 'start it with: kubecred daemon --ui (or npm start)' } });
+      handler: async (request, response) => {
+        if (!host) {
+          replyJson(response, 409, { error: { code: 'bad-request', message: 'this broker has its own windows and no web UI', hint: 'open Kubecred from its tray icon' } });
           return;
         }
-        replyJson(response, 200, { url: webUi.newLink() });
+        const webUi = await host.ensure();
+        replyJson(response, 200, { url: webUi.newLink(await linkOrigin(peers.of(request.socket)?.pid)) });
       },
     },
   ];
+}
+
+/** The program that asked for a link, and its ancestors: a label for the log, pids for the self-approval check. */
+async function linkOrigin(pid: number | undefined): Promise<LinkOrigin> {
+  if (pid === undefined) return { label: 'a client of the socket (pid unknown)', ancestry: [] };
+  const ancestry: number[] = [];
+  let facts = await processFacts(pid);
+  const label = `${facts?.executable ? path.basename(facts.executable) : 'a program'} (pid ${pid})`;
+  while (facts && ancestry.length < 32) {
+    ancestry.push(facts.pid);
+    facts = facts.parentPid && facts.parentPid > 1 ? await processFacts(facts.parentPid) : undefined;
+  }
+  return { label, ancestry };
+}
+
+/** Starts the web UI once, on first need, however many ask at once. */
+export class WebUiHost {
+  private starting: Promise<WebUi> | undefined;
+  private started: WebUi | undefined;
+
+  constructor(private readonly start: () => Promise<WebUi>) {}
+
+  /** Whether a page can show a question now. */
+  get running(): boolean {
+    return this.started !== undefined;
+  }
+
+  get current(): WebUi | undefined {
+    return this.started;
+  }
+
+  ensure(): Promise<WebUi> {
+    this.starting ??= this.start().then(
+      (webUi) => (this.started = webUi),
+      (error: unknown) => {
+        this.starting = undefined;
+        throw error;
+      },
+    );
+    return this.starting;
+  }
+
+  async close(): Promise<void> {
+    const webUi = await this.starting?.catch(() => undefined);
+    await webUi?.close();
+  }
 }
 
 export { PromptQueue };

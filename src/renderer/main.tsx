@@ -7,23 +7,40 @@ import './styles.css';
 /**
  * The headless shell's entry. The link the broker opens carries a one-time token in the
  * fragment (never sent to the server, never in a Referer); the page trades it for a session
- * cookie and removes it from the address bar, so a reload or a copied URL does not reuse it.
+ * secret, keeps that in this tab's sessionStorage and removes the token from the address bar,
+ * so a reload keeps the session and a copied URL grants nothing.
  */
 // zod probes for eval to compile parsers; the CSP forbids eval, so say so up front.
 z.config({ jitless: true });
 
+function NeedsLink({ why }: { why: string }) {
+  return (
+    <main className="needs-link">
+      <h1>Kubecred</h1>
+      <p className="problem">{why}</p>
+      <p>
+        Run <code>kubecred ui</code> in a terminal on this machine: it opens a fresh link (<code>kubecred ui --print</code> prints it instead).
+      </p>
+    </main>
+  );
+}
+
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
-  const transport = new HttpTransport();
+  const transport = new HttpTransport(sessionStorage);
   const token = new URLSearchParams(location.hash.slice(1)).get('token');
   if (token) {
     history.replaceState(null, '', location.pathname);
     try {
       await transport.openSession(token);
     } catch (error) {
-      root.render(<p className="problem">Could not open a session: {(error as Error).message}</p>);
+      root.render(<NeedsLink why={`This link cannot open Kubecred: ${(error as Error).message}.`} />);
       return;
     }
+  }
+  if (!transport.hasSession) {
+    root.render(<NeedsLink why="This page has no session with the Kubecred broker." />);
+    return;
   }
   root.render(<App transport={transport} />);
 }

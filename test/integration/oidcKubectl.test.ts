@@ -45,7 +45,12 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
 
   it('logs in through the browser on the first kubectl call', async () => {
     const call = runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig });
-    const page = await browser.signIn(await browserStandIn.nth(0), { screenshots: { dir: path.resolve('test-results', 'screenshots'), prefix: 'kubectl-oidc' } });
+    // The authorization URL (its state, nonce and PKCE challenge) never reaches the browser's argv.
+    const argument = await browserStandIn.argument(0);
+    expect(argument).toMatch(/^file:\/\/.*\.html$/);
+    const authorization = new URL(await browserStandIn.nth(0));
+    expect(argument).not.toContain(authorization.searchParams.get('state'));
+    const page = await browser.signIn(authorization.href, { screenshots: { dir: path.resolve('test-results', 'screenshots'), prefix: 'kubectl-oidc' } });
     expect(page).toContain('signed in');
     const result = await call;
     expect(result.code, result.stderr).toBe(0);

@@ -133,8 +133,9 @@ describe('headless web UI in chromium', () => {
     await expect.poll(() => page.locator('[data-profile="prod"]').innerText()).toContain('signed in, 42 min');
     expect(await page.locator('[data-profile="staging"]').innerText()).toContain('signed out');
     expect(page.url()).not.toContain('token');
-    const cookies = await browser.context.cookies();
-    expect(cookies.find((c) => c.name === 'kubecred-webui')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    // The session is a secret in this tab's storage, never a cookie (cookies reach every port of 127.0.0.1).
+    expect(await browser.context.cookies()).toEqual([]);
+    expect(await page.evaluate(() => sessionStorage.getItem('kubecred-session'))).toMatch(/^[\w-]{40,}$/);
     await shot('main');
   });
 
@@ -304,7 +305,8 @@ describe('headless web UI in chromium', () => {
     const origin = base.origin;
     const host = base.host;
     const token = new URLSearchParams(base.hash.slice(1)).get('token')!;
-    const cookie = `kubecred-webui=${(await browser.context.cookies()).find((c) => c.name === 'kubecred-webui')!.value}`;
+    const session = await page.evaluate(() => sessionStorage.getItem('kubecred-session'));
+    const auth = `Bearer ${session}`;
     const json = { 'content-type': 'application/json' };
 
     const wrong = await raw(`${origin}/api/session`, { method: 'POST', headers: { ...json, host }, body: JSON.stringify({ token: 'not-the-token' }) });
@@ -313,15 +315,15 @@ describe('headless web UI in chromium', () => {
     expect(spent.status).toBe(401);
     expect((await raw(`${origin}/api/state`, { headers: { host } })).status).toBe(401);
 
-    const ok = await raw(`${origin}/api/state`, { headers: { host, cookie } });
+    const ok = await raw(`${origin}/api/state`, { headers: { host, authorization: auth } });
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toMatchObject({ profiles: expect.any(Array) });
 
-    const foreignOrigin = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { ...json, host, cookie, origin: 'http://evil.example' }, body: '{}' });
+    const foreignOrigin = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { ...json, host, authorization: auth, origin: 'http://evil.example' }, body: '{}' });
     expect(foreignOrigin.status).toBe(403);
-    const rebound = await raw(`${origin}/api/state`, { headers: { host: `evil.example:${base.port}`, cookie } });
+    const rebound = await raw(`${origin}/api/state`, { headers: { host: `evil.example:${base.port}`, authorization: auth } });
     expect(rebound.status).toBe(421);
-    const formPost = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { host, cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const formPost = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { host, authorization: auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
     expect(formPost.status).toBe(415);
     expect(fake.calls.filter((c) => c === 'logout prod')).toHaveLength(1);
 

@@ -41,8 +41,12 @@ describe('the web UI of a real broker (kubecred daemon --ui) answers approvals a
   });
 
   it('opens the web UI in the browser when the broker starts, with a one-time link', async () => {
-    const link = await browserStandIn.nth(0, 10_000);
+    // The browser's argv (readable by every local user) names a private page, never the token.
+    const argument = await browserStandIn.argument(0, 10_000);
+    expect(argument).toMatch(/^file:\/\/.*\/run\/links\/[0-9a-f]{32}\.html$/);
+    const link = await browserStandIn.nth(0);
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    expect(argument).not.toContain(new URL(link).hash.slice('#token='.length));
     await page.goto(link);
     await expect.poll(() => page.locator('[data-profile="guarded"]').count(), { timeout: 10_000 }).toBe(1);
     const again = await cli(['ui', '--print']);

@@ -4,28 +4,51 @@ import path from 'node:path';
 export interface RecordingBrowser {
   /** For $KUBECRED_BROWSER: a program that records each URL the broker opens. */
   readonly command: string;
-  /** The n-th URL opened (0-based), waiting for it to come. */
+  /** The n-th URL opened (0-based), waiting for it to come; a private redirect page is followed, as a browser would. */
   nth(index: number, timeoutMs?: number): Promise<string>;
+  /** The n-th argument the browser was started with, as every local user could read it in /proc. */
+  argument(index: number, timeoutMs?: number): Promise<string>;
   opened(): Promise<string[]>;
 }
 
-/** Stands in for the system browser: the test reads what the broker opened and drives a real browser with it. */
+/**
+ * Stands in for the system browser: the test reads what the broker opened and drives a real
+ * browser with it. Kubecred hands browsers a private file:// redirect page (never a secret on
+ * argv); the stand-in keeps a copy of it, as a browser reads it at once, before it expires.
+ */
 export async function recordingBrowser(dir: string): Promise<RecordingBrowser> {
   const command = path.join(dir, 'browser.sh');
   const log = path.join(dir, 'opened-urls.txt');
-  await writeFile(command, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\n`, { mode: 0o755 });
+  await writeFile(
+    command,
+    `#!/bin/sh\nn=$(cat '${log}' 2>/dev/null | wc -l)\ncase "$1" in file://*) cp "\${1#file://}" '${dir}'/page-$n.html ;; esac\nprintf '%s\\n' "$1" >> '${log}'\n`,
+    { mode: 0o755 },
+  );
   const opened = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const argument = async (index: number, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const urls = await opened();
+      if (urls.length > index) return urls[index]!;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`the broker did not open URL #${index + 1} in the browser within ${timeoutMs} ms`);
+  };
   return {
     command,
     opened,
-    nth: async (index, timeoutMs = 30_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const urls = await opened();
-        if (urls.length > index) return urls[index]!;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error(`the broker did not open URL #${index + 1} in the browser within ${timeoutMs} ms`);
+    argument,
+    nth: async (index, timeoutMs) => {
+      const url = await argument(index, timeoutMs);
+      if (!url.startsWith('file://')) return url;
+      return redirectTarget(await readFile(path.join(dir, `page-${index}.html`), 'utf8'));
     },
   };
+}
+
+/** Where a Kubecred redirect page sends the browser. */
+export function redirectTarget(page: string): string {
+  const target = /http-equiv="refresh" content="0;url=([^"]*)"/.exec(page)?.[1];
+  if (!target) throw new Error(`not a redirect page: ${page.slice(0, 200)}`);
+  return target.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }

@@ -65,4 +65,37 @@ describe('Approvals', () => {
     approvals.forgetAll();
     await expect(approvals.check('once-per-process', request(3))).rejects.toThrow('denied');
   });
+
+  it('a grant belongs to one process: a new process that reuses the pid is asked again', async () => {
+    const ui = scripted([{ allow: true }, { allow: false }]);
+    ui.release();
+    const starts = new Map([[9, '1000']]);
+    const approvals = new Approvals(ui.ui, new FakeClock(), { startTime: async (pid) => starts.get(pid) });
+    await approvals.check('once-per-process', request(9));
+    await approvals.check('once-per-process', request(9));
+    expect(ui.asked).toHaveLength(1);
+    starts.set(9, '2000');
+    await expect(approvals.check('once-per-process', request(9))).rejects.toThrow('denied');
+    expect(ui.asked).toHaveLength(2);
+  });
+
+  it('never keeps a grant for a caller whose pid is unknown: the next unknown caller is asked again', async () => {
+    const ui = scripted([{ allow: true }, { allow: false }]);
+    ui.release();
+    const approvals = new Approvals(ui.ui, new FakeClock());
+    const unknown: ApprovalRequest = { profile: 'prod', caller: {} };
+    await approvals.check('once-per-process', unknown);
+    await expect(approvals.check('once-per-process', unknown)).rejects.toThrow('denied');
+    expect(ui.asked).toHaveLength(2);
+  });
+
+  it('says a timeout is a timeout, not a denial, and names the command that opens the window', async () => {
+    const ui = scripted([{ allow: false, timedOut: true }]);
+    ui.release();
+    await expect(new Approvals(ui.ui, new FakeClock()).check('always', request(4))).rejects.toMatchObject({
+      code: 'timed-out',
+      message: expect.stringMatching(/nobody answered the approval of k9s \(pid 4\)/),
+      hint: expect.stringContaining('kubecred ui'),
+    });
+  });
 });

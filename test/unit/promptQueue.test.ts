@@ -69,7 +69,7 @@ describe('PromptQueue', () => {
     await expect(decision).resolves.toEqual({ allow: true });
   });
 
-  it('times out to cancelled (PIN, passphrase) and deny (approval), and says when', async () => {
+  it('times out to cancelled (PIN, passphrase) and a timed-out refusal (approval), and says when', async () => {
     vi.setSystemTime(new Date('2026-01-01T00:00:00.000Z'));
     const queue = new PromptQueue({ timeoutMs: 1000 });
     const pin = queue.askPin(pinRequest());
@@ -81,7 +81,7 @@ describe('PromptQueue', () => {
     vi.advanceTimersByTime(1);
     await expect(pin).resolves.toBeNull();
     await expect(passphrase).resolves.toBeNull();
-    await expect(approval).resolves.toEqual({ allow: false });
+    await expect(approval).resolves.toEqual({ allow: false, timedOut: true });
     expect(queue.list()).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkOrigin, readCookie, SECURITY_HEADERS, SESSION_COOKIE, SessionKeeper } from '../../src/main/webui/requestGuard.js';
+import { checkOrigin, SECURITY_HEADERS } from '../../src/main/webui/requestGuard.js';
 import { readStatic } from '../../src/main/webui/staticFiles.js';
 
 describe('checkOrigin', () => {
@@ -24,33 +24,6 @@ describe('checkOrigin', () => {
     }
     expect(checkOrigin({ host: '127.0.0.1:5000', 'sec-fetch-site': 'cross-site' }, 5000)).toMatchObject({ status: 403 });
     expect(checkOrigin({ host: '127.0.0.1:5000', 'sec-fetch-site': 'same-site' }, 5000)).toMatchObject({ status: 403 });
-  });
-});
-
-describe('SessionKeeper', () => {
-  it('trades the link token once for a session that the cookie then carries', () => {
-    const keeper = new SessionKeeper();
-    const token = keeper.linkToken!;
-    expect(token.length).toBeGreaterThan(20);
-    expect(keeper.exchange('wrong')).toBeUndefined();
-    const session = keeper.exchange(token)!;
-    expect(session).toBeTruthy();
-    expect(keeper.linkToken).toBeNull();
-    expect(keeper.exchange(token)).toBeUndefined();
-    expect(keeper.admits(`other=1; ${SESSION_COOKIE}=${session}`)).toBe(true);
-    expect(keeper.admits(`${SESSION_COOKIE}=${session}x`)).toBe(false);
-    expect(keeper.admits(undefined)).toBe(false);
-  });
-
-  it('sets an HttpOnly SameSite=Strict cookie', () => {
-    const cookie = new SessionKeeper().cookie('abc');
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-  });
-
-  it('reads cookies', () => {
-    expect(readCookie('a=1; b=2', 'b')).toBe('2');
-    expect(readCookie('ab=1', 'a')).toBeUndefined();
   });
 });
 

@@ -15,6 +15,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   'token-unavailable': 503,
   'not-extractable': 409,
   denied: 403,
+  'timed-out': 504,
   'provider-failed': 502,
   'broker-unavailable': 503,
   internal: 500,

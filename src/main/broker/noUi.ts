@@ -8,7 +8,7 @@ export class NoUi implements UiPort, ApprovalUiPort {
   }
 
   async askApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
-    throw new BrokerError('denied', `profile "${request.profile}" needs your approval for ${request.caller.name ?? `pid ${request.caller.pid ?? 'unknown'}`} and there is no window to ask in`, 'approve it in the Kubecred app or web UI, or set approval: never for this profile in config.yaml');
+    throw new BrokerError('denied', `profile "${request.profile}" needs your approval for ${request.caller.name ?? `pid ${request.caller.pid ?? 'unknown'}`} and there is no window to ask in`, 'run kubecred ui to open the Kubecred window and approve it there, or set approval: never for this profile in config.yaml');
   }
 
   async askPassphrase(request: PassphraseRequest): Promise<string | null> {

@@ -15,12 +15,15 @@ type Question = PendingPrompt extends infer V ? (V extends PendingPrompt ? Omit<
 interface Open {
   readonly key: string;
   view: Omit<PendingPrompt, 'waiting'>;
-  readonly waiters: Array<(answer: PromptAnswer) => void>;
+  readonly waiters: Array<(answer: Outcome) => void>;
   readonly timer: ReturnType<typeof setTimeout>;
 }
 
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
 const CANCEL: PromptAnswer = { kind: 'cancel' };
+/** What a prompt resolves to when nobody answered in time; never sent by a page. */
+const TIMED_OUT = { kind: 'timeout' } as const;
+type Outcome = PromptAnswer | typeof TIMED_OUT;
 
 /**
  * The broker's questions (PINs, store passphrases, approvals, login forms) as prompts any shell can show:
@@ -64,8 +67,8 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
   }
 
   async askApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
-    const { pid, name } = request.caller;
-    const caller = { ...(pid !== undefined ? { pid } : {}), ...(name !== undefined ? { name } : {}) };
+    const { pid, name, path } = request.caller;
+    const caller = { ...(pid !== undefined ? { pid } : {}), ...(name !== undefined ? { name } : {}), ...(path !== undefined ? { path } : {}) };
     // One prompt per profile however many programs ask at once; it names every one of them,
     // so an Allow covers exactly the programs the user saw listed.
     const answer = await this.ask(
@@ -77,6 +80,7 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
         return approval.callers.some((c) => c.pid === caller.pid && c.name === caller.name) ? view : { ...approval, callers: [...approval.callers, caller] };
       },
     );
+    if (answer.kind === 'timeout') return { allow: false, timedOut: true };
     if (answer.kind !== 'approval' || !answer.allow) return { allow: false };
     return answer.forMinutes === undefined ? { allow: true } : { allow: true, forMinutes: answer.forMinutes };
   }
@@ -118,7 +122,7 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
     for (const entry of [...this.open.values()]) this.settle(entry, CANCEL);
   }
 
-  private ask(key: string, question: Question, join?: (view: Omit<PendingPrompt, 'waiting'>) => Omit<PendingPrompt, 'waiting'>): Promise<PromptAnswer> {
+  private ask(key: string, question: Question, join?: (view: Omit<PendingPrompt, 'waiting'>) => Omit<PendingPrompt, 'waiting'>): Promise<Outcome> {
     return new Promise((resolve) => {
       const existing = this.open.get(key);
       if (existing) {
@@ -131,14 +135,14 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
         key,
         view: { ...question, id: this.newId(), expiresAt: new Date(this.now() + this.timeoutMs).toISOString() },
         waiters: [resolve],
-        timer: setTimeout(() => this.settle(entry, CANCEL), this.timeoutMs),
+        timer: setTimeout(() => this.settle(entry, TIMED_OUT), this.timeoutMs),
       };
       this.open.set(key, entry);
       this.changed();
     });
   }
 
-  private settle(entry: Open, answer: PromptAnswer): void {
+  private settle(entry: Open, answer: Outcome): void {
     if (this.open.get(entry.key) !== entry) return;
     clearTimeout(entry.timer);
     this.open.delete(entry.key);

@@ -64,11 +64,12 @@ export interface ApprovalRequest {
   /** The cluster the credential is for, when the kubeconfig provides it. */
   readonly cluster?: string;
   /** The program that asked: the shim's parent process. */
-  readonly caller: { readonly pid?: number; readonly name?: string };
+  readonly caller: { readonly pid?: number; readonly name?: string; readonly path?: string };
 }
 
 /** Allow this once, allow this caller for some minutes, or deny. */
-export type ApprovalDecision = { readonly allow: false } | { readonly allow: true; readonly forMinutes?: number };
+/** `timedOut`: nobody answered; a timeout is not a denial, and the caller is told which it was. */
+export type ApprovalDecision = { readonly allow: false; readonly timedOut?: boolean } | { readonly allow: true; readonly forMinutes?: number };
 
 export interface ApprovalUiPort {
   askApproval(request: ApprovalRequest): Promise<ApprovalDecision>;

@@ -10,7 +10,7 @@ import { jsonLinesLogger } from '../broker/logger.js';
 import { BrokerClient } from '../cli/brokerClient.js';
 import type { CliIo } from '../cli/io.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
-import { BrowserOpener } from '../platform/browserOpener.js';
+import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
 import { demoConfig } from './demoConfig.js';
@@ -47,7 +47,7 @@ export async function runDemo({ paths, io, once }: DemoOptions): Promise<number>
     for (const prompt of board.list().filter((p) => !shown.has(JSON.stringify(p)) && shown.add(JSON.stringify(p)))) say(prompt.kind === 'browser' ? `\n[login] ${prompt.profile}: continue in the browser: ${prompt.url}` : `\n[login] ${prompt.profile}: open ${prompt.verificationUri} and enter ${prompt.userCode}`);
   });
   let scripted: BrowserDriver | undefined;
-  const opener: UrlOpener = once ? { open: async (url) => scriptedSignIn(url, async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()), say) } : new BrowserOpener();
+  const opener: UrlOpener = once ? { open: async (url) => scriptedSignIn(url, async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()), say) } : privateBrowserOpener(paths);
   const log = createWriteStream(paths.daemonLog, { flags: 'a', mode: 0o600 });
   const server = await startHeadlessBroker(paths, jsonLinesLogger((line) => log.write(line)), { interactions: board, ui: new HeadlessUi(board, opener) });
   try {

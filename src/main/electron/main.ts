@@ -9,7 +9,7 @@ import { jsonLinesLogger } from '../broker/logger.js';
 import { PromptQueue } from '../broker/promptQueue.js';
 import { BrokerClient } from '../cli/brokerClient.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
-import { BrowserOpener } from '../platform/browserOpener.js';
+import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import { kubecredPaths } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
 import { brokerImportService } from '../kubeconfig/brokerImportService.js';
@@ -48,8 +48,8 @@ async function start(): Promise<void> {
   const prompts = new PromptQueue();
   mirrorPromptWindows(prompts, { show: (p) => windows.showPrompt(p), closed: (id) => windows.closePrompt(id) });
   const interactions = new InteractionBoard();
-  const login = new HeadlessUi(interactions, new BrowserOpener());
   const paths = kubecredPaths();
+  const login = new HeadlessUi(interactions, privateBrowserOpener(paths));
   const server = await startHeadlessBroker(paths, logger, {
     interactions,
     ui: promptingUi(prompts, login),
@@ -93,6 +93,8 @@ async function start(): Promise<void> {
   interactions.onChange(() => void refresh().catch(report));
   void refresh().catch(report);
 
+  // `kubecred stop` quits the tray app as it stops a daemon.
+  void server.stopRequested.then(() => app.quit());
   app.on('second-instance', () => windows.openMain());
   app.on('before-quit', () => {
     clearInterval(timer);

@@ -1,18 +1,38 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { CallerPort } from '../broker/credentialBroker.js';
+import { processFacts } from './processTable.js';
+
+/** A calling program as prompts and the audit trail show it. */
+export interface CallerDescription {
+  pid?: number;
+  /** The executable's file name (what the kernel ran), else the name the process gave itself. */
+  name?: string;
+  /** The executable's full path: `kubectl` in a stranger's directory is not your kubectl. */
+  path?: string;
+}
 
 /**
- * Names the program that asked (the shim reports its parent pid), for prompts and the
- * audit log. Only the process name is kept: a command line may carry secrets.
+ * Names the program that asked, for prompts and the audit log. The name comes from the
+ * executable the kernel ran, not from `comm`, which any process can set for itself (prctl).
+ * Only the executable is kept: a command line may carry secrets.
  */
 export class ProcessCallerInfo implements CallerPort {
-  async describe(pid: number | undefined): Promise<{ pid?: number; name?: string }> {
+  async describe(pid: number | undefined): Promise<CallerDescription> {
     if (pid === undefined || pid <= 0) return {};
+    const facts = await processFacts(pid);
+    if (facts?.executable) return { pid, name: path.basename(facts.executable), path: facts.executable };
     if (process.platform !== 'linux') return { pid };
+    // No executable to read (a process of another user, or one that just exited): its own name, as a hint.
     const name = await readFile(`/proc/${pid}/comm`, 'utf8').then(
       (text) => text.trim(),
       () => undefined,
     );
-    return name ? { pid, name } : { pid };
+    return name ? { pid, name: `${name} (self-named)` } : { pid };
+  }
+
+  /** When the process started, so a grant to it ends with it (pids are reused). */
+  async startTime(pid: number): Promise<string | undefined> {
+    return (await processFacts(pid))?.startTime;
   }
 }

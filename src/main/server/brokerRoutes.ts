@@ -6,8 +6,13 @@ import { passphraseSchema, pinSchema, secretWriteSchema, type BrokerStatus } fro
 import { dockerServerCallSchema, dockerStoreCallSchema, providerCallSchema } from '../../shared/registry/registryRequests.js';
 import { asBrokerError, BrokerError } from '../broker/brokerError.js';
 import type { BrokerServices } from '../composition.js';
+import { PeerCredentialReader } from '../platform/peerCredentials.js';
 import { readJsonBody } from './readBody.js';
 import { replyError, replyJson, send, wantsJson } from './reply.js';
+import { verifiedParentPid } from './verifiedCaller.js';
+import { followNotices, type NoticeSources } from './callerNotices.js';
+import { NOTICE_HEADERS } from '../../shared/api/notices.js';
+import { sendNotice } from './notice.js';
 
 export interface ServerIdentity {
   readonly version: string;
@@ -25,9 +30,9 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes({ credentials: broker, admin, interactions, registries }: BrokerServices, identity: ServerIdentity): Route[] {
+export function brokerRoutes({ credentials: broker, admin, interactions, registries }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
   return [
-    ...registryRoutes(registries),
+    ...registryRoutes(registries, peers),
     {
       method: 'POST',
       pattern: exact(ROUTES.credential),
@@ -35,12 +40,19 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
         const body = credentialRequestSchema.safeParse(await readJsonBody(request));
         if (!body.success) throw invalidBody(body.error.issues[0]);
         let credential: string;
+        const profile = body.data.argv[0] === 'credential' ? body.data.argv[1] : undefined;
+        const stopNotices = profile && request.headers[NOTICE_HEADERS.accept] === '1' ? followNotices(profile, { logins: interactions, ...(questions ? { prompts: questions } : {}) }, (text) => sendNotice(response, text)) : undefined;
         try {
-          credential = await broker.credential(body.data);
+          // Approvals and the audit trail name the caller the kernel knows, not the one the body claims.
+          const parentPid = await verifiedParentPid(request, body.data.parentPid, peers);
+          const { parentPid: _claimed, ...rest } = body.data;
+          credential = await broker.credential({ ...rest, ...(parentPid !== undefined ? { parentPid } : {}) });
         } catch (error) {
           const fromTerminal = body.data.stdinIsTerminal && body.data.client === 'shim';
           replyError(response, asBrokerError(error), wantsJson(request), fromTerminal);
           return;
+        } finally {
+          stopNotices?.();
         }
         response.setHeader(HEADERS.exitCode, '0');
         send(response, 200, 'application/json', credential);
@@ -146,11 +158,15 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
 }
 
 /** The kubelet credential provider and the docker credential helper (docs/registry.md). */
-function registryRoutes(registries: BrokerServices['registries']): Route[] {
+function registryRoutes(registries: BrokerServices['registries'], peers: PeerCredentialReader): Route[] {
   const { registry: paths } = ROUTES;
   return [
-    postRoute(paths.credentialProvider, providerCallSchema, (body) => registries.providerResponse(body.request, { client: 'kubelet', parentPid: body.parentPid })),
-    postRoute(paths.dockerGet, dockerServerCallSchema, async (body) => ({ credentials: await registries.dockerGet(body.serverUrl, { client: 'docker-helper', parentPid: body.parentPid }) })),
+    postRoute(paths.credentialProvider, providerCallSchema, async (body, request) =>
+      registries.providerResponse(body.request, { client: 'kubelet', parentPid: await verifiedParentPid(request, body.parentPid, peers) }),
+    ),
+    postRoute(paths.dockerGet, dockerServerCallSchema, async (body, request) => ({
+      credentials: await registries.dockerGet(body.serverUrl, { client: 'docker-helper', parentPid: await verifiedParentPid(request, body.parentPid, peers) }),
+    })),
     postRoute(paths.dockerStore, dockerStoreCallSchema, (body) => registries.dockerStore(body.input)),
     postRoute(paths.dockerErase, dockerServerCallSchema, (body) => registries.dockerErase(body.serverUrl)),
     { method: 'GET', pattern: exact(paths.dockerList), handler: async (_request, response) => replyJson(response, 200, await registries.dockerList()) },
@@ -158,14 +174,14 @@ function registryRoutes(registries: BrokerServices['registries']): Route[] {
 }
 
 /** A POST whose body the schema checks; a string answer is sent as it is (already JSON). */
-function postRoute<T>(path: string, schema: z.ZodType<T>, answer: (body: T) => Promise<unknown>): Route {
+function postRoute<T>(path: string, schema: z.ZodType<T>, answer: (body: T, request: IncomingMessage) => Promise<unknown>): Route {
   return {
     method: 'POST',
     pattern: exact(path),
     handler: async (request, response) => {
       const body = schema.safeParse(await readJsonBody(request));
       if (!body.success) throw invalidBody(body.error.issues[0]);
-      const result = await answer(body.data);
+      const result = await answer(body.data, request);
       if (typeof result === 'string') send(response, 200, 'application/json', result);
       else replyJson(response, 200, result);
     },

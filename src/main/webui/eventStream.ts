@@ -5,7 +5,8 @@ import type { ServerResponse } from 'node:http';
  * callers joining one prompt) sends one state, read after the burst.
  */
 export class EventStream {
-  private readonly clients = new Set<ServerResponse>();
+  /** Each open stream, and whether its session still lives (checked on every heartbeat). */
+  private readonly clients = new Map<ServerResponse, () => boolean>();
 
   /** Pages following the stream now: none means nobody would see a new prompt. */
   get listeners(): number {
@@ -16,14 +17,14 @@ export class EventStream {
 
   constructor(private readonly snapshot: () => Promise<unknown>) {
     // A comment line now and then keeps proxies and idle timeouts from closing the stream.
-    this.heartbeat = setInterval(() => this.write(': keep-alive\n\n'), 15_000);
+    this.heartbeat = setInterval(() => this.beat(), 15_000);
     this.heartbeat.unref();
   }
 
-  add(response: ServerResponse, headers: Record<string, string>): void {
+  add(response: ServerResponse, headers: Record<string, string>, sessionLives: () => boolean = () => true): void {
     response.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
     response.write('retry: 2000\n\n');
-    this.clients.add(response);
+    this.clients.set(response, sessionLives);
     response.on('close', () => this.clients.delete(response));
     void this.send([response]);
   }
@@ -33,13 +34,13 @@ export class EventStream {
     this.scheduled = true;
     setTimeout(() => {
       this.scheduled = false;
-      void this.send([...this.clients]);
+      void this.send([...this.clients.keys()]);
     }, 25);
   }
 
   close(): void {
     clearInterval(this.heartbeat);
-    for (const client of this.clients) client.end();
+    for (const client of this.clients.keys()) client.end();
     this.clients.clear();
   }
 
@@ -53,7 +54,13 @@ export class EventStream {
     for (const client of targets) if (!client.writableEnded) client.write(`event: state\ndata: ${data}\n\n`);
   }
 
-  private write(chunk: string): void {
-    for (const client of this.clients) if (!client.writableEnded) client.write(chunk);
+  /** Keeps live streams open (and their sessions alive); ends the streams whose session ended. */
+  private beat(): void {
+    for (const [client, sessionLives] of this.clients) {
+      if (!sessionLives()) {
+        client.end();
+        this.clients.delete(client);
+      } else if (!client.writableEnded) client.write(': keep-alive\n\n');
+    }
   }
 }

@@ -2,13 +2,20 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { importRequestSchema, newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, startAtLoginRequestSchema, tokenChangesSchema, WEB_UI_ROUTES, type WebUiState } from '../../shared/api/prompts.js';
+import { systemClock } from '../broker/clock.js';
+import { importRequestSchema, newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, startAtLoginRequestSchema, tokenChangesSchema, WEB_UI_ROUTES, type PendingPrompt, type WebUiState } from '../../shared/api/prompts.js';
 import { EventStream } from './eventStream.js';
-import { checkOrigin, SECURITY_HEADERS, SessionKeeper } from './requestGuard.js';
+import { checkOrigin, SECURITY_HEADERS } from './requestGuard.js';
+import { SessionKeeper, type LinkOrigin } from './sessionKeeper.js';
 import { readStatic } from './staticFiles.js';
 import type { WebUi, WebUiOptions } from './webUiPorts.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
+// Any local user can connect to 127.0.0.1: a few pages need a few connections, and a flood of
+// idle ones must be dropped long before the broker runs out of descriptors.
+const MAX_CONNECTIONS = 64;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 class HttpFailure extends Error {
   constructor(
@@ -24,21 +31,24 @@ class HttpFailure extends Error {
 
 /**
  * The headless broker's window: the built renderer and a small JSON API on 127.0.0.1, for
- * the system browser. Only the page that traded the link's one-time token holds a session;
- * any other Host or Origin is refused first, so neither DNS rebinding nor another site's
- * page can reach the API.
+ * the system browser. Only the page that traded the link's one-time token holds a session
+ * (a bearer secret in its sessionStorage); any other Host or Origin is refused first, so
+ * neither DNS rebinding nor another site's page can reach the API.
  */
 export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const { ports } = options;
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const log = options.log ?? (() => {});
-  const sessions = new SessionKeeper();
+  const sessions = new SessionKeeper(options.clock ?? systemClock, options.sessionLimits);
+  const loginErrors = new Map<string, string>();
   const snapshot = async (): Promise<WebUiState> => ({
     profiles: await ports.profiles(),
     // A registry list that cannot be read (a broken config) must not blank the profiles.
     registries: (await ports.registries?.().catch(() => [])) ?? [],
     interactions: ports.interactions(),
     prompts: ports.prompts.list(),
+    configError: (await ports.configError?.().catch(() => null)) ?? null,
+    loginErrors: Object.fromEntries(loginErrors),
   });
   const stream = new EventStream(snapshot);
   const unsubscribe = [ports.onChange(() => stream.changed()), ports.prompts.onChange(() => stream.changed())];
@@ -76,14 +86,21 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     if (method === 'POST' && path === WEB_UI_ROUTES.session) {
       const { token } = await readBody(request, sessionRequestSchema);
       const session = sessions.exchange(token);
-      if (!session) throw new HttpFailure(401, 'unauthorized', 'this link is not valid any more; ask the broker for a new one');
-      send(response, 200, {}, { 'set-cookie': sessions.cookie(session) });
+      if (!session) throw new HttpFailure(401, 'unauthorized', 'this link was used already or has expired', 'run kubecred ui for a new link');
+      log(`web UI: a session opened from the link of ${session.origin.label}`);
+      send(response, 200, { session: session.secret });
       return;
     }
-    if (!sessions.admits(request.headers.cookie)) throw new HttpFailure(401, 'unauthorized', 'no session: open the link the broker printed');
+    const authorization = request.headers.authorization;
+    const session = sessions.admit(authorization);
+    if (!session) throw new HttpFailure(401, 'unauthorized', 'this page has no session, or its session has ended', 'run kubecred ui for a new link');
+    if (method === 'POST' && path === WEB_UI_ROUTES.endSession) {
+      sessions.end(authorization);
+      return send(response, 200, {});
+    }
 
     if (method === 'GET' && path === WEB_UI_ROUTES.state) return send(response, 200, await snapshot());
-    if (method === 'GET' && path === WEB_UI_ROUTES.events) return stream.add(response, SECURITY_HEADERS);
+    if (method === 'GET' && path === WEB_UI_ROUTES.events) return stream.add(response, SECURITY_HEADERS, () => sessions.admit(authorization) !== undefined);
     if (method === 'GET' && path === WEB_UI_ROUTES.audit) return send(response, 200, { records: await ports.auditLog() });
     if (method === 'GET' && path === WEB_UI_ROUTES.tokens) return send(response, 200, { tokens: await ports.tokens() });
     if (method === 'GET' && path === WEB_UI_ROUTES.preferences) return send(response, 200, await ports.preferences());
@@ -139,13 +156,16 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
         stream.changed();
         return send(response, 200, {});
       }
-      // A login can wait minutes on the user's browser; the page follows it on the stream.
+      // A login can wait minutes on the user's browser; the page follows it on the stream,
+      // and its failure goes there too: a click that ends in silence looks like a broken button.
+      loginErrors.delete(profile);
       Promise.resolve()
         .then(() => ports.login(profile))
         .then(
         () => stream.changed(),
-        (error: Error) => {
+        (error: Error & { hint?: string }) => {
           log(`web UI: login of ${profile} failed: ${error.message}`);
+          loginErrors.set(profile, error.hint ? `${error.message}: ${error.hint}` : error.message);
           stream.changed();
         },
       );
@@ -155,13 +175,16 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     const prompt = /^\/api\/prompts\/([^/]+)$/.exec(path);
     if (prompt) {
       const answer = await readBody(request, promptAnswerSchema);
-      if (!ports.prompts.answer(decodeURIComponent(prompt[1]!), answer)) throw new HttpFailure(404, 'not-found', 'that question was answered or timed out');
+      const id = decodeURIComponent(prompt[1]!);
+      if (answer.kind === 'approval' && answer.allow) refuseSelfApproval(ports.prompts.list().find((p) => p.id === id), session.origin);
+      if (!ports.prompts.answer(id, answer)) throw new HttpFailure(404, 'not-found', 'that question was answered or timed out');
+      if (answer.kind === 'approval') log(`web UI: approval ${answer.allow ? 'given' : 'refused'} in a session opened from the link of ${session.origin.label}`);
       return send(response, 200, {});
     }
     throw new HttpFailure(404, 'not-found', `no such API: ${path}`);
   };
 
-  const server = createServer((request, response) => {
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (request, response) => {
     route(request, response).catch((error: unknown) => {
       const failure = error instanceof HttpFailure ? error : toFailure(error);
       if (response.headersSent) return void response.end();
@@ -174,13 +197,19 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  server.maxConnections = MAX_CONNECTIONS;
+  // After listen, an error (EMFILE on accept, say) must be logged, never crash the broker.
+  server.on('error', (error) => log(`web UI: server error: ${error.message}`));
+  server.on('clientError', (_error, socket) => socket.destroy());
+  const link = (origin: LinkOrigin) => `http://127.0.0.1:${port}/#token=${sessions.newLinkToken(origin)}`;
 
   return {
-    url: `http://127.0.0.1:${port}/#token=${sessions.linkToken ?? ''}`,
-    newLink: () => `http://127.0.0.1:${port}/#token=${sessions.newLinkToken()}`,
+    url: link({ label: 'the broker at its start', ancestry: [] }),
+    newLink: link,
     openPages: () => stream.listeners,
     close: async () => {
       clearInterval(refresh);
+      sessions.endAll();
       for (const off of unsubscribe) off();
       stream.close();
       await new Promise<void>((resolve) => {
@@ -189,6 +218,18 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       });
     },
   };
+}
+
+/**
+ * A program that waits on an approval must not be the one that opened the page answering it
+ * (it asked the socket for a link, then clicked Allow itself). Approval is a tripwire against
+ * same-user programs, not a wall (they can read the keychain too), but this one costs nothing.
+ */
+function refuseSelfApproval(prompt: PendingPrompt | undefined, origin: LinkOrigin): void {
+  if (prompt?.kind !== 'approval') return;
+  if (prompt.callers.some((caller) => caller.pid !== undefined && origin.ancestry.includes(caller.pid))) {
+    throw new HttpFailure(403, 'denied', 'the program waiting on this approval opened this page itself, so it cannot approve its own request', 'approve it in a Kubecred window you opened yourself (kubecred ui)');
+  }
 }
 
 /** The broker's own errors keep their code, message, hint and field; anything else stays vague. */

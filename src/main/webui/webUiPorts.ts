@@ -1,7 +1,9 @@
 import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/prompts.js';
 import type { Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
+import type { Clock } from '../broker/clock.js';
 import type { PromptQueue } from '../broker/promptQueue.js';
 import type { ImportService } from '../kubeconfig/importService.js';
+import type { LinkOrigin, SessionLimits } from './sessionKeeper.js';
 
 /** What the web UI needs of the broker; the composition root wires the real one, tests fakes. */
 export interface WebUiPorts {
@@ -31,6 +33,8 @@ export interface WebUiPorts {
   /** Changes a token's fields in config.yaml; throws the schema's complaint (with `field`) when invalid. */
   updateToken(token: string, changes: TokenChanges): Promise<void>;
   preferences(): Promise<Preferences>;
+  /** Why config.yaml cannot be used now, or null. */
+  configError?(): Promise<string | null>;
   setStartAtLogin(enabled: boolean): Promise<void>;
   /** The kubeconfig import wizard; absent where the shell offers none. */
   kubeconfigImport?: ImportService;
@@ -44,6 +48,9 @@ export interface WebUiOptions {
   readonly port?: number;
   /** How often profile states are re-read for the stream, so expiries show without a change event. */
   readonly refreshMs?: number;
+  readonly clock?: Clock;
+  /** Link and session lifetimes; the defaults suit people, tests shorten them. */
+  readonly sessionLimits?: SessionLimits;
   /** Diagnostics (refusals, failed logins); never secrets. */
   readonly log?: (line: string) => void;
 }
@@ -51,8 +58,8 @@ export interface WebUiOptions {
 export interface WebUi {
   /** The link to open: carries the one-time token in its fragment. */
   readonly url: string;
-  /** A new one-time link, for opening the UI again. */
-  newLink(): string;
+  /** A new one-time link, for opening the UI again; `origin` says who asked, for the log. */
+  newLink(origin: LinkOrigin): string;
   /** How many pages follow the live stream now. */
   openPages(): number;
   close(): Promise<void>;

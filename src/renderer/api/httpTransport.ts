@@ -9,6 +9,7 @@ import {
   preferencesSchema,
   profileConfigResponseSchema,
   sessionRequestSchema,
+  sessionResponseSchema,
   startAtLoginRequestSchema,
   tokenChangesSchema,
   tokensResponseSchema,
@@ -24,18 +25,47 @@ import {
   type TokenView,
   type WebUiState,
 } from '../../shared/api/prompts.js';
+import { followEvents } from './eventSource.js';
 import { ApiError, type Transport } from './transport.js';
 
+/** Where the page keeps its session secret: this tab only, this origin (port included) only. */
+export interface SessionStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+const SESSION_KEY = 'kubecred-session';
+
 /**
- * The headless shell's transport: same-origin fetch with the session cookie, and status as
- * Server-Sent Events. Every answer is checked with zod: the page trusts nothing it parses.
+ * The headless shell's transport: same-origin fetch carrying the session secret as a bearer
+ * token, and status as a streamed event source (fetch, so it carries the header too). Every
+ * answer is checked with zod: the page trusts nothing it parses.
  */
 export class HttpTransport implements Transport {
-  constructor(private readonly base: string = '') {}
+  constructor(
+    private readonly storage: SessionStore,
+    private readonly base: string = '',
+  ) {}
 
-  /** Trades the one-time token from the link for a session cookie. */
+  /** Trades the one-time token from the link for a session secret, kept for reloads of this tab. */
   async openSession(token: string): Promise<void> {
-    await this.post(WEB_UI_ROUTES.session, sessionRequestSchema.parse({ token }));
+    const answer = sessionResponseSchema.parse(await this.postForAnswer(WEB_UI_ROUTES.session, sessionRequestSchema.parse({ token })));
+    this.storage.setItem(SESSION_KEY, answer.session);
+  }
+
+  /** Whether this tab holds a session (it may still have ended on the broker's side). */
+  get hasSession(): boolean {
+    return this.storage.getItem(SESSION_KEY) !== null;
+  }
+
+  /** Signs this page out: the broker forgets the session, the tab forgets the secret. */
+  async endSession(): Promise<void> {
+    try {
+      await this.post(WEB_UI_ROUTES.endSession, {});
+    } finally {
+      this.storage.removeItem(SESSION_KEY);
+    }
   }
 
   async state(): Promise<WebUiState> {
@@ -87,15 +117,15 @@ export class HttpTransport implements Transport {
   }
 
   subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void {
-    const source = new EventSource(this.base + WEB_UI_ROUTES.events);
-    source.addEventListener('state', (event) => {
-      const parsed = webUiStateSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
-      if (parsed.success) listener(parsed.data);
-      else onError(new Error('the broker sent a status the page does not understand'));
-    });
-    // EventSource reconnects by itself; say so only while it is down.
-    source.addEventListener('error', () => onError(new Error('lost the connection to the broker; retrying')));
-    return () => source.close();
+    return followEvents(
+      (signal) => fetch(this.base + WEB_UI_ROUTES.events, { headers: this.headers(), cache: 'no-store', signal }),
+      (data) => {
+        const parsed = webUiStateSchema.safeParse(JSON.parse(data));
+        if (parsed.success) listener(parsed.data);
+        else onError(new Error('the broker sent a status the page does not understand'));
+      },
+      onError,
+    );
   }
 
   login(profile: string): Promise<void> {
@@ -115,7 +145,7 @@ export class HttpTransport implements Transport {
   }
 
   private async get(path: string): Promise<unknown> {
-    return readJson(await fetch(this.base + path, { credentials: 'same-origin', cache: 'no-store' }));
+    return readJson(await fetch(this.base + path, { headers: this.headers(), cache: 'no-store' }));
   }
 
   private async post(path: string, body: unknown): Promise<void> {
@@ -125,12 +155,16 @@ export class HttpTransport implements Transport {
   private async postForAnswer(path: string, body: unknown): Promise<unknown> {
     const response = await fetch(this.base + path, {
       method: 'POST',
-      credentials: 'same-origin',
       // JSON, not a form: a cross-site form cannot send this content type without a preflight.
-      headers: { 'content-type': 'application/json' },
+      headers: { ...this.headers(), 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     return readJson(response);
+  }
+
+  private headers(): Record<string, string> {
+    const session = this.storage.getItem(SESSION_KEY);
+    return session ? { authorization: `Bearer ${session}` } : {};
   }
 }
 

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'token-unavailable',
   'not-extractable',
   'denied',
+  'timed-out',
   'provider-failed',
   'broker-unavailable',
   'internal',

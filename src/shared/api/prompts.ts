@@ -9,7 +9,8 @@ import { interactionSchema, profileSummarySchema, registrySummarySchema } from '
 export const pinFlagsSchema = z.strictObject({ countLow: z.boolean(), finalTry: z.boolean(), locked: z.boolean() });
 export type PinFlags = z.infer<typeof pinFlagsSchema>;
 
-export const promptCallerSchema = z.strictObject({ pid: z.number().int().optional(), name: z.string().optional() });
+/** `path`: the executable the kernel ran, where known; the prompt shows it so a look-alike name stands out. */
+export const promptCallerSchema = z.strictObject({ pid: z.number().int().optional(), name: z.string().optional(), path: z.string().optional() });
 
 /**
  * One field of a login form (Keystone's missing settings). `value` is a suggestion for plain
@@ -53,7 +54,10 @@ export type PromptAnswer = z.infer<typeof promptAnswerSchema>;
 // loopback server validates the same shapes the page sends and parses.
 
 export const WEB_UI_ROUTES = {
+  /** POST {token}: trades a link's one-time token for a session secret. */
   session: '/api/session',
+  /** POST: ends this session (Sign out of the page). */
+  endSession: '/api/session/end',
   state: '/api/state',
   events: '/api/events',
   login: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/login`,
@@ -87,10 +91,19 @@ export const webUiStateSchema = z.object({
   registries: z.array(registrySummarySchema).default([]),
   interactions: z.array(interactionSchema),
   prompts: z.array(pendingPromptSchema),
+  /** Why config.yaml cannot be used now (the broker serves its last good version meanwhile); null when it is fine. */
+  configError: z.string().nullable().default(null),
+  /** The last failure of a login started from a page, by profile, until the next try. */
+  loginErrors: z.record(z.string(), z.string()).default({}),
 });
 export type WebUiState = z.infer<typeof webUiStateSchema>;
 
 export const sessionRequestSchema = z.object({ token: z.string().min(1).max(200) });
+/**
+ * The session secret: the page keeps it in sessionStorage and sends it as a bearer token.
+ * Never a cookie: cookies are not scoped by port, so any other server on 127.0.0.1 would get it.
+ */
+export const sessionResponseSchema = z.object({ session: z.string().min(32).max(200) });
 
 /** `field`: the form field a validation error is about (a dotted path like "issuer"), when known. */
 export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), field: z.string().optional() }) });

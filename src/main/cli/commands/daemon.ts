@@ -2,14 +2,15 @@ import { jsonLinesLogger } from '../../broker/logger.js';
 import { startHeadlessBroker } from '../../headlessBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
 import { untilStopSignal } from '../../platform/stopSignals.js';
-import { BrowserOpener } from '../../platform/browserOpener.js';
+import { privateBrowserOpener } from '../../platform/privateLinkOpener.js';
 import { UsageError, type Command } from '../io.js';
 import { ALREADY_RUNNING_EXIT } from '../startDaemon.js';
 
 export const daemonCommand: Command = {
   name: 'daemon',
   usage: 'kubecred daemon [--ui]   (--ui: serve the web UI on loopback and open it)',
-  async run(args, { paths, io }) {
+  async run(args, context) {
+    const { paths, io } = context;
     const webUi = args.includes('--ui');
     const stray = args.find((a) => a !== '--ui');
     if (stray) throw new UsageError(`unexpected argument "${stray}"`);
@@ -21,18 +22,24 @@ export const daemonCommand: Command = {
       server = await startHeadlessBroker(paths, logger, { webUi });
     } catch (error) {
       if (error instanceof AlreadyRunningError) {
-        io.stderr.write(`kubecred: a Kubecred broker is already running${Number.isNaN(error.pid) ? '' : ` (pid ${error.pid})`} on ${paths.socket}. Use it, or stop it first\n`);
+        const which = `a Kubecred broker is already running${Number.isNaN(error.pid) ? '' : ` (pid ${error.pid})`} on ${paths.socket}`;
+        // Asked for the UI: the running broker serves it (it starts its web UI on request).
+        if (webUi) {
+          io.stderr.write(`kubecred: ${which}; opening its web UI\n`);
+          return (await import('./ui.js')).uiCommand.run([], context);
+        }
+        io.stderr.write(`kubecred: ${which}. Use it, or stop it with: kubecred stop\n`);
         return ALREADY_RUNNING_EXIT;
       }
       throw error;
     }
-    io.stderr.write(`kubecred: broker running on ${server.socket} (pid ${process.pid}); Ctrl-C stops it\n`);
+    io.stderr.write(`kubecred: broker running on ${server.socket} (pid ${process.pid}); Ctrl-C or \`kubecred stop\` stops it\n`);
     if (server.webUiLink) {
-      const opened = await new BrowserOpener(io.env).open(server.webUiLink);
+      const opened = await privateBrowserOpener(paths, io.env).open(server.webUiLink);
       io.stderr.write(opened ? 'kubecred: the web UI is open in your browser; `kubecred ui` opens it again\n' : 'kubecred: web UI ready; run `kubecred ui` for a link to open in a browser on this machine\n');
     }
     const running = server;
-    const signal = await stopped;
+    const signal = await Promise.race([stopped, running.stopRequested.then(() => 'a stop request' as const)]);
     logger.info('stopping', { signal });
     await running.close();
     return 0;

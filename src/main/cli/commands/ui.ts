@@ -1,4 +1,4 @@
-import { BrowserOpener } from '../../platform/browserOpener.js';
+import { privateBrowserOpener } from '../../platform/privateLinkOpener.js';
 import { BrokerClient } from '../brokerClient.js';
 import { UsageError, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
@@ -13,7 +13,7 @@ export const uiCommand: Command = {
     const answer = await new BrokerClient(paths).request('POST', '/v1/webui/link');
     if (answer.status !== 200) return printBrokerError(answer, io.stderr);
     const { url } = JSON.parse(answer.body) as { url: string };
-    if (!print && (await new BrowserOpener(io.env).open(url))) {
+    if (!print && (await privateBrowserOpener(paths, io.env).open(url))) {
       io.stderr.write('kubecred: opened the web UI in your browser\n');
       return 0;
     }

@@ -1,0 +1,49 @@
+import type { PendingPrompt } from '../../shared/api/prompts.js';
+import type { LoginPrompt } from '../broker/uiPort.js';
+
+/** Something that lists what waits on the user and says when that changes. */
+export interface WaitingSource<T> {
+  list(): T[];
+  onChange(listener: () => void): () => void;
+}
+
+export interface NoticeSources {
+  readonly logins: WaitingSource<LoginPrompt>;
+  readonly prompts?: WaitingSource<PendingPrompt>;
+}
+
+/**
+ * While a caller waits on a profile, tells it each thing that waits on the user for that
+ * profile (a browser login, a device code, an approval), once each. The caller's terminal is
+ * often the only place a person looks: a kubectl that hangs in silence looks broken.
+ */
+export function followNotices(profile: string, sources: NoticeSources, say: (text: string) => void): () => void {
+  const told = new Set<string>();
+  const check = () => {
+    const waiting = [
+      ...sources.logins.list().filter((login) => login.profile === profile).map(loginNotice),
+      ...(sources.prompts?.list() ?? []).flatMap((prompt) => promptNotice(prompt, profile)),
+    ];
+    for (const text of waiting) {
+      if (told.has(text)) continue;
+      told.add(text);
+      say(text);
+    }
+  };
+  const off = [sources.logins.onChange(check), sources.prompts?.onChange(check)];
+  check();
+  return () => off.forEach((unsubscribe) => unsubscribe?.());
+}
+
+function loginNotice(login: LoginPrompt): string {
+  if (login.kind === 'device') {
+    return `sign in to profile "${login.profile}": open ${login.verificationUriComplete ?? login.verificationUri} and enter the code ${login.userCode}`;
+  }
+  return `sign in to profile "${login.profile}" in your browser; if none opened, run: kubecred login ${login.profile}`;
+}
+
+function promptNotice(prompt: PendingPrompt, profile: string): string[] {
+  if (prompt.kind !== 'approval' || prompt.profile !== profile) return [];
+  const until = new Date(prompt.expiresAt).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return [`profile "${profile}" waits for your approval in the Kubecred window (run: kubecred ui); it gives up at ${until}`];
+}

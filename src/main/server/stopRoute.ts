@@ -1,0 +1,17 @@
+import type { Route } from './brokerRoutes.js';
+import { replyJson } from './reply.js';
+
+/**
+ * POST /v1/stop: the broker answers, then stops as on SIGTERM (the socket, lock and secret go).
+ * `kubecred stop` and `restart` use it; the next kubectl call starts a fresh broker.
+ */
+export function stopRoute(requestStop: () => void): Route {
+  return {
+    method: 'POST',
+    pattern: /^\/v1\/stop$/,
+    handler: async (_request, response) => {
+      replyJson(response, 202, { pid: process.pid, stopping: true });
+      response.once('finish', requestStop);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../broker/clock.js';
+import { sameSecret } from './requestGuard.js';
+
+/** Lifetimes of what grants the web UI; short, because each one is a key to every profile. */
+export interface SessionLimits {
+  /** An unused one-time link stops working after this. */
+  readonly linkTtlMs: number;
+  /** Unused links kept at once; asking for one more drops the oldest. */
+  readonly maxLinks: number;
+  /** A session nobody used for this long ends (an open page keeps it alive). */
+  readonly idleMs: number;
+  /** No session lives longer than this, used or not. */
+  readonly absoluteMs: number;
+  /** Sessions kept at once; one more ends the least recently used. */
+  readonly maxSessions: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  linkTtlMs: 2 * 60_000,
+  maxLinks: 4,
+  idleMs: 30 * 60_000,
+  absoluteMs: 12 * 60 * 60_000,
+  maxSessions: 16,
+};
+
+/** Who asked for a link: a label for the log, and the pids of that program and its ancestors. */
+export interface LinkOrigin {
+  readonly label: string;
+  readonly ancestry: readonly number[];
+}
+
+interface Session {
+  readonly secret: string;
+  readonly createdAt: number;
+  lastSeen: number;
+  /** Who asked for the link it came from, for the log and the audit trail. */
+  readonly origin: LinkOrigin;
+}
+
+/**
+ * One-time link tokens and the sessions they are traded for. A session is a bearer secret the
+ * page keeps in sessionStorage and sends in Authorization: unlike a cookie, the browser never
+ * sends it to another port of 127.0.0.1, and no other page can read it (storage is scoped to
+ * the origin, port included).
+ */
+export class SessionKeeper {
+  private readonly links = new Map<string, { expiresAt: number; origin: LinkOrigin }>();
+  private readonly sessions: Session[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+  ) {}
+
+  /** A fresh one-time token for a link; older unused links keep working until they expire. */
+  newLinkToken(origin: LinkOrigin): string {
+    this.dropExpired();
+    const token = randomBytes(24).toString('base64url');
+    this.links.set(token, { expiresAt: this.clock.now() + this.limits.linkTtlMs, origin });
+    while (this.links.size > this.limits.maxLinks) this.links.delete(this.links.keys().next().value!);
+    return token;
+  }
+
+  /** Trades a link's token for a session secret; undefined when the token is wrong, spent or expired. */
+  exchange(token: string): { secret: string; origin: LinkOrigin } | undefined {
+    this.dropExpired();
+    for (const [candidate, link] of this.links) {
+      if (!sameSecret(token, candidate)) continue;
+      this.links.delete(candidate);
+      const now = this.clock.now();
+      const session: Session = { secret: randomBytes(32).toString('base64url'), createdAt: now, lastSeen: now, origin: link.origin };
+      this.sessions.push(session);
+      if (this.sessions.length > this.limits.maxSessions) {
+        this.sessions.sort((a, b) => a.lastSeen - b.lastSeen);
+        this.sessions.shift();
+      }
+      return { secret: session.secret, origin: session.origin };
+    }
+    return undefined;
+  }
+
+  /** The live session an Authorization header names (and marks it used), or undefined. */
+  admit(authorization: string | undefined): { origin: LinkOrigin } | undefined {
+    const secret = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+    if (!secret) return undefined;
+    this.dropExpired();
+    const session = this.sessions.find((s) => sameSecret(secret, s.secret));
+    if (!session) return undefined;
+    session.lastSeen = this.clock.now();
+    return { origin: session.origin };
+  }
+
+  /** Ends the session an Authorization header names; true when there was one. */
+  end(authorization: string | undefined): boolean {
+    const secret = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+    const index = secret ? this.sessions.findIndex((s) => sameSecret(secret, s.secret)) : -1;
+    if (index < 0) return false;
+    this.sessions.splice(index, 1);
+    return true;
+  }
+
+  /** Ends every session and link (the broker locks or stops). */
+  endAll(): void {
+    this.sessions.length = 0;
+    this.links.clear();
+  }
+
+  private dropExpired(): void {
+    const now = this.clock.now();
+    for (const [token, link] of this.links) if (link.expiresAt <= now) this.links.delete(token);
+    for (let i = this.sessions.length - 1; i >= 0; i--) {
+      const s = this.sessions[i]!;
+      if (now - s.lastSeen >= this.limits.idleMs || now - s.createdAt >= this.limits.absoluteMs) this.sessions.splice(i, 1);
+    }
+  }
+}

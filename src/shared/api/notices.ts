@@ -1,0 +1,15 @@
+/**
+ * Notices: while a credential request waits on the user (a login, an approval), the broker
+ * tells the caller what it waits for in interim 1xx answers, before the final one. Only
+ * clients that say they read them (the request header) get them, so older shims never see a
+ * status they do not expect. docs/wire-protocol.md has the exchange.
+ */
+export const NOTICE_HEADERS = {
+  /** Request: "1" when the client prints notices. */
+  accept: 'kubecred-accept-notices',
+  /** Interim answer (102): one notice, percent-encoded UTF-8, for the caller's stderr. */
+  notice: 'kubecred-notice',
+} as const;
+
+/** The interim status that carries a notice. */
+export const NOTICE_STATUS = 102;
