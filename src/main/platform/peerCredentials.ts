@@ -11,6 +11,7 @@ export interface PeerCredentials {
 
 interface Addon {
   peerCredentials(fd: number): PeerCredentials;
+  forbidDumps(): boolean;
 }
 
 /**
@@ -41,13 +42,29 @@ export class PeerCredentialReader {
   }
 
   private load(): Addon | null {
-    if (this.addon !== undefined) return this.addon;
-    try {
-      this.addon = existsSync(this.addonPath) ? (createRequire(import.meta.url)(this.addonPath) as Addon) : null;
-    } catch {
-      this.addon = null;
-    }
+    if (this.addon === undefined) this.addon = loadAddon(this.addonPath);
     return this.addon;
+  }
+}
+
+/**
+ * No core dumps, no ptrace and no /proc/<pid>/mem for the broker (Linux): it holds secrets in
+ * its heap, and other programs of the same user have no business reading them there. False
+ * where it could not be done (no addon, another OS).
+ */
+export function forbidCoreDumps(addonPath: string = defaultAddonPath()): boolean {
+  try {
+    return loadAddon(addonPath)?.forbidDumps() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+function loadAddon(addonPath: string): Addon | null {
+  try {
+    return existsSync(addonPath) ? (createRequire(import.meta.url)(addonPath) as Addon) : null;
+  } catch {
+    return null;
   }
 }
 

@@ -2,6 +2,7 @@ import { jsonLinesLogger } from '../../broker/logger.js';
 import { startHeadlessBroker } from '../../headlessBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
 import { untilStopSignal } from '../../platform/stopSignals.js';
+import { forbidCoreDumps } from '../../platform/peerCredentials.js';
 import { privateBrowserOpener } from '../../platform/privateLinkOpener.js';
 import { UsageError, type Command } from '../io.js';
 import { ALREADY_RUNNING_EXIT } from '../startDaemon.js';
@@ -15,6 +16,7 @@ export const daemonCommand: Command = {
     const stray = args.find((a) => a !== '--ui');
     if (stray) throw new UsageError(`unexpected argument "${stray}"`);
     const logger = jsonLinesLogger((line) => io.stderr.write(line));
+    if (!forbidCoreDumps()) logger.warn('could not turn off core dumps and ptrace for the broker (no peer-credentials addon: run npm run build)');
     // Listening from the start: a stop signal during startup must still end in a clean close.
     const stopped = untilStopSignal();
     let server;

@@ -1,7 +1,8 @@
 /*
- * The process at the other end of a Unix socket, as the kernel recorded it at connect().
- * Approval prompts and the audit trail name the program that asked; a pid a client writes in
- * its request body is only a claim, this is not. Node-API only, so one build serves every
+ * Kubecred's few needs of the kernel that Node has no API for: the process at the other end
+ * of a Unix socket, as the kernel recorded it at connect() (approval prompts and the audit
+ * trail name the program that asked; a pid a client writes in its body is only a claim), and
+ * turning off core dumps and ptrace for the broker. Node-API only, so one build serves every
  * Node and Electron version.
  */
 #define _GNU_SOURCE
@@ -10,6 +11,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #ifdef __APPLE__
 #include <sys/un.h>
 #include <sys/ucred.h>
@@ -61,9 +65,26 @@ static napi_value peer_credentials(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/*
+ * forbidDumps() -> true where it took effect. The broker holds secrets in its heap: no core
+ * file, and no ptrace or /proc/<pid>/mem reading by other processes of the same user.
+ */
+static napi_value forbid_dumps(napi_env env, napi_callback_info info) {
+  napi_value result;
+  (void)info;
+#if defined(__linux__)
+  napi_get_boolean(env, prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0, &result);
+#else
+  napi_get_boolean(env, 0, &result);
+#endif
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "peerCredentials", NAPI_AUTO_LENGTH, peer_credentials, NULL, &fn);
   napi_set_named_property(env, exports, "peerCredentials", fn);
+  napi_create_function(env, "forbidDumps", NAPI_AUTO_LENGTH, forbid_dumps, NULL, &fn);
+  napi_set_named_property(env, exports, "forbidDumps", fn);
   return exports;
 }
