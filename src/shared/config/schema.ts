@@ -130,7 +130,9 @@ const eksProfile = z.strictObject({
   provider: z.literal('eks'),
   secretStore: secretStoreRef.optional(),
   clusterId: z.string().min(1),
-  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, { message: 'an AWS region looks like us-east-1' }),
+  // What the aws CLI (botocore) accepts as a region name: one DNS label. New partitions
+  // (eusc-de-east-1) keep arriving, so no shape beyond that is assumed.
+  region: z.string().regex(/^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/, { message: 'an AWS region is one DNS label, like us-east-1' }),
   /** Override the STS endpoint (private VPC endpoints, tests). */
   stsEndpoint: z.string().url().optional(),
 });

@@ -1,6 +1,7 @@
 import type { Credential } from '../../../shared/credential.js';
 import { execCredentialSchema } from '../../../shared/execCredential.js';
 import { BrokerError } from '../../broker/brokerError.js';
+import { parseServerTimestamp } from '../../../shared/serverTimestamp.js';
 
 interface OutputContext {
   readonly name: string;
@@ -29,7 +30,7 @@ export function parsePluginOutput(stdout: string, { name, apiVersion, now, ttlMs
     throw new BrokerError('provider-failed', `${name} answered with apiVersion ${quoteShort(parsed.data.apiVersion)}, but ${apiVersion} was asked`, 'set the profile\'s apiVersion to one the plugin speaks');
   }
   const { token, clientCertificateData, clientKeyData, expirationTimestamp } = parsed.data.status;
-  const expiresAt = expirationTimestamp ? new Date(expirationTimestamp) : new Date(now + ttlMs);
+  const expiresAt = new Date((expirationTimestamp && parseServerTimestamp(expirationTimestamp)) || now + ttlMs);
   return {
     ...(token !== undefined ? { token } : {}),
     ...(clientCertificateData !== undefined && clientKeyData !== undefined ? { clientCertificateData, clientKeyData } : {}),
