@@ -1,9 +1,11 @@
+import os from 'node:os';
 import { execa } from 'execa';
+import { sessionEnvironment } from '../platform/sessionEnvironment.js';
 
 export interface BoundedCommand {
   readonly command: string;
   readonly args: readonly string[];
-  /** Added to the broker's environment. */
+  /** Added to the user's session variables (never the rest of the broker's environment). */
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
@@ -28,8 +30,11 @@ export interface BoundedResult {
  */
 export async function runBoundedCommand({ command, args, env, timeoutMs, maxOutputBytes, signal }: BoundedCommand): Promise<BoundedResult> {
   const subprocess = execa(command, args, {
-    env,
-    extendEnv: true,
+    // Every run alike: the session's variables and the profile's own, from the user's home
+    // directory, whichever shell happened to start the broker.
+    env: { ...sessionEnvironment(process.env), ...env },
+    extendEnv: false,
+    cwd: os.homedir(),
     stdin: 'ignore',
     maxBuffer: maxOutputBytes,
     reject: false,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir, open, readFile } from 'node:fs/promises';
 import type { KubecredPaths } from '../platform/paths.js';
+import { sessionEnvironment } from '../platform/sessionEnvironment.js';
 import { liveLockOwner, lockOwner } from '../server/instanceLock.js';
 import { socketAnswers } from '../server/listen.js';
 import type { CliContext } from './io.js';
@@ -19,10 +20,13 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
   if ((await liveLockOwner(paths.lockFile)) !== undefined && (await servingWithin(paths, START_TIMEOUT_MS))) return;
   await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
   const log = await open(paths.daemonLog, 'a', 0o600);
+  // The broker outlives the kubectl that started it and serves every shell: it gets the
+  // session's variables only, and the Kubecred home as its working directory.
   const child = spawn(self.command, [...self.args, 'daemon'], {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],
-    env: io.env,
+    env: sessionEnvironment(io.env),
+    cwd: paths.home,
     windowsHide: true,
   });
   let exited: number | null = null;

@@ -58,10 +58,21 @@ const envList = z.union([
   z.record(z.string(), z.string()).transform((map) => Object.entries(map).map(([name, value]) => ({ name, value }))),
 ]);
 
+/**
+ * A program to run: an absolute path, or a bare name looked up on PATH. A relative path would
+ * resolve against whatever directory the broker runs in, which no profile should depend on.
+ */
+const programPath = z
+  .string()
+  .min(1)
+  .refine((command) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(command) || !/[\\/]/.test(command), {
+    message: 'use an absolute path, or a bare program name found on PATH (a relative path would depend on the broker\'s working directory)',
+  });
+
 const execProfile = z.strictObject({
   ...profileBase,
   provider: z.literal('exec'),
-  command: z.string().min(1),
+  command: programPath,
   args: z.array(z.string()).default([]),
   env: envList.default([]),
   apiVersion: z.enum(EXEC_API_VERSIONS).default('client.authentication.k8s.io/v1'),
@@ -163,7 +174,7 @@ export const registrySchema = z
     username: z.string().min(1).optional(),
     passwordCommand: z
       .strictObject({
-        command: z.string().min(1),
+        command: programPath,
         args: z.array(z.string()).default([]),
         env: envList.default([]),
         timeout: duration.default('60s'),

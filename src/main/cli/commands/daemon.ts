@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { jsonLinesLogger } from '../../broker/logger.js';
 import { startHeadlessBroker } from '../../headlessBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
@@ -16,6 +17,9 @@ export const daemonCommand: Command = {
     const stray = args.find((a) => a !== '--ui');
     if (stray) throw new UsageError(`unexpected argument "${stray}"`);
     const logger = jsonLinesLogger((line) => io.stderr.write(line));
+    // Not the directory of whichever shell started it: nothing may resolve against that.
+    await mkdir(paths.home, { recursive: true, mode: 0o700 });
+    process.chdir(paths.home);
     if (!forbidCoreDumps()) logger.warn('could not turn off core dumps and ptrace for the broker (no peer-credentials addon: run npm run build)');
     // Listening from the start: a stop signal during startup must still end in a clean close.
     const stopped = untilStopSignal();

@@ -1,0 +1,63 @@
+import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokerEnv, daemonsOf, writeConfig } from '../support/broker.js';
+import { V1_EXEC_INFO } from '../support/callers.js';
+import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { run } from '../support/run.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const SHELL_SECRET = 'planted-shell-secret-5b0e71';
+
+// B4 of the security review: the broker that the first kubectl starts must not carry that
+// shell's environment and directory into every wrapped plugin, for every later caller.
+describe('a broker started by the first kubectl serves every shell alike', () => {
+  let home: TempHome;
+  let probe: string;
+  let firstShellDir: string;
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    probe = path.join(home.dir, 'plugin-saw.txt');
+    firstShellDir = path.join(home.dir, 'a-fresh-clone');
+    await mkdir(firstShellDir);
+    // A plugin named by a bare name resolves on PATH, never in the caller's directory.
+    await writeFile(path.join(firstShellDir, 'relplugin.sh'), '#!/bin/sh\necho pwned >&2\n', { mode: 0o755 });
+    const plugin = path.join(home.dir, 'probe-plugin.sh');
+    await writeFile(plugin, `#!/bin/sh\nenv > "$OUT"\npwd >> "$OUT"\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"probe"}}'\n`, { mode: 0o755 });
+    await writeConfig(home.dir, `profiles:\n  - name: probe\n    provider: exec\n    command: ${plugin}\n    env: { OUT: ${probe} }\n`);
+    const first = await run(NATIVE_SHIM, ['credential', 'probe'], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO, AWS_PROFILE: 'first-callers-account', SHELL_SECRET, KUBECONFIG: '/first/callers/kubeconfig' },
+      cwd: firstShellDir,
+    });
+    expect(first.code, first.stderr).toBe(0);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const pid of await daemonsOf(home.dir)) process.kill(pid, 'SIGTERM');
+    await home?.cleanup();
+  });
+
+  it('the wrapped plugin sees its profile env and the session, not the first shell\'s variables', async () => {
+    const saw = await readFile(probe, 'utf8');
+    expect(saw).toContain(`OUT=${probe}`);
+    expect(saw).toMatch(/^PATH=/m);
+    expect(saw).not.toContain('AWS_PROFILE');
+    expect(saw).not.toContain(SHELL_SECRET);
+    expect(saw).not.toContain('/first/callers/kubeconfig');
+    // It runs in the user's home directory, not in the first caller's.
+    expect(saw.trim().split('\n').pop()).toBe(os.homedir());
+  });
+
+  it('the broker keeps neither that environment nor that directory', async () => {
+    const [pid] = await daemonsOf(home.dir);
+    expect(pid).toBeDefined();
+    const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+    expect(environ).not.toContain('AWS_PROFILE');
+    expect(environ).not.toContain(SHELL_SECRET);
+    expect(environ).not.toContain('KUBERNETES_EXEC_INFO');
+    expect(await readlink(`/proc/${pid}/cwd`)).toBe(home.dir);
+  });
+});
