@@ -43,7 +43,7 @@ describe('addProfile', () => {
   it('refuses duplicates, invalid profiles, and leaves a broken file untouched', async () => {
     await addProfile(config.file, { name: 'demo', provider: 'static' });
     await expect(addProfile(config.file, { name: 'demo', provider: 'static' })).rejects.toThrow('already exists');
-    await expect(addProfile(config.file, profileFromFlags('e', ['--provider', 'eks', '--cluster-id', 'c', '--region', 'mars']))).rejects.toThrow('region: an AWS region looks like us-east-1');
+    await expect(addProfile(config.file, profileFromFlags('e', ['--provider', 'eks', '--cluster-id', 'c', '--region', 'mars 1']))).rejects.toThrow('region: an AWS region is one DNS label, like us-east-1');
     await writeFile(config.file, 'profiles: [oops\n');
     await expect(addProfile(config.file, { name: 'x', provider: 'static' })).rejects.toThrow('cannot be changed while it is invalid');
     expect(await readFile(config.file, 'utf8')).toBe('profiles: [oops\n');
