@@ -48,18 +48,19 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	ans, err := askBroker(ctx, home, getenv, req)
+	notify := func(text string) { fmt.Fprintln(stderr, "kubecred: "+text) }
+	ans, err := askBroker(ctx, home, getenv, req, notify)
 	if errors.Is(err, errBrokerGone) {
 		// Give a dying broker's socket a moment to stop accepting, then ask
 		// once more: a live broker answers, a dead one means a handover that
 		// starts a new one.
 		time.Sleep(brokerGoneBackoff)
-		ans, err = askBroker(ctx, home, getenv, req)
+		ans, err = askBroker(ctx, home, getenv, req, notify)
 	}
 	if err == nil && ans.status == http.StatusUnauthorized {
 		// A broker restarted between our reading its secret and connecting
 		// writes a new one: read it again, once.
-		ans, err = askBroker(ctx, home, getenv, req)
+		ans, err = askBroker(ctx, home, getenv, req, notify)
 	}
 	switch {
 	case errors.Is(err, errNoBroker), errors.Is(err, errBrokerGone):

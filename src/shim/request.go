@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
 	"net/url"
 	"os"
 	"strconv"
@@ -73,7 +75,12 @@ func readSecret(home string) (string, error) {
 	return secret, nil
 }
 
-func askBroker(ctx context.Context, home string, getenv getenvFunc, req credentialRequest) (*answer, error) {
+// noticeStatus is the interim status that carries a notice (docs/wire-protocol.md).
+const noticeStatus = 102
+
+// askBroker sends the request; notify gets each notice the broker sends while
+// the request waits on the user (a login, an approval).
+func askBroker(ctx context.Context, home string, getenv getenvFunc, req credentialRequest, notify func(string)) (*answer, error) {
 	secret, err := readSecret(home)
 	if err != nil {
 		return nil, err
@@ -99,6 +106,15 @@ func askBroker(ctx context.Context, home string, getenv getenvFunc, req credenti
 	hreq.Header.Set("Authorization", "Bearer "+secret)
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("User-Agent", "kubecred-shim")
+	hreq.Header.Set("Kubecred-Accept-Notices", "1")
+	hreq = hreq.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		Got1xxResponse: func(code int, header textproto.MIMEHeader) error {
+			if v := header.Get("Kubecred-Notice"); code == noticeStatus && v != "" {
+				notify(decodeNotice(v))
+			}
+			return nil
+		},
+	}))
 
 	resp, err := client.Do(hreq)
 	if err != nil {
@@ -147,4 +163,19 @@ func failureExitCode(h string) int {
 		return 1
 	}
 	return n
+}
+
+// decodeNotice undoes the broker's percent-encoding and keeps only printable
+// text: a notice goes to a terminal, where escapes could move the cursor or
+// retitle the window.
+func decodeNotice(v string) string {
+	if d, err := url.PathUnescape(v); err == nil {
+		v = d
+	}
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			return -1
+		}
+		return r
+	}, v)
 }

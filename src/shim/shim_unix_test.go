@@ -340,3 +340,24 @@ func TestLongHomeUsesTheTmpdirSocket(t *testing.T) {
 	}
 	wantOneLine(t, r.stderr, "refusing to use the socket directory")
 }
+
+func TestNoticesGoToStderrAsTheyComeWithoutEscapes(t *testing.T) {
+	home := newHome(t)
+	var accepts string
+	serveBroker(t, sockOf(home), func(w http.ResponseWriter, r *http.Request) {
+		accepts = r.Header.Get("Kubecred-Accept-Notices")
+		w.Header().Set("Kubecred-Notice", "sign%20in%20to%20profile%20%22sso%22%3A%20enter%20the%20code%20ABCD-EFGH%1B%5D2%3Bpwned%07")
+		w.WriteHeader(102)
+		w.Header().Del("Kubecred-Notice")
+		w.Header().Set("Kubecred-Exit-Code", "0")
+		w.Write([]byte("{}"))
+	})
+	r := runShim(t, home, nil, credArgs)
+	if accepts != "1" {
+		t.Errorf("the request did not say it reads notices: %q", accepts)
+	}
+	want := "kubecred: sign in to profile \"sso\": enter the code ABCD-EFGH]2;pwned\n"
+	if r.code != 0 || r.stdout != "{}" || r.stderr != want {
+		t.Fatalf("got %+v, want stderr %q", r, want)
+	}
+}

@@ -1,15 +1,33 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
-import { callersFor } from '../support/callers.js';
-import { assertBuilt } from '../support/repo.js';
+import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { V1_EXEC_INFO, callersFor } from '../support/callers.js';
+import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
-describe('approval policy on a broker with no window to ask in', () => {
+/** POST JSON to the web UI as a program would. */
+function post(url: string, host: string, body: unknown, authorization?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers: { host, 'content-type': 'application/json', ...(authorization ? { authorization } : {}) } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+// A broker that kubectl started has no window open: an approval must not fail at once (the
+// old behaviour, which sent users in a loop), nor hang in silence. The caller's terminal is
+// told at once where to approve, and `kubecred ui` brings the window up.
+describe('approval on a broker that was started without its web UI', () => {
   let home: TempHome;
   let broker: TestBroker;
-  const { credential } = callersFor(() => home.dir);
+  const { cli, credential } = callersFor(() => home.dir);
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -23,12 +41,35 @@ describe('approval policy on a broker with no window to ask in', () => {
     await home?.cleanup();
   });
 
-  it('denies a guarded profile with a clear line naming the caller and what to do, and records it', async () => {
-    const answer = await credential('guarded');
-    expect(answer.code).toBe(1);
-    expect(answer.stdout).toBe('');
-    expect(answer.stderr).toMatch(/profile "guarded" needs your approval for \S+ and there is no window to ask in\. Approve it in the Kubecred app/);
-    await expect.poll(async () => (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8')).includes('"outcome":"denied"'), { timeout: 3000 }).toBe(true);
+  it('tells the waiting kubectl at once where to approve; kubecred ui opens the window that approves it', async () => {
+    // kubectl's place is taken by a shell, so the approving page (opened by this test) is not the caller's.
+    const caller = spawn('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential guarded; exit $?`], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+    let stderr = '';
+    let stdout = '';
+    caller.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    caller.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const exited = new Promise<number | null>((resolve) => caller.once('close', resolve));
+    await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/kubecred: profile "guarded" waits for your approval in the Kubecred window \(run: kubecred ui\); it gives up at \d\d:\d\d:\d\d\n/);
+
+    const printed = await cli(['ui', '--print']);
+    expect(printed.code, printed.stderr).toBe(0);
+    const link = new URL(printed.stdout.trim());
+    const session = await post(`${link.origin}/api/session`, link.host, { token: link.hash.slice('#token='.length) });
+    expect(session.status).toBe(200);
+    const bearer = `Bearer ${JSON.parse(session.body).session}`;
+    const state = await new Promise<{ prompts: Array<{ id: string; kind: string; profile?: string }> }>((resolve, reject) => {
+      httpRequest(`${link.origin}/api/state`, { headers: { host: link.host, authorization: bearer } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(JSON.parse(text)));
+      }).on('error', reject).end();
+    });
+    const approval = state.prompts.find((p) => p.kind === 'approval' && p.profile === 'guarded');
+    expect(approval).toBeDefined();
+    expect((await post(`${link.origin}/api/prompts/${approval!.id}`, link.host, { kind: 'approval', allow: true }, bearer)).status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(JSON.parse(stdout).status.token).toBe('t');
+    await expect.poll(async () => (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8')).includes('"outcome":"served"'), { timeout: 3000 }).toBe(true);
   });
 
   it('serves profiles whose policy is never without asking', async () => {

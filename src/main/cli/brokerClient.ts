@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
+import { NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
 import type { KubecredPaths } from '../platform/paths.js';
 
 export interface BrokerAnswer {
@@ -31,17 +32,22 @@ export class BrokerVanishedError extends BrokerUnreachableError {
 
 const CONNECT_TIMEOUT_MS = 2_000;
 
+export interface RequestOptions {
+  /** Called with each notice the broker sends while the request waits on the user. */
+  readonly onNotice?: (text: string) => void;
+}
+
 /** HTTP over the broker's socket, authenticated with the per-start client secret. */
 export class BrokerClient {
   constructor(private readonly paths: KubecredPaths) {}
 
-  async request(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<BrokerAnswer> {
-    const answer = await this.requestOnce(method, path, body, accept);
+  async request(method: string, path: string, body?: unknown, accept = 'application/json', options: RequestOptions = {}): Promise<BrokerAnswer> {
+    const answer = await this.requestOnce(method, path, body, accept, options);
     // A broker restarted between our reading its secret and connecting has a new one: read it again.
-    return answer.status === 401 ? this.requestOnce(method, path, body, accept) : answer;
+    return answer.status === 401 ? this.requestOnce(method, path, body, accept, options) : answer;
   }
 
-  private async requestOnce(method: string, path: string, body: unknown, accept: string): Promise<BrokerAnswer> {
+  private async requestOnce(method: string, path: string, body: unknown, accept: string, { onNotice }: RequestOptions): Promise<BrokerAnswer> {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
       throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);
     });
@@ -54,6 +60,7 @@ export class BrokerClient {
         headers: {
           authorization: `Bearer ${secret.trim()}`,
           accept,
+          ...(onNotice ? { [NOTICE_HEADERS.accept]: '1' } : {}),
           ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },
       });
@@ -61,6 +68,10 @@ export class BrokerClient {
       // A kept-alive socket is already connected and never emits 'connect': the answer clears it too.
       request.once('socket', (socket) => (socket.connecting ? socket.once('connect', () => clearTimeout(connectTimer)) : clearTimeout(connectTimer)));
       request.once('response', () => clearTimeout(connectTimer));
+      request.on('information', (interim) => {
+        const notice = interim.headers[NOTICE_HEADERS.notice];
+        if (onNotice && interim.statusCode === NOTICE_STATUS && typeof notice === 'string') onNotice(decodeNotice(notice));
+      });
       request.once('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(connectTimer);
         if (error instanceof BrokerUnreachableError) reject(error);
@@ -79,5 +90,14 @@ export class BrokerClient {
       });
       request.end(payload);
     });
+  }
+}
+
+/** A notice as the broker encoded it; a malformed one is shown as it came rather than lost. */
+function decodeNotice(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }

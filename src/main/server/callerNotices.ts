@@ -7,6 +7,8 @@ export interface WaitingSource<T> {
   onChange(listener: () => void): () => void;
 }
 
+const MAX_NOTICES = 4;
+
 export interface NoticeSources {
   readonly logins: WaitingSource<LoginPrompt>;
   readonly prompts?: WaitingSource<PendingPrompt>;
@@ -20,12 +22,14 @@ export interface NoticeSources {
 export function followNotices(profile: string, sources: NoticeSources, say: (text: string) => void): () => void {
   const told = new Set<string>();
   const check = () => {
+    // Go's HTTP client gives up after a handful of interim answers; a few notices say enough.
+    if (told.size >= MAX_NOTICES) return;
     const waiting = [
       ...sources.logins.list().filter((login) => login.profile === profile).map(loginNotice),
       ...(sources.prompts?.list() ?? []).flatMap((prompt) => promptNotice(prompt, profile)),
     ];
     for (const text of waiting) {
-      if (told.has(text)) continue;
+      if (told.has(text) || told.size >= MAX_NOTICES) continue;
       told.add(text);
       say(text);
     }

@@ -17,7 +17,9 @@ export const credentialCommand: Command = {
       parentPid: process.ppid,
       client: 'node',
     };
-    const ask = () => requestStartingBroker(context, (client) => client.request('POST', ROUTES.credential, body, 'text/plain'));
+    // What the request waits for (a login, an approval) goes to kubectl's stderr as it happens.
+    const onNotice = (text: string) => io.stderr.write(`kubecred: ${text}\n`);
+    const ask = () => requestStartingBroker(context, (client) => client.request('POST', ROUTES.credential, body, 'text/plain', { onNotice }));
     let answer = await ask();
     if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) answer = await ask();
     if (answer.status === 200) {
