@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
 import type { KubecredPaths } from '../platform/paths.js';
+import { unsafeSocketDir } from '../server/runDir.js';
 
 export interface BrokerAnswer {
   readonly status: number;
@@ -51,6 +52,8 @@ export class BrokerClient {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
       throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);
     });
+    const unsafe = await unsafeSocketDir(this.paths.socket);
+    if (unsafe) throw new Error(unsafe);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const request = http.request({

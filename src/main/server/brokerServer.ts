@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { Logger } from '../broker/logger.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import type { Route } from './brokerRoutes.js';
@@ -22,10 +23,15 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /** Takes the single-instance lock, writes a fresh client secret and serves the routes on the socket. */
 export async function startBrokerServer(paths: KubecredPaths, routes: (secret: string) => Route[], logger: Logger): Promise<RunningServer> {
   await ensurePrivateDir(paths.runDir);
+  // Ours before anything is asked of it: a listener another user planted there must neither
+  // make us give up ("already running") nor be handed the secret.
+  await ensurePrivateDir(path.dirname(paths.socket));
   const lock = await acquireInstanceLock(paths.lockFile);
+  let wroteSecret = false;
   try {
     if (await socketAnswers(paths.socket)) throw new AlreadyRunningError(Number.NaN);
     const secret = await writeClientSecret(paths.clientSecret);
+    wroteSecret = true;
     const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 });
     server.timeout = 0;
     const app = httpApp(routes(secret), secret, logger);
@@ -35,6 +41,8 @@ export async function startBrokerServer(paths: KubecredPaths, routes: (secret: s
       logger.warn('malformed request', { reason: (error as Error).message });
     });
     await listenOnSocket(server, paths.socket);
+    // After listen, a server error (EMFILE on accept, say) is logged and survived, never a crash.
+    server.on('error', (error) => logger.error('socket server error', { reason: error.message }));
     logger.info('broker listening', { socket: paths.socket, pid: process.pid });
     return {
       socket: paths.socket,
@@ -50,6 +58,8 @@ export async function startBrokerServer(paths: KubecredPaths, routes: (secret: s
       },
     };
   } catch (error) {
+    // A failed start leaves no secret behind for a broker that never served.
+    if (wroteSecret) await rm(paths.clientSecret, { force: true });
     await lock.release();
     throw error;
   }
