@@ -13,6 +13,11 @@ export interface Credential {
    * cached credential of the profile is dropped: they belong to the previous identity.
    */
   readonly identity?: string;
+  /**
+   * Whom a person would say signed in (an email, a user name), shown after a login and in
+   * status: a login someone else completed in your name shows up as the wrong account.
+   */
+  readonly account?: string;
 }
 
 export function credentialKind(credential: Credential): 'token' | 'client-certificate' {

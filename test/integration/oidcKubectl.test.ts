@@ -60,7 +60,10 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     const { run } = await import('../support/run.js');
     const { KUBECRED_CLI } = await import('../support/repo.js');
     const status = JSON.parse((await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) })).stdout) as { profiles: Array<{ name: string; state: string; silentRefresh?: boolean }> };
-    expect(status.profiles.find((p) => p.name === 'sso')).toMatchObject({ state: 'ready', silentRefresh: true });
+    // Who signed in is shown (B7: a login someone else completed in your name is visible).
+    expect(status.profiles.find((p) => p.name === 'sso')).toMatchObject({ state: 'ready', silentRefresh: true, account: 'alice' });
+    const table = (await run(process.execPath, [KUBECRED_CLI, 'status'], { env: brokerEnv(home.dir) })).stdout;
+    expect(table).toMatch(/^sso\s+oidc\s+ready\s+alice\s/m);
   });
 
   it('serves the next calls from the cache: no browser, no request to the issuer', async () => {

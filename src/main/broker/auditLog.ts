@@ -1,3 +1,4 @@
+import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
 
@@ -27,12 +28,19 @@ export interface AuditPorts {
  * Appends one record for a request, naming the process that asked. Serving matters more than
  * recording it, so a failure (a full disk, a vanished process) is logged, never thrown.
  */
-export async function recordAudit(ports: AuditPorts, asker: { readonly parentPid?: number | undefined; readonly client: string }, record: Omit<AuditRecord, 'time' | 'caller'>): Promise<void> {
+export async function recordAudit(ports: AuditPorts, asker: { readonly parentPid?: number | undefined; readonly client: string }, outcome: Omit<AuditRecord, 'time' | 'caller' | 'error'> & { readonly failure?: unknown }): Promise<void> {
   const time = new Date(ports.clock.now()).toISOString();
+  const { failure, ...record } = outcome;
   try {
     const caller = { ...(await ports.callers.describe(asker.parentPid)), client: asker.client };
-    await ports.audit.append({ time, caller, ...record });
+    await ports.audit.append({ time, caller, ...record, ...(failure !== undefined ? { error: auditText(failure) } : {}) });
   } catch (error) {
     ports.logger.warn('audit log write failed', { reason: (error as Error).message });
   }
+}
+
+/** What the trail keeps of a failure: never what it quotes of a plugin's output. */
+function auditText(failure: unknown): string {
+  if (failure instanceof BrokerError) return failure.auditMessage ?? failure.message;
+  return (failure as Error)?.message ?? String(failure);
 }

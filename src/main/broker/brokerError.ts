@@ -34,6 +34,11 @@ export class BrokerError extends Error {
     message: string,
     readonly hint?: string,
     readonly prompt?: PromptNeeded,
+    /**
+     * The message without what it quotes of a foreign program's output: what the audit trail
+     * keeps. Redaction is a best effort; a file that lasts should not depend on it.
+     */
+    readonly auditMessage?: string,
   ) {
     super(message);
     this.name = 'BrokerError';

@@ -7,7 +7,7 @@ export interface SecretStoresPort {
   forProfile(profile: string): Promise<SecretStore>;
 }
 import type { Approvals } from './approvals.js';
-import { recordAudit, type AuditLog, type AuditRecord } from './auditLog.js';
+import { recordAudit, type AuditLog } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import { credentialCacheKey } from './cacheKey.js';
 import type { Clock } from './clock.js';
@@ -66,7 +66,7 @@ export class CredentialBroker {
       return renderExecCredential(execInfo.apiVersion, credential);
     } catch (error) {
       const denied = error instanceof BrokerError && error.code === 'denied';
-      void this.audit(request, { profile: profileName, outcome: denied ? 'denied' : 'failed', error: (error as Error).message });
+      void this.audit(request, { profile: profileName, outcome: denied ? 'denied' : 'failed', failure: error });
       throw error;
     }
   }
@@ -82,6 +82,7 @@ export class CredentialBroker {
         expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
         lastError: cached.lastError,
         silentRefresh: this.ports.providers.peek(profile)?.canRefreshSilently?.() ?? profile.provider !== 'oidc',
+        ...(cached.account ? { account: cached.account } : {}),
       };
     });
   }
@@ -114,7 +115,7 @@ export class CredentialBroker {
   }
 
   /** An interactive login now, for providers that have one (OIDC, Keystone). */
-  async login(profileName: string): Promise<{ expiresAt: string | null }> {
+  async login(profileName: string): Promise<{ expiresAt: string | null; account?: string }> {
     const profile = await this.profile(profileName);
     const { provider } = this.ports.providers.resolve(profile);
     if (!provider.login) {
@@ -129,7 +130,7 @@ export class CredentialBroker {
       // Through the cache: status and the UIs see the profile signed in, and a failure as its last error.
       const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () => login({ profile: profile.name, cluster: undefined, interactive: true, signal: controller.signal }));
       this.ports.logger.info('logged in', { profile: profile.name });
-      return { expiresAt: credential.expiresAt?.toISOString() ?? null };
+      return { expiresAt: credential.expiresAt?.toISOString() ?? null, ...(credential.account ? { account: credential.account } : {}) };
     } finally {
       running.delete(controller);
       if (running.size === 0 && this.logins.get(profile.name) === running) this.logins.delete(profile.name);
@@ -180,7 +181,7 @@ export class CredentialBroker {
     );
   }
 
-  private audit(request: CredentialRequest, record: Omit<AuditRecord, 'time' | 'caller'>): Promise<void> {
+  private audit(request: CredentialRequest, record: Parameters<typeof recordAudit>[2]): Promise<void> {
     return recordAudit(this.ports, request, record);
   }
 

@@ -68,17 +68,19 @@ export class CredentialCache {
   }
 
   /** For status: the soonest expiry of the profile's usable credentials; null if cached without expiry. */
-  describe(profile: string): { cached: boolean; expiresAt: number | null; lastError: string | null } {
+  describe(profile: string): { cached: boolean; expiresAt: number | null; lastError: string | null; account: string | null } {
     const now = this.clock.now();
     let cached = false;
     let expiresAt: number | null = null;
+    let account: string | null = null;
     for (const [key, entry] of this.entries) {
       if (profileOfCacheKey(key) !== profile || now >= entry.usableUntil) continue;
       cached = true;
+      account ??= entry.credential.account ?? null;
       const expiry = entry.credential.expiresAt?.getTime();
       if (expiry !== undefined && (expiresAt === null || expiry < expiresAt)) expiresAt = expiry;
     }
-    return { cached, expiresAt, lastError: this.failures.get(profile) ?? null };
+    return { cached, expiresAt, lastError: this.failures.get(profile) ?? null, account };
   }
 
   private load(key: string, fetch: Fetch): Promise<Credential> {

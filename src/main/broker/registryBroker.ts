@@ -133,7 +133,7 @@ export class RegistryBroker {
       void this.audit(registry, caller, 'served', source);
       return { auth, ...(expiresAt ? { expiresAt } : {}) };
     } catch (error) {
-      void this.audit(registry, caller, 'failed', undefined, (error as Error).message);
+      void this.audit(registry, caller, 'failed', undefined, error);
       throw error;
     }
   }
@@ -151,8 +151,8 @@ export class RegistryBroker {
     return registries;
   }
 
-  private audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed', source?: CacheSource, error?: string): Promise<void> {
-    return recordAudit(this.ports, caller, { profile: registrySecretOwner(registry.name), outcome, ...(source ? { source } : {}), ...(error ? { error } : {}) });
+  private audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed', source?: CacheSource, failure?: unknown): Promise<void> {
+    return recordAudit(this.ports, caller, { profile: registrySecretOwner(registry.name), outcome, ...(source ? { source } : {}), ...(failure !== undefined ? { failure } : {}) });
   }
 
 }

@@ -1,3 +1,5 @@
+import { printable } from '../printable.js';
+
 /** Every failure the broker reports has a stable code, a message and what to do about it. */
 export const ERROR_CODES = [
   'bad-request',
@@ -40,8 +42,13 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
   }
 }
 
-/** The one-line form a shim prints on stderr. */
+/**
+ * The one-line form a shim prints on stderr. A message may carry a profile name from argv or
+ * an issuer's words: whatever reaches the terminal is printable text, one line.
+ */
 export function renderErrorLine(error: { message: string; hint?: string | undefined }): string {
-  if (!error.hint) return `kubecred: ${error.message}\n`;
-  return `kubecred: ${error.message}. ${error.hint.charAt(0).toUpperCase()}${error.hint.slice(1)}\n`;
+  const message = printable(error.message);
+  if (!error.hint) return `kubecred: ${message}\n`;
+  const hint = printable(error.hint);
+  return `kubecred: ${message}. ${hint.charAt(0).toUpperCase()}${hint.slice(1)}\n`;
 }

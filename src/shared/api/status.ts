@@ -11,6 +11,8 @@ export const profileSummarySchema = z.object({
   lastError: z.string().nullable(),
   /** The broker can renew the credential without the user (no expiry warning needed). */
   silentRefresh: z.boolean().optional(),
+  /** Who is signed in (an OIDC email or user name), while a credential is cached. */
+  account: z.string().nullable().optional(),
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 

@@ -1,3 +1,4 @@
+import { printable } from '../../../shared/printable.js';
 import { ROUTES } from '../../../shared/api/routes.js';
 import { statusSchema, type Interaction } from '../../../shared/api/status.js';
 import { formatRemaining } from '../../../shared/duration.js';
@@ -23,9 +24,11 @@ async function watchInteractions(context: CliContext, profile: string, done: () 
   }
 }
 
+/** What the issuer sent goes to the terminal as printable text only (a hostile issuer's escapes do not). */
 function describe(interaction: Interaction): string {
-  if (interaction.kind === 'browser') return `Continue in your browser. If no page opened, open:\n  ${interaction.url}\n`;
-  return `To sign in, open ${interaction.verificationUri} and enter the code:\n\n    ${interaction.userCode}\n\n${interaction.verificationUriComplete ? `(or open ${interaction.verificationUriComplete})\n` : ''}`;
+  if (interaction.kind === 'browser') return `Continue in your browser. If no page opened, open:\n  ${printable(interaction.url)}\n`;
+  const complete = interaction.verificationUriComplete ? `(or open ${printable(interaction.verificationUriComplete)})\n` : '';
+  return `To sign in, open ${printable(interaction.verificationUri)} and enter the code:\n\n    ${printable(interaction.userCode)}\n\n${complete}`;
 }
 
 export const loginCommand: Command = {
@@ -39,8 +42,9 @@ export const loginCommand: Command = {
     const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/login`)).finally(() => (finished = true));
     await watcher;
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
-    const { expiresAt } = JSON.parse(answer.body) as { expiresAt: string | null };
-    context.io.stderr.write(`kubecred: logged in to ${profile}${expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : ''}\n`);
+    const { expiresAt, account } = JSON.parse(answer.body) as { expiresAt: string | null; account?: string };
+    // Who signed in, so a login completed by someone else in your name does not go unnoticed.
+    context.io.stderr.write(`kubecred: logged in to ${printable(profile)}${account ? ` as ${printable(account)}` : ''}${expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : ''}\n`);
     return 0;
   },
 };

@@ -62,9 +62,9 @@ export function renderRegistries(registries: readonly RegistrySummary[]): string
 }
 
 export function renderProfiles(profiles: readonly ProfileSummary[], now: number): string {
-  if (profiles.length === 0) return 'profiles: none (add one to config.yaml)\n';
-  const rows = profiles.map((p) => [p.name, p.provider, p.state, p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-', p.lastError ?? '']);
-  return renderTable(['PROFILE', 'PROVIDER', 'STATE', 'EXPIRES IN', 'LAST ERROR'], rows);
+  if (profiles.length === 0) return 'profiles: none yet: move a kubeconfig\'s credentials in with `kubecred import`, or add one with `kubecred profile add <name>`\n';
+  const rows = profiles.map((p) => [p.name, p.provider, p.state, p.account ?? '-', p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-', p.lastError ?? '']);
+  return renderTable(['PROFILE', 'PROVIDER', 'STATE', 'SIGNED IN AS', 'EXPIRES IN', 'LAST ERROR'], rows);
 }
 
 function renderTable(header: readonly string[], rows: readonly string[][]): string {

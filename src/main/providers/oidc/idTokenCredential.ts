@@ -7,6 +7,8 @@ const idTokenClaims = z.object({
   iss: z.string().min(1),
   sub: z.string().min(1),
   exp: z.number().int().positive(),
+  email: z.string().optional().catch(undefined),
+  preferred_username: z.string().optional().catch(undefined),
 });
 
 /**
@@ -20,8 +22,8 @@ export function credentialFromIdToken(idToken: string, claims: unknown, options:
     const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ');
     throw new BrokerError('provider-failed', `the ID token for profile "${options.profile}" lacks usable claims (${fields})`, 'check the issuer: Kubernetes needs iss, sub and exp in the ID token');
   }
-  const { iss, sub, exp } = parsed.data;
-  return { token: idToken, expiresAt: new Date(expiryMs(exp, options.clockSkewMs, options.nowMs)), identity: identityOf(iss, sub) };
+  const { iss, sub, exp, email, preferred_username: userName } = parsed.data;
+  return { token: idToken, expiresAt: new Date(expiryMs(exp, options.clockSkewMs, options.nowMs)), identity: identityOf(iss, sub), account: email ?? userName ?? sub };
 }
 
 export function expiryMs(expSeconds: number, clockSkewMs: number, nowMs: number): number {
