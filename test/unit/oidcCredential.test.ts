@@ -15,8 +15,17 @@ function profile(extra: Record<string, unknown> = {}): OidcProfileConfig {
 describe('OIDC ID token to credential', () => {
   it('reports exp minus the clock skew, and iss + sub as the identity', () => {
     const credential = credentialFromIdToken('header.payload.sig', { iss: 'https://issuer.example', sub: 'alice', exp: EXP, aud: 'kubernetes' }, { clockSkewMs: 30_000, nowMs: NOW, profile: 'p' });
-    expect(credential).toEqual({ token: 'header.payload.sig', expiresAt: new Date(EXP * 1000 - 30_000), identity: 'https://issuer.example alice' });
+    expect(credential).toEqual({ token: 'header.payload.sig', expiresAt: new Date(EXP * 1000 - 30_000), identity: 'https://issuer.example alice', account: 'alice' });
     expect(identityOf('https://a', 'x y')).toBe('https://a x y');
+  });
+
+  it('names the account a person would recognise: the email, else the user name, else the subject', () => {
+    const claims = { iss: 'https://issuer.example', sub: '8d1f', exp: EXP };
+    const account = (extra: Record<string, unknown>) => credentialFromIdToken('t', { ...claims, ...extra }, { clockSkewMs: 0, nowMs: NOW, profile: 'p' }).account;
+    expect(account({ email: 'ada@example.com', preferred_username: 'ada' })).toBe('ada@example.com');
+    expect(account({ preferred_username: 'ada' })).toBe('ada');
+    expect(account({})).toBe('8d1f');
+    expect(account({ email: 42 })).toBe('8d1f');
   });
 
   it('keeps a short-lived token\'s own exp rather than reporting it born expired', () => {
