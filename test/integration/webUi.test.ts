@@ -205,7 +205,8 @@ describe('headless web UI in chromium', () => {
     expect(await form.innerText()).toContain('The two passphrases differ');
     await shot('passphrase');
     await form.locator('input[name="again"]').fill('correct horse');
-    await form.locator('button[type="submit"]').click();
+    // The button says what it does (new-user finding 6: it showed its own source code).
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
     await expect(asked).resolves.toBe('correct horse');
   });
 

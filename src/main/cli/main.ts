@@ -43,7 +43,20 @@ export async function runCli(argv: string[], io: CliIo, self: { command: string;
   }
 }
 
+/**
+ * `kubecred status | head -1`: the reader went away, which is not our failure. Quietly stop
+ * writing; a stack trace for a closed pipe is noise in every shell pipeline.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    throw error;
+  });
+}
+
 export async function main(): Promise<void> {
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
   const script = process.argv[1] ?? '';
   process.exitCode = await runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, { command: process.execPath, args: [script] });
 }

@@ -29,7 +29,7 @@ export function PassphrasePrompt({ prompt, onAnswer }: { prompt: PassphrasePendi
         </label>
       ) : null}
       {mismatch ? <p className="warning">The two passphrases differ.</p> : null}
-      <PromptActions label="{prompt.create ? 'Create' : 'Unlock'}" disabled={!ready} onCancel={() => onAnswer(null)} />
+      <PromptActions label={prompt.create ? 'Create' : 'Unlock'} disabled={!ready} onCancel={() => onAnswer(null)} />
     </form>
   );
 }
