@@ -146,4 +146,20 @@ describe('kubecred install', () => {
     expect(unnameable.code).toBe(2);
     expect(unnameable.stderr).toContain('a profile name is 1-63 lower-case letters');
   });
+
+  it('refuses a profile config.yaml does not have (a typo), naming the ones it has; --force points at it anyway', async () => {
+    const file = at('typo');
+    await writeFile(file, kubeconfigText({}));
+    const before = await readFile(file, 'utf8');
+    const typo = await cli(['install', '--profile', 'tokk', '--kubeconfig', file]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('there is no profile "tokk"');
+    expect(typo.stderr).toContain('(profiles: tok)');
+    expect(typo.stderr).toContain('kubecred profile add tokk');
+    expect(await readFile(file, 'utf8')).toBe(before);
+    const forced = await cli(['install', '--profile', 'later', '--kubeconfig', file, '--force', '--replace']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain('note: there is no profile "later"');
+    expect(await readFile(file, 'utf8')).toContain('later');
+  });
 });

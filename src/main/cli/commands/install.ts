@@ -11,13 +11,20 @@ import { UsageError, type Command } from '../io.js';
 
 export const installCommand: Command = {
   name: 'install',
-  usage: 'kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace]',
+  usage: 'kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace] [--force]   (--force: point at a profile config.yaml does not have yet)',
   async run(args, context) {
     const { values } = parseFlags(args);
     if (!values.profile) throw new UsageError('say which profile the user should call: --profile <name>');
     const named = profileName.safeParse(values.profile);
     if (!named.success) throw new UsageError(`--profile ${JSON.stringify(values.profile)}: ${named.error.issues[0]?.message ?? 'not a profile name'}`);
     const { io, paths } = context;
+    // A typo in --profile would point a working user at nothing: refuse before writing a byte.
+    const config = await loadConfig(paths.configFile);
+    if (config.ok && !values.force && !config.config.profiles.some((p) => p.name === values.profile)) {
+      const known = config.config.profiles.map((p) => p.name);
+      io.stderr.write(`kubecred: there is no profile "${values.profile}" in ${paths.configFile}${known.length ? ` (profiles: ${known.join(', ')})` : ''}. Add it first with: kubecred profile add ${values.profile}, or pass --force to point the kubeconfig at it now and add it later\n`);
+      return 1;
+    }
     const result = await installProfile({
       files: kubeconfigFiles({ ...currentPlatformEnv(), env: io.env }, values.kubeconfig),
       profile: values.profile,
@@ -30,8 +37,7 @@ export const installCommand: Command = {
     });
     io.stderr.write(`kubecred: user "${result.user}" of context "${result.context}" in ${result.file} ${result.created ? 'was created and ' : ''}now gets its credentials from profile ${values.profile}\n`);
     if (result.backup) io.stderr.write(`  backup of the file as it was: ${result.backup}\n`);
-    const config = await loadConfig(paths.configFile);
-    if (config.ok && !config.config.profiles.some((p) => p.name === values.profile)) {
+    if (!config.ok || !config.config.profiles.some((p) => p.name === values.profile)) {
       io.stderr.write(`  note: there is no profile "${values.profile}" in ${paths.configFile} yet: add it with kubecred profile add ${values.profile} --provider ...\n`);
     }
     return 0;
@@ -42,7 +48,7 @@ function parseFlags(args: string[]) {
   try {
     return parseArgs({
       args,
-      options: { profile: { type: 'string' }, context: { type: 'string' }, kubeconfig: { type: 'string' }, 'api-version': { type: 'string' }, replace: { type: 'boolean' } },
+      options: { profile: { type: 'string' }, context: { type: 'string' }, kubeconfig: { type: 'string' }, 'api-version': { type: 'string' }, replace: { type: 'boolean' }, force: { type: 'boolean' } },
       allowPositionals: false,
     });
   } catch (error) {
