@@ -26,6 +26,16 @@ describe('OIDC failures as BrokerErrors', () => {
     expect(oidcFailure(refused, where).message).toBe('refreshing the ID token for profile "prod" failed: cannot reach https://issuer.example (ECONNREFUSED)');
   });
 
+  it('says what a bare "fetch failed" hid (new-user finding 11), and where to look next', () => {
+    const blocked = new TypeError('fetch failed', { cause: new Error('bad port') });
+    expect(oidcFailure(blocked, { ...where, doing: 'discovering the OIDC issuer' })).toMatchObject({
+      message: 'discovering the OIDC issuer for profile "prod" failed: fetch failed (bad port)',
+      hint: expect.stringContaining('kubecred doctor'),
+    });
+    const dns = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND id.example.com'), { code: 'ENOTFOUND' }) });
+    expect(oidcFailure(dns, where).message).toBe('refreshing the ID token for profile "prod" failed: cannot reach https://issuer.example (ENOTFOUND)');
+  });
+
   it('passes BrokerErrors through and never quotes a cause\'s body', () => {
     const own = new BrokerError('locked', 'x', 'y');
     expect(oidcFailure(own, where)).toBe(own);

@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startLoopbackServer } from '../../src/main/providers/oidc/loopbackServer.js';
 import { escapeHtml, renderRedirectPage, signedInPage } from '../../src/main/providers/oidc/redirectPage.js';
-import { parseRedirect, printable } from '../../src/main/providers/oidc/redirectRequest.js';
+import { parseRedirect } from '../../src/main/providers/oidc/redirectRequest.js';
+import { printable } from '../../src/shared/printable.js';
 
 const REDIRECT = new URL('http://127.0.0.1:43123/callback');
 
@@ -13,7 +14,7 @@ describe('OIDC loopback redirect parsing', () => {
   });
 
   it('reports the issuer\'s error for our state, cleaned for a message', () => {
-    expect(parseRedirect('GET', '/callback?error=access_denied&error_description=User%20said%20no%0A%1B[31m&state=s1', REDIRECT, 's1')).toEqual({ kind: 'error', error: 'access_denied', description: 'User said no [31m' });
+    expect(parseRedirect('GET', '/callback?error=access_denied&error_description=User%20said%20no%0A%1B[31m&state=s1', REDIRECT, 's1')).toEqual({ kind: 'error', error: 'access_denied', description: 'User said no' });
     expect(parseRedirect('GET', '/callback?error=server_error&state=s1', REDIRECT, 's1')).toEqual({ kind: 'error', error: 'server_error' });
   });
 
@@ -27,7 +28,8 @@ describe('OIDC loopback redirect parsing', () => {
   });
 
   it('bounds text from the issuer', () => {
-    expect(printable('x'.repeat(300))).toHaveLength(201);
+    expect(printable('x'.repeat(300), 200)).toHaveLength(201);
+    expect(parseRedirect('GET', `/callback?error=${'e'.repeat(300)}&state=s1`, REDIRECT, 's1')).toMatchObject({ error: expect.stringMatching(/^e{200}…$/) });
   });
 
   it('renders a self-contained page that escapes the profile name', () => {

@@ -48,6 +48,6 @@ describe('renderErrorLine (B9)', async () => {
   const { renderErrorLine } = await import('../../src/shared/api/errors.js');
   it('prints a message and hint from the network or argv as printable text on one line', () => {
     const line = renderErrorLine({ message: 'no profile "x\u001b]2;PWNED\u0007\u001b[2J"\nsecond line', hint: 'run\u009b kubecred \u202eprofile list' });
-    expect(line).toBe('kubecred: no profile "x"second line. Run kubecred profile list\n');
+    expect(line).toBe('kubecred: no profile "x" second line. Run kubecred profile list\n');
   });
 });

@@ -1,6 +1,6 @@
 const MAX_QUOTE = 400;
 
-import { printable } from '../../../shared/printable.js';
+import { withoutTerminalControls } from '../../../shared/printable.js';
 
 // What a plugin may echo of a secret, redacted in this order:
 // `password=...`, `"token": "..."`, `secret: ...`: the value of any secret-sounding key;
@@ -19,7 +19,7 @@ const TOKEN_LIKE = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-
  * go first: one inside a secret would otherwise split it into runs too short to redact.
  */
 export function redactForeignText(text: unknown): string {
-  return printable(String(text ?? '').replace(/\s+/g, ' '))
+  return withoutTerminalControls(String(text ?? '').replace(/\s+/g, ' '))
     .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} [redacted]`)
     .replace(SECRET_PAIR, (_match, key: string, separator: string) => `${key}${separator}[redacted]`)
     .replace(OPAQUE_RUN, '[redacted]')

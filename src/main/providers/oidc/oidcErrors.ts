@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { BrokerError } from '../../broker/brokerError.js';
-import { printable } from './redirectRequest.js';
+import { printable } from '../../../shared/printable.js';
 
 export interface FailureContext {
   readonly profile: string;
@@ -8,6 +8,9 @@ export interface FailureContext {
   /** What was under way, e.g. "refreshing the ID token". */
   readonly doing: string;
 }
+
+// Text an issuer chose goes into one-line messages: bounded.
+const ISSUER_TEXT_MAX = 200;
 
 const TLS_TRUST_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -35,7 +38,7 @@ export function oidcFailure(error: unknown, where: FailureContext): BrokerError 
   if (error instanceof BrokerError) return error;
   const failed = `${where.doing} for profile "${where.profile}" failed`;
   if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
-    const description = error.error_description ? `: ${printable(error.error_description)}` : '';
+    const description = error.error_description ? `: ${printable(error.error_description, ISSUER_TEXT_MAX)}` : '';
     const status = error instanceof oidc.ResponseBodyError ? ` (HTTP ${error.status})` : '';
     return new BrokerError('provider-failed', `${failed}: the issuer answered ${printable(error.error, 60)}${description}${status}`, hintFor(error.error, where));
   }
@@ -56,9 +59,27 @@ export function oidcFailure(error: unknown, where: FailureContext): BrokerError 
   }
   if (error instanceof oidc.ClientError) {
     const status = error.cause instanceof Response ? ` (HTTP ${error.cause.status})` : '';
-    return new BrokerError('provider-failed', `${failed}: ${printable(error.message)}${status}${error.code ? ` [${error.code}]` : ''}`, clientErrorHint(error.code, where));
+    return new BrokerError('provider-failed', `${failed}: ${printable(error.message, ISSUER_TEXT_MAX)}${status}${error.code ? ` [${error.code}]` : ''}`, clientErrorHint(error.code, where));
   }
-  return new BrokerError('provider-failed', `${failed}: ${printable((error as Error)?.message ?? String(error))}`, 'see the broker log; check the issuer URL and clientId');
+  const cause = innermostCause(error);
+  return new BrokerError('provider-failed', `${failed}: ${printable((error as Error)?.message ?? String(error), ISSUER_TEXT_MAX)}${cause ? ` (${printable(cause, 120)})` : ''}`, 'check the issuer URL and clientId; kubecred doctor checks the issuer too');
+}
+
+/**
+ * What the network layer said under a bare "fetch failed" (a refused or blocked port, a name
+ * that does not resolve): the last message in the cause chain, when it says something else.
+ */
+function innermostCause(error: unknown): string | undefined {
+  const seen = new Set<unknown>([error]);
+  let current = (error as { cause?: unknown })?.cause;
+  let message: string | undefined;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const text = (current as { message?: unknown }).message;
+    if (typeof text === 'string' && text.trim()) message = text.trim();
+    current = (current as { cause?: unknown }).cause;
+  }
+  return message && message !== (error as Error)?.message ? message : undefined;
 }
 
 function hintFor(oauthError: string, where: FailureContext): string {

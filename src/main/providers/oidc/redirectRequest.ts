@@ -1,3 +1,4 @@
+import { printable } from '../../../shared/printable.js';
 /** Where the loopback server expects the browser (RFC 8252 7.3); the port is added at run time. */
 export const REDIRECT_PATH = '/callback';
 
@@ -24,14 +25,8 @@ export function parseRedirect(method: string | undefined, rawUrl: string | undef
   const error = params.get('error');
   if (error !== null) {
     const description = params.get('error_description');
-    return description ? { kind: 'error', error: printable(error), description: printable(description) } : { kind: 'error', error: printable(error) };
+    return description ? { kind: 'error', error: printable(error, 200), description: printable(description, 200) } : { kind: 'error', error: printable(error, 200) };
   }
   if (!params.get('code')) return { kind: 'wrong-state' };
   return { kind: 'code', url: new URL(`${redirectUri.origin}${redirectUri.pathname}${url.search}`) };
-}
-
-/** IdP-provided text goes into messages and a page: one line, no control characters, bounded. */
-export function printable(text: string, max = 200): string {
-  const clean = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim();
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
