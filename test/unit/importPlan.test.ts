@@ -62,7 +62,8 @@ describe('kubecred import plan', () => {
     expect(eks.imported.map((u) => [u.profile, u.provider])).toEqual([['arn-aws-eks-eu-west-1-123456789012-cluster-prod', 'exec'], ['ci-deployer', 'static']]);
     expect(eks.imported[0]!.profileInput).toMatchObject({ command: 'aws', args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'], env: [{ name: 'AWS_PROFILE', value: 'prod-admin' }], apiVersion: 'client.authentication.k8s.io/v1beta1' });
 
-    expect(eks.imported[0]!.warning).toBeUndefined();
+    // A wrapped plugin's arguments and env move into config.yaml as they are: said every time (B10).
+    expect(eks.imported[0]!.warning).toMatch(/^its 8 plugin argument\(s\) and its env AWS_PROFILE move into config.yaml in plain text/);
 
     const minikube = await plan('minikube');
     expect(minikube.imported[0]!.secrets.map((s) => s.file)).toEqual([at('profiles/minikube/client.crt'), at('profiles/minikube/client.key')]);
@@ -110,8 +111,23 @@ describe('kubecred import plan', () => {
   it('warns when a wrapped plugin\'s env holds a secret, and redacts it in the diff', async () => {
     await writeFile(at('envsecret.yaml'), 'users:\n- name: aws\n  user:\n    exec:\n      command: aws\n      env:\n      - name: AWS_SECRET_ACCESS_KEY\n        value: planted-aws-secret-3c3c\n');
     const { imported, rewrites } = await planImport(await loadKubeconfigSet([at('envsecret.yaml')]), OPTIONS);
-    expect(imported[0]!.warning).toContain('AWS_SECRET_ACCESS_KEY is now plain text in config.yaml');
+    expect(imported[0]!.warning).toContain('its env AWS_SECRET_ACCESS_KEY move into config.yaml in plain text, as they were in the kubeconfig (AWS_SECRET_ACCESS_KEY looks secret)');
     expect(rewrites[0]!.diff).not.toContain('planted-aws-secret-3c3c');
+  });
+
+  it('redacts every exec argument and env value in the diff, whatever their names, and says they move (B10)', async () => {
+    await writeFile(at('argsecret.yaml'), 'users:\n- name: plug\n  user:\n    exec:\n      command: /usr/bin/plug\n      args: [get-token, --token, SECRET-ARG-HHHH, --key=SECRET-ARG-IIII, -v]\n      env:\n      - name: PLUGIN_OPTS\n        value: --api-key=SECRET-ENV-GGGG\n');
+    const { imported, rewrites } = await planImport(await loadKubeconfigSet([at('argsecret.yaml')]), OPTIONS);
+    for (const secret of ['SECRET-ARG-HHHH', 'SECRET-ARG-IIII', 'SECRET-ENV-GGGG']) expect(rewrites[0]!.diff).not.toContain(secret);
+    expect(rewrites[0]!.diff).toContain('--token');
+    expect(rewrites[0]!.diff).toContain('--key=<redacted>');
+    expect(imported[0]!.warning).toContain('its 5 plugin argument(s) and its env PLUGIN_OPTS move into config.yaml in plain text');
+  });
+
+  it('refuses a kubeconfig too big to edit in memory, saying how to split it (B11)', async () => {
+    await writeFile(at('huge.yaml'), `users:\n${'# padding padding padding padding padding padding padding\n'.repeat(80_000)}`);
+    const error = await loadKubeconfigFile(at('huge.yaml')).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/huge.yaml: it is 4\.\d MiB, more than the 4 MiB Kubecred edits; split it/);
   });
 
   it('writes the exec block in block style even into a flow-style user', async () => {

@@ -75,8 +75,11 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
     const mine = imported.filter((user) => user.file === source.file);
     if (mine.length === 0) continue;
     const edited = source.doc.clone();
+    // One lookup table per file: searching the list for every user made big files quadratic.
+    const bodies = new Map<string, ReturnType<typeof namedEntries>[number]['body']>();
+    for (const entry of namedEntries(edited, 'users')) if (!bodies.has(entry.name)) bodies.set(entry.name, entry.body);
     for (const user of mine) {
-      const body = namedEntries(edited, 'users').find((candidate) => candidate.name === user.user)?.body;
+      const body = bodies.get(user.user);
       if (!body) continue;
       for (const key of CREDENTIAL_KEYS) body.delete(key);
       body.flow = false;
@@ -103,8 +106,7 @@ async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredent
     const apiVersion = EXEC_API_VERSIONS.find((version) => version === exec.apiVersion);
     const env = Array.isArray(exec.env) ? (exec.env as Array<{ name?: unknown }>) : [];
     const profileInput = { ...base, provider: 'exec', command: resolved, args: exec.args ?? [], env, ...(apiVersion ? { apiVersion } : {}) };
-    const secretEnv = env.map((e) => String(e.name)).filter((name) => SECRET_ENV.test(name));
-    const warning = secretEnv.length > 0 ? `its plugin's env ${secretEnv.join(', ')} is now plain text in config.yaml, as it was in the kubeconfig: keep such secrets in a secret store instead (an eks profile, or the plugin's own)` : undefined;
+    const warning = plainTextWarning(Array.isArray(exec.args) ? exec.args.length : 0, env.map((e) => String(e.name)));
     return { ...common, provider: 'exec', profileInput, secrets: [], ...(warning ? { warning } : {}) };
   }
   const secrets: SecretValue[] = [];
@@ -116,4 +118,16 @@ async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredent
   const ca = caFile?.path ?? (caPath ? path.resolve(path.dirname(file), caPath) : undefined);
   const profileInput = { ...base, provider: 'oidc', issuer, clientId, ...(scopes ? { scopes } : {}), ...(ca ? { caFile: ca } : {}) };
   return { ...common, provider: 'oidc', profileInput, secrets, ...(caFile ? { caFile } : {}) };
+}
+
+/**
+ * What moves into config.yaml as plain text with an exec user: its plugin's arguments and env,
+ * as they were in the kubeconfig. Said every time, since no name reliably tells a secret.
+ */
+function plainTextWarning(argumentCount: number, envNames: readonly string[]): string | undefined {
+  if (argumentCount === 0 && envNames.length === 0) return undefined;
+  const moved = [argumentCount > 0 ? `its ${argumentCount} plugin argument(s)` : '', envNames.length > 0 ? `its env ${envNames.join(', ')}` : ''].filter(Boolean).join(' and ');
+  const secretLooking = envNames.filter((name) => SECRET_ENV.test(name));
+  const flagged = secretLooking.length > 0 ? ` (${secretLooking.join(', ')} look${secretLooking.length === 1 ? 's' : ''} secret)` : '';
+  return `${moved} move into config.yaml in plain text, as they were in the kubeconfig${flagged}: a secret among them belongs in a secret store instead (an eks or oidc profile, or the plugin's own)`;
 }

@@ -34,7 +34,18 @@ export interface NamedEntry {
 export type EntryList = 'users' | 'contexts' | 'clusters';
 const BODY_KEY: Record<EntryList, string> = { users: 'user', contexts: 'context', clusters: 'cluster' };
 
+/**
+ * Kubeconfigs of people hold tens of contexts, a few hundred KiB at most. Past this the YAML
+ * document alone takes hundreds of MiB (and the web UI's wizard runs inside the broker), so
+ * such a file is refused with a way out rather than edited slowly.
+ */
+export const MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024;
+
 export async function loadKubeconfigFile(file: string): Promise<KubeconfigFile> {
+  const size = await stat(file).then((info) => info.size, () => 0);
+  if (size > MAX_KUBECONFIG_BYTES) {
+    throw new KubeconfigSyntaxError(file, undefined, `it is ${(size / 1024 / 1024).toFixed(1)} MiB, more than the ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB Kubecred edits; split it into several files on KUBECONFIG (kubectl config view --minify --flatten --context <name> writes one context's part)`);
+  }
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(new Error(`cannot read ${file}: ${error.message}`))));
   const mode = text === undefined ? 0o600 : (await stat(file)).mode & 0o777;
   const lines = new LineCounter();

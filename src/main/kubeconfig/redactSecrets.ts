@@ -1,4 +1,4 @@
-import { isMap, isSeq, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import { namedEntries } from './kubeconfigDocument.js';
 
 export const REDACTED = '<redacted>';
@@ -8,7 +8,9 @@ export const SECRET_ENV = /SECRET|TOKEN|PASSWORD|PASSWD|KEY|CREDENTIAL/i;
 
 /**
  * A copy of a kubeconfig with every credential value replaced, for showing a diff: the
- * users' tokens, keys, passwords, auth-provider tokens and secret-looking exec env values.
+ * users' tokens, keys, passwords and auth-provider tokens, and every exec plugin's argument
+ * and env value. A plugin's arguments and env can hold anything (`--token X`,
+ * `PLUGIN_OPTS=--api-key=X`) and no name reliably says which; flag names stay readable.
  */
 export function redactedCopy(doc: Document): Document {
   const copy = doc.clone();
@@ -19,10 +21,17 @@ export function redactedCopy(doc: Document): Document {
     if (isMap(config)) for (const key of PROVIDER_SECRET_KEYS) if (config.has(key)) config.set(key, REDACTED);
     const env = body.getIn(['exec', 'env'], true);
     if (isSeq(env)) {
-      for (const entry of env.items) {
-        if (isMap(entry) && SECRET_ENV.test(String(entry.get('name'))) && entry.has('value')) entry.set('value', REDACTED);
-      }
+      for (const entry of env.items) if (isMap(entry) && entry.has('value')) entry.set('value', REDACTED);
     }
+    const args = body.getIn(['exec', 'args'], true);
+    if (isSeq(args)) args.items = args.items.map((item) => copy.createNode(redactedArgument(String(isScalar(item) ? item.value : item))));
   }
   return copy;
+}
+
+/** `--flag` stays, `--flag=value` keeps its flag, any other argument is a value: redacted. */
+export function redactedArgument(argument: string): string {
+  const flag = /^(--?[A-Za-z0-9][\w.-]*)(=.*)?$/.exec(argument);
+  if (!flag) return REDACTED;
+  return flag[2] === undefined ? argument : `${flag[1]}=${REDACTED}`;
 }
