@@ -12,6 +12,8 @@ import { runPasswordCommand } from './registry/passwordCommand.js';
 import { RegistryLogins } from './registry/registryLogins.js';
 import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
 import { Approvals } from './broker/approvals.js';
+import { RevocationCheck } from './broker/revocationCheck.js';
+import { HttpsClusterProbe } from './platform/httpsClusterProbe.js';
 import { ConfigSource } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
@@ -87,6 +89,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     callers,
     logger,
     approvals,
+    revocations: new RevocationCheck(new HttpsClusterProbe(), clock),
   });
   const registries = new RegistryBroker({
     clock,

@@ -7,6 +7,7 @@ export interface SecretStoresPort {
   forProfile(profile: string): Promise<SecretStore>;
 }
 import type { Approvals } from './approvals.js';
+import type { RevocationCheck } from './revocationCheck.js';
 import { recordAudit, type AuditLog } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import { credentialCacheKey } from './cacheKey.js';
@@ -36,6 +37,8 @@ export interface BrokerPorts {
   readonly callers: CallerPort;
   readonly logger: Logger;
   readonly approvals: Approvals;
+  /** Finds cached tokens the cluster stopped accepting; absent: never asks the cluster. */
+  readonly revocations?: RevocationCheck;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
@@ -61,6 +64,10 @@ export class CredentialBroker {
       const { credential, source } = await this.ports.cache.get(key, () =>
         provider.getCredential({ profile: profile.name, cluster: execInfo.cluster, interactive: request.stdinIsTerminal && execInfo.interactive }),
       );
+      this.ports.revocations?.afterServe({ profile: profile.name, callerPid: request.parentPid, cluster: execInfo.cluster, token: credential.token, fromCache: source === 'cache' }, () => {
+        this.ports.logger.info('the cluster refused the cached token; it is dropped and fetched anew', { profile: profile.name });
+        this.ports.cache.forget(profile.name);
+      });
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
       void this.audit(request, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
@@ -112,6 +119,20 @@ export class CredentialBroker {
     const profile = await this.profile(profileName);
     const store = await this.ports.stores.forProfile(profile.name);
     return { store: store.name, fields: await store.list(profile.name) };
+  }
+
+  /**
+   * A new credential now, without a new login: the cached ones are dropped and the provider
+   * asked again (an OIDC refresh, a Keystone token from the stored password, the plugin run
+   * again). For a token the cluster revoked before it expired.
+   */
+  async refresh(profileName: string): Promise<{ expiresAt: string | null; account?: string }> {
+    const profile = await this.profile(profileName);
+    const { provider } = this.ports.providers.resolve(profile);
+    this.ports.cache.forget(profile.name);
+    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () => provider.getCredential({ profile: profile.name, cluster: undefined, interactive: false }));
+    this.ports.logger.info('refreshed', { profile: profile.name });
+    return { expiresAt: credential.expiresAt?.toISOString() ?? null, ...(credential.account ? { account: credential.account } : {}) };
   }
 
   /** An interactive login now, for providers that have one (OIDC, Keystone). */

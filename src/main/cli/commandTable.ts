@@ -14,6 +14,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'secret', summary: 'store, remove or list a profile\'s secrets (values on stdin, never argv)', load: async () => (await import('./commands/secret.js')).secretCommand },
   { name: 'login', summary: 'log in to a profile now (OIDC in the browser or with a device code, Keystone)', load: async () => (await import('./commands/login.js')).loginCommand },
   { name: 'logout', summary: 'forget a profile\'s cached credentials and refresh token', load: async () => (await import('./commands/login.js')).logoutCommand },
+  { name: 'refresh', summary: 'a new credential for a profile now, keeping its login (when the cluster revoked the old one)', load: async () => (await import('./commands/login.js')).refreshCommand },
   { name: 'token', summary: 'PKCS#11 tokens: list them, log in with the PIN, log out', load: async () => (await import('./commands/token.js')).tokenCommand },
   { name: 'unlock', summary: 'unlock the encrypted secret file with its passphrase', load: async () => (await import('./commands/lock.js')).unlockCommand },
   { name: 'lock', summary: 'forget cached credentials, PINs and keys now', load: async () => (await import('./commands/lock.js')).lockCommand },

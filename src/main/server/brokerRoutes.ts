@@ -99,10 +99,11 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'POST',
-      pattern: /^\/v1\/profiles\/([^/]+)\/(login|logout)$/,
+      pattern: /^\/v1\/profiles\/([^/]+)\/(login|logout|refresh)$/,
       handler: async (_request, response, [profile = '', action]) => {
         const name = decodeURIComponent(profile);
         if (action === 'login') replyJson(response, 200, { profile: name, ...(await broker.login(name)) });
+        else if (action === 'refresh') replyJson(response, 200, { profile: name, ...(await broker.refresh(name)) });
         else {
           await broker.logout(name);
           replyJson(response, 200, { profile: name, loggedOut: true });

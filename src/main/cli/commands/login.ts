@@ -61,3 +61,17 @@ export const logoutCommand: Command = {
     return 0;
   },
 };
+
+export const refreshCommand: Command = {
+  name: 'refresh',
+  usage: 'kubecred refresh <profile>   (a new credential now, keeping the login: for a token the cluster revoked)',
+  async run(args, context) {
+    const [profile, ...rest] = args;
+    if (!profile || rest.length > 0) throw new UsageError('expected: refresh <profile>');
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/refresh`));
+    if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
+    const { expiresAt, account } = JSON.parse(answer.body) as { expiresAt: string | null; account?: string };
+    context.io.stderr.write(`kubecred: ${printable(profile)} has a new credential${account ? ` for ${printable(account)}` : ''}${expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : ''}\n`);
+    return 0;
+  },
+};
