@@ -98,6 +98,11 @@ export function App({ transport }: { transport: Transport }) {
           {problem}
         </p>
       ) : null}
+      {state?.configError ? (
+        <p className="problem" role="alert">
+          config.yaml cannot be used: {state.configError}. Kubecred keeps serving its last good version until the file is fixed.
+        </p>
+      ) : null}
       {state === null ? (
         <p className="empty">Connecting to the broker…</p>
       ) : (
@@ -120,6 +125,7 @@ export function App({ transport }: { transport: Transport }) {
             profiles={state.profiles}
             now={now}
             busy={busy}
+            loginErrors={state.loginErrors}
             onLogin={(name) => void run(name, () => transport.login(name))}
             onLogout={(name) => void run(name, () => transport.logout(name))}
             onRemove={(name) => void run(name, () => transport.removeProfile(name))}

@@ -13,10 +13,25 @@ export function formatTimeLeft(expiresAt: string | null, now: number): string | 
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
 
-const STATE_WORDS: Record<ProfileSummary['state'], string> = { ready: 'signed in', idle: 'signed out', error: 'failed' };
+/** Providers whose credential comes from a person signing in; the others need nobody. */
+const SIGN_IN_PROVIDERS = new Set(['oidc', 'keystone']);
 
-/** The words the tray and the main window use for a profile: "signed in, 42 min". */
+/** Whether the profile offers Log in: a static token, a wrapped plugin or EKS keys have nothing to log in to. */
+export function hasLogin(profile: Pick<ProfileSummary, 'provider'>): boolean {
+  return SIGN_IN_PROVIDERS.has(profile.provider);
+}
+
+/**
+ * The words the main window uses for a profile: "signed in as ada, 42 min", "ready" (nothing
+ * cached, but the next request needs nobody: a stored token, a refresh token), "signed out".
+ */
 export function describeProfile(profile: ProfileSummary, now: number): string {
-  const left = profile.state === 'ready' ? formatTimeLeft(profile.expiresAt, now) : null;
-  return left ? `${STATE_WORDS[profile.state]}, ${left}` : STATE_WORDS[profile.state];
+  if (profile.state === 'error') return 'failed';
+  if (profile.state === 'idle') {
+    if (!hasLogin(profile)) return 'ready';
+    return profile.silentRefresh === true ? 'will refresh on use' : 'signed out';
+  }
+  const who = profile.account ? `signed in as ${profile.account}` : hasLogin(profile) ? 'signed in' : 'ready';
+  const left = formatTimeLeft(profile.expiresAt, now);
+  return left ? `${who}, ${left}` : who;
 }

@@ -84,7 +84,7 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
     const text = await signer.signIn(await browserStandIn.nth(2));
     expect(text).toContain('signed in');
     const state = page.locator('[data-profile="sso"] .state');
-    await expect.poll(() => state.innerText(), { timeout: 15_000 }).toMatch(/^signed in, \d+ (min|s)$|^signed in, \d+ h/);
+    await expect.poll(() => state.innerText(), { timeout: 15_000 }).toMatch(/^signed in as alice, \d+ (min|s|h)/);
     expect(await page.locator('[data-login="sso"]').count()).toBe(0);
     expect(issuer.counts.authorizations).toBe(1);
     await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-signed-in.png'), fullPage: true });

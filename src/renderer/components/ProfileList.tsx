@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProfileChanges } from '../../shared/api/prompts.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { describeProfile } from '../timeLeft.js';
+import { describeProfile, hasLogin } from '../timeLeft.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 
 interface Props {
@@ -9,6 +9,8 @@ interface Props {
   readonly now: number;
   /** Profiles with a call in flight: their buttons wait. */
   readonly busy: ReadonlySet<string>;
+  /** The last failure of a login started here, by profile. */
+  readonly loginErrors: Readonly<Record<string, string>>;
   onLogin(profile: string): void;
   onLogout(profile: string): void;
   onRemove(profile: string): void;
@@ -17,7 +19,7 @@ interface Props {
 }
 
 /** The main window's profiles: state, time left, Log in / Log out, Edit, and Remove (asked twice). */
-export function ProfileList({ profiles, now, busy, onLogin, onLogout, onRemove, loadProfile, onUpdate }: Props) {
+export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogout, onRemove, loadProfile, onUpdate }: Props) {
   // Removing edits config.yaml, so it asks first; one question open at a time.
   const [confirming, setConfirming] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
@@ -29,14 +31,16 @@ export function ProfileList({ profiles, now, busy, onLogin, onLogout, onRemove, 
           <div className="profile-text">
             <strong>{p.name}</strong> <span className="provider">{p.provider}</span>
             <div className={`state state-${p.state}`}>{describeProfile(p, now)}</div>
-            {p.lastError ? <div className="error-text">{p.lastError}</div> : null}
+            {loginErrors[p.name] ?? p.lastError ? <div className="error-text">{loginErrors[p.name] ?? p.lastError}</div> : null}
           </div>
           <div className="actions">
-            <button type="button" disabled={busy.has(p.name)} onClick={() => onLogin(p.name)}>
-              Log in
-            </button>
+            {hasLogin(p) ? (
+              <button type="button" disabled={busy.has(p.name)} onClick={() => onLogin(p.name)}>
+                Log in
+              </button>
+            ) : null}
             <button type="button" className="secondary" disabled={busy.has(p.name) || p.state === 'idle'} onClick={() => onLogout(p.name)}>
-              Log out
+              {hasLogin(p) ? 'Log out' : 'Forget'}
             </button>
             <button type="button" className="secondary" disabled={busy.has(p.name) || editing === p.name} onClick={() => setEditing(p.name)}>
               Edit…
