@@ -1,6 +1,6 @@
 import type { CredentialRequest } from '../../shared/api/credentialRequest.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import type { KubecredConfig, ProfileConfig } from '../../shared/config/schema.js';
+import { profileName as profileNameSchema, type KubecredConfig, type ProfileConfig } from '../../shared/config/schema.js';
 import { SECRET_FIELD_PATTERN, type SecretStore } from '../secrets/secretStore.js';
 
 export interface SecretStoresPort {
@@ -108,6 +108,11 @@ export class CredentialBroker {
   }
 
   async deleteSecret(profileName: string, field: string): Promise<boolean> {
+    // A profile that is gone from config.yaml may still have secrets to clean up, but only a
+    // profile's: a registry's login (owner "registry:<name>") is not reachable this way.
+    if (!profileNameSchema.safeParse(profileName).success) {
+      throw new BrokerError('unknown-profile', `"${profileName}" is not a profile name`, 'registry logins are erased with: docker logout <registry> (or kubecred registry)');
+    }
     checkField(field);
     const deleted = await (await this.ports.stores.forProfile(profileName)).delete({ profile: profileName, field });
     this.ports.cache.forget(profileName);

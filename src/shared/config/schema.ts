@@ -10,6 +10,8 @@ export const profileName = z
     message: 'a profile name is 1-63 lower-case letters, digits, ".", "_" or "-", starting and ending with a letter or digit',
   });
 
+const MAX_PIN_GRACE_MS = 60 * 60_000;
+
 const duration = z.string().refine((text) => parseDuration(text) !== undefined, {
   message: 'a duration looks like 30s, 15m, 1h or 1h30m',
 });
@@ -39,7 +41,8 @@ export const tokenSchema = z
     label: z.string().min(1).max(32).optional(),
     serial: z.string().min(1).max(16).optional(),
     /** How long the PIN is kept in broker memory after a successful login. */
-    pinGrace: duration.default('15m'),
+    // A PIN kept longer than this outlives the user's attention: hardware-key peers cap it at an hour.
+    pinGrace: duration.default('15m').refine((text) => (parseDuration(text) ?? 0) <= MAX_PIN_GRACE_MS, { message: 'keep a PIN for at most 1h' }),
   })
   .refine((t) => t.label !== undefined || t.serial !== undefined, { message: 'name the token by label or serial' });
 export type TokenConfig = z.infer<typeof tokenSchema>;
