@@ -14,6 +14,7 @@ import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
 import { Approvals } from './broker/approvals.js';
 import { RevocationCheck } from './broker/revocationCheck.js';
 import { HttpsClusterProbe } from './platform/httpsClusterProbe.js';
+import { secretFieldsOf } from './providers/secretFields.js';
 import { ConfigSource } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
@@ -90,6 +91,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     logger,
     approvals,
     revocations: new RevocationCheck(new HttpsClusterProbe(), clock),
+    secretFields: secretFieldsOf,
   });
   const registries = new RegistryBroker({
     clock,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWrappedBroker, type TestBroker } from '../support/broker.js';
+import { startWrappedBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { firstStatus, rawExchange } from '../support/rawSocket.js';
 import { assertBuilt } from '../support/repo.js';
@@ -30,8 +30,21 @@ describe('the profile secrets route and a registry\'s login', () => {
   });
 
   it('still removes a profile\'s own secret, even one config.yaml no longer names', async () => {
-    expect((await cli(['secret', 'set', 'wrapped', 'token'], 'kept-then-removed')).code).toBe(0);
-    const removed = await cli(['secret', 'rm', 'wrapped', 'token']);
+    await writeConfig(home.dir, `profiles:\n  - { name: kept, provider: static }\n  - { name: wrapped, provider: exec, command: /bin/true }\n`);
+    expect((await cli(['secret', 'set', 'kept', 'token'], 'kept-then-removed')).code).toBe(0);
+    await writeConfig(home.dir, `profiles:\n  - { name: wrapped, provider: exec, command: /bin/true }\n`);
+    const removed = await cli(['secret', 'rm', 'kept', 'token']);
     expect(removed.code, removed.stderr).toBe(0);
+  });
+
+  it('refuses to store a secret the profile\'s provider never reads, naming the ones it does (new-user finding 15)', async () => {
+    await writeConfig(home.dir, `profiles:\n  - { name: lab, provider: static }\n  - { name: wrapped, provider: exec, command: /bin/true }\n`);
+    const typo = await cli(['secret', 'set', 'lab', 'tokn'], 'never-stored');
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('profile "lab" (static) never reads a secret named "tokn". Its provider reads: token, client-certificate, client-key');
+    const exec = await cli(['secret', 'set', 'wrapped', 'token'], 'never-stored');
+    expect(exec.code).toBe(1);
+    expect(exec.stderr).toContain('keeps no secrets in Kubecred');
+    expect((await cli(['secret', 'list', 'lab'])).stdout).not.toContain('tokn');
   });
 });

@@ -37,6 +37,8 @@ export interface BrokerPorts {
   readonly callers: CallerPort;
   readonly logger: Logger;
   readonly approvals: Approvals;
+  /** The secret fields the profile's provider reads (secretFields.ts). */
+  readonly secretFields: (profile: ProfileConfig) => readonly string[];
   /** Finds cached tokens the cluster stopped accepting; absent: never asks the cluster. */
   readonly revocations?: RevocationCheck;
 }
@@ -101,6 +103,14 @@ export class CredentialBroker {
   async setSecret(profileName: string, field: string, value: string): Promise<void> {
     const profile = await this.profile(profileName);
     checkField(field);
+    const read = this.ports.secretFields(profile);
+    if (!read.includes(field)) {
+      throw new BrokerError(
+        'bad-request',
+        `profile "${profile.name}" (${profile.provider}) never reads a secret named "${field}"`,
+        read.length ? `its provider reads: ${read.join(', ')}` : `an ${profile.provider} profile keeps no secrets in Kubecred: its plugin has its own`,
+      );
+    }
     const store = await this.ports.stores.forProfile(profile.name);
     await store.set({ profile: profile.name, field }, value);
     this.ports.cache.forget(profile.name);

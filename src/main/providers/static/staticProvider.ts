@@ -4,7 +4,9 @@ import { BrokerError } from '../../broker/brokerError.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import type { CredentialContext, Provider } from '../provider.js';
 
+/** The secrets a static profile reads: a token, or a client certificate and its key. */
 export const STATIC_FIELDS = ['token', 'client-certificate', 'client-key'] as const;
+const [TOKEN, CERTIFICATE, KEY] = STATIC_FIELDS;
 
 export interface StaticProviderDeps {
   storeFor(profile: string): Promise<SecretStore>;
@@ -27,11 +29,11 @@ export class StaticProvider implements Provider {
       return { clientCertificateData: pair.certificatePem, clientKeyData: pair.keyPem };
     }
     const secrets = await this.deps.storeFor(profile);
-    const token = await secrets.get({ profile, field: 'token' });
+    const token = await secrets.get({ profile, field: TOKEN });
     if (token) return { token: token.trim() };
     const [certificate, key] = await Promise.all([
-      secrets.get({ profile, field: 'client-certificate' }),
-      secrets.get({ profile, field: 'client-key' }),
+      secrets.get({ profile, field: CERTIFICATE }),
+      secrets.get({ profile, field: KEY }),
     ]);
     if (certificate && key) return { clientCertificateData: certificate, clientKeyData: key };
     if (certificate || key) {
