@@ -64,7 +64,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
           tokenCertificate: async (token, label) => (await currentTokens()).clientCertificate(token, label),
         });
       case 'exec':
-        return new ExecProvider(profile, clock);
+        return new ExecProvider(profile, clock, (text, until) => interactions.show({ profile: profile.name, kind: 'message', text }, until));
       case 'oidc':
         return new OidcProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock, logger });
       case 'keystone':

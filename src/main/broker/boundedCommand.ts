@@ -10,6 +10,8 @@ export interface BoundedCommand {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal | undefined;
+  /** Each line the program writes to stderr, as it comes (its stderr is still returned whole). */
+  readonly onStderrLine?: (line: string) => void;
 }
 
 export interface BoundedResult {
@@ -28,7 +30,7 @@ export interface BoundedResult {
  * and a deadline. At the deadline its whole process group is killed: a shell script's
  * `sleep` would otherwise hold the output pipe open long after the script itself was killed.
  */
-export async function runBoundedCommand({ command, args, env, timeoutMs, maxOutputBytes, signal }: BoundedCommand): Promise<BoundedResult> {
+export async function runBoundedCommand({ command, args, env, timeoutMs, maxOutputBytes, signal, onStderrLine }: BoundedCommand): Promise<BoundedResult> {
   const subprocess = execa(command, args, {
     // Every run alike: the session's variables and the profile's own, from the user's home
     // directory, whichever shell happened to start the broker.
@@ -42,6 +44,7 @@ export async function runBoundedCommand({ command, args, env, timeoutMs, maxOutp
     detached: process.platform !== 'win32',
     ...(signal ? { cancelSignal: signal } : {}),
   });
+  if (onStderrLine) followLines(subprocess.stderr, onStderrLine);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -66,4 +69,19 @@ function killProcessGroup(subprocess: { pid?: number | undefined; kill(signal?: 
   } catch {
     subprocess.kill('SIGKILL');
   }
+}
+
+/** Calls `onLine` for each complete line of a stream, while it runs. */
+function followLines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {
+  let pending = '';
+  stream?.on('data', (chunk: Buffer | string) => {
+    pending += chunk.toString();
+    let end: number;
+    while ((end = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, end).trim();
+      pending = pending.slice(end + 1);
+      if (line) onLine(line);
+    }
+    if (pending.length > 4096) pending = pending.slice(-4096);
+  });
 }

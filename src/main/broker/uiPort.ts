@@ -34,7 +34,9 @@ export interface UiPort {
 /** A login the user finishes elsewhere: a page in the browser, or a code typed on another device. */
 export type LoginPrompt =
   | { readonly profile: string; readonly kind: 'browser'; readonly url: string }
-  | { readonly profile: string; readonly kind: 'device'; readonly userCode: string; readonly verificationUri: string; readonly verificationUriComplete?: string };
+  | { readonly profile: string; readonly kind: 'device'; readonly userCode: string; readonly verificationUri: string; readonly verificationUriComplete?: string }
+  /** What a wrapped plugin says while it runs (kubelogin's "open this page, enter code X"). */
+  | { readonly profile: string; readonly kind: 'message'; readonly text: string };
 
 export interface FormField {
   readonly name: string;

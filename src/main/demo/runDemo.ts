@@ -44,7 +44,7 @@ export async function runDemo({ paths, io, once }: DemoOptions): Promise<number>
   const board = new InteractionBoard();
   const shown = new Set<string>();
   board.onChange(() => {
-    for (const prompt of board.list().filter((p) => !shown.has(JSON.stringify(p)) && shown.add(JSON.stringify(p)))) say(prompt.kind === 'browser' ? `\n[login] ${prompt.profile}: continue in the browser: ${prompt.url}` : `\n[login] ${prompt.profile}: open ${prompt.verificationUri} and enter ${prompt.userCode}`);
+    for (const prompt of board.list().filter((p) => !shown.has(JSON.stringify(p)) && shown.add(JSON.stringify(p)))) say(prompt.kind === 'browser' ? `\n[login] ${prompt.profile}: continue in the browser: ${prompt.url}` : prompt.kind === 'device' ? `\n[login] ${prompt.profile}: open ${prompt.verificationUri} and enter ${prompt.userCode}` : `\n[login] ${prompt.profile}: ${prompt.text}`);
   });
   let scripted: BrowserDriver | undefined;
   const opener: UrlOpener = once ? { open: async (url) => scriptedSignIn(url, async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()), say) } : privateBrowserOpener(paths);

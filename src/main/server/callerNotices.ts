@@ -40,6 +40,7 @@ export function followNotices(profile: string, sources: NoticeSources, say: (tex
 }
 
 function loginNotice(login: LoginPrompt): string {
+  if (login.kind === 'message') return `profile "${login.profile}", its plugin says: ${login.text}`;
   if (login.kind === 'device') {
     return `sign in to profile "${login.profile}": open ${login.verificationUriComplete ?? login.verificationUri} and enter the code ${login.userCode}`;
   }

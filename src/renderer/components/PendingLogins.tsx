@@ -6,9 +6,21 @@ export function PendingLogins({ interactions, onCancel }: { interactions: readon
   if (interactions.length === 0) return null;
   return (
     <section className="pending" aria-label="pending logins">
-      {interactions.map((i) =>
-        i.kind === 'browser' ? <BrowserLogin key={i.profile} profile={i.profile} url={i.url} onCancel={() => onCancel(i.profile)} /> : <DeviceLogin key={i.profile} interaction={i} onCancel={() => onCancel(i.profile)} />,
-      )}
+      {interactions.map((i) => {
+        switch (i.kind) {
+          case 'browser':
+            return <BrowserLogin key={i.profile} profile={i.profile} url={i.url} onCancel={() => onCancel(i.profile)} />;
+          case 'device':
+            return <DeviceLogin key={i.profile} interaction={i} onCancel={() => onCancel(i.profile)} />;
+          case 'message':
+            return (
+              <div className="card" data-login={i.profile} key={i.profile}>
+                <h2>{i.profile}: its plugin says</h2>
+                <p className="plugin-message">{i.text}</p>
+              </div>
+            );
+        }
+      })}
     </section>
   );
 }

@@ -29,6 +29,7 @@ export type RegistrySummary = z.infer<typeof registrySummarySchema>;
 export const interactionSchema = z.union([
   z.object({ profile: z.string(), kind: z.literal('browser'), url: z.string() }),
   z.object({ profile: z.string(), kind: z.literal('device'), userCode: z.string(), verificationUri: z.string(), verificationUriComplete: z.string().optional() }),
+  z.object({ profile: z.string(), kind: z.literal('message'), text: z.string() }),
 ]);
 export type Interaction = z.infer<typeof interactionSchema>;
 

@@ -26,6 +26,7 @@ async function watchInteractions(context: CliContext, profile: string, done: () 
 
 /** What the issuer sent goes to the terminal as printable text only (a hostile issuer's escapes do not). */
 function describe(interaction: Interaction): string {
+  if (interaction.kind === 'message') return `${printable(interaction.profile)}'s plugin says: ${printable(interaction.text)}\n`;
   if (interaction.kind === 'browser') return `Continue in your browser. If no page opened, open:\n  ${printable(interaction.url)}\n`;
   const complete = interaction.verificationUriComplete ? `(or open ${printable(interaction.verificationUriComplete)})\n` : '';
   return `To sign in, open ${printable(interaction.verificationUri)} and enter the code:\n\n    ${printable(interaction.userCode)}\n\n${complete}`;

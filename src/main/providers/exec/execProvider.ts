@@ -6,6 +6,8 @@ import { runBoundedCommand } from '../../broker/boundedCommand.js';
 import type { Clock } from '../../broker/clock.js';
 import type { CredentialContext, Provider } from '../provider.js';
 import { parsePluginOutput } from './pluginOutput.js';
+import { redactForeignText } from './quoteStderr.js';
+import { printable } from '../../../shared/printable.js';
 
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 
@@ -19,6 +21,12 @@ export class ExecProvider implements Provider {
   constructor(
     private readonly profile: ExecProfileConfig,
     private readonly clock: Clock,
+    /**
+     * Shows what the plugin says while it runs, until `until` aborts. A plugin wrapped here
+     * runs without the user's terminal: kubelogin's or az's "open this page and enter code X"
+     * would otherwise be lost, and the login with it.
+     */
+    private readonly showMessage?: (text: string, until: AbortSignal) => void,
   ) {}
 
   async getCredential(context: CredentialContext): Promise<Credential> {
@@ -29,6 +37,7 @@ export class ExecProvider implements Provider {
       spec: { interactive: false, ...(context.cluster ? { cluster: context.cluster } : {}) },
     };
     const timeoutMs = parseDuration(this.profile.timeout) ?? 60_000;
+    const running = new AbortController();
     const result = await runBoundedCommand({
       command,
       args,
@@ -36,7 +45,8 @@ export class ExecProvider implements Provider {
       timeoutMs,
       maxOutputBytes: MAX_OUTPUT_BYTES,
       signal: context.signal,
-    });
+      ...(this.showMessage ? { onStderrLine: (line: string) => this.showMessage?.(printable(redactForeignText(line), 400), running.signal) } : {}),
+    }).finally(() => running.abort());
     const name = `exec plugin ${JSON.stringify(command)} of profile "${context.profile}"`;
     const failure = commandFailure(result, name, { timeout: this.profile.timeout, commandField: 'the profile\'s command', maxOutputBytes: MAX_OUTPUT_BYTES });
     if (failure) throw failure;
