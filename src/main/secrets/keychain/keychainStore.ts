@@ -1,5 +1,6 @@
 import type * as KeyringModuleNs from '@napi-rs/keyring';
 import { BrokerError } from '../../broker/brokerError.js';
+import { adoptSessionBus } from '../../platform/sessionBus.js';
 import type { SecretRef, SecretStore } from '../secretStore.js';
 import { chunkAccount, digest, parseHeader, planChunks } from './chunkedValue.js';
 
@@ -10,7 +11,7 @@ const INDEX_FIELD = '.fields';
 
 const FIX_BY_PLATFORM: Partial<Record<NodeJS.Platform, string>> = {
   linux:
-    'start a Secret Service (GNOME Keyring or KWallet) in your desktop session and unlock it; on a headless machine run `dbus-run-session` with gnome-keyring-daemon --unlock, or set secretStore: encrypted-file in config.yaml',
+    'start a Secret Service (GNOME Keyring or KWallet) in your desktop session and unlock it; on a headless machine run `dbus-run-session` with gnome-keyring-daemon --unlock, or set secretStore: encrypted-file in config.yaml. If your shell reaches a keychain and the broker does not, start the broker from that shell: kubecred restart',
   darwin: 'unlock the login keychain (Keychain Access) and allow Kubecred when macOS asks',
   win32: 'check that the Credential Manager service is running',
 };
@@ -108,6 +109,7 @@ export class KeychainStore implements SecretStore {
    */
   private async withEntry<T>(action: string, ref: SecretRef, account: string, use: (entry: InstanceType<KeyringModule['AsyncEntry']>) => Promise<T>): Promise<T> {
     const keyring = await this.module();
+    if (this.platform === 'linux') adoptSessionBus();
     try {
       const entry = new keyring.AsyncEntry(SERVICE, account, this.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined);
       return await use(entry);
