@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
-import { callersFor } from '../support/callers.js';
-import { REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { V1_EXEC_INFO, callersFor } from '../support/callers.js';
+import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { run } from '../support/run.js';
 import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
 import { launchChromium, type TestChromium } from '../support/chromium.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
@@ -64,7 +65,8 @@ describe('the web UI of a real broker (kubecred daemon --ui) answers approvals a
     expect(served.code, served.stderr).toBe(0);
     expect(JSON.parse(served.stdout).status.token).toBe('guarded-token');
 
-    const refused = credential('guarded');
+    // Another command (Allow once covers only the calls of one command of one process).
+    const refused = run('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential guarded; exit $?`], { env: { ...brokerEnv(home.dir, { SOFTHSM2_CONF: hsm.conf }), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
     await prompt.waitFor({ timeout: 15_000 });
     await prompt.locator('button', { hasText: 'Deny' }).click();
     const denied = await refused;

@@ -53,8 +53,23 @@ describe('Approvals', () => {
     expect(ui.asked).toHaveLength(1);
     clock.advance(2 * 60_000);
     await approvals.check('always', request(1));
+    clock.advance(11_000);
     await expect(approvals.check('always', request(1))).rejects.toMatchObject({ code: 'denied', message: expect.stringContaining('k9s (pid 1)') });
     expect(ui.asked).toHaveLength(3);
+  });
+
+  it('with always, Allow once covers the few calls of one command (kubectl asks twice), not the next command', async () => {
+    const clock = new FakeClock();
+    const ui = scripted([{ allow: true }, { allow: false }]);
+    ui.release();
+    const approvals = new Approvals(ui.ui, clock);
+    await approvals.check('always', request(5));
+    clock.advance(300);
+    await approvals.check('always', request(5));
+    expect(ui.asked).toHaveLength(1);
+    await expect(approvals.check('always', request(6))).rejects.toThrow('denied');
+    clock.advance(10_000);
+    expect(ui.asked).toHaveLength(2);
   });
 
   it('forgets every grant on lock all', async () => {

@@ -11,6 +11,9 @@ export interface ProcessStartPort {
 
 const NO_START_TIMES: ProcessStartPort = { startTime: async () => undefined };
 
+/** How long "Allow once" covers the same process: the few exec calls of one kubectl command. */
+const ONE_COMMAND_MS = 10_000;
+
 /**
  * Asks the user before a program gets a profile's credential, per the profile's policy:
  * once per calling process, or on every request (unless the user allowed it for some
@@ -66,6 +69,9 @@ export class Approvals {
       throw new BrokerError('denied', `the request of ${who} for profile "${request.profile}" was denied`, 'approve it when Kubecred asks, or change the profile\'s approval policy in config.yaml');
     }
     const minutes = decision.forMinutes ?? (policy === 'once-per-process' ? 24 * 60 : 0);
-    if (minutes > 0 && key !== undefined) this.grants.set(key, this.clock.now() + minutes * 60_000);
+    // "Allow once" is one command: kubectl (and gcloud's dispatcher) ask twice per command, a
+    // moment apart, from the same process; a second prompt for the same command is noise.
+    const grantMs = minutes > 0 ? minutes * 60_000 : ONE_COMMAND_MS;
+    if (key !== undefined) this.grants.set(key, this.clock.now() + grantMs);
   }
 }
