@@ -27,10 +27,21 @@ describe('parseConfig', () => {
     expect(!result.ok && result.error).toMatch(new RegExp(`^${FILE} line 4, profiles\\[0\\]\\.provider: `));
   });
 
-  it('names an unknown field', () => {
+  it('names an unknown field at its own line', () => {
     const result = parseConfig('profiles:\n  - name: demo\n    provider: static\n    tokn: x\n', FILE);
-    expect(!result.ok && result.error).toContain('line 2');
-    expect(!result.ok && result.error).toContain('tokn');
+    expect(!result.ok && result.error).toContain('line 4, profiles[0]: unknown key "tokn"');
+  });
+
+  it('says what a typo meant, one problem per line, without the schema library\'s words (new-user finding 16)', () => {
+    const result = parseConfig('profiles:\n  - name: a\n    provder: static\n  - name: b\n    provider: static\n    aproval: never\n  - name: c\n    provider: statc\ntokns: []\n', FILE);
+    const lines = (!result.ok && result.error ? result.error : '').split('\n');
+    expect(lines).toEqual([
+      `${FILE} line 3, profiles[0]: unknown key "provder" (did you mean "provider"?); provider is one of static, exec, oidc, keystone, eks`,
+      `${FILE} line 6, profiles[1]: unknown key "aproval" (did you mean "approval"?)`,
+      `${FILE} line 8, profiles[2].provider: provider "statc" is not one of static, exec, oidc, keystone, eks`,
+      `${FILE} line 9: unknown key "tokns" (did you mean "tokens"?)`,
+    ]);
+    expect(result.ok || result.error).not.toMatch(/discriminator|Unrecognized/);
   });
 
   it('reports a YAML syntax error with its line', () => {

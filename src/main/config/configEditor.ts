@@ -5,7 +5,8 @@ import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { profileSchema, tokenSchema, type ProfileConfig, type TokenConfig } from '../../shared/config/schema.js';
 import { BrokerError } from '../broker/brokerError.js';
 import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
-import { formatPath, parseConfig } from './configLoader.js';
+import { formatPath } from './configIssues.js';
+import { parseConfig } from './configLoader.js';
 
 /** A profile that config.yaml's schema refuses; `field` names the offending field for a form. */
 export class ProfileInvalidError extends BrokerError {

@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
-import type { z } from 'zod';
+import { LineCounter, parseDocument } from 'yaml';
 import { configSchema, EMPTY_CONFIG, type KubecredConfig } from '../../shared/config/schema.js';
+import { describeConfigIssues } from './configIssues.js';
 
 export type ConfigResult =
   | { readonly ok: true; readonly config: KubecredConfig }
   | { readonly ok: false; readonly error: string };
-
 
 /**
  * Reads config.yaml. Never throws and never writes: a bad file yields a message that names
@@ -33,33 +32,7 @@ export function parseConfig(text: string, file: string): ConfigResult {
   }
   const result = configSchema.safeParse(doc.toJS() ?? {});
   if (result.success) return { ok: true, config: result.data };
-  return { ok: false, error: describeIssues(result.error.issues, doc, lineCounter, file) };
-}
-
-function describeIssues(issues: z.core.$ZodIssue[], doc: Document, lines: LineCounter, file: string): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => {
-      const line = lineOf(doc, lines, issue.path);
-      const field = formatPath(issue.path);
-      return `${file}${line ? ` line ${line}` : ''}${field ? `, ${field}` : ''}: ${issue.message}`;
-    })
-    .join('; ');
-}
-
-/** The line of the deepest node that exists on the issue's path. */
-function lineOf(doc: Document, lines: LineCounter, issuePath: readonly PropertyKey[]): number | undefined {
-  for (let depth = issuePath.length; depth >= 0; depth--) {
-    const node = doc.getIn(issuePath.slice(0, depth) as unknown[], true);
-    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
-  }
-  return undefined;
-}
-
-export function formatPath(issuePath: readonly PropertyKey[]): string {
-  return issuePath
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
+  return { ok: false, error: describeConfigIssues(result.error.issues, doc, lineCounter, file) };
 }
 
 function firstLine(message: string): string {
