@@ -26,5 +26,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'import', summary: 'move a kubeconfig\'s plaintext credentials into Kubecred profiles (--dry-run: show the diff)', load: async () => (await import('./commands/import.js')).importCommand },
   { name: 'doctor', summary: 'check the broker, secret stores, shim and kubeconfig, and say how to fix what is broken', load: async () => (await import('./commands/doctor.js')).doctorCommand },
   { name: 'registry', summary: 'image registry logins: the kubelet credential provider, the docker credential helper, registry login', load: async () => (await import('./commands/registry.js')).registryCommand },
-  { name: 'profile', summary: 'list the profiles of config.yaml', load: async () => (await import('./commands/profile.js')).profileCommand },
+  { name: 'profile', summary: 'list, add, change (set) and remove (rm) the profiles of config.yaml', load: async () => (await import('./commands/profile.js')).profileCommand },
 ];

@@ -1,4 +1,7 @@
-import { addProfile } from '../../config/configEditor.js';
+import { ROUTES } from '../../../shared/api/routes.js';
+import { addProfile, removeProfile, updateProfile } from '../../config/configEditor.js';
+import { printBrokerError } from '../printError.js';
+import { requestStartingBroker } from '../withBroker.js';
 import { UsageError, type Command } from '../io.js';
 import { parseOutputFlag } from '../outputFlag.js';
 import { profileFromFlags } from '../profileFlags.js';
@@ -7,7 +10,8 @@ import { gatherStatus, renderProfiles } from './status.js';
 
 export const profileCommand: Command = {
   name: 'profile',
-  usage: 'kubecred profile list [-o json]\n       kubecred profile add <name> --provider static|exec|oidc|keystone|eks [--field value ...]\n       kubecred profile add <name>   (asks, in a terminal)',
+  usage:
+    'kubecred profile list [-o json]\n       kubecred profile add <name> --provider static|exec|oidc|keystone|eks [--field value ...]\n       kubecred profile add <name>   (asks, in a terminal)\n       kubecred profile set <name> --field value ... [--unset field ...]\n       kubecred profile rm <name>   (and its secrets in the secret store)',
   async run(args, context) {
     const [sub, ...rest] = args;
     const { io } = context;
@@ -23,6 +27,31 @@ export const profileCommand: Command = {
       io.stderr.write(`kubecred: added profile ${profile.name} (${profile.provider}) to ${context.paths.configFile}\n`);
       if (profile.provider === 'static') io.stderr.write(`  next: kubecred secret set ${profile.name} token < token.txt\n`);
       if (profile.provider === 'oidc' || profile.provider === 'keystone') io.stderr.write(`  next: kubecred login ${profile.name}\n`);
+      return 0;
+    }
+    if (sub === 'set') {
+      const [name, ...flags] = rest;
+      if (!name || name.startsWith('-') || flags.length === 0) throw new UsageError('expected: profile set <name> --field value ... [--unset field]');
+      const unset = flags.flatMap((flag, i) => (flag === '--unset' && flags[i + 1] ? [flags[i + 1]!] : []));
+      const kept = flags.filter((flag, i) => flag !== '--unset' && flags[i - 1] !== '--unset');
+      const { name: _name, ...changes } = profileFromFlags(name, kept);
+      await updateProfile(context.paths.configFile, name, { ...(changes as Record<string, string | string[]>), ...Object.fromEntries(unset.map((field) => [field, null])) });
+      io.stderr.write(`kubecred: changed profile ${name} in ${context.paths.configFile}\n`);
+      return 0;
+    }
+    if (sub === 'rm') {
+      const [name, ...extra] = rest;
+      if (!name || extra.length) throw new UsageError('expected: profile rm <name>');
+      // Its secrets first: once config.yaml no longer names it, nothing would point at them.
+      const listed = await requestStartingBroker(context, (client) => client.request('GET', `/v1/secrets/${encodeURIComponent(name)}`));
+      if (listed.status !== 200) return printBrokerError(listed, io.stderr);
+      const { fields } = JSON.parse(listed.body) as { fields: string[] };
+      for (const field of fields) {
+        const removed = await requestStartingBroker(context, (client) => client.request('DELETE', ROUTES.secret(name, field)));
+        if (removed.status !== 200) return printBrokerError(removed, io.stderr);
+      }
+      await removeProfile(context.paths.configFile, name);
+      io.stderr.write(`kubecred: removed profile ${name} from ${context.paths.configFile}${fields.length ? ` and its secrets (${fields.join(', ')}) from the secret store` : ''}\n`);
       return 0;
     }
     if (sub !== 'list') throw new UsageError(sub ? `unknown profile command "${sub}"` : 'say what to do with profiles');
