@@ -45,34 +45,37 @@ export const loginCommand: Command = {
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     const { expiresAt, account } = JSON.parse(answer.body) as { expiresAt: string | null; account?: string };
     // Who signed in, so a login completed by someone else in your name does not go unnoticed.
-    context.io.stderr.write(`kubecred: logged in to ${printable(profile)}${account ? ` as ${printable(account)}` : ''}${expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : ''}\n`);
+    context.io.stderr.write(`kubecred: logged in to ${printable(profile)}${account ? ` as ${printable(account)}` : ''}${validity(expiresAt)}\n`);
     return 0;
   },
 };
 
-export const logoutCommand: Command = {
-  name: 'logout',
-  usage: 'kubecred logout <profile>',
-  async run(args, context) {
-    const [profile, ...rest] = args;
-    if (!profile || rest.length > 0) throw new UsageError('expected: logout <profile>');
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/logout`));
-    if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
-    context.io.stderr.write(`kubecred: logged out of ${profile}; its cached credentials and refresh token are gone\n`);
-    return 0;
-  },
-};
+/** One action on a profile (POST /v1/profiles/:name/<action>); `done` says what came of it. */
+function profileAction(name: string, action: string, usage: string, done: (profile: string, answer: { expiresAt?: string | null; account?: string }) => string): Command {
+  return {
+    name,
+    usage,
+    async run(args, context) {
+      const [profile, ...rest] = args;
+      if (!profile || rest.length > 0) throw new UsageError(`expected: ${name} <profile>`);
+      const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/${action}`));
+      if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
+      context.io.stderr.write(`kubecred: ${done(printable(profile), JSON.parse(answer.body) as { expiresAt?: string | null; account?: string })}\n`);
+      return 0;
+    },
+  };
+}
 
-export const refreshCommand: Command = {
-  name: 'refresh',
-  usage: 'kubecred refresh <profile>   (a new credential now, keeping the login: for a token the cluster revoked)',
-  async run(args, context) {
-    const [profile, ...rest] = args;
-    if (!profile || rest.length > 0) throw new UsageError('expected: refresh <profile>');
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/refresh`));
-    if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
-    const { expiresAt, account } = JSON.parse(answer.body) as { expiresAt: string | null; account?: string };
-    context.io.stderr.write(`kubecred: ${printable(profile)} has a new credential${account ? ` for ${printable(account)}` : ''}${expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : ''}\n`);
-    return 0;
-  },
-};
+/** ", valid for 42 min" after a credential that expires. */
+function validity(expiresAt: string | null | undefined): string {
+  return expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : '';
+}
+
+export const logoutCommand = profileAction('logout', 'logout', 'kubecred logout <profile>', (profile) => `logged out of ${profile}; its cached credentials and refresh token are gone`);
+
+export const refreshCommand = profileAction(
+  'refresh',
+  'refresh',
+  'kubecred refresh <profile>   (a new credential now, keeping the login: for a token the cluster revoked)',
+  (profile, { expiresAt, account }) => `${profile} has a new credential${account ? ` for ${printable(account)}` : ''}${validity(expiresAt)}`,
+);
