@@ -101,6 +101,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     audit,
     callers,
     logger,
+    approvals,
   });
   const admin = new SecretAdmin(config, stores, tokens, cache, logger, approvals);
   return {

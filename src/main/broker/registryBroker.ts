@@ -8,6 +8,7 @@ import { summarizeRegistry } from '../../shared/registry/registrySummary.js';
 import { parseProviderRequest } from '../registry/providerRequest.js';
 import type { RegistryLogins } from '../registry/registryLogins.js';
 import { registrySecretOwner } from '../registry/registrySecrets.js';
+import type { Approvals } from './approvals.js';
 import { recordAudit, type AuditLog } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
@@ -23,6 +24,8 @@ export interface RegistryBrokerPorts {
   readonly audit: AuditLog;
   readonly callers: CallerPort;
   readonly logger: Logger;
+  /** The same approvals as profiles; absent: registries never ask. */
+  readonly approvals?: Approvals;
 }
 
 /** Who asked: the kubelet's plugin call, or a docker credential helper call. */
@@ -129,11 +132,15 @@ export class RegistryBroker {
 
   private async login(registry: RegistryConfig, caller: RegistryCaller): Promise<{ auth: RegistryAuth; expiresAt?: Date }> {
     try {
+      if (registry.approval !== 'never' && this.ports.approvals) {
+        await this.ports.approvals.check(registry.approval, { profile: registrySecretOwner(registry.name), caller: await this.ports.callers.describe(caller.parentPid) });
+      }
       const { auth, source, expiresAt } = await this.ports.logins.login(registry);
       void this.audit(registry, caller, 'served', source);
       return { auth, ...(expiresAt ? { expiresAt } : {}) };
     } catch (error) {
-      void this.audit(registry, caller, 'failed', undefined, error);
+      const denied = error instanceof BrokerError && (error.code === 'denied' || error.code === 'timed-out');
+      void this.audit(registry, caller, denied ? 'denied' : 'failed', undefined, error);
       throw error;
     }
   }
@@ -151,7 +158,7 @@ export class RegistryBroker {
     return registries;
   }
 
-  private audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed', source?: CacheSource, failure?: unknown): Promise<void> {
+  private audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed' | 'denied', source?: CacheSource, failure?: unknown): Promise<void> {
     return recordAudit(this.ports, caller, { profile: registrySecretOwner(registry.name), outcome, ...(source ? { source } : {}), ...(failure !== undefined ? { failure } : {}) });
   }
 

@@ -186,6 +186,8 @@ export const registrySchema = z
     /** How long the broker keeps a command's password, and the kubelet any answer. */
     cacheDuration: duration.default('5m'),
     cacheKeyType: z.enum(CACHE_KEY_TYPES).default('Registry'),
+    /** Ask before a program gets this registry's login (docker, podman, skopeo), as for profiles. */
+    approval: approvalPolicy,
   })
   .refine((r) => r.passwordCommand === undefined || r.username !== undefined, {
     message: 'a registry with passwordCommand needs username: (for Amazon ECR it is AWS)',
