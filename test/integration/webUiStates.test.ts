@@ -18,7 +18,7 @@ describe('the main window tells each profile\'s state and every failure', () => 
   let broker: TestBroker;
   let chromium: TestChromium;
   let page: Page;
-  const { cli } = callersFor(() => home.dir);
+  const { cli, credential } = callersFor(() => home.dir);
   const profile = (name: string) => page.locator(`[data-profile="${name}"]`);
 
   beforeAll(async () => {
@@ -51,6 +51,14 @@ describe('the main window tells each profile\'s state and every failure', () => 
     await profile('sso').getByRole('button', { name: 'Log in' }).click();
     await expect.poll(() => profile('sso').locator('.error-text').innerText().catch(() => ''), { timeout: 15_000 }).toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:59999 \(ECONNREFUSED\)/);
     await page.screenshot({ path: path.join(SHOTS, 'webui-states-login-failed.png'), fullPage: true });
+  });
+
+  it('the audit log says why a request failed, under its outcome', async () => {
+    const failed = await credential('sso');
+    expect(failed.code).toBe(1);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const row = page.locator('[data-audit-profile="sso"]').first();
+    await expect.poll(() => row.locator('.audit-error').innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach/);
   });
 
   it('a broken config.yaml is said at the top of the page', async () => {

@@ -34,9 +34,10 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
                 <td>{new Date(r.time).toLocaleString()}</td>
                 <td>{caller(r)}</td>
                 <td>{r.profile}</td>
-                <td className={`outcome-${r.outcome}`} title={r.error}>
+                <td className={`outcome-${r.outcome}`}>
                   {r.outcome}
                   {r.source ? ` (${r.source})` : ''}
+                  {r.error ? <div className="audit-error">{r.error}</div> : null}
                 </td>
               </tr>
             ))}

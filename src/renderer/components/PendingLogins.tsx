@@ -67,8 +67,10 @@ function DeviceLogin({ interaction, onCancel }: { interaction: Extract<Interacti
       <p className="device-code" aria-label="device code">
         {interaction.userCode}
       </p>
-      <CopyButton text={interaction.userCode} />
-      <CancelButton onCancel={onCancel} />
+      <div className="button-row">
+        <CopyButton text={interaction.userCode} />
+        <CancelButton onCancel={onCancel} />
+      </div>
     </div>
   );
 }
