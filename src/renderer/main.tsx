@@ -45,4 +45,10 @@ async function boot(): Promise<void> {
   root.render(<App transport={transport} />);
 }
 
+// A link pasted into a tab already on this page only changes the fragment, which reloads
+// nothing: start over, so its token is traded like any other.
+window.addEventListener('hashchange', () => {
+  if (new URLSearchParams(location.hash.slice(1)).has('token')) location.reload();
+});
+
 void boot();

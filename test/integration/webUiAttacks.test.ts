@@ -105,6 +105,9 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
       expect(await second.locator('body').innerText()).toContain('kubecred ui');
       await second.goto(`${ui.origin}/`);
       await expect.poll(() => second.locator('body').innerText()).toMatch(/no session[\s\S]*kubecred ui/);
+      // A fresh link pasted into that same tab (only the fragment changes) opens the UI.
+      await second.goto((await cli(['ui', '--print'])).stdout.trim());
+      await second.locator('[data-profile="guarded"]').waitFor({ timeout: 10_000 });
     } finally {
       await second.close();
     }
