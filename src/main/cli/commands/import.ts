@@ -37,7 +37,9 @@ export const importCommand: Command = {
     const { plan, backups } = await runImport({ ...request, backupDir: path.join(paths.stateDir, 'kubeconfig-backups'), now: new Date() });
     report(plan, io.stderr, 'moved');
     for (const [file, backup] of backups) {
-      io.stderr.write(`backup of ${file} as it was: ${backup} (mode 0600; it still holds the old plaintext credentials: delete it once kubectl works through Kubecred)\n`);
+      // Only users whose secrets moved left plaintext in the old file; wrapped plugins left none.
+      const plaintext = plan.imported.some((user) => user.file === file && user.secrets.length > 0);
+      io.stderr.write(`backup of ${file} as it was: ${backup} (mode 0600${plaintext ? '; it still holds the old plaintext credentials: delete it once kubectl works through Kubecred' : ''})\n`);
     }
     const leftFiles = [...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))))];
     if (leftFiles.length > 0) io.stderr.write(`these files were copied into the secret store and left in place; you can delete them now:\n${leftFiles.map((f) => `  ${f}\n`).join('')}`);
