@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ProfileConfig } from '../shared/config/schema.js';
 import { systemClock, type Clock } from './broker/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
@@ -52,7 +53,7 @@ export interface BrokerServices {
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
 export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new HeadlessUi(interactions, privateBrowserOpener(paths)) }: CompositionOptions): BrokerServices {
-  const config = new ConfigSource(paths.configFile);
+  const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, 'config.last-good.yaml'));
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui, clock }));
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
   const stores = new SecretStores({ config, home: paths.home, keychain, ui, tokens: (current) => tokens.current(current.tokens) });
