@@ -130,6 +130,17 @@ describe('kubecred import plan', () => {
     expect(String(error)).toMatch(/huge.yaml: it is 4\.\d MiB, more than the 4 MiB Kubecred edits; split it/);
   });
 
+  it('resolves YAML aliases in an exec block as kubectl does, and refuses an alias bomb (I2)', async () => {
+    await writeFile(at('alias.yaml'), 'common: &common [eks, get-token, --cluster-name, prod]\nusers:\n- name: aliased\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: /usr/bin/aws\n      args: *common\n');
+    const { imported } = await planImport(await loadKubeconfigSet([at('alias.yaml')]), OPTIONS);
+    expect(imported[0]!.profileInput).toMatchObject({ provider: 'exec', command: '/usr/bin/aws', args: ['eks', 'get-token', '--cluster-name', 'prod'] });
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    await writeFile(at('bomb.yaml'), `${bomb}\nusers:\n- name: bomb\n  user:\n    exec:\n      command: /bin/true\n      args: *i\n`);
+    const { imported: none, left } = await planImport(await loadKubeconfigSet([at('bomb.yaml')]), OPTIONS);
+    expect(none).toEqual([]);
+    expect(left).toEqual([expect.objectContaining({ user: 'bomb', reason: expect.stringContaining('too many YAML aliases') })]);
+  });
+
   it('writes the exec block in block style even into a flow-style user', async () => {
     await writeFile(at('flow.yaml'), `users:\n- name: f\n  user: {token: ${VARS.TOKEN}, as: bot}\n`);
     const { rewrites } = await planImport(await loadKubeconfigSet([at('flow.yaml')]), OPTIONS);

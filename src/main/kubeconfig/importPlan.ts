@@ -65,7 +65,7 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
   const imported: ImportedUser[] = [];
   const left: LeftUser[] = shadowed.map((entry) => ({ file: entry.source.file, user: entry.name, reason: 'an earlier file in KUBECONFIG defines a user of the same name, so kubectl never uses this one; it was left as it is' }));
   for (const entry of used) {
-    const credential = classifyUser(entry.body);
+    const credential = classifyUser(entry.body, entry.source.doc);
     if (credential.kind === 'kubecred') continue;
     if (credential.kind === 'left') left.push({ file: entry.source.file, user: entry.name, reason: credential.reason });
     else imported.push(await importedUser(entry, credential, profileNameFor(entry.name, taken), options));

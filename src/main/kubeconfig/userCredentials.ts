@@ -1,4 +1,4 @@
-import { isMap, type YAMLMap } from 'yaml';
+import { isMap, type Document, type YAMLMap } from 'yaml';
 import { kubecredProfileOf } from './kubecredExec.js';
 
 /** A secret as the kubeconfig holds it: inline (base64 for *-data keys) or in a file it names. */
@@ -30,15 +30,29 @@ const STATIC_SOURCES: ReadonlyArray<{ field: string; inline: string; path: strin
   { field: 'client-key', inline: 'client-key-data', path: 'client-key' },
 ];
 
-export function classifyUser(user: YAMLMap | undefined): UserCredential {
+/**
+ * The exec block as plain values. kubectl resolves YAML aliases (`args: *common`), so import
+ * does too, with the document; a handful of aliases is plenty, so an alias bomb is refused.
+ */
+function plainExec(exec: YAMLMap, doc: Document | undefined): Record<string, unknown> {
+  return (doc ? exec.toJS(doc, { maxAliasCount: 50 }) : exec.toJSON()) as Record<string, unknown>;
+}
+
+export function classifyUser(user: YAMLMap | undefined, doc?: Document): UserCredential {
   if (!user) return { kind: 'left', reason: 'it has no credentials', holdsCredentials: false };
   const exec = user.get('exec', true);
-  const profile = kubecredProfileOf(isMap(exec) ? exec.toJSON() : undefined);
+  let plain: Record<string, unknown> | undefined;
+  try {
+    plain = isMap(exec) ? plainExec(exec, doc) : undefined;
+  } catch {
+    return { kind: 'left', reason: 'its exec block expands into too many YAML aliases; write it out plainly and import again', holdsCredentials: false };
+  }
+  const profile = kubecredProfileOf(plain);
   if (profile !== undefined) return { kind: 'kubecred', profile };
   if (user.has('username') || user.has('password')) {
     return { kind: 'left', reason: 'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is', holdsCredentials: true };
   }
-  if (isMap(exec)) return { kind: 'exec', exec: exec.toJSON() as Record<string, unknown> };
+  if (plain) return { kind: 'exec', exec: plain };
   const provider = user.get('auth-provider', true);
   if (isMap(provider)) return classifyAuthProvider(provider);
   const secrets: SecretSource[] = [];
