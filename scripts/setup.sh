@@ -6,12 +6,13 @@ cd "$(dirname "$0")/.."
 
 # gnome-keyring + dbus: a real Secret Service for the keychain (demo and tests).
 # softhsm2 + opensc: a real PKCS#11 token and pkcs11-tool for the token tests; g++, make and
-# python3 build pkcs11js (node-gyp).
+# python3 build pkcs11js (node-gyp); gcc builds the peer-credentials addon; patch checks the
+# import diff (GNU patch as the oracle) and bsdutils brings `script` (a pty for kubectl in tests).
 # chromium: the real browser of the OIDC tests (driven by playwright-core; never downloaded by it);
 # faketime: runs the aws CLI at a fixed instant to compare EKS tokens byte for byte.
 # docker-registry + skopeo + apache2-utils (htpasswd): a real registry and client for the
 # registry credential tests.
-APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc g++ make python3 chromium faketime docker-registry skopeo apache2-utils)
+APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc gcc g++ make python3 chromium faketime docker-registry skopeo apache2-utils patch bsdutils)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
