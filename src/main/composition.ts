@@ -12,11 +12,12 @@ import { RegistryBroker } from './broker/registryBroker.js';
 import { runPasswordCommand } from './registry/passwordCommand.js';
 import { RegistryLogins } from './registry/registryLogins.js';
 import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
+import { AskingContext } from './broker/askingContext.js';
 import { Approvals } from './broker/approvals.js';
 import { RevocationCheck } from './broker/revocationCheck.js';
 import { HttpsClusterProbe } from './platform/httpsClusterProbe.js';
 import { secretFieldsOf } from './providers/secretFields.js';
-import { ConfigSource } from './config/configSource.js';
+import { ConfigSource, LAST_GOOD_CONFIG } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
 import { EksProvider } from './providers/eks/eksProvider.js';
@@ -26,6 +27,7 @@ import { OidcProvider } from './providers/oidc/oidcProvider.js';
 import type { Provider } from './providers/provider.js';
 import { StaticProvider } from './providers/static/staticProvider.js';
 import { KeychainStore } from './secrets/keychain/keychainStore.js';
+import { HealthRecordingStore } from './secrets/storeHealth.js';
 import { createPkcs11Service, type Pkcs11Service } from './secrets/pkcs11/pkcs11Service.js';
 import { SecretAdmin } from './secrets/secretAdmin.js';
 import type { SecretStore } from './secrets/secretStore.js';
@@ -48,15 +50,25 @@ export interface BrokerServices {
   /** Image registry credentials (kubelet credential provider, docker credential helper). */
   readonly registries: RegistryBroker;
   readonly interactions: InteractionBoard;
+  /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
+  keychainFailure(): string | null;
   close(): Promise<void>;
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
 export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new HeadlessUi(interactions, privateBrowserOpener(paths)) }: CompositionOptions): BrokerServices {
-  const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, 'config.last-good.yaml'));
-  const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui, clock }));
+  const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, LAST_GOOD_CONFIG));
+  const keychainHealth = new HealthRecordingStore(keychain);
+  const asking = new AskingContext();
+  const callers = new ProcessCallerInfo();
+  // A PIN asked while serving a credential names the program and the profile it is for.
+  const tokenUi: UiPort = {
+    askPin: async (request) => ui.askPin({ ...request, ...(await asking.describe()) }),
+    askPassphrase: (request) => ui.askPassphrase(request),
+  };
+  const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui: tokenUi, clock }));
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
-  const stores = new SecretStores({ config, home: paths.home, keychain, ui, tokens: (current) => tokens.current(current.tokens) });
+  const stores = new SecretStores({ config, home: paths.home, keychain: keychainHealth, ui, tokens: (current) => tokens.current(current.tokens) });
   const createProvider = (profile: ProfileConfig): Provider => {
     switch (profile.provider) {
       case 'static':
@@ -77,7 +89,6 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   const cache = new CredentialCache(clock, undefined, (key, error) =>
     logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
   );
-  const callers = new ProcessCallerInfo();
   const approvals = new Approvals(ui, clock, callers);
   const audit = new FileAuditLog(paths.auditLog);
   const credentials = new CredentialBroker({
@@ -93,6 +104,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     approvals,
     revocations: new RevocationCheck(new HttpsClusterProbe(), clock),
     secretFields: secretFieldsOf,
+    asking,
   });
   const registries = new RegistryBroker({
     clock,
@@ -110,6 +122,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     admin,
     registries,
     interactions,
+    keychainFailure: () => keychainHealth.lastFailure(),
     close: async () => {
       cache.forgetAll();
       stores.lockEncryptedFile();

@@ -140,7 +140,7 @@ export function App({ transport }: { transport: Transport }) {
           <h2 className="section">Image registries</h2>
           <RegistryList registries={state.registries} />
           <h2 className="section">Preferences</h2>
-          <PreferencesView transport={transport} version={state.profiles} />
+          <PreferencesView transport={transport} version={state.profiles} configBroken={state.configError !== null} />
           <h2 className="section">Audit log</h2>
           <AuditLogView records={audit} onRefresh={reload} />
         </>

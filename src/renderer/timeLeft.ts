@@ -35,3 +35,21 @@ export function describeProfile(profile: ProfileSummary, now: number): string {
   const left = formatTimeLeft(profile.expiresAt, now);
   return left ? `${who}, ${left}` : who;
 }
+
+/** How the state line reads at a glance: ok (it works without anyone), waiting (someone must sign in), bad (it failed). */
+export type ProfileTone = 'ok' | 'waiting' | 'bad';
+
+export function profileTone(profile: ProfileSummary): ProfileTone {
+  if (profile.state === 'error') return 'bad';
+  if (profile.state === 'ready' || !hasLogin(profile) || profile.silentRefresh === true) return 'ok';
+  return 'waiting';
+}
+
+/**
+ * Log in is the main action only where someone must sign in; a profile that renews itself
+ * still offers it (to sign in as someone else now), and a signed-in one offers Log out instead.
+ */
+export function loginOffer(profile: ProfileSummary): 'primary' | 'secondary' | 'none' {
+  if (!hasLogin(profile) || profile.state === 'ready') return 'none';
+  return profileTone(profile) === 'ok' ? 'secondary' : 'primary';
+}

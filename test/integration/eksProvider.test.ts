@@ -29,6 +29,9 @@ const CASES: CliCase[] = [
   { region: 'eu-west-1', cluster: 'team-a_cluster', sessionToken: SESSION_TOKEN },
   { region: 'eu-west-1', cluster: 'team-a_cluster' },
   { region: 'cn-north-1', cluster: 'prod', sessionToken: SESSION_TOKEN },
+  // E1: partitions beyond aws and aws-cn, which the region pattern once refused.
+  { region: 'eusc-de-east-1', cluster: 'prod', sessionToken: SESSION_TOKEN },
+  { region: 'us-isob-east-1', cluster: 'prod' },
 ];
 
 describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byte', () => {

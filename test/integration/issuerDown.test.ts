@@ -60,7 +60,7 @@ describe('the OIDC issuer goes down after the login', () => {
     expect(expired.code).toBe(1);
     expect(expired.stdout).toBe('');
     expect(expired.stderr.trim().split('\n'), expired.stderr).toHaveLength(1);
-    expect(expired.stderr).toMatch(/^kubecred: refreshing the ID token for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(expired.stderr).toMatch(/^kubecred: refreshing the ID token for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED: nothing listens on that port\)/);
     expect(expired.stderr).not.toContain(token.token);
     // A dead IdP is reported at once, not after a login that can never finish.
     expect(Date.now() - started).toBeLessThan(15_000);

@@ -47,5 +47,12 @@ describe('a broker started without the session bus address', () => {
     expect(stored.code).toBe(1);
     expect(stored.stderr).toContain('the OS keychain could not store dev/token');
     expect(stored.stderr).toContain('start the broker from that shell: kubecred restart');
-  });
+    // This shell reaches a keychain; doctor and status must still say the broker does not.
+    const status = await cli(['status']);
+    expect(status.stdout).toContain("keychain problem (the broker's): the OS keychain could not store dev/token");
+    const doctor = await cli(['doctor']);
+    expect(doctor.stdout).toMatch(/ok +keychain +OS keychain/);
+    expect(doctor.stdout).toMatch(/FAIL +broker +broker keychain: the running broker cannot reach the keychain/);
+    expect(doctor.stdout).toContain('kubecred restart');
+  }, 60_000);
 });

@@ -49,7 +49,7 @@ describe('the main window tells each profile\'s state and every failure', () => 
 
   it('a failed Log in shows why on the profile, not only in the broker log', async () => {
     await profile('sso').getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => profile('sso').locator('.error-text').innerText().catch(() => ''), { timeout: 15_000 }).toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:59999 \(ECONNREFUSED\)/);
+    await expect.poll(() => profile('sso').locator('.error-text').innerText().catch(() => ''), { timeout: 15_000 }).toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:59999 \(ECONNREFUSED: nothing listens on that port\)/);
     await page.screenshot({ path: path.join(SHOTS, 'webui-states-login-failed.png'), fullPage: true });
   });
 

@@ -55,6 +55,12 @@ export interface KeystoneStandIn {
   readonly received: { body: unknown; query: string }[];
   /** The X-Subject-Token of every token issued. */
   readonly tokens: string[];
+  /** GET /v3/auth/tokens answered (token validations), any outcome. */
+  readonly validations: number;
+  /** Revokes a token as DELETE /v3/auth/tokens or an admin's revocation does: it stops authenticating and validating. */
+  revoke(token: string): void;
+  /** Whether Keystone would still accept the token (issued, not revoked, not expired). */
+  accepts(token: string): boolean;
   close(): Promise<void>;
 }
 
@@ -220,7 +226,10 @@ export async function startKeystoneStandIn(options: KeystoneStandInOptions = {})
   const lifetimeMs = options.tokenLifetimeMs ?? 3_600_000;
   const received: { body: unknown; query: string }[] = [];
   const tokens: string[] = [];
+  const issued = new Map<string, { body: Json; expiresAt: number }>();
+  const revoked = new Set<string>();
   let requests = 0;
+  let validations = 0;
   let authUrl = '';
 
   const send = (response: ServerResponse, status: number, body: Json, headers: Record<string, string> = {}): void => {
@@ -232,6 +241,7 @@ export async function startKeystoneStandIn(options: KeystoneStandInOptions = {})
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const text = await readBody(request);
     if (url.pathname !== '/v3/auth/tokens') return send(response, 404, { error: { code: 404, message: 'The resource could not be found.', title: 'Not Found' } });
+    if (request.method === 'GET') return validate(request, response);
     if (request.method !== 'POST') return send(response, 405, { error: { code: 405, message: 'The method is not allowed for the requested URL.', title: 'Method Not Allowed' } });
     try {
       let parsed: unknown;
@@ -243,12 +253,32 @@ export async function startKeystoneStandIn(options: KeystoneStandInOptions = {})
       received.push({ body: parsed, query: url.search });
       const { token, body } = issue(model, isObject(parsed) ? parsed.auth : undefined, now(), lifetimeMs, !url.searchParams.has('nocatalog'));
       tokens.push(token);
+      issued.set(token, { body, expiresAt: now() + lifetimeMs });
       send(response, 201, body, { 'X-Subject-Token': token, Vary: 'X-Auth-Token' });
     } catch (error) {
       if (!(error instanceof KeystoneFailure)) throw error;
       const message = options.insecureDebug && error.debugDetail ? `${error.debugDetail} (Disable insecure_debug mode to suppress these details.)` : error.message;
       send(response, error.status, { error: { code: error.status, message, title: error.title } }, error.status === 401 ? { 'WWW-Authenticate': `Keystone uri="${authUrl}"` } : {});
     }
+  };
+  const accepts = (token: string | undefined): token is string => {
+    const known = token === undefined ? undefined : issued.get(token);
+    return known !== undefined && !revoked.has(token as string) && now() < known.expiresAt;
+  };
+  // GET /v3/auth/tokens (keystone/api/auth.py): X-Auth-Token must authenticate (401 otherwise); the
+  // subject token is 404 when revoked, expired or unknown. A token may validate itself (policy
+  // identity:validate_token allows the token's own subject).
+  const validate = (request: IncomingMessage, response: ServerResponse): void => {
+    validations += 1;
+    const auth = request.headers['x-auth-token'];
+    const subject = request.headers['x-subject-token'];
+    if (!accepts(typeof auth === 'string' ? auth : undefined)) {
+      return send(response, 401, { error: { code: 401, message: GENERIC_401, title: 'Unauthorized' } }, { 'WWW-Authenticate': `Keystone uri="${authUrl}"` });
+    }
+    if (typeof subject !== 'string' || !accepts(subject)) {
+      return send(response, 404, { error: { code: 404, message: `Could not find token: ${String(subject).slice(0, 8)}...`, title: 'Not Found' } });
+    }
+    send(response, 200, issued.get(subject)?.body ?? {}, { 'X-Subject-Token': subject, Vary: 'X-Auth-Token' });
   };
   const listener = (request: IncomingMessage, response: ServerResponse): void => {
     handle(request, response).catch((error: unknown) => send(response, 500, { error: { code: 500, message: String(error), title: 'Internal Server Error' } }));
@@ -266,6 +296,11 @@ export async function startKeystoneStandIn(options: KeystoneStandInOptions = {})
     },
     received,
     tokens,
+    get validations() {
+      return validations;
+    },
+    revoke: (token) => void revoked.add(token),
+    accepts: (token) => accepts(token),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -49,6 +49,14 @@ describe('addProfile', () => {
     expect(await readFile(config.file, 'utf8')).toBe('profiles: [oops\n');
   });
 
+  it('says what is wrong in plain words, and how to change a profile that exists (new-user finding 13)', async () => {
+    await addProfile(config.file, { name: 'sso', provider: 'oidc', issuer: 'https://id.example', clientId: 'k' });
+    await expect(addProfile(config.file, { name: 'o', provider: 'oidc', issuer: 'id.example.com', clientId: 'k' })).rejects.toThrow('the new profile is invalid: issuer "id.example.com" is not a full URL: write it like https://id.example.com');
+    await expect(addProfile(config.file, { name: 'o', provider: 'oidc', issuer: 'https://id.example' })).rejects.toThrow('the new profile is invalid: clientId is missing');
+    await expect(updateProfile(config.file, 'sso', { flow: 'sideways' })).rejects.toThrow('the profile is invalid: flow "sideways" is not one of auto, browser, device');
+    await expect(addProfile(config.file, { name: 'sso', provider: 'static' })).rejects.toMatchObject({ hint: expect.stringContaining('kubecred profile set sso --field value') });
+  });
+
   it('refuses secrets given as flags', () => {
     expect(() => profileFromFlags('k', ['--provider', 'keystone', '--password', 'hunter2'])).toThrow('secrets never go in arguments');
   });

@@ -44,6 +44,24 @@ describe('parseConfig', () => {
     expect(result.ok || result.error).not.toMatch(/discriminator|Unrecognized/);
   });
 
+  it('says what is wrong with a value in plain words, each unknown key at its own line (new-user finding 16)', () => {
+    const result = parseConfig('profiles:\n  - name: sso\n    provider: oidc\n    issuer: id.example.com\n  - name: b\n    provider: static\n    approval: sometimes\n    tokn: x\n    secretstore: keychain\n', FILE);
+    const lines = (!result.ok && result.error ? result.error : '').split('\n');
+    expect(lines).toEqual([
+      `${FILE} line 4, profiles[0].issuer: issuer "id.example.com" is not a full URL: write it like https://id.example.com`,
+      `${FILE} line 2, profiles[0].clientId: clientId is missing`,
+      `${FILE} line 7, profiles[1].approval: approval "sometimes" is not one of never, once-per-process, always`,
+      `${FILE} line 8, profiles[1]: unknown key "tokn"`,
+      `${FILE} line 9, profiles[1]: unknown key "secretstore" (did you mean "secretStore"?)`,
+    ]);
+    const more = parseConfig('profiles:\n  - name: 5\n    provider: exec\n    command: /bin/true\n    args: get-token\n', FILE);
+    expect(!more.ok && more.error.split('\n')).toEqual([
+      `${FILE} line 2, profiles[0].name: name should be text, not the number 5`,
+      `${FILE} line 5, profiles[0].args: args should be a list, not "get-token"`,
+    ]);
+    expect(`${!result.ok && result.error}\n${!more.ok && more.error}`).not.toMatch(/Invalid|expected|received|Unrecognized|discriminator/);
+  });
+
   it('reports a YAML syntax error with its line', () => {
     const result = parseConfig('profiles:\n  - name: demo\n   provider: [static\n', FILE);
     expect(!result.ok && result.error).toMatch(/line \d+: not valid YAML/);

@@ -23,7 +23,7 @@ describe('OIDC failures as BrokerErrors', () => {
     const tls = new TypeError('fetch failed', { cause: Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }) });
     expect(oidcFailure(tls, where)).toMatchObject({ message: expect.stringContaining('TLS certificate of https://issuer.example is not trusted (SELF_SIGNED_CERT_IN_CHAIN)'), hint: expect.stringContaining('caFile') });
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-    expect(oidcFailure(refused, where).message).toBe('refreshing the ID token for profile "prod" failed: cannot reach https://issuer.example (ECONNREFUSED)');
+    expect(oidcFailure(refused, where).message).toBe('refreshing the ID token for profile "prod" failed: cannot reach https://issuer.example (ECONNREFUSED: nothing listens on that port)');
   });
 
   it('says what a bare "fetch failed" hid (new-user finding 11), and where to look next', () => {
@@ -33,7 +33,7 @@ describe('OIDC failures as BrokerErrors', () => {
       hint: expect.stringContaining('kubecred doctor'),
     });
     const dns = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND id.example.com'), { code: 'ENOTFOUND' }) });
-    expect(oidcFailure(dns, where).message).toBe('refreshing the ID token for profile "prod" failed: cannot reach https://issuer.example (ENOTFOUND)');
+    expect(oidcFailure(dns, where).message).toBe('refreshing the ID token for profile "prod" failed: cannot reach https://issuer.example (ENOTFOUND: the host name does not resolve)');
   });
 
   it('passes BrokerErrors through and never quotes a cause\'s body', () => {

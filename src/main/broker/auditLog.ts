@@ -1,3 +1,4 @@
+import { withoutTokens } from '../providers/exec/quoteStderr.js';
 import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
@@ -39,8 +40,13 @@ export async function recordAudit(ports: AuditPorts, asker: { readonly parentPid
   }
 }
 
-/** What the trail keeps of a failure: never what it quotes of a plugin's output. */
+/**
+ * What the trail keeps of a failure: never what it quotes of a plugin's output. Other messages
+ * may still carry a server's or a library's words (an issuer's error text, an internal error),
+ * so anything token-shaped in them is redacted too: the trail outlives the request, and the web
+ * UI shows it.
+ */
 function auditText(failure: unknown): string {
-  if (failure instanceof BrokerError) return failure.auditMessage ?? failure.message;
-  return (failure as Error)?.message ?? String(failure);
+  const text = failure instanceof BrokerError ? (failure.auditMessage ?? failure.message) : ((failure as Error)?.message ?? String(failure));
+  return withoutTokens(String(text));
 }

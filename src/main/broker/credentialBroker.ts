@@ -8,6 +8,8 @@ export interface SecretStoresPort {
 }
 import type { Approvals } from './approvals.js';
 import type { RevocationCheck } from './revocationCheck.js';
+import { IssuerRecheck } from './issuerRecheck.js';
+import type { AskingContext } from './askingContext.js';
 import { recordAudit, type AuditLog } from './auditLog.js';
 import { BrokerError } from './brokerError.js';
 import { credentialCacheKey } from './cacheKey.js';
@@ -41,17 +43,31 @@ export interface BrokerPorts {
   readonly secretFields: (profile: ProfileConfig) => readonly string[];
   /** Finds cached tokens the cluster stopped accepting; absent: never asks the cluster. */
   readonly revocations?: RevocationCheck;
+  /** Asks an issuer that offers it (Keystone) whether a cached credential still holds; made here when absent. */
+  readonly issuerChecks?: IssuerRecheck;
+  /** Lets a question asked while serving (a token PIN) name the profile and the program. */
+  readonly asking?: AskingContext;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
 export class CredentialBroker {
   /** One controller per running login (`login`), so the UI's Cancel can stop it. */
   private readonly logins = new Map<string, Set<AbortController>>();
+  private readonly issuerChecks: IssuerRecheck;
 
-  constructor(private readonly ports: BrokerPorts) {}
+  constructor(private readonly ports: BrokerPorts) {
+    this.issuerChecks = ports.issuerChecks ?? new IssuerRecheck(ports.clock);
+  }
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
-  async credential(request: CredentialRequest): Promise<string> {
+  credential(request: CredentialRequest): Promise<string> {
+    const { asking, callers } = this.ports;
+    if (!asking) return this.serve(request);
+    const profile = request.argv[1] ?? '';
+    return asking.run({ profile, caller: () => callers.describe(request.parentPid) }, () => this.serve(request));
+  }
+
+  private async serve(request: CredentialRequest): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     try {
       const execInfo = parseExecInfo(request.execInfo, declaredApiVersion);
@@ -63,11 +79,18 @@ export class CredentialBroker {
         await this.ports.approvals.check(profile.approval, { profile: profile.name, caller, ...(execInfo.cluster?.server ? { cluster: execInfo.cluster.server } : {}) });
       }
       const key = credentialCacheKey(profile.name, execInfo.cluster);
+      // A check of this profile's token under way may be about to drop it: not served again meanwhile.
+      await this.issuerChecks.settled(profile.name);
       const { credential, source } = await this.ports.cache.get(key, () =>
         provider.getCredential({ profile: profile.name, cluster: execInfo.cluster, interactive: request.stdinIsTerminal && execInfo.interactive }),
       );
       this.ports.revocations?.afterServe({ profile: profile.name, callerPid: request.parentPid, cluster: execInfo.cluster, token: credential.token, fromCache: source === 'cache' }, () => {
         this.ports.logger.info('the cluster refused the cached token; it is dropped and fetched anew', { profile: profile.name });
+        this.ports.cache.forget(profile.name);
+      });
+      const validate = provider.validate?.bind(provider);
+      this.issuerChecks.afterServe({ profile: profile.name, callerPid: request.parentPid, fromCache: source === 'cache' }, validate && ((signal) => validate(credential, signal)), () => {
+        this.ports.logger.info('the issuer no longer honours the cached credential; it is dropped and fetched anew', { profile: profile.name });
         this.ports.cache.forget(profile.name);
       });
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.

@@ -57,6 +57,7 @@ export class PromptQueue implements UiPort, ApprovalUiPort {
       tokenLabel: request.tokenLabel,
       flags: { countLow, finalTry, locked },
       ...(request.caller ? { caller: request.caller } : {}),
+      ...(request.profile ? { profile: request.profile } : {}),
     });
     return answer.kind === 'pin' ? answer.pin : null;
   }

@@ -11,8 +11,10 @@ export interface PinRequest {
   /** The token's own label, as the user sees it on the card. */
   readonly tokenLabel: string;
   readonly flags: PinFlags;
-  /** The program that asked (for the prompt's wording), when known. */
+  /** The program that asked (for the prompt's wording), when known: "kubectl (pid 4242)". */
   readonly caller?: string;
+  /** The profile being served when the PIN was needed, when known. */
+  readonly profile?: string;
 }
 
 export interface PassphraseRequest {

@@ -18,6 +18,8 @@ export interface CliContext {
 export interface Command {
   readonly name: string;
   readonly usage: string;
+  /** More than the usage for `--help`, when a subcommand has more to say (`profile add --help`). */
+  help?(args: readonly string[]): Promise<string | undefined>;
   run(args: string[], context: CliContext): Promise<number>;
 }
 

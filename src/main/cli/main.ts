@@ -27,7 +27,8 @@ export async function runCli(argv: string[], io: CliIo, self: { command: string;
   }
   const command = await entry.load();
   if (args.includes('--help') || args[0] === '-h') {
-    io.stdout.write(`kubecred ${name}: ${entry.summary}\nusage: ${command.usage}\n`);
+    const more = await command.help?.(args.filter((arg) => arg !== '--help' && arg !== '-h'));
+    io.stdout.write(`kubecred ${name}: ${entry.summary}\nusage: ${command.usage}\n${more ? `\n${more}` : ''}`);
     return 0;
   }
   try {
@@ -38,9 +39,16 @@ export async function runCli(argv: string[], io: CliIo, self: { command: string;
       io.stderr.write(`kubecred ${name}: ${error.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    io.stderr.write(`kubecred: ${(error as Error).message}\n`);
+    io.stderr.write(errorLines(error as Error));
     return 1;
   }
+}
+
+/** The error, and what to do about it when it says (a BrokerError's hint). */
+function errorLines(error: Error & { hint?: unknown }): string {
+  const hint = typeof error.hint === 'string' && error.hint ? `${error.hint.charAt(0).toUpperCase()}${error.hint.slice(1)}` : '';
+  if (!hint) return `kubecred: ${error.message}\n`;
+  return error.message.includes('\n') ? `kubecred: ${error.message}\n${hint}\n` : `kubecred: ${error.message}. ${hint}\n`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { HEADERS } from '../../shared/api/routes.js';
+import { printable } from '../../shared/printable.js';
 import type { BrokerAnswer } from './brokerClient.js';
 import type { CliContext } from './io.js';
 import { printBrokerError } from './printError.js';
@@ -15,7 +16,7 @@ export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliC
   if (typeof prompt !== 'string' || !context.io.stdin.isTTY) return false;
   const [kind, token] = prompt.split(' ');
   const { io } = context;
-  const ask = kind === 'token-pin' && token ? { label: `Kubecred: PIN for token ${token}`, path: `/v1/tokens/${encodeURIComponent(token)}/login`, field: 'pin' } : kind === 'passphrase' ? { label: 'Kubecred: passphrase of the encrypted secret file', path: '/v1/unlock', field: 'passphrase' } : undefined;
+  const ask = kind === 'token-pin' && token ? { label: `Kubecred: PIN for token ${printable(token, 80)}`, path: `/v1/tokens/${encodeURIComponent(token)}/login`, field: 'pin' } : kind === 'passphrase' ? { label: 'Kubecred: passphrase of the encrypted secret file', path: '/v1/unlock', field: 'passphrase' } : undefined;
   if (!ask) return false;
   const value = await readSecretInput(io, ask.label);
   if (!value) return false;

@@ -7,6 +7,7 @@ import { BrokerError } from '../broker/brokerError.js';
 import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
 import { formatPath } from './configIssues.js';
 import { parseConfig } from './configLoader.js';
+import { plainIssues } from './plainIssues.js';
 
 /** A profile that config.yaml's schema refuses; `field` names the offending field for a form. */
 export class ProfileInvalidError extends BrokerError {
@@ -26,16 +27,12 @@ export class ProfileInvalidError extends BrokerError {
  */
 export async function addProfile(file: string, input: Record<string, unknown>): Promise<ProfileConfig> {
   const parsed = profileSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue ? formatPath(issue.path) : '';
-    throw new ProfileInvalidError(`the new profile is invalid: ${issue ? `${field || 'profile'}: ${issue.message}` : 'unknown problem'}`, field || undefined);
-  }
+  if (!parsed.success) throw invalidEntry('the new profile', parsed.error.issues, input);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '# Kubecred profiles: see README.md\nprofiles: []\n' : Promise.reject(error)));
   const current = parseConfig(text, file);
   if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
   if (current.config.profiles.some((p) => p.name === parsed.data.name)) {
-    throw new ProfileInvalidError(`a profile named "${parsed.data.name}" already exists in ${file}`, 'name', 'choose another name, or edit that profile in the file');
+    throw new ProfileInvalidError(`a profile named "${parsed.data.name}" already exists in ${file}`, 'name', `change it with: kubecred profile set ${parsed.data.name} --field value (or choose another name)`);
   }
   const doc = parseDocument(text);
   const profiles = doc.get('profiles');
@@ -78,6 +75,15 @@ export async function readProfile(file: string, name: string): Promise<Record<st
   return item.toJSON() as Record<string, unknown>;
 }
 
+/** The first problem of an entry, in plain words, with its field named for a form. */
+function invalidEntry(what: string, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, input: unknown): ProfileInvalidError {
+  const [issue] = plainIssues(issues as Parameters<typeof plainIssues>[0], input);
+  const field = issue ? formatPath(issue.path) : '';
+  // A plain message names its field; one the schema wrote itself ("an AWS region is ...") gets it in front.
+  const named = !issue || issue.message.startsWith(String(issue.path.at(-1) ?? '')) || !field ? issue?.message : `${field}: ${issue.message}`;
+  return new ProfileInvalidError(`${what} is invalid: ${named ?? 'unknown problem'}`, field || undefined);
+}
+
 interface NamedEntry<T> {
   readonly list: 'profiles' | 'tokens';
   readonly what: 'profile' | 'token';
@@ -110,11 +116,7 @@ async function updateNamedEntry<T>(file: string, name: string, changes: Record<s
     else merged[key] = value;
   }
   const parsed = entry.schema.safeParse(merged);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue ? formatPath(issue.path) : '';
-    throw new ProfileInvalidError(`the ${entry.what} is invalid: ${issue ? `${field || entry.what}: ${issue.message}` : 'unknown problem'}`, field || undefined);
-  }
+  if (!parsed.success) throw invalidEntry(`the ${entry.what}`, parsed.error.issues, merged);
   for (const [key, value] of Object.entries(changes)) {
     const node = item.get(key, true);
     if (value === null) item.delete(key);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import { configSchema, EMPTY_CONFIG, type KubecredConfig } from '../../shared/config/schema.js';
 import { describeConfigIssues } from './configIssues.js';
+import { plainIssues } from './plainIssues.js';
 
 export type ConfigResult =
   | { readonly ok: true; readonly config: KubecredConfig }
@@ -30,9 +31,10 @@ export function parseConfig(text: string, file: string): ConfigResult {
     const line = yamlError.linePos?.[0]?.line ?? lineCounter.linePos(yamlError.pos[0]).line;
     return { ok: false, error: `${file}${line ? ` line ${line}` : ''}: not valid YAML: ${firstLine(yamlError.message)}` };
   }
-  const result = configSchema.safeParse(doc.toJS() ?? {});
+  const input: unknown = doc.toJS() ?? {};
+  const result = configSchema.safeParse(input);
   if (result.success) return { ok: true, config: result.data };
-  return { ok: false, error: describeConfigIssues(result.error.issues, doc, lineCounter, file) };
+  return { ok: false, error: describeConfigIssues(plainIssues(result.error.issues, input), doc, lineCounter, file) };
 }
 
 function firstLine(message: string): string {

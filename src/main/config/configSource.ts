@@ -1,7 +1,22 @@
-import { chmod, copyFile, mkdir, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { EMPTY_CONFIG } from '../../shared/config/schema.js';
-import { loadConfig } from './configLoader.js';
+import { EMPTY_CONFIG, type KubecredConfig } from '../../shared/config/schema.js';
+import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
+import { loadConfig, parseConfig, type ConfigResult } from './configLoader.js';
+
+/** The last config.yaml that was valid, kept in the state dir by a running broker. */
+export const LAST_GOOD_CONFIG = 'config.last-good.yaml';
+
+/**
+ * What a broker started now would serve: config.yaml, or while it is broken, the last good
+ * copy (`config` is undefined when there is none). For commands that check a profile name.
+ */
+export async function loadServedConfig(configFile: string, stateDir: string): Promise<{ config: KubecredConfig | undefined; error: string | null }> {
+  const current = await loadConfig(configFile);
+  if (current.ok) return { config: current.config, error: null };
+  const saved = await loadConfig(path.join(stateDir, LAST_GOOD_CONFIG));
+  return { config: saved.ok ? saved.config : undefined, error: current.error };
+}
 
 export interface ConfigSnapshot {
   readonly config: typeof EMPTY_CONFIG;
@@ -29,11 +44,13 @@ export class ConfigSource {
     const stamp = await this.stamp();
     if (stamp === this.seenStamp) return this.snapshot;
     this.seenStamp = stamp;
-    const result = await loadConfig(this.file);
+    const text = await this.readText();
+    const result: ConfigResult = typeof text === 'string' ? parseConfig(text, this.file) : text;
     const fallback = !this.started && !result.ok ? await this.loadLastGood() : this.snapshot.config;
     this.started = true;
     this.snapshot = result.ok ? { config: result.config, error: null } : { config: fallback, error: result.error };
-    if (result.ok && stamp !== 'absent') await this.keepLastGood();
+    // The very text that was checked: a copy taken later could catch an edit half-way.
+    if (result.ok && typeof text === 'string') await this.keepLastGood(text);
     return this.snapshot;
   }
 
@@ -43,12 +60,23 @@ export class ConfigSource {
     return saved.ok ? saved.config : this.snapshot.config;
   }
 
-  private async keepLastGood(): Promise<void> {
+  /** config.yaml's text; a missing file is a valid empty config, an unreadable one an error. */
+  private async readText(): Promise<string | ConfigResult> {
+    try {
+      return await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, config: EMPTY_CONFIG };
+      return { ok: false, error: `cannot read ${this.file}: ${(error as Error).message}` };
+    }
+  }
+
+  private async keepLastGood(text: string): Promise<void> {
     if (!this.lastGood) return;
     try {
       await mkdir(path.dirname(this.lastGood), { recursive: true, mode: 0o700 });
-      await copyFile(this.file, this.lastGood);
-      await chmod(this.lastGood, 0o600);
+      // Created 0600 (never the source's mode, not even for a moment), and renamed into place:
+      // whatever sat at that path, a symlink included, is replaced, never written through.
+      await writeFileAtomic(this.lastGood, text, 0o600);
     } catch {
       // Best effort: without the copy, a broker started on a broken file serves no profiles.
     }

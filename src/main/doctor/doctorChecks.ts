@@ -2,9 +2,13 @@ import { access, readFile, stat } from 'node:fs/promises';
 import type { KubecredConfig } from '../../shared/config/schema.js';
 import { systemClock } from '../broker/clock.js';
 import { loadConfig } from '../config/configLoader.js';
+import { loadServedConfig } from '../config/configSource.js';
 import { kubeconfigFiles } from '../kubeconfig/kubeconfigFiles.js';
 import type { KubecredPaths, PlatformEnv } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
+import path from 'node:path';
+import { listBackups } from '../kubeconfig/importRecord.js';
+import { backupsCheck } from './checks/backupsCheck.js';
 import { brokerCheck } from './checks/brokerCheck.js';
 import { clockSkewCheck, type IssuerToProbe } from './checks/clockSkewCheck.js';
 import { configCheck } from './checks/configCheck.js';
@@ -33,8 +37,11 @@ export interface DoctorEnvironment extends Pick<PlatformEnv, 'env' | 'homedir' |
 /** The composition root of doctor: every check, wired to the real file system and probes. */
 export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const loaded = await loadConfig(e.paths.configFile);
-  const config = loaded.ok ? loaded.config : undefined;
+  // While config.yaml is broken a broker serves the last good copy: the tokens and issuers to check are its.
+  const config = loaded.ok ? loaded.config : (await loadServedConfig(e.paths.configFile, e.paths.stateDir)).config;
   const kubeconfigs = await readKubeconfigs(kubeconfigFiles(e), { read: readWithMode });
+  const backupDir = path.join(e.paths.stateDir, 'kubeconfig-backups');
+  const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readWithMode });
   return [
     brokerCheck(() => probeBroker(e.paths)),
     runDirCheck({ runDir: e.paths.runDir, socket: e.paths.socket, clientSecret: e.paths.clientSecret, uid: e.uid, platform: e.platform, stat: factsOf }),
@@ -44,6 +51,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
     shimCheck(nativeShimPath(e.platform, e.arch), e.platform, e.arch, nodeCliPath()),
     kubeconfigProfilesCheck({ files: kubeconfigs, config, exists }),
     kubeconfigExposureCheck(kubeconfigs, e.platform),
+    backupsCheck(backupDir, backups),
     kubectlVersionCheck(kubeconfigs, () => kubectlVersion(e.env.KUBECTL || 'kubectl', PROBE_TIMEOUT_MS)),
     clockSkewCheck(oidcIssuers(config), (url, caFile) => issuerDate(url, caFile, PROBE_TIMEOUT_MS), systemClock),
   ];

@@ -4,6 +4,7 @@ import { renderKubeconfig, namedEntries, type KubeconfigFile } from './kubeconfi
 import { effectiveEntries, type LocatedEntry } from './kubeconfigSet.js';
 import { kubecredExecBlock, type ExecApiVersion } from './kubecredExec.js';
 import { unifiedDiff } from './lineDiff.js';
+import { removeKeepingComments } from './movedComments.js';
 import { profileNameFor } from './profileNames.js';
 import { readSecretSource, type SecretValue } from './readSecretSource.js';
 import { SECRET_ENV, redactedCopy } from './redactSecrets.js';
@@ -81,9 +82,9 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
     for (const user of mine) {
       const body = bodies.get(user.user);
       if (!body) continue;
-      for (const key of CREDENTIAL_KEYS) body.delete(key);
+      const execKey = removeKeepingComments(body, CREDENTIAL_KEYS, 'exec');
       body.flow = false;
-      body.set('exec', edited.createNode(kubecredExecBlock({ command: options.command, profile: user.profile, ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) })));
+      body.set(execKey, edited.createNode(kubecredExecBlock({ command: options.command, profile: user.profile, ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) })));
     }
     const diff = unifiedDiff(renderKubeconfig(source, redactedCopy(source.doc)), renderKubeconfig(source, redactedCopy(edited)), source.file);
     rewrites.push({ source, text: renderKubeconfig(source, edited), diff });

@@ -41,10 +41,28 @@ const BODY_KEY: Record<EntryList, string> = { users: 'user', contexts: 'context'
  */
 export const MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Time and memory go with the number of YAML nodes, not bytes: 4 MiB of `[1, 1, 1, ...]` took
+ * 37 s and 1.3 GB, 4 MiB of certificates 1.6 s. Lines plus commas count the nodes within a
+ * small factor without parsing (a line holds a key and a value; more need commas). 50,000 is
+ * some 3,500 contexts with their clusters and users: about 5 s at worst, measured.
+ */
+export const MAX_KUBECONFIG_ITEMS = 50_000;
+const SPLIT_HINT = 'split it into several files on KUBECONFIG (kubectl config view --minify --flatten --context <name> writes one context\'s part)';
+
+function itemCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 44) count++;
+  }
+  return count;
+}
+
 export async function loadKubeconfigFile(file: string): Promise<KubeconfigFile> {
   const size = await stat(file).then((info) => info.size, () => 0);
   if (size > MAX_KUBECONFIG_BYTES) {
-    throw new KubeconfigSyntaxError(file, undefined, `it is ${(size / 1024 / 1024).toFixed(1)} MiB, more than the ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB Kubecred edits; split it into several files on KUBECONFIG (kubectl config view --minify --flatten --context <name> writes one context's part)`);
+    throw new KubeconfigSyntaxError(file, undefined, `it is ${(size / 1024 / 1024).toFixed(1)} MiB, more than the ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB Kubecred edits; ${SPLIT_HINT}`);
   }
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(new Error(`cannot read ${file}: ${error.message}`))));
   const mode = text === undefined ? 0o600 : (await stat(file)).mode & 0o777;
@@ -59,6 +77,10 @@ export async function loadKubeconfigFile(file: string): Promise<KubeconfigFile> 
 
 /** Parses kubeconfig text; throws KubeconfigSyntaxError naming the line of the first problem. */
 export function parseKubeconfig(text: string, file: string, lineCounter = new LineCounter()): Document.Parsed {
+  const items = itemCount(text);
+  if (items > MAX_KUBECONFIG_ITEMS) {
+    throw new KubeconfigSyntaxError(file, undefined, `it has ${items.toLocaleString('en')} lines and list items, more than the ${MAX_KUBECONFIG_ITEMS.toLocaleString('en')} Kubecred edits; ${SPLIT_HINT}`);
+  }
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, keepSourceTokens: false, version: '1.1' });
   const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
   const [error] = doc.errors;
@@ -100,5 +122,33 @@ export function renderKubeconfig(file: KubeconfigFile, doc: Document = file.doc)
   const text = doc.toString({ indentSeq, flowCollectionPadding });
   // yaml sets a comment at the end of the file off with a blank line; keep the file's own spacing.
   const trailing = doc.comment ? `\n#${doc.comment.split('\n')[0]}` : undefined;
-  return trailing && !file.text.includes(`\n${trailing}`) ? text.replace(`\n${trailing}`, trailing) : text;
+  const spaced = trailing && !file.text.includes(`\n${trailing}`) ? text.replace(`\n${trailing}`, trailing) : text;
+  return withOriginalCommentSpacing(spaced, file.text);
+}
+
+/** A line with the blanks before each `#` made one space: how yaml writes a trailing comment. */
+function commentSpacingKey(line: string): string {
+  return line.replace(/[ \t]+#/g, ' #');
+}
+
+/**
+ * yaml writes one space before a trailing comment, so `server: x   # lab` would lose the
+ * alignment its author gave it, on every line of the file. A rendered line that differs from a
+ * line of the original only in those blanks gets the original back. Only a key that one line
+ * of the original has is used: two lines that differ there may hold different values (a
+ * quoted `#`), and guessing between them could change one.
+ */
+function withOriginalCommentSpacing(rendered: string, original: string): string {
+  if (!original.includes('#')) return rendered;
+  const byKey = new Map<string, string | null>();
+  for (const line of original.split('\n')) {
+    if (!/[ \t]#/.test(line)) continue;
+    const key = commentSpacingKey(line);
+    const seen = byKey.get(key);
+    byKey.set(key, seen === undefined || seen === line ? line : null);
+  }
+  return rendered
+    .split('\n')
+    .map((line) => (line.includes(' #') ? (byKey.get(commentSpacingKey(line)) ?? line) : line))
+    .join('\n');
 }

@@ -9,7 +9,7 @@ import type { KubeconfigFile } from './kubeconfigDocument.js';
  * permission bits; a symlinked kubeconfig (dotfiles) is written through the link, not replaced.
  * The caller holds the kubeconfig lock.
  */
-export async function replaceKubeconfig(file: KubeconfigFile, text: string): Promise<void> {
+export async function replaceKubeconfig(file: Pick<KubeconfigFile, 'file' | 'exists' | 'mode'>, text: string): Promise<void> {
   const target = file.exists ? await realpath(file.file) : file.file;
   await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   await writeFileAtomic(target, text, file.mode);

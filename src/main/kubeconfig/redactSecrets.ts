@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import { namedEntries } from './kubeconfigDocument.js';
+import { kubecredProfileOf } from './kubecredExec.js';
 
 export const REDACTED = '<redacted>';
 const USER_SECRET_KEYS = ['token', 'client-certificate-data', 'client-key-data', 'password'];
@@ -24,7 +25,7 @@ export function redactedCopy(doc: Document): Document {
       for (const entry of env.items) if (isMap(entry) && entry.has('value')) entry.set('value', REDACTED);
     }
     const args = body.getIn(['exec', 'args'], true);
-    if (isSeq(args)) args.items = args.items.map((item) => copy.createNode(redactedArgument(String(isScalar(item) ? item.value : item))));
+    if (isSeq(args) && !callsKubecred(body.get('exec', true))) args.items = args.items.map((item) => copy.createNode(redactedArgument(String(isScalar(item) ? item.value : item))));
   }
   return copy;
 }
@@ -34,4 +35,13 @@ export function redactedArgument(argument: string): string {
   const flag = /^(--?[A-Za-z0-9][\w.-]*)(=.*)?$/.exec(argument);
   if (!flag) return REDACTED;
   return flag[2] === undefined ? argument : `${flag[1]}=${REDACTED}`;
+}
+
+/**
+ * An exec block Kubecred wrote (`kubecred-shim credential <profile>`): its arguments are a
+ * profile name, which the preview exists to show. Anything more in them is redacted as usual.
+ */
+function callsKubecred(exec: unknown): boolean {
+  const plain = isMap(exec) ? (exec.toJSON() as { args?: unknown }) : undefined;
+  return kubecredProfileOf(plain) !== undefined && Array.isArray(plain?.args) && plain.args.length === 2;
 }

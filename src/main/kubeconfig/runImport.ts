@@ -4,6 +4,7 @@ import { withKubeconfigLock } from './kubeconfigLock.js';
 import { loadKubeconfigSet } from './kubeconfigSet.js';
 import { backupKubeconfig, replaceKubeconfig } from './kubeconfigWrite.js';
 import { planImport, type ImportPlan, type PlanOptions } from './importPlan.js';
+import { textDigest, writeImportRecord } from './importRecord.js';
 
 /** Where profiles and secrets go: config.yaml and the broker's secret store. */
 export interface ImportPorts {
@@ -66,6 +67,19 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
         await replaceKubeconfig(rewrite.source, rewrite.text);
         written.push(rewrite);
       }
+      // What `kubecred import --undo` takes back; part of the import: without it, nothing changes.
+      await writeImportRecord(request.backupDir, {
+        version: 1,
+        at: request.now.toISOString(),
+        files: written.flatMap(({ source, text }) => {
+          const backup = backups.get(source.file);
+          const plaintextUsers = plan.imported.filter((user) => user.file === source.file && user.secrets.length > 0).map((user) => user.user);
+          return backup ? [{ file: source.file, backup, written: textDigest(text), plaintextUsers }] : [];
+        }),
+        profiles: [...added],
+        secrets: stored,
+        caFiles: plan.imported.flatMap((user) => (user.caFile ? [user.caFile.path] : [])),
+      });
     } catch (error) {
       // All or nothing: files already rewritten get their old text back, then profiles and secrets go.
       for (const rewrite of written) await replaceKubeconfig(rewrite.source, rewrite.source.text).catch(() => undefined);

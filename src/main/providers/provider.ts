@@ -26,4 +26,12 @@ export interface Provider {
    * the provider never needs the user to renew (keychain secrets, wrapped plugins, EKS keys).
    */
   canRefreshSilently?(): boolean;
+  /**
+   * Asks the credential's issuer whether it still honours a credential this provider made
+   * (Keystone validates its own tokens). 'unknown' when it cannot tell (unreachable, no answer
+   * in time): the credential is kept. Absent: the issuer offers no cheap check.
+   */
+  validate?(credential: Credential, signal: AbortSignal): Promise<Validity>;
 }
+
+export type Validity = 'valid' | 'revoked' | 'unknown';

@@ -30,7 +30,7 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes({ credentials: broker, admin, interactions, registries }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
+export function brokerRoutes({ credentials: broker, admin, interactions, registries, keychainFailure }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
   return [
     ...registryRoutes(registries, peers),
     {
@@ -72,6 +72,7 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
           profiles: await broker.profiles(),
           registries: await registries.summaries().catch(() => []),
           interactions: interactions.list(),
+          keychainError: keychainFailure(),
         };
         replyJson(response, 200, status);
       },

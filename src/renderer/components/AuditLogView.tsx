@@ -6,6 +6,15 @@ function caller(entry: AuditEntry): string {
   return pid === undefined ? who : `${who} (pid ${pid})`;
 }
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Local time as 2026-05-04 14:03:27: sorts as it reads, and means the same in every locale. */
+export function auditTime(iso: string): string {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  return `${t.getFullYear()}-${two(t.getMonth() + 1)}-${two(t.getDate())} ${two(t.getHours())}:${two(t.getMinutes())}:${two(t.getSeconds())}`;
+}
+
 /** The audit trail, newest first: who asked for which profile, and what happened. */
 export function AuditLogView({ records, onRefresh }: { records: readonly AuditEntry[]; onRefresh(): void }) {
   return (
@@ -31,8 +40,10 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
           <tbody>
             {records.map((r, i) => (
               <tr key={`${r.time}-${i}`} data-audit-profile={r.profile}>
-                <td>{new Date(r.time).toLocaleString()}</td>
-                <td>{caller(r)}</td>
+                <td className="nowrap">
+                  <time dateTime={r.time}>{auditTime(r.time)}</time>
+                </td>
+                <td className="nowrap">{caller(r)}</td>
                 <td>{r.profile}</td>
                 <td className={`outcome-${r.outcome}`}>
                   {r.outcome}

@@ -44,30 +44,54 @@ export function ImportWizard({ transport }: { transport: Pick<Transport, 'import
 }
 
 function Preview({ preview, busy, onImport, onCancel }: { preview: ImportPreview; busy: boolean; onImport: () => void; onCancel: () => void }) {
+  const nothing = preview.moves.length === 0;
   return (
     <>
       <p className="hint">Read from {preview.files.join(', ')}</p>
-      {preview.moves.length === 0 ? <p className="empty">Nothing to move: no user there holds credentials Kubecred can take over.</p> : null}
-      <ul className="profiles" aria-label="users to move">
-        {preview.moves.map((move) => (
-          <li key={`${move.file}:${move.user}`} className="profile" data-move={move.user}>
-            <div className="profile-text">
-              <strong>{move.user}</strong> becomes a <span className="provider">{move.provider}</span> profile named <strong>{move.profile}</strong>
-              <div className="hint">{move.secrets.length > 0 ? `into the secret store: ${move.secrets.join(', ')}` : 'its plugin runs through Kubecred'}</div>
-              {move.warning ? <div className="warning">{move.warning}</div> : null}
-            </div>
-          </li>
-        ))}
-      </ul>
-      {preview.left.map((left) => (
-        <p key={`${left.file}:${left.user}`} className="warning" data-left={left.user}>
-          {left.user} stays as it is: {left.reason}
+      {nothing ? (
+        <p>
+          <strong>Nothing to move.</strong>{' '}
+          {preview.left.length > 0
+            ? `Kubecred can take over none of the users there.`
+            : 'Every user there already gets its credentials from Kubecred, or holds none.'}
         </p>
-      ))}
+      ) : (
+        <ul className="profiles" aria-label="users to move">
+          {preview.moves.map((move) => (
+            <li key={`${move.file}:${move.user}`} className="profile" data-move={move.user}>
+              <div className="profile-text">
+                <strong>{move.user}</strong> becomes a <span className="provider">{move.provider}</span> profile named <strong>{move.profile}</strong>
+                <div className="hint">{move.secrets.length > 0 ? `into the secret store: ${move.secrets.join(', ')}` : 'its plugin runs through Kubecred'}</div>
+                {move.warning ? <div className="warning">{move.warning}</div> : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {preview.left.length > 0 ? (
+        <>
+          <h3 className="subheading">Left as they are</h3>
+          <ul className="left-users" aria-label="users left as they are">
+            {preview.left.map((left) => (
+              <li key={`${left.file}:${left.user}`} data-left={left.user}>
+                <strong>{left.user}</strong>
+                {preview.files.length > 1 ? <span className="provider">{left.file}</span> : null}: {left.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {preview.diff ? <DiffView diff={preview.diff} /> : null}
+      {/* Nothing to import: no button that can only be disabled, just the way back. */}
       <div className="actions">
-        <button type="button" disabled={busy || preview.moves.length === 0} onClick={onImport}>Import {preview.moves.length} user{preview.moves.length === 1 ? '' : 's'}</button>
-        <button type="button" className="secondary" disabled={busy} onClick={onCancel}>Cancel</button>
+        {nothing ? null : (
+          <button type="button" disabled={busy} onClick={onImport}>
+            Import {preview.moves.length} user{preview.moves.length === 1 ? '' : 's'}
+          </button>
+        )}
+        <button type="button" className="secondary" disabled={busy} onClick={onCancel}>
+          {nothing ? 'Close' : 'Cancel'}
+        </button>
       </div>
     </>
   );

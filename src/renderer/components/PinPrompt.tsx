@@ -25,6 +25,7 @@ export function PinPrompt({ prompt, onAnswer }: { prompt: PinPending; onAnswer(p
       <h2>PIN for {prompt.tokenLabel}</h2>
       <p>
         {prompt.caller ? <><strong>{prompt.caller}</strong> needs</> : 'Kubecred needs'} the PIN of token <strong>{prompt.token}</strong>
+        {prompt.profile ? <> for profile <strong>{prompt.profile}</strong></> : null}
         {prompt.waiting > 1 ? ` (${prompt.waiting} requests wait on it)` : ''}.
       </p>
       {warning ? <p className={`warning${prompt.flags.finalTry || prompt.flags.locked ? ' danger' : ''}`} role="alert">{warning}</p> : null}

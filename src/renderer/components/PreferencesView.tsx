@@ -15,7 +15,7 @@ const APPROVALS: ReadonlyArray<{ value: Approval; label: string }> = [
  * at once (config.yaml through the broker's validation), then read back, so the page shows
  * what the file now says.
  */
-export function PreferencesView({ transport, version }: { transport: Transport; version: unknown }) {
+export function PreferencesView({ transport, version, configBroken }: { transport: Transport; version: unknown; configBroken: boolean }) {
   const [prefs, setPrefs] = useState<Preferences | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
@@ -40,9 +40,19 @@ export function PreferencesView({ transport, version }: { transport: Transport; 
         </p>
       ) : null}
       <label className="start-at-login">
-        <input type="checkbox" checked={prefs.startAtLogin.enabled} disabled={prefs.startAtLogin.problem !== undefined} onChange={(e) => change(() => transport.setStartAtLogin(e.target.checked))} /> Start Kubecred at login
+        <input type="checkbox" checked={prefs.startAtLogin.enabled} disabled={prefs.startAtLogin.problem !== undefined} onChange={(e) => change(() => transport.setStartAtLogin(e.target.checked))} />
+        <span>Start Kubecred at login</span>
       </label>
       {prefs.startAtLogin.problem ? <p className="hint">{prefs.startAtLogin.problem}</p> : null}
+      {/* A broken config.yaml reads as no profiles and no tokens: say so, rather than show empty lists. */}
+      {configBroken ? <p className="hint config-wait">Approvals and PIN grace periods are kept in config.yaml, which cannot be read now (see the top of the page). They show here again once the file is fixed.</p> : <Policies prefs={prefs} change={change} transport={transport} />}
+    </section>
+  );
+}
+
+function Policies({ prefs, change, transport }: { prefs: Preferences; change: (action: () => Promise<void>) => void; transport: Transport }) {
+  return (
+    <>
       {prefs.profiles.length > 0 ? <h3>Ask before handing out a credential</h3> : null}
       {prefs.profiles.map((p) => (
         <label key={p.name} className="pref-row" data-approval={p.name}>
@@ -60,7 +70,7 @@ export function PreferencesView({ transport, version }: { transport: Transport; 
       {prefs.tokens.map((t) => (
         <PinGrace key={`${t.name}=${t.pinGrace}`} name={t.name} value={t.pinGrace} onSave={(pinGrace) => change(() => transport.updateToken(t.name, { pinGrace }))} />
       ))}
-    </section>
+    </>
   );
 }
 

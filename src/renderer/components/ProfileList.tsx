@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProfileChanges } from '../../shared/api/prompts.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { describeProfile, hasLogin } from '../timeLeft.js';
+import { describeProfile, hasLogin, loginOffer, profileTone } from '../timeLeft.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 
 interface Props {
@@ -30,12 +30,12 @@ export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogou
         <li key={p.name} className="profile" data-profile={p.name}>
           <div className="profile-text">
             <strong>{p.name}</strong> <span className="provider">{p.provider}</span>
-            <div className={`state state-${p.state}`}>{describeProfile(p, now)}</div>
+            <div className={`state state-${p.state} tone-${profileTone(p)}`}>{describeProfile(p, now)}</div>
             {loginErrors[p.name] ?? p.lastError ? <div className="error-text">{loginErrors[p.name] ?? p.lastError}</div> : null}
           </div>
           <div className="actions">
-            {hasLogin(p) ? (
-              <button type="button" disabled={busy.has(p.name)} onClick={() => onLogin(p.name)}>
+            {loginOffer(p) !== 'none' ? (
+              <button type="button" className={loginOffer(p) === 'secondary' ? 'secondary' : undefined} disabled={busy.has(p.name)} onClick={() => onLogin(p.name)}>
                 Log in
               </button>
             ) : null}

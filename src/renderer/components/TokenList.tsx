@@ -13,7 +13,8 @@ export function TokenList({ tokens }: { tokens: readonly TokenView[] }) {
             <div className="profile-text">
               <strong>{t.name}</strong> {t.label ? <span className="provider">{t.label}</span> : null}
               <div className={`state state-${t.present ? (t.loggedIn ? 'ready' : 'idle') : 'error'}`}>
-                {t.present ? (t.loggedIn ? 'present, logged in' : 'present, locked') : 'not present'}
+                {/* "Locked" would read as a card locked by wrong PINs; this only means no PIN is held now. */}
+                {t.present ? (t.loggedIn ? 'present, PIN entered' : t.flags?.locked ? 'present, locked: too many wrong PINs' : 'present, asks for its PIN on use') : 'not present'}
               </div>
               {warning ? <div className="warning">{warning}</div> : null}
               {t.problem ? <div className="error-text">{t.problem}</div> : null}

@@ -26,7 +26,7 @@ export const promptIdSchema = z.string().min(1).max(64);
 const common = { id: promptIdSchema, waiting: z.number().int().min(0), expiresAt: z.string() };
 
 export const pendingPromptSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ ...common, kind: z.literal('pin'), token: z.string(), tokenLabel: z.string(), flags: pinFlagsSchema, caller: z.string().optional() }),
+  z.strictObject({ ...common, kind: z.literal('pin'), token: z.string(), tokenLabel: z.string(), flags: pinFlagsSchema, caller: z.string().optional(), profile: z.string().optional() }),
   /** `create`: a new store, so the UI asks twice. */
   z.strictObject({ ...common, kind: z.literal('passphrase'), store: z.string(), create: z.boolean() }),
   // One prompt per profile: `callers` lists every program waiting on the answer (`caller` is the first).

@@ -45,6 +45,8 @@ export const statusSchema = z.object({
   registries: z.array(registrySummarySchema).default([]),
   /** Logins waiting on the user: a page to open, or a code to enter. */
   interactions: z.array(interactionSchema).default([]),
+  /** Why the broker's last keychain call failed (null: it answered); its environment may differ from the shell's. */
+  keychainError: z.string().nullable().default(null),
 });
 export type BrokerStatus = z.infer<typeof statusSchema>;
 

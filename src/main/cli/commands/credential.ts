@@ -7,7 +7,7 @@ import { requestStartingBroker } from '../withBroker.js';
 /** The exec plugin in Node: same request as the Go shim, plus starting the broker when none runs. */
 export const credentialCommand: Command = {
   name: 'credential',
-  usage: 'kubecred credential <profile>',
+  usage: 'kubecred credential <profile> [--api-version client.authentication.k8s.io/v1|v1beta1]\n       (called by kubectl from the kubeconfig exec block; --api-version only for clients that send no KUBERNETES_EXEC_INFO, such as @kubernetes/client-node)',
   async run(args, context) {
     const { io } = context;
     const body: CredentialRequest = {

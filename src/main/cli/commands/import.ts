@@ -6,6 +6,8 @@ import { configProfilePorts } from '../../kubeconfig/configProfilePorts.js';
 import type { ImportPlan } from '../../kubeconfig/importPlan.js';
 import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
 import { previewImport, runImport, type ImportPorts } from '../../kubeconfig/runImport.js';
+import { pruneBackups } from '../../kubeconfig/importRecord.js';
+import { undoImport, UndoRefusedError } from '../../kubeconfig/undoImport.js';
 import { currentPlatformEnv } from '../../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../../platform/shimLocation.js';
 import { UsageError, type CliContext, type Command } from '../io.js';
@@ -14,10 +16,18 @@ import { apiVersionFlag } from './install.js';
 
 export const importCommand: Command = {
   name: 'import',
-  usage: 'kubecred import [--kubeconfig <file>] [--dry-run] [--api-version v1|v1beta1]',
+  usage: 'kubecred import [--kubeconfig <file>] [--dry-run] [--api-version v1|v1beta1] | --undo [--plaintext] [--force] | --prune-backups',
   async run(args, context) {
     const { values } = parseFlags(args);
     const { io, paths } = context;
+    const backupDir = path.join(paths.stateDir, 'kubeconfig-backups');
+    if (values.undo) return undo(context, backupDir, { plaintext: values.plaintext === true, force: values.force === true });
+    if (values['prune-backups']) {
+      const pruned = await pruneBackups(backupDir);
+      io.stderr.write(pruned.length === 0 ? `kubecred: no backups in ${backupDir}\n` : `kubecred: deleted ${pruned.length} kubeconfig backup${pruned.length === 1 ? '' : 's'} from ${backupDir}; earlier imports can no longer be undone\n`);
+      return 0;
+    }
+    if (values.plaintext || values.force) throw new UsageError('--plaintext and --force go with --undo');
     const request = {
       files: kubeconfigFiles({ ...currentPlatformEnv(), env: io.env }, values.kubeconfig),
       command: nativeShimPath() ?? nodeCliPath(),
@@ -34,13 +44,14 @@ export const importCommand: Command = {
     }
     // Started before the lock is taken, so kubectl is kept waiting only for the edit itself.
     await requestStartingBroker(context, (client) => client.request('GET', ROUTES.status));
-    const { plan, backups } = await runImport({ ...request, backupDir: path.join(paths.stateDir, 'kubeconfig-backups'), now: new Date() });
+    const { plan, backups } = await runImport({ ...request, backupDir, now: new Date() });
     report(plan, io.stderr, 'moved');
     for (const [file, backup] of backups) {
       // Only users whose secrets moved left plaintext in the old file; wrapped plugins left none.
       const plaintext = plan.imported.some((user) => user.file === file && user.secrets.length > 0);
-      io.stderr.write(`backup of ${file} as it was: ${backup} (mode 0600${plaintext ? '; it still holds the old plaintext credentials: delete it once kubectl works through Kubecred' : ''})\n`);
+      io.stderr.write(`backup of ${file} as it was: ${backup} (mode 0600${plaintext ? '; it still holds the old plaintext credentials: once kubectl works through Kubecred, kubecred import --prune-backups deletes it' : ''})\n`);
     }
+    io.stderr.write('to take this import back: kubecred import --undo\n');
     const leftFiles = [...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))))];
     if (leftFiles.length > 0) io.stderr.write(`these files were copied into the secret store and left in place; you can delete them now:\n${leftFiles.map((f) => `  ${f}\n`).join('')}`);
     return 0;
@@ -70,9 +81,28 @@ function brokerPorts(context: CliContext): ImportPorts {
   };
 }
 
+async function undo(context: CliContext, backupDir: string, options: { plaintext: boolean; force: boolean }): Promise<number> {
+  const { io } = context;
+  try {
+    const { record, restored, leftovers } = await undoImport({ backupDir, ports: brokerPorts(context), ...options });
+    for (const { file, backup } of restored) io.stderr.write(`kubecred: restored ${file} as it was before the import of ${record.at} (from ${backup}, now deleted)\n`);
+    if (record.profiles.length > 0) io.stderr.write(`kubecred: removed profile${record.profiles.length === 1 ? '' : 's'} ${record.profiles.join(', ')} and ${record.secrets.length} stored secret${record.secrets.length === 1 ? '' : 's'}\n`);
+    for (const leftover of leftovers) io.stderr.write(`kubecred: could not remove ${leftover}\n`);
+    return leftovers.length > 0 ? 1 : 0;
+  } catch (error) {
+    if (!(error instanceof UndoRefusedError)) throw error;
+    io.stderr.write(`kubecred: ${error.message}; nothing was changed\n  ${error.hint}\n`);
+    return 1;
+  }
+}
+
 function parseFlags(args: string[]) {
   try {
-    return parseArgs({ args, options: { kubeconfig: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'api-version': { type: 'string' } }, allowPositionals: false });
+    return parseArgs({
+      args,
+      options: { kubeconfig: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'api-version': { type: 'string' }, undo: { type: 'boolean' }, plaintext: { type: 'boolean' }, force: { type: 'boolean' }, 'prune-backups': { type: 'boolean' } },
+      allowPositionals: false,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

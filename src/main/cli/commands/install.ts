@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config/configLoader.js';
+import { loadServedConfig } from '../../config/configSource.js';
 import { installProfile } from '../../kubeconfig/installUser.js';
 import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
 import { parseExecApiVersion, type ExecApiVersion } from '../../kubeconfig/kubecredExec.js';
@@ -19,10 +19,13 @@ export const installCommand: Command = {
     if (!named.success) throw new UsageError(`--profile ${JSON.stringify(values.profile)}: ${named.error.issues[0]?.message ?? 'not a profile name'}`);
     const { io, paths } = context;
     // A typo in --profile would point a working user at nothing: refuse before writing a byte.
-    const config = await loadConfig(paths.configFile);
-    if (config.ok && !values.force && !config.config.profiles.some((p) => p.name === values.profile)) {
-      const known = config.config.profiles.map((p) => p.name);
-      io.stderr.write(`kubecred: there is no profile "${values.profile}" in ${paths.configFile}${known.length ? ` (profiles: ${known.join(', ')})` : ''}. Add it first with: kubecred profile add ${values.profile}, or pass --force to point the kubeconfig at it now and add it later\n`);
+    // While config.yaml is broken, the broker serves its last good copy: check against that.
+    const served = await loadServedConfig(paths.configFile, paths.stateDir);
+    const exists = served.config?.profiles.some((p) => p.name === values.profile) === true;
+    if (!exists && !values.force) {
+      const known = served.config?.profiles.map((p) => p.name) ?? [];
+      const broken = served.error ? ` (config.yaml is invalid, so the last good copy was checked: ${served.error.split('\n')[0]})` : '';
+      io.stderr.write(`kubecred: there is no profile "${values.profile}" in ${paths.configFile}${known.length ? ` (profiles: ${known.join(', ')})` : ''}${broken}. Add it first with: kubecred profile add ${values.profile}, or pass --force to point the kubeconfig at it now and add it later\n`);
       return 1;
     }
     const result = await installProfile({
@@ -37,7 +40,7 @@ export const installCommand: Command = {
     });
     io.stderr.write(`kubecred: user "${result.user}" of context "${result.context}" in ${result.file} ${result.created ? 'was created and ' : ''}now gets its credentials from profile ${values.profile}\n`);
     if (result.backup) io.stderr.write(`  backup of the file as it was: ${result.backup}\n`);
-    if (!config.ok || !config.config.profiles.some((p) => p.name === values.profile)) {
+    if (!exists) {
       io.stderr.write(`  note: there is no profile "${values.profile}" in ${paths.configFile} yet: add it with kubecred profile add ${values.profile} --provider ...\n`);
     }
     return 0;

@@ -18,14 +18,14 @@ async function watchInteractions(context: CliContext, profile: string, done: () 
       const key = JSON.stringify(interaction);
       if (interaction.profile !== profile || shown.has(key)) continue;
       shown.add(key);
-      context.io.stderr.write(describe(interaction));
+      context.io.stderr.write(describeInteraction(interaction));
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
 /** What the issuer sent goes to the terminal as printable text only (a hostile issuer's escapes do not). */
-function describe(interaction: Interaction): string {
+export function describeInteraction(interaction: Interaction): string {
   if (interaction.kind === 'message') return `${printable(interaction.profile)}'s plugin says: ${printable(interaction.text)}\n`;
   if (interaction.kind === 'browser') return `Continue in your browser. If no page opened, open:\n  ${printable(interaction.url)}\n`;
   const complete = interaction.verificationUriComplete ? `(or open ${printable(interaction.verificationUriComplete)})\n` : '';

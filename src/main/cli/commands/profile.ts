@@ -1,17 +1,23 @@
 import { ROUTES } from '../../../shared/api/routes.js';
+import { profileName } from '../../../shared/config/schema.js';
 import { addProfile, removeProfile, updateProfile } from '../../config/configEditor.js';
+import { loadConfig } from '../../config/configLoader.js';
 import { printBrokerError } from '../printError.js';
 import { requestStartingBroker } from '../withBroker.js';
 import { UsageError, type Command } from '../io.js';
 import { parseOutputFlag } from '../outputFlag.js';
 import { profileFromFlags } from '../profileFlags.js';
+import { profileAddHelp } from '../profileAddHelp.js';
 import { askProfileInteractively } from '../profilePrompts.js';
 import { gatherStatus, renderProfiles } from './status.js';
 
 export const profileCommand: Command = {
   name: 'profile',
   usage:
-    'kubecred profile list [-o json]\n       kubecred profile add <name> --provider static|exec|oidc|keystone|eks [--field value ...]\n       kubecred profile add <name>   (asks, in a terminal)\n       kubecred profile set <name> --field value ... [--unset field ...]\n       kubecred profile rm <name>   (and its secrets in the secret store)',
+    'kubecred profile list [-o json]\n       kubecred profile add <name> --provider static|exec|oidc|keystone|eks [--field value ...]\n       kubecred profile add <name>   (asks, in a terminal)\n       kubecred profile set <name> --field value ... [--unset field ...]\n       kubecred profile rm <name>   (and its secrets in the secret store)\n       kubecred profile add --help   (the fields of each provider)',
+  async help(args) {
+    return args[0] === 'add' || args[0] === 'set' ? profileAddHelp() : undefined;
+  },
   async run(args, context) {
     const [sub, ...rest] = args;
     const { io } = context;
@@ -21,6 +27,7 @@ export const profileCommand: Command = {
       let input = profileFromFlags(name, flags);
       if (input.provider === undefined) {
         if (!io.stdin.isTTY) throw new UsageError('give --provider (static, exec, oidc, keystone or eks) and its fields, or run in a terminal to be asked');
+        await refuseBeforeAsking(context.paths.configFile, name);
         input = await askProfileInteractively(io, name);
       }
       const profile = await addProfile(context.paths.configFile, input);
@@ -62,3 +69,14 @@ export const profileCommand: Command = {
     return 0;
   },
 };
+
+/** A name that cannot be added is said before the questions, not after every answer was typed. */
+async function refuseBeforeAsking(configFile: string, name: string): Promise<void> {
+  const named = profileName.safeParse(name);
+  if (!named.success) throw new UsageError(`"${name}" cannot be a profile name: ${named.error.issues[0]?.message ?? 'not a profile name'}`);
+  const loaded = await loadConfig(configFile);
+  if (!loaded.ok) throw new Error(`config.yaml cannot be changed while it is invalid (it was left untouched; fix it by hand first):\n${loaded.error}`);
+  if (loaded.config.profiles.some((profile) => profile.name === name)) {
+    throw new Error(`a profile named "${name}" already exists in ${configFile}. Change it with: kubecred profile set ${name} --field value (kubecred profile add --help lists the fields), or remove it with: kubecred profile rm ${name}`);
+  }
+}

@@ -21,6 +21,7 @@ export const statusCommand: Command = {
     io.stdout.write(report.running ? `broker: running (pid ${report.pid}, version ${report.version})\n` : 'broker: not running (kubectl starts it on first use, or run: kubecred daemon)\n');
     io.stdout.write(`socket: ${report.socket}\nconfig: ${report.configPath}\n`);
     if (report.configError) io.stdout.write(`config problem: ${report.configError}\n`);
+    if (report.keychainError) io.stdout.write(`keychain problem (the broker's): ${report.keychainError}; restart it from a shell where the keychain works: kubecred restart\n`);
     io.stdout.write(renderProfiles(report.profiles, Date.now()));
     if (report.registries.length > 0) io.stdout.write(`\n${renderRegistries(report.registries)}`);
     return 0;
@@ -50,6 +51,7 @@ export async function gatherStatus({ paths }: CliContext) {
     socket: paths.socket,
     configPath: paths.configFile,
     configError: loaded.ok ? null : loaded.error,
+    keychainError: null,
     profiles,
     registries,
   };

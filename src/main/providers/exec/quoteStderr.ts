@@ -8,10 +8,13 @@ import { withoutTerminalControls } from '../../../shared/printable.js';
 const SECRET_PAIR = /\b([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|private[-_]?key|credentials?|session(?:[-_]?id)?|cookie|authorization))("?\s*[:=]\s*"?)([^\s",;&]+)/gi;
 // `Bearer <token>`, `Basic <base64>`;
 const AUTH_SCHEME = /\b(Bearer|Basic|Negotiate)\s+[A-Za-z0-9+/=_.~-]+/gi;
-// long opaque runs (JWTs, keys, base64 blobs), and shorter ones that mix letters and digits
-// the way random tokens do (hex digests, API keys), which ordinary words never do.
-const OPAQUE_RUN = /[A-Za-z0-9+/=_.-]{40,}/g;
-const TOKEN_LIKE = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{16,}\b/g;
+// and runs of token characters with a part that looks random: long, or mixing letters and
+// digits (`3f9c2a7d1b8e4f60`, `AKIAIOSFODNN7EXAMPLE`, each part of a JWT or a base64 blob).
+// Names and paths join short parts (`gke_proj-123456_us-central1-a_prod`, `/usr/lib/google-
+// cloud-sdk/bin/gke-gcloud-auth-plugin`) and stay readable: they are what a user needs to see.
+const TOKEN_RUN = /[A-Za-z0-9+/=_.-]{16,}/g;
+const RUN_PART = /[-_./=]+/;
+const RANDOM_PART = /^(?=.*\d)(?=.*[A-Za-z]).{9,}$|^.{24,}$/;
 
 /**
  * Foreign text (a plugin's stderr) made fit for one line of an error: escapes and controls
@@ -19,12 +22,21 @@ const TOKEN_LIKE = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-
  * go first: one inside a secret would otherwise split it into runs too short to redact.
  */
 export function redactForeignText(text: unknown): string {
-  return withoutTerminalControls(String(text ?? '').replace(/\s+/g, ' '))
+  const clean = withoutTerminalControls(String(text ?? '').replace(/\s+/g, ' '))
     .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} [redacted]`)
-    .replace(SECRET_PAIR, (_match, key: string, separator: string) => `${key}${separator}[redacted]`)
-    .replace(OPAQUE_RUN, '[redacted]')
-    .replace(TOKEN_LIKE, '[redacted]')
-    .trim();
+    .replace(SECRET_PAIR, (_match, key: string, separator: string) => `${key}${separator}[redacted]`);
+  return withoutTokens(clean).trim();
+}
+
+/**
+ * Kubecred's own text with anything token-shaped redacted: auth schemes, opaque runs, random
+ * parts. Unlike redactForeignText it leaves `token: ...` alone, which Kubecred's messages say
+ * of its own fields; for a net under messages that may carry a server's words (the audit trail).
+ */
+export function withoutTokens(text: string): string {
+  return withoutTerminalControls(text)
+    .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} [redacted]`)
+    .replace(TOKEN_RUN, (run) => (run.split(RUN_PART).some((part) => RANDOM_PART.test(part)) ? '[redacted]' : run));
 }
 
 /** The plugin's stderr, trimmed and redacted, as the tail of an error message. */

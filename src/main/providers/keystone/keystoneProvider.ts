@@ -6,12 +6,13 @@ import { BrokerError } from '../../broker/brokerError.js';
 import type { Clock } from '../../broker/clock.js';
 import type { LoginUiPort } from '../../broker/uiPort.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
-import type { CredentialContext, Provider } from '../provider.js';
+import type { CredentialContext, Provider, Validity } from '../provider.js';
 import { authRequestBody } from './authRequest.js';
 import { refusal, transportError, type Attempt } from './keystoneErrors.js';
 import { resolveKeystoneSettings } from './keystoneSettings.js';
 import { applyAnswers, missingFields, SECRET_FIELD } from './loginForm.js';
-import { fetchPostJson, nodePostJson, type PostJson } from './postJson.js';
+import { fetchHttp, nodeHttp, type KeystoneHttp } from './postJson.js';
+import { validateKeystoneToken } from './tokenValidation.js';
 import { readToken } from './tokenAnswer.js';
 
 export interface KeystoneProviderDeps {
@@ -32,6 +33,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
  */
 export class KeystoneProvider implements Provider {
   readonly kind = 'keystone';
+  /** Where the last token came from (the login form may name the URL), so tokens are validated there. */
+  private issuer: { readonly authUrl: string; readonly caFile: string | undefined } | undefined;
 
   constructor(
     private readonly profile: KeystoneProfileConfig,
@@ -40,6 +43,14 @@ export class KeystoneProvider implements Provider {
 
   getCredential(context: CredentialContext): Promise<Credential> {
     return this.logIn(context, false);
+  }
+
+  /** Asks the Keystone this provider last logged in to whether it still honours the token. */
+  async validate(credential: Credential, signal: AbortSignal): Promise<Validity> {
+    const issuer = this.issuer;
+    if (issuer === undefined || credential.token === undefined) return 'unknown';
+    const http = await this.transport(issuer.caFile, this.profile.name).catch(() => undefined);
+    return http ? validateKeystoneToken(http, issuer.authUrl, credential.token, signal) : 'unknown';
   }
 
   /** `kubecred login`: asks for the secret even when one is stored, so a changed password can be typed and remembered. */
@@ -75,10 +86,10 @@ export class KeystoneProvider implements Provider {
     if (authUrl === undefined || secret === undefined) throw new BrokerError('internal', `the Keystone login for profile "${profile}" lacks its URL or secret after the form`);
 
     const attempt: Attempt = { profile, authUrl, settings, secretSource: fromStore ? 'store' : 'form', storeName: store.name, secret };
-    const post = await this.transport(settings.caFile, profile);
+    const http = await this.transport(settings.caFile, profile);
     const sentAt = this.deps.clock.now();
     // nocatalog: the service catalog can be hundreds of KB and Kubernetes needs none of it.
-    const answer = await post(`${authUrl}/auth/tokens?nocatalog`, JSON.stringify(authRequestBody(settings, secret)), { signal: context.signal, timeoutMs: REQUEST_TIMEOUT_MS }).catch(
+    const answer = await http.post(`${authUrl}/auth/tokens?nocatalog`, JSON.stringify(authRequestBody(settings, secret)), { signal: context.signal, timeoutMs: REQUEST_TIMEOUT_MS }).catch(
       (error: unknown) => {
         throw transportError(error, authUrl, settings.caFile);
       },
@@ -87,14 +98,15 @@ export class KeystoneProvider implements Provider {
     const token = readToken(answer, attempt, sentAt);
     // Only a secret Keystone accepted is remembered.
     if (remember) await store.set({ profile, field }, secret);
+    this.issuer = { authUrl, caFile: settings.caFile };
     return { token: token.token, expiresAt: token.expiresAt, identity: `${authUrl} ${token.userId}` };
   }
 
-  private async transport(caFile: string | undefined, profile: string): Promise<PostJson> {
-    if (caFile === undefined) return this.deps.fetch ? fetchPostJson(this.deps.fetch) : nodePostJson(undefined);
+  private async transport(caFile: string | undefined, profile: string): Promise<KeystoneHttp> {
+    if (caFile === undefined) return this.deps.fetch ? fetchHttp(this.deps.fetch) : nodeHttp(undefined);
     const path = caFile.startsWith('~/') ? `${homedir()}${caFile.slice(1)}` : caFile;
     try {
-      return nodePostJson(await readFile(path, 'utf8'));
+      return nodeHttp(await readFile(path, 'utf8'));
     } catch (error) {
       const code = (error as { code?: string }).code ?? 'unreadable';
       throw new BrokerError('config-invalid', `profile "${profile}": the CA bundle ${caFile} cannot be read (${code})`, 'set caFile (or OS_CACERT) to a PEM file this user can read');

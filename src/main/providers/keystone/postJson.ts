@@ -16,6 +16,22 @@ export interface PostOptions {
 /** POSTs a JSON body; rejects with the transport's own error (mapped to a BrokerError by the caller). */
 export type PostJson = (url: string, json: string, options: PostOptions) => Promise<HttpAnswer>;
 
+/** GETs with extra headers (a token validation carries two tokens in headers, never in the URL). */
+export type GetJson = (url: string, headers: Record<string, string>, options: PostOptions) => Promise<HttpAnswer>;
+
+/** Both ways Kubecred talks to Keystone, over one transport. */
+export interface KeystoneHttp {
+  readonly post: PostJson;
+  readonly get: GetJson;
+}
+
+interface Exchange {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly json?: string;
+}
+
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json', 'User-Agent': 'kubecred' };
 
@@ -29,15 +45,23 @@ function codedError(message: string, code: string): Error {
  * OS_CACERT does for client-keystone-auth. No agent: a login is rare, and pooled
  * sockets would outlive it.
  */
-export function nodePostJson(ca: string | undefined): PostJson {
-  return (url, json, { signal, timeoutMs }) =>
+export function nodeHttp(ca: string | undefined): KeystoneHttp {
+  const exchange = nodeExchange(ca);
+  return {
+    post: (url, json, options) => exchange({ method: 'POST', url, headers: { 'Content-Length': String(Buffer.byteLength(json)) }, json }, options),
+    get: (url, headers, options) => exchange({ method: 'GET', url, headers }, options),
+  };
+}
+
+function nodeExchange(ca: string | undefined): (exchange: Exchange, options: PostOptions) => Promise<HttpAnswer> {
+  return ({ method, url, headers: extra, json }, { signal, timeoutMs }) =>
     new Promise<HttpAnswer>((resolve, reject) => {
       const target = new URL(url);
       const secure = target.protocol === 'https:';
       const send = secure ? httpsRequest : httpRequest;
       const request = send(
         target,
-        { method: 'POST', headers: { ...HEADERS, 'Content-Length': Buffer.byteLength(json) }, agent: false, timeout: timeoutMs, ...(signal ? { signal } : {}), ...(secure && ca !== undefined ? { ca } : {}) },
+        { method, headers: { ...HEADERS, ...extra }, agent: false, timeout: timeoutMs, ...(signal ? { signal } : {}), ...(secure && ca !== undefined ? { ca } : {}) },
         (response) => {
           const chunks: Buffer[] = [];
           let size = 0;
@@ -67,11 +91,15 @@ export function nodePostJson(ca: string | undefined): PostJson {
 }
 
 /** An injected fetch (tests, other runtimes). It cannot take a CA, so a profile with caFile never uses it. */
-export function fetchPostJson(fetchImpl: typeof fetch): PostJson {
-  return async (url, json, { signal, timeoutMs }) => {
+export function fetchHttp(fetchImpl: typeof fetch): KeystoneHttp {
+  const exchange = async ({ method, url, headers, json }: Exchange, { signal, timeoutMs }: PostOptions): Promise<HttpAnswer> => {
     const timeout = AbortSignal.timeout(timeoutMs);
-    const response = await fetchImpl(url, { method: 'POST', headers: HEADERS, body: json, redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    const response = await fetchImpl(url, { method, headers: { ...HEADERS, ...headers }, ...(json === undefined ? {} : { body: json }), redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     const body = await response.text();
     return { status: response.status, header: (name) => response.headers.get(name) ?? undefined, body };
+  };
+  return {
+    post: (url, json, options) => exchange({ method: 'POST', url, headers: {}, json }, options),
+    get: (url, headers, options) => exchange({ method: 'GET', url, headers }, options),
   };
 }

@@ -23,6 +23,21 @@ const TLS_TRUST_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+// What a user can do about it is the same for every network failure; doctor retries from this shell.
+const NETWORK_HINT = 'check the issuer URL, the network and any proxy; kubecred doctor tries the issuer from this shell';
+
+/** The usual socket codes, in words: "ENOTFOUND" alone sends people to a search engine. */
+const NETWORK_MEANING: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing listens on that port',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now (DNS unreachable?)',
+  ETIMEDOUT: 'no answer in time',
+  ECONNRESET: 'the connection was cut',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'no route to the network',
+  UND_ERR_CONNECT_TIMEOUT: 'no answer in time',
+};
+
 /** An OAuth error code the issuer sent back (token endpoint or authorization response), if any. */
 export function oauthErrorCode(error: unknown): string | undefined {
   if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) return error.error;
@@ -52,7 +67,7 @@ export function oidcFailure(error: unknown, where: FailureContext): BrokerError 
     return new BrokerError('provider-failed', `${failed}: the TLS certificate of ${where.issuer} is not trusted (${network})`, 'set caFile in the profile to the PEM bundle of the CA that signs the issuer\'s certificate');
   }
   if (network) {
-    return new BrokerError('provider-failed', `${failed}: cannot reach ${where.issuer} (${network})`, 'check the issuer URL and the network, then try again');
+    return new BrokerError('provider-failed', `${failed}: cannot reach ${where.issuer} (${network}${NETWORK_MEANING[network] ? `: ${NETWORK_MEANING[network]}` : ''})`, NETWORK_HINT);
   }
   if (isAbort(error)) {
     return new BrokerError('provider-failed', `${failed}: ${where.issuer} did not answer in time`, 'check the network path to the issuer and try again');

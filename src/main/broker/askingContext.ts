@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Who a request is for: the profile being served and the program that asked. */
+export interface Asker {
+  readonly profile: string;
+  /** Described only when a question needs it: reading /proc costs a little, and most calls ask nothing. */
+  readonly caller: () => Promise<{ pid?: number; name?: string }>;
+}
+
+/**
+ * Carries the asker of a credential request down to the questions it causes, without
+ * threading it through every store: a PIN prompt asked deep inside a PKCS#11 session can
+ * still say "kubectl (pid 4242) wants profile prod". One instance per broker, made by the
+ * composition root.
+ */
+export class AskingContext {
+  private readonly storage = new AsyncLocalStorage<Asker>();
+
+  run<T>(asker: Asker, work: () => Promise<T>): Promise<T> {
+    return this.storage.run(asker, work);
+  }
+
+  /** "kubectl (pid 4242) for profile prod", or undefined outside a credential request. */
+  async describe(): Promise<{ caller?: string; profile?: string }> {
+    const asker = this.storage.getStore();
+    if (!asker) return {};
+    const { pid, name } = await asker.caller().catch(() => ({}) as { pid?: number; name?: string });
+    const program = name && pid !== undefined ? `${name} (pid ${pid})` : name ?? (pid !== undefined ? `pid ${pid}` : undefined);
+    return { profile: asker.profile, ...(program ? { caller: program } : {}) };
+  }
+}

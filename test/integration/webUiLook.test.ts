@@ -1,0 +1,223 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import type { ImportService } from '../../src/main/kubeconfig/importService.js';
+import { startWebUi } from '../../src/main/webui/startWebUi.js';
+import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
+import type { AuditEntry, ImportPreview, Preferences } from '../../src/shared/api/prompts.js';
+import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
+import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
+import { REPO_ROOT } from '../support/repo.js';
+
+const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
+const RENDERER = path.join(REPO_ROOT, 'dist', 'renderer');
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000 + 30_000).toISOString();
+
+/** An import that finds nothing to move: one user already fine, two Kubecred cannot take over. */
+const NOTHING_TO_MOVE: ImportPreview = {
+  files: ['/home/ada/.kube/config'],
+  moves: [],
+  left: [
+    { file: '/home/ada/.kube/config', user: 'old-admin', reason: 'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is' },
+    { file: '/home/ada/.kube/config', user: 'anonymous', reason: 'it has no credentials' },
+  ],
+  diff: '',
+  fingerprint: 'nothing',
+};
+
+/** A broker stand-in in every state the new-user walk met: each profile kind, each prompt, a failed request. */
+function lookPorts() {
+  const profiles: ProfileSummary[] = [
+    { name: 'ci', provider: 'static', state: 'idle', expiresAt: null, lastError: null },
+    { name: 'aks', provider: 'exec', state: 'ready', expiresAt: inMinutes(50), lastError: null },
+    { name: 'prod', provider: 'oidc', state: 'ready', expiresAt: inMinutes(42), lastError: null, account: 'ada@example.com', silentRefresh: true },
+    { name: 'sso', provider: 'oidc', state: 'idle', expiresAt: null, lastError: null, silentRefresh: true },
+    { name: 'lab', provider: 'oidc', state: 'error', expiresAt: null, lastError: 'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)' },
+    { name: 'openstack', provider: 'keystone', state: 'idle', expiresAt: null, lastError: null },
+  ];
+  const listeners = new Set<() => void>();
+  const broken = { configError: 'line 4: not valid YAML: Sequence item without - indicator' as string | null };
+  const interactions: Interaction[] = [{ profile: 'sso', kind: 'device', userCode: 'WDJB-MJHT', verificationUri: 'https://id.example.com/device' }];
+  const audit: AuditEntry[] = [
+    { time: new Date().toISOString(), profile: 'lab', caller: { pid: 4242, name: 'kubectl', client: 'shim' }, outcome: 'failed', error: 'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)' },
+    { time: new Date().toISOString(), profile: 'prod', caller: { pid: 4241, name: 'kubectl', client: 'shim' }, outcome: 'served', source: 'cache' },
+  ];
+  const prefs: Preferences = {
+    profiles: profiles.map((p) => ({ name: p.name, approval: p.name === 'prod' ? 'always' : 'never' })),
+    tokens: [{ name: 'yubikey', pinGrace: '15m' }],
+    startAtLogin: { enabled: true },
+  };
+  const kubeconfigImport: ImportService = {
+    preview: async () => structuredClone(NOTHING_TO_MOVE),
+    apply: async () => {
+      throw new Error('nothing to import');
+    },
+  };
+  const ports: WebUiPorts = {
+    profiles: async () => profiles.map((p) => ({ ...p })),
+    registries: async () => [{ name: 'quay', matchImages: ['quay.io/team'], login: 'store' }],
+    interactions: () => [...interactions],
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    login: async () => undefined,
+    cancelLogin: async () => undefined,
+    logout: async () => undefined,
+    prompts: new PromptQueue({ timeoutMs: 60_000 }),
+    addProfile: async () => undefined,
+    removeProfile: async () => undefined,
+    profileConfig: async (name) => ({ name }),
+    updateProfile: async () => undefined,
+    auditLog: async () => audit,
+    tokens: async () => [{ name: 'yubikey', label: 'YubiKey PIV #1234', present: true, loggedIn: false, flags: { countLow: true, finalTry: false, locked: false } }],
+    updateToken: async () => undefined,
+    preferences: async () => structuredClone(prefs),
+    configError: async () => broken.configError,
+    setStartAtLogin: async () => undefined,
+    kubeconfigImport,
+  };
+  /** config.yaml fixed: the page hears of it as it would from the broker. */
+  const fixConfig = () => {
+    broken.configError = null;
+    listeners.forEach((l) => l());
+  };
+  return { ports, fixConfig };
+}
+
+// New-user findings 6, 7, 9, 12 and 19 as a person sees them, at 800x600 in light and in dark.
+describe('the main window, every screen in light and dark', () => {
+  let ui: WebUi;
+  let ports: WebUiPorts;
+  let fixConfig: () => void;
+  let browser: TestChromium;
+  let page: Page;
+  const pageProblems: string[] = [];
+  const shot = async (name: string) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: path.join(SHOTS, `look-${name}-${colorScheme}.png`) });
+      await page.screenshot({ path: path.join(SHOTS, `look-${name}-${colorScheme}-full.png`), fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+
+  beforeAll(async () => {
+    await buildRenderer();
+    await mkdir(SHOTS, { recursive: true });
+    ({ ports, fixConfig } = lookPorts());
+    ui = await startWebUi({ ports, rendererDir: RENDERER });
+    browser = await launchChromium({ width: 800, height: 600 });
+    page = browser.page;
+    page.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
+    page.on('pageerror', (e) => pageProblems.push(e.message));
+    await page.goto(ui.url);
+    await page.locator('[data-profile="ci"]').waitFor({ timeout: 10_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ui?.close();
+  });
+
+  it('each profile says what it needs: no Log in where nobody signs in, "will refresh on use" where a refresh token waits', async () => {
+    const state = (name: string) => page.locator(`[data-profile="${name}"] .state`).innerText();
+    const logIn = (name: string) => page.locator(`[data-profile="${name}"]`).getByRole('button', { name: 'Log in' }).count();
+    expect(await state('ci')).toBe('ready');
+    expect(await logIn('ci')).toBe(0);
+    expect(await logIn('aks')).toBe(0);
+    expect(await state('prod')).toMatch(/^signed in as ada@example\.com, 4\d min$/);
+    expect(await logIn('prod')).toBe(0);
+    expect(await state('sso')).toBe('will refresh on use');
+    // It renews itself, so signing in is offered but is not the row's main action.
+    expect(await page.locator('[data-profile="sso"]').getByRole('button', { name: 'Log in' }).getAttribute('class')).toBe('secondary');
+    expect(await logIn('openstack')).toBe(1);
+    // Not logged in is not "locked" (which a card is after too many wrong PINs).
+    expect(await page.locator('[data-token="yubikey"] .state').innerText()).toBe('present, asks for its PIN on use');
+    expect(await page.getByRole('alert').first().innerText()).toMatch(/config\.yaml cannot be used: line 4/);
+    await page.locator('[data-profile="ci"]').scrollIntoViewIfNeeded();
+    await shot('profiles');
+  });
+
+  it('a profile with an error keeps its buttons on the same row as a profile without one', async () => {
+    const top = async (name: string) => (await page.locator(`[data-profile="${name}"] .actions`).boundingBox())!.y - (await page.locator(`[data-profile="${name}"]`).boundingBox())!.y;
+    expect(Math.abs((await top('lab')) - (await top('openstack')))).toBeLessThan(2);
+  });
+
+  it('the device code card keeps Copy and Cancel apart', async () => {
+    const card = page.locator('[data-login="sso"]');
+    const copy = (await card.getByRole('button', { name: 'Copy' }).boundingBox())!;
+    const cancel = (await card.getByRole('button', { name: 'Cancel' }).boundingBox())!;
+    expect(cancel.x - (copy.x + copy.width)).toBeGreaterThanOrEqual(6);
+    await card.scrollIntoViewIfNeeded();
+    await shot('device-code');
+  });
+
+  it('the PIN prompt names the program asking; the passphrase prompt for a new store says Create', async () => {
+    const pin = ports.prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: true, finalTry: false, locked: false }, caller: 'kubectl (pid 4242)' });
+    const pinForm = page.locator('form[aria-label="PIN for yubikey"]');
+    await pinForm.waitFor({ timeout: 10_000 });
+    expect(await pinForm.innerText()).toMatch(/kubectl \(pid 4242\)\s+needs the PIN of token\s+yubikey/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot('pin');
+    await pinForm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(pin).resolves.toBeNull();
+
+    const passphrase = ports.prompts.askPassphrase({ store: 'files', create: true });
+    const form = page.locator('form[aria-label="passphrase for files"]');
+    await form.waitFor({ timeout: 10_000 });
+    expect(await form.getByRole('button', { name: 'Create', exact: true }).count()).toBe(1);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot('passphrase');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect(passphrase).resolves.toBeNull();
+  });
+
+  it('an import with nothing to move says why for each user and offers no Import button', async () => {
+    const wizard = page.locator('section[aria-label="kubeconfig import"]');
+    await wizard.getByRole('button', { name: 'Look at my kubeconfig' }).click();
+    await wizard.locator('[data-left="old-admin"]').waitFor({ timeout: 10_000 });
+    expect(await wizard.locator('[data-left="old-admin"]').innerText()).toMatch(/old-admin[\s\S]*basic auth/);
+    expect(await wizard.locator('[data-left="anonymous"]').innerText()).toMatch(/anonymous[\s\S]*has no credentials/);
+    expect(await wizard.getByRole('button', { name: /^Import/ }).count()).toBe(0);
+    expect(await wizard.innerText()).toMatch(/Nothing to move/);
+    await wizard.scrollIntoViewIfNeeded();
+    await shot('import-nothing');
+    await wizard.getByRole('button', { name: 'Close' }).click();
+    await wizard.getByRole('button', { name: 'Look at my kubeconfig' }).waitFor();
+  });
+
+  it('while config.yaml is broken, Preferences says its settings wait for the file instead of showing none', async () => {
+    const prefs = page.locator('section[aria-label="preferences"]');
+    await prefs.waitFor({ timeout: 10_000 });
+    expect(await prefs.innerText()).toMatch(/kept in config\.yaml, which cannot be read now/);
+    expect(await prefs.locator('[data-approval]').count()).toBe(0);
+    await prefs.scrollIntoViewIfNeeded();
+    await shot('preferences-config-broken');
+    fixConfig();
+    await expect.poll(() => page.getByText('config.yaml cannot be used').count(), { timeout: 10_000 }).toBe(0);
+  });
+
+  it('Preferences: the start-at-login box sits beside its words; the audit log shows why a request failed', async () => {
+    const prefs = page.locator('section[aria-label="preferences"]');
+    await prefs.locator('[data-approval="prod"]').waitFor({ timeout: 10_000 });
+    const box = (await prefs.locator('input[type="checkbox"]').boundingBox())!;
+    const label = (await prefs.locator('label', { hasText: 'Start Kubecred at login' }).locator('span').boundingBox())!;
+    expect(Math.abs(box.y + box.height / 2 - (label.y + label.height / 2))).toBeLessThan(6);
+    expect(label.x).toBeGreaterThan(box.x + box.width);
+    await prefs.scrollIntoViewIfNeeded();
+    await shot('preferences');
+
+    const audit = page.locator('section[aria-label="audit log"]');
+    await audit.locator('[data-audit-profile="lab"] .audit-error').waitFor({ timeout: 10_000 });
+    expect(await audit.locator('[data-audit-profile="lab"]').innerText()).toMatch(/failed[\s\S]*ECONNREFUSED/);
+    await audit.scrollIntoViewIfNeeded();
+    await shot('audit');
+  });
+
+  it('the page logged no errors', () => {
+    expect(pageProblems).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const PIN = '246810';
+const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
+
+// New-user finding 7: after a wrong PIN typed in the page, the prompt vanished and the page said nothing.
+describe('a wrong PIN typed in the web UI of a real broker', () => {
+  let home: TempHome;
+  let hsm: SoftHsm;
+  let broker: TestBroker;
+  let chromium: TestChromium;
+  let page: Page;
+  let browserStandIn: RecordingBrowser;
+  const { credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    await buildRenderer();
+    home = await makeTempHome();
+    hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-wrong-pin', pin: PIN, soPin: '99887766' });
+    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-wrong-pin }\nprofiles:\n  - { name: onhsm, provider: static, secretStore: "token:hsm" }\n`);
+    browserStandIn = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    chromium = await launchChromium({ width: 800, height: 600 });
+    page = chromium.page;
+    await page.goto(await browserStandIn.nth(0, 10_000));
+    await page.locator('[data-profile="onhsm"]').waitFor({ timeout: 10_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await broker?.stop();
+    hsm?.dispose();
+    await home?.cleanup();
+  });
+
+  it('the profile that asked says the PIN was incorrect, once the prompt is gone', async () => {
+    const asking = credential('onhsm');
+    const form = page.locator('form[aria-label="PIN for hsm"]');
+    await form.waitFor({ timeout: 15_000 });
+    // Finding 19: the prompt names the program (from the kernel's view of the caller) and the profile.
+    const wording = await form.innerText();
+    expect(wording).toMatch(/\(pid \d+\) needs the PIN of token hsm/);
+    expect(wording).toContain('for profile onhsm');
+    await form.locator('input[name="pin"]').fill('000000');
+    await form.getByRole('button', { name: 'Unlock' }).click();
+    const refused = await asking;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/PIN was incorrect/);
+    await form.waitFor({ state: 'detached', timeout: 10_000 });
+    await expect.poll(() => page.locator('[data-profile="onhsm"] .error-text').innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/PIN was incorrect/);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-wrong-pin.png') });
+  });
+});
