@@ -88,6 +88,10 @@ export async function startBrokerWebUi(
         await updateProfile(paths.configFile, profile, changes);
         logger.info('profile changed from the web UI', { profile });
       },
+      storeSecret: async (profile, field, value) => {
+        await services.credentials.setSecret(profile, field, value);
+        logger.info('secret stored from the web UI', { profile, field });
+      },
       auditLog: () => readAuditTail(paths.auditLog, { limit: 200 }),
       // The token plugin's report carries object lists too; the page gets the summary only.
       tokens: async () => (await services.admin.listTokens()).flatMap((token) => {

@@ -131,6 +131,7 @@ export function App({ transport }: { transport: Transport }) {
             onRemove={(name) => void run(name, () => transport.removeProfile(name))}
             loadProfile={loadProfile}
             onUpdate={(name, changes) => transport.updateProfile(name, changes)}
+            onStoreSecret={(name, field, value) => transport.storeSecret(name, field, value)}
           />
           <ProfileForm onAdd={(profile) => transport.addProfile(profile)} />
           <h2 className="section">Import a kubeconfig</h2>

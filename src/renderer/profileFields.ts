@@ -10,6 +10,8 @@ export interface FieldSpec {
   /** A list in config.yaml, typed one item per line. */
   readonly list?: boolean;
   readonly placeholder?: string;
+  /** A secret: typed hidden, sent to the secret store, never shown back. */
+  readonly secret?: boolean;
 }
 
 export const PROVIDER_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]>> = {
@@ -32,6 +34,36 @@ export const PROVIDER_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]
   eks: [
     { key: 'clusterId', label: 'Cluster ID' },
     { key: 'region', label: 'Region', placeholder: 'eu-west-1' },
+  ],
+};
+
+/** What the edit form adds to the required fields: the settings people change afterwards. */
+export const OPTIONAL_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]>> = {
+  static: [],
+  exec: [],
+  oidc: [
+    { key: 'caFile', label: 'CA file (PEM, for a private issuer)', placeholder: '/etc/ssl/private-ca.pem' },
+    { key: 'scopes', label: 'Scopes (one per line)', list: true },
+  ],
+  keystone: [{ key: 'caFile', label: 'CA file (PEM)' }],
+  eks: [{ key: 'stsEndpoint', label: 'STS endpoint (private VPC endpoint)' }],
+};
+
+/**
+ * The secrets a provider reads from its store, offered in the edit form (the broker refuses any
+ * other field). Certificates and keys of a static profile are PEM files: kubecred secret set.
+ */
+export const SECRET_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]>> = {
+  static: [{ key: 'token', label: 'Bearer token', secret: true }],
+  exec: [],
+  oidc: [{ key: 'client-secret', label: 'Client secret (confidential clients only)', secret: true }],
+  keystone: [
+    { key: 'password', label: 'Password', secret: true },
+    { key: 'application-credential-secret', label: 'Application credential secret', secret: true },
+  ],
+  eks: [
+    { key: 'aws-access-key-id', label: 'AWS access key ID', secret: true },
+    { key: 'aws-secret-access-key', label: 'AWS secret access key', secret: true },
   ],
 };
 

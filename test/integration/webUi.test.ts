@@ -71,6 +71,9 @@ function fakePorts() {
       calls.push(`update ${name} ${JSON.stringify(changes)}`);
       if (changes.issuer === 'not a url') throw Object.assign(new Error('the profile is invalid: issuer: Invalid URL'), { code: 'bad-request', httpStatus: 400, field: 'issuer' });
     },
+    storeSecret: async (name, field, value) => {
+      calls.push(`secret ${name}/${field} (${value.length} characters)`);
+    },
     auditLog: async () => [],
     tokens: async () => [],
     updateToken: async (name, changes) => {
@@ -288,6 +291,10 @@ describe('headless web UI in chromium', () => {
     const form = item.locator('form[aria-label="edit lab"]');
     await expect.poll(() => form.locator('input[name="issuer"]').inputValue()).toBe('https://id.example');
     expect(await form.locator('input[name="clientId"]').inputValue()).toBe('kubernetes');
+    // Finding 13: what the TLS error tells people to set (caFile), the scopes, and the client secret are all here.
+    expect(await form.locator('textarea[name="scopes"]').inputValue()).toBe('openid');
+    expect(await form.locator('input[name="caFile"]').inputValue()).toBe('');
+    expect(await form.locator('input[name="client-secret"]').getAttribute('type')).toBe('password');
     await form.locator('input[name="issuer"]').fill('not a url');
     await form.locator('button[type="submit"]').click();
     await form.locator('[data-error-for="issuer"]').waitFor();
@@ -295,8 +302,11 @@ describe('headless web UI in chromium', () => {
     await shot('edit-invalid');
     await form.locator('input[name="issuer"]').fill('https://login.example');
     await form.locator('input[name="clientId"]').fill('');
+    await form.locator('input[name="client-secret"]').fill('s3cret-of-lab');
     await form.locator('button[type="submit"]').click();
+    // Only what changed is sent: scopes, untouched, stay as config.yaml writes them.
     await expect.poll(() => fake.calls).toContain('update lab {"issuer":"https://login.example","clientId":null}');
+    await expect.poll(() => fake.calls).toContain('secret lab/client-secret (13 characters)');
     await form.waitFor({ state: 'detached' });
     expect(fake.calls.filter((c) => c === 'config lab')).toHaveLength(1);
   });

@@ -71,6 +71,7 @@ function lookPorts() {
     removeProfile: async () => undefined,
     profileConfig: async (name) => ({ name }),
     updateProfile: async () => undefined,
+    storeSecret: async () => undefined,
     auditLog: async () => audit,
     tokens: async () => [{ name: 'yubikey', label: 'YubiKey PIV #1234', present: true, loggedIn: false, flags: { countLow: true, finalTry: false, locked: false } }],
     updateToken: async () => undefined,

@@ -29,11 +29,15 @@ export interface AuditPorts {
  * Appends one record for a request, naming the process that asked. Serving matters more than
  * recording it, so a failure (a full disk, a vanished process) is logged, never thrown.
  */
-export async function recordAudit(ports: AuditPorts, asker: { readonly parentPid?: number | undefined; readonly client: string }, outcome: Omit<AuditRecord, 'time' | 'caller' | 'error'> & { readonly failure?: unknown }): Promise<void> {
+export async function recordAudit(
+  ports: AuditPorts,
+  /** `described`: the caller as read while it ran; read now when absent. */
+  asker: { readonly parentPid?: number | undefined; readonly client: string; readonly described?: Promise<{ pid?: number; name?: string }> },
+  outcome: Omit<AuditRecord, 'time' | 'caller' | 'error'> & { readonly failure?: unknown }): Promise<void> {
   const time = new Date(ports.clock.now()).toISOString();
   const { failure, ...record } = outcome;
   try {
-    const caller = { ...(await ports.callers.describe(asker.parentPid)), client: asker.client };
+    const caller = { ...(await (asker.described ?? ports.callers.describe(asker.parentPid))), client: asker.client };
     await ports.audit.append({ time, caller, ...record, ...(failure !== undefined ? { error: auditText(failure) } : {}) });
   } catch (error) {
     ports.logger.warn('audit log write failed', { reason: (error as Error).message });

@@ -61,13 +61,16 @@ export class CredentialBroker {
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
   credential(request: CredentialRequest): Promise<string> {
-    const { asking, callers } = this.ports;
-    if (!asking) return this.serve(request);
+    // Read while the caller surely runs: after the answer kubectl may be gone, and the audit
+    // trail would name it by the client alone ("shim (pid N)" beside "kubectl (pid N)").
+    const caller = this.ports.callers.describe(request.parentPid).catch(() => ({}));
+    const { asking } = this.ports;
+    if (!asking) return this.serve(request, caller);
     const profile = request.argv[1] ?? '';
-    return asking.run({ profile, caller: () => callers.describe(request.parentPid) }, () => this.serve(request));
+    return asking.run({ profile, caller: () => caller }, () => this.serve(request, caller));
   }
 
-  private async serve(request: CredentialRequest): Promise<string> {
+  private async serve(request: CredentialRequest, described: Promise<{ pid?: number; name?: string }>): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     try {
       const execInfo = parseExecInfo(request.execInfo, declaredApiVersion);
@@ -75,7 +78,7 @@ export class CredentialBroker {
       const { provider, changed } = this.ports.providers.resolve(profile);
       if (changed) this.ports.cache.forget(profile.name);
       if (profile.approval !== 'never') {
-        const caller = await this.ports.callers.describe(request.parentPid);
+        const caller = await described;
         await this.ports.approvals.check(profile.approval, { profile: profile.name, caller, ...(execInfo.cluster?.server ? { cluster: execInfo.cluster.server } : {}) });
       }
       const key = credentialCacheKey(profile.name, execInfo.cluster);
@@ -94,11 +97,11 @@ export class CredentialBroker {
         this.ports.cache.forget(profile.name);
       });
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
-      void this.audit(request, { profile: profileName, outcome: 'served', source });
+      void this.audit(request, described, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
     } catch (error) {
       const denied = error instanceof BrokerError && error.code === 'denied';
-      void this.audit(request, { profile: profileName, outcome: denied ? 'denied' : 'failed', failure: error });
+      void this.audit(request, described, { profile: profileName, outcome: denied ? 'denied' : 'failed', failure: error });
       throw error;
     }
   }
@@ -115,6 +118,7 @@ export class CredentialBroker {
         lastError: cached.lastError,
         silentRefresh: this.ports.providers.peek(profile)?.canRefreshSilently?.() ?? profile.provider !== 'oidc',
         ...(cached.account ? { account: cached.account } : {}),
+        ...(profile.description ? { description: profile.description } : {}),
       };
     });
   }
@@ -240,8 +244,8 @@ export class CredentialBroker {
     );
   }
 
-  private audit(request: CredentialRequest, record: Parameters<typeof recordAudit>[2]): Promise<void> {
-    return recordAudit(this.ports, request, record);
+  private audit(request: CredentialRequest, described: Promise<{ pid?: number; name?: string }>, record: Parameters<typeof recordAudit>[2]): Promise<void> {
+    return recordAudit(this.ports, { ...request, described }, record);
   }
 
 }

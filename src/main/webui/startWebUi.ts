@@ -9,6 +9,7 @@ import { checkOrigin, SECURITY_HEADERS } from './requestGuard.js';
 import { SessionKeeper, type LinkOrigin } from './sessionKeeper.js';
 import { readStatic } from './staticFiles.js';
 import type { WebUi, WebUiOptions } from './webUiPorts.js';
+import { secretWriteSchema } from '../../shared/api/status.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 // Any local user can connect to 127.0.0.1: a few pages need a few connections, and a flood of
@@ -128,6 +129,15 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     const tokenUpdate = /^\/api\/tokens\/([^/]+)\/update$/.exec(path);
     if (tokenUpdate) {
       await ports.updateToken(decodeURIComponent(tokenUpdate[1]!), await readBody(request, tokenChangesSchema));
+      return send(response, 200, {});
+    }
+    const secret = /^\/api\/profiles\/([^/]+)\/secrets\/([^/]+)$/.exec(path);
+    if (secret) {
+      const profile = decodeURIComponent(secret[1]!);
+      const field = decodeURIComponent(secret[2]!);
+      await ports.storeSecret(profile, field, (await readBody(request, secretWriteSchema)).value);
+      log(`web UI: stored ${profile}/${field}`);
+      stream.changed();
       return send(response, 200, {});
     }
     const update = /^\/api\/profiles\/([^/]+)\/update$/.exec(path);

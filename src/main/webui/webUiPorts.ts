@@ -26,6 +26,8 @@ export interface WebUiPorts {
   profileConfig(profile: string): Promise<Record<string, unknown>>;
   /** Changes fields of a profile in config.yaml; throws the schema's complaint (with `field`) when the result is invalid. */
   updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
+  /** Stores one secret of a profile; throws when the provider never reads that field. */
+  storeSecret(profile: string, field: string, value: string): Promise<void>;
   /** The newest audit records, newest first. */
   auditLog(): Promise<AuditEntry[]>;
   /** The configured hardware tokens; never a secret. */

@@ -112,6 +112,10 @@ export class HttpTransport implements Transport {
     return this.post(WEB_UI_ROUTES.updateProfile(profile), profileChangesSchema.parse(changes));
   }
 
+  storeSecret(profile: string, field: string, value: string): Promise<void> {
+    return this.post(WEB_UI_ROUTES.storeSecret(profile, field), { value });
+  }
+
   removeProfile(profile: string): Promise<void> {
     return this.post(WEB_UI_ROUTES.removeProfile(profile), {});
   }

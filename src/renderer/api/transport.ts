@@ -20,6 +20,8 @@ export interface Transport {
   profileConfig(profile: string): Promise<Record<string, unknown>>;
   /** Rejects like addProfile when the broker refuses the changed profile. */
   updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
+  /** Stores one of the profile's secrets in its store; the broker refuses a field its provider never reads. */
+  storeSecret(profile: string, field: string, value: string): Promise<void>;
   auditLog(): Promise<AuditEntry[]>;
   tokens(): Promise<TokenView[]>;
   preferences(): Promise<Preferences>;

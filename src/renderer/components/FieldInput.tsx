@@ -33,7 +33,7 @@ export function FieldInput({ spec, value, error, onChange }: { spec: FieldSpec; 
       {spec.list ? (
         <textarea name={spec.key} rows={3} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error?.field === spec.key} />
       ) : (
-        <input name={spec.key} value={value} placeholder={spec.placeholder} autoComplete="off" onChange={(e) => onChange(e.target.value)} aria-invalid={error?.field === spec.key} />
+        <input name={spec.key} type={spec.secret ? 'password' : 'text'} value={value} placeholder={spec.placeholder} autoComplete={spec.secret ? 'new-password' : 'off'} onChange={(e) => onChange(e.target.value)} aria-invalid={error?.field === spec.key} />
       )}
       <FieldErrorText error={error} field={spec.key} />
     </label>

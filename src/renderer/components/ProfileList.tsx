@@ -16,10 +16,11 @@ interface Props {
   onRemove(profile: string): void;
   loadProfile(profile: string): Promise<Record<string, unknown>>;
   onUpdate(profile: string, changes: ProfileChanges): Promise<void>;
+  onStoreSecret(profile: string, field: string, value: string): Promise<void>;
 }
 
 /** The main window's profiles: state, time left, Log in / Log out, Edit, and Remove (asked twice). */
-export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogout, onRemove, loadProfile, onUpdate }: Props) {
+export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogout, onRemove, loadProfile, onUpdate, onStoreSecret }: Props) {
   // Removing edits config.yaml, so it asks first; one question open at a time.
   const [confirming, setConfirming] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
@@ -30,6 +31,7 @@ export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogou
         <li key={p.name} className="profile" data-profile={p.name}>
           <div className="profile-text">
             <strong>{p.name}</strong> <span className="provider">{p.provider}</span>
+            {p.description ? <div className="description">{p.description}</div> : null}
             <div className={`state state-${p.state} tone-${profileTone(p)}`}>{describeProfile(p, now)}</div>
             {loginErrors[p.name] ?? p.lastError ? <div className="error-text">{loginErrors[p.name] ?? p.lastError}</div> : null}
           </div>
@@ -70,7 +72,7 @@ export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogou
             )}
           </div>
           {editing === p.name ? (
-            <ProfileEditForm name={p.name} provider={p.provider} load={loadProfile} onSave={(changes) => onUpdate(p.name, changes)} onClose={() => setEditing(null)} />
+            <ProfileEditForm name={p.name} provider={p.provider} load={loadProfile} onSave={(changes) => onUpdate(p.name, changes)} onStoreSecret={(field, value) => onStoreSecret(p.name, field, value)} onClose={() => setEditing(null)} />
           ) : null}
         </li>
       ))}

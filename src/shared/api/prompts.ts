@@ -73,6 +73,7 @@ export const WEB_UI_ROUTES = {
   profileConfig: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/config`,
   /** POST: changes to the profile's fields in config.yaml. */
   updateProfile: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/update`,
+  storeSecret: (profile: string, field: string) => `/api/profiles/${encodeURIComponent(profile)}/secrets/${encodeURIComponent(field)}`,
   audit: '/api/audit',
   tokens: '/api/tokens',
   /** POST: changes to a token's fields in config.yaml (pinGrace). */

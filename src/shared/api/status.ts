@@ -13,6 +13,8 @@ export const profileSummarySchema = z.object({
   silentRefresh: z.boolean().optional(),
   /** Who is signed in (an OIDC email or user name), while a credential is cached. */
   account: z.string().nullable().optional(),
+  /** config.yaml's description (an import says where the profile came from). */
+  description: z.string().optional(),
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 

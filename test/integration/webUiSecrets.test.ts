@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
+import { findLeaks } from '../support/hygiene.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const TOKEN = 'kc-ui-stored-token-8d2f6b4a19';
+const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
+
+// New-user finding 13: the web UI could not store a static profile's token ("Store its token
+// afterwards: kubecred secret set"), and its Edit form had nothing for static profiles.
+describe('storing a profile secret from the web UI of a real broker', () => {
+  let home: TempHome;
+  let broker: TestBroker;
+  let chromium: TestChromium;
+  let page: Page;
+  let browserStandIn: RecordingBrowser;
+  const { credential } = callersFor(() => home.dir);
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    await buildRenderer();
+    home = await makeTempHome();
+    await writeConfig(home.dir, 'profiles:\n  - { name: lab, provider: static, description: imported from user lab-admin of ~/.kube/config }\n');
+    browserStandIn = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    chromium = await launchChromium({ width: 800, height: 600 });
+    page = chromium.page;
+    await page.goto(await browserStandIn.nth(0, 10_000));
+    await page.locator('[data-profile="lab"]').waitFor({ timeout: 10_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await broker?.stop();
+    await home?.cleanup();
+  });
+
+  it('stores the token typed in Edit…, and kubectl\'s next call is served with it; the token shows nowhere', async () => {
+    const before = await credential('lab');
+    expect(before.code).toBe(1);
+    const item = page.locator('[data-profile="lab"]');
+    // Finding 19: where an imported profile came from is shown with it.
+    expect(await item.locator('.description').innerText()).toBe('imported from user lab-admin of ~/.kube/config');
+    await item.locator('button', { hasText: 'Edit…' }).click();
+    const form = item.locator('form[aria-label="edit lab"]');
+    const field = form.locator('input[name="token"]');
+    expect(await field.getAttribute('type')).toBe('password');
+    await field.fill(TOKEN);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-edit-static-secret.png') });
+    await form.locator('button[type="submit"]').click();
+    await form.waitFor({ state: 'detached', timeout: 10_000 });
+    const served = await credential('lab');
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe(TOKEN);
+    expect(await page.content()).not.toContain(TOKEN);
+    expect(await findLeaks([TOKEN], { dir: home.dir, log: broker.output() })).toEqual([]);
+  });
+
+  it('refuses a field the provider never reads, and says which it reads', async () => {
+    const answer = await page.evaluate(async () => {
+      const response = await fetch('/api/profiles/lab/secrets/tokn', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` },
+        body: JSON.stringify({ value: 'x' }),
+      });
+      return { status: response.status, body: await response.text() };
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toContain('token');
+  });
+});
