@@ -63,7 +63,7 @@ describe('kubecred import plan', () => {
     expect(eks.imported[0]!.profileInput).toMatchObject({ command: 'aws', args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'], env: [{ name: 'AWS_PROFILE', value: 'prod-admin' }], apiVersion: 'client.authentication.k8s.io/v1beta1' });
 
     // A wrapped plugin's arguments and env move into config.yaml as they are: said every time (B10).
-    expect(eks.imported[0]!.warning).toMatch(/^its 8 plugin argument\(s\) and its env AWS_PROFILE move into config.yaml in plain text/);
+    expect(eks.imported[0]!.notes[0]).toMatch(/^its 8 plugin argument\(s\) and its env AWS_PROFILE move into config.yaml in plain text/);
 
     const minikube = await plan('minikube');
     expect(minikube.imported[0]!.secrets.map((s) => s.file)).toEqual([at('profiles/minikube/client.crt'), at('profiles/minikube/client.key')]);
@@ -111,7 +111,7 @@ describe('kubecred import plan', () => {
   it('warns when a wrapped plugin\'s env holds a secret, and redacts it in the diff', async () => {
     await writeFile(at('envsecret.yaml'), 'users:\n- name: aws\n  user:\n    exec:\n      command: aws\n      env:\n      - name: AWS_SECRET_ACCESS_KEY\n        value: planted-aws-secret-3c3c\n');
     const { imported, rewrites } = await planImport(await loadKubeconfigSet([at('envsecret.yaml')]), OPTIONS);
-    expect(imported[0]!.warning).toContain('its env AWS_SECRET_ACCESS_KEY move into config.yaml in plain text, as they were in the kubeconfig (AWS_SECRET_ACCESS_KEY looks secret)');
+    expect(imported[0]!.notes.join("\n")).toContain('its env AWS_SECRET_ACCESS_KEY move into config.yaml in plain text, as they were in the kubeconfig (AWS_SECRET_ACCESS_KEY looks secret)');
     expect(rewrites[0]!.diff).not.toContain('planted-aws-secret-3c3c');
   });
 
@@ -121,13 +121,26 @@ describe('kubecred import plan', () => {
     for (const secret of ['SECRET-ARG-HHHH', 'SECRET-ARG-IIII', 'SECRET-ENV-GGGG']) expect(rewrites[0]!.diff).not.toContain(secret);
     expect(rewrites[0]!.diff).toContain('--token');
     expect(rewrites[0]!.diff).toContain('--key=<redacted>');
-    expect(imported[0]!.warning).toContain('its 5 plugin argument(s) and its env PLUGIN_OPTS move into config.yaml in plain text');
+    expect(imported[0]!.notes.join("\n")).toContain('its 5 plugin argument(s) and its env PLUGIN_OPTS move into config.yaml in plain text');
   });
 
   it('refuses a kubeconfig too big to edit in memory, saying how to split it (B11)', async () => {
     await writeFile(at('huge.yaml'), `users:\n${'# padding padding padding padding padding padding padding\n'.repeat(80_000)}`);
     const error = await loadKubeconfigFile(at('huge.yaml')).catch((e: unknown) => e);
     expect(String(error)).toMatch(/huge.yaml: it is 4\.\d MiB, more than the 4 MiB Kubecred edits; split it/);
+  });
+
+  it('says when a wrapped plugin is not on PATH, and offers kubelogin users Kubecred\'s own OIDC login (finding 2)', async () => {
+    await writeFile(at('kubelogin.yaml'), 'users:\n- name: sso\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: kubectl-oidc_login\n      args: [get-token, --oidc-issuer-url=https://id.example.com, --oidc-client-id, kubernetes]\n');
+    const options = { ...OPTIONS, findCommand: (name: string) => (name === 'kubectl-oidc_login' ? '/usr/local/bin/kubectl-oidc_login' : undefined) };
+    const [found] = (await planImport(await loadKubeconfigSet([at('kubelogin.yaml')]), options)).imported;
+    expect(found!.profileInput).toMatchObject({ command: '/usr/local/bin/kubectl-oidc_login' });
+    expect(found!.notes.some((note) => note.includes('not on this shell')) ).toBe(false);
+    expect(found!.notes).toContain('this is kubelogin: Kubecred can log in to https://id.example.com itself, one login for every kubectl. To switch: kubecred profile add sso-oidc --provider oidc --issuer https://id.example.com --client-id kubernetes, then kubecred install --profile sso-oidc --context <context>');
+
+    const [missing] = (await planImport(await loadKubeconfigSet([at('kubelogin.yaml')]), { ...OPTIONS, findCommand: () => undefined })).imported;
+    expect(missing!.profileInput).toMatchObject({ command: 'kubectl-oidc_login' });
+    expect(missing!.notes).toContain("kubectl-oidc_login is not on this shell's PATH, so kubectl could not run it either: install it, or set its full path with kubecred profile set sso --command /path/to/kubectl-oidc_login");
   });
 
   it('resolves YAML aliases in an exec block as kubectl does, and refuses an alias bomb (I2)', async () => {

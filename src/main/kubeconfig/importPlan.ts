@@ -18,8 +18,8 @@ export interface ImportedUser {
   /** The profile for config.yaml; holds no secret. */
   readonly profileInput: Record<string, unknown>;
   readonly secrets: readonly SecretValue[];
-  /** Something the user should act on afterwards (a secret-looking env value now in config.yaml). */
-  readonly warning?: string;
+  /** What the user should act on afterwards: a secret-looking env value now in config.yaml, a plugin not found, a better provider. */
+  readonly notes: readonly string[];
   /** A CA bundle that was inline in the kubeconfig, written out for the profile's caFile. */
   readonly caFile?: { readonly path: string; readonly pem: string };
 }
@@ -107,24 +107,47 @@ async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredent
     const apiVersion = EXEC_API_VERSIONS.find((version) => version === exec.apiVersion);
     const env = Array.isArray(exec.env) ? (exec.env as Array<{ name?: unknown }>) : [];
     const profileInput = { ...base, provider: 'exec', command: resolved, args: exec.args ?? [], env, ...(apiVersion ? { apiVersion } : {}) };
-    const warning = plainTextWarning(Array.isArray(exec.args) ? exec.args.length : 0, env.map((e) => String(e.name)));
-    return { ...common, provider: 'exec', profileInput, secrets: [], ...(warning ? { warning } : {}) };
+    const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
+    const notes = [
+      plainTextWarning(args.length, env.map((e) => String(e.name))),
+      resolved === command && !path.isAbsolute(command) && options.findCommand ? `${command} is not on this shell's PATH, so kubectl could not run it either: install it, or set its full path with kubecred profile set ${profile} --command /path/to/${command}` : undefined,
+      kubeloginOffer(command, args, profile),
+    ].filter((note): note is string => note !== undefined);
+    return { ...common, provider: 'exec', profileInput, secrets: [], notes };
   }
   const secrets: SecretValue[] = [];
   for (const source of credential.secrets) secrets.push(await readSecretSource(source, where));
-  if (credential.kind === 'static') return { ...common, provider: 'static', profileInput: { ...base, provider: 'static' }, secrets };
+  if (credential.kind === 'static') return { ...common, provider: 'static', profileInput: { ...base, provider: 'static' }, secrets, notes: [] };
   const { issuer, clientId, caPath, caData, extraScopes } = credential.settings;
   const caFile = caData ? { path: path.join(options.caDir, `${profile}.pem`), pem: Buffer.from(caData, 'base64').toString('utf8') } : undefined;
   const scopes = extraScopes ? ['openid', 'offline_access', ...extraScopes.split(',').map((s) => s.trim()).filter(Boolean)] : undefined;
   const ca = caFile?.path ?? (caPath ? path.resolve(path.dirname(file), caPath) : undefined);
   const profileInput = { ...base, provider: 'oidc', issuer, clientId, ...(scopes ? { scopes } : {}), ...(ca ? { caFile: ca } : {}) };
-  return { ...common, provider: 'oidc', profileInput, secrets, ...(caFile ? { caFile } : {}) };
+  return { ...common, provider: 'oidc', profileInput, secrets, notes: [], ...(caFile ? { caFile } : {}) };
 }
 
 /**
  * What moves into config.yaml as plain text with an exec user: its plugin's arguments and env,
  * as they were in the kubeconfig. Said every time, since no name reliably tells a secret.
  */
+/**
+ * kubelogin is wrapped like any plugin (its flags, grant types and cache keep working), but
+ * Kubecred speaks OIDC itself: one login shared by every kubectl, no second token cache. Said,
+ * not done: the switch changes who holds the refresh token, so the user chooses it.
+ */
+function kubeloginOffer(command: string, args: readonly string[], profile: string): string | undefined {
+  if (!/^(kubelogin|kubectl-oidc_login)(\.exe)?$/.test(path.basename(command))) return undefined;
+  const flag = (name: string) => {
+    const at = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+    if (at < 0) return undefined;
+    return args[at]!.includes('=') ? args[at]!.slice(args[at]!.indexOf('=') + 1) : args[at + 1];
+  };
+  const issuer = flag('oidc-issuer-url');
+  const clientId = flag('oidc-client-id');
+  if (!issuer || !clientId) return undefined;
+  return `this is kubelogin: Kubecred can log in to ${issuer} itself, one login for every kubectl. To switch: kubecred profile add ${profile}-oidc --provider oidc --issuer ${issuer} --client-id ${clientId}, then kubecred install --profile ${profile}-oidc --context <context>`;
+}
+
 function plainTextWarning(argumentCount: number, envNames: readonly string[]): string | undefined {
   if (argumentCount === 0 && envNames.length === 0) return undefined;
   const moved = [argumentCount > 0 ? `its ${argumentCount} plugin argument(s)` : '', envNames.length > 0 ? `its env ${envNames.join(', ')}` : ''].filter(Boolean).join(' and ');

@@ -45,7 +45,7 @@ export function importService(deps: ImportServiceDeps): ImportService {
 }
 
 function moves(plan: ImportPlan): ImportMove[] {
-  return plan.imported.map((user) => ({ file: user.file, user: user.user, profile: user.profile, provider: user.provider, secrets: user.secrets.map((secret) => secret.field), ...(user.warning ? { warning: user.warning } : {}) }));
+  return plan.imported.map((user) => ({ file: user.file, user: user.user, profile: user.profile, provider: user.provider, secrets: user.secrets.map((secret) => secret.field), notes: [...user.notes] }));
 }
 
 function view(files: string[], plan: ImportPlan): ImportPreview {

@@ -62,7 +62,11 @@ function Preview({ preview, busy, onImport, onCancel }: { preview: ImportPreview
               <div className="profile-text">
                 <strong>{move.user}</strong> becomes a <span className="provider">{move.provider}</span> profile named <strong>{move.profile}</strong>
                 <div className="hint">{move.secrets.length > 0 ? `into the secret store: ${move.secrets.join(', ')}` : 'its plugin runs through Kubecred'}</div>
-                {move.warning ? <div className="warning">{move.warning}</div> : null}
+                {move.notes.map((note) => (
+                  <div key={note} className="warning">
+                    {note}
+                  </div>
+                ))}
               </div>
             </li>
           ))}

@@ -168,7 +168,8 @@ export const importMoveSchema = z.object({
   profile: z.string(),
   provider: z.enum(['static', 'oidc', 'exec']),
   secrets: z.array(z.string()),
-  warning: z.string().optional(),
+  /** What to act on afterwards, one sentence each. */
+  notes: z.array(z.string()).default([]),
 });
 export type ImportMove = z.infer<typeof importMoveSchema>;
 

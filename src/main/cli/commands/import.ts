@@ -63,7 +63,7 @@ function report(plan: ImportPlan, out: NodeJS.WritableStream, verb: string): voi
   for (const user of plan.imported) {
     const what = user.secrets.length > 0 ? user.secrets.map((secret) => `${secret.field} from ${secret.from}`).join(', ') : 'the plugin command, wrapped';
     out.write(`kubecred: ${verb} user "${user.user}" of ${user.file} to ${user.provider} profile ${user.profile}: ${what}\n`);
-    if (user.warning) out.write(`  note: ${user.warning}\n`);
+    for (const note of user.notes) out.write(`  note: ${note}\n`);
   }
   for (const user of plan.left) out.write(`kubecred: left user "${user.user}" of ${user.file} as it is: ${user.reason}\n`);
 }
