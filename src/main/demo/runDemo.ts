@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROUTES } from '../../shared/api/routes.js';
 import { HeadlessUi, type UrlOpener } from '../broker/headlessUi.js';
@@ -16,6 +16,7 @@ import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
 import { demoConfig } from './demoConfig.js';
 import { demoKubeconfig } from './demoKubeconfig.js';
 import { startDemoServices } from './demoServices.js';
+import { divertIssuerNotices } from './issuerNotices.js';
 import type { BrowserDriver } from './scriptedBrowser.js';
 import { untilStopSignal } from '../platform/stopSignals.js';
 
@@ -24,6 +25,8 @@ export interface DemoOptions {
   readonly io: CliIo;
   /** Run the kubectl checks (a scripted chromium does the OIDC login) and stop, instead of serving until Ctrl-C. */
   readonly once: boolean;
+  /** The demo's home is its own temp dir: removed when the demo ends, keychain item included. */
+  readonly removeHome: boolean;
 }
 
 /**
@@ -31,12 +34,14 @@ export interface DemoOptions {
  * accepts one bearer token or an ID token from a local OIDC issuer; the token in the OS
  * keychain; and a kubeconfig that reaches the API only through Kubecred.
  */
-export async function runDemo({ paths, io, once }: DemoOptions): Promise<number> {
+export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Promise<number> {
   // Listening from the start: Ctrl-C while the demo starts must still end in its cleanup.
   // (`--once` keeps the default: Ctrl-C ends it at once.)
   const stopped = once ? undefined : untilStopSignal();
   const say = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
+  const log = createWriteStream(paths.daemonLog, { flags: 'a', mode: 0o600 });
+  const restoreConsole = divertIssuerNotices((line) => log.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', message: line })}\n`));
   const token = `demo-${randomBytes(16).toString('hex')}`;
   const services = await startDemoServices(paths.home, token);
   const { api, issuer } = services;
@@ -48,7 +53,6 @@ export async function runDemo({ paths, io, once }: DemoOptions): Promise<number>
   });
   let scripted: BrowserDriver | undefined;
   const opener: UrlOpener = once ? { open: async (url) => scriptedSignIn(url, async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()), say) } : privateBrowserOpener(paths);
-  const log = createWriteStream(paths.daemonLog, { flags: 'a', mode: 0o600 });
   const server = await startHeadlessBroker(paths, jsonLinesLogger((line) => log.write(line)), { interactions: board, ui: new HeadlessUi(board, opener) });
   try {
     const stored = await new BrokerClient(paths).request('PUT', ROUTES.secret('demo', 'token'), { value: token });
@@ -82,9 +86,16 @@ Ctrl-C stops the demo.`);
     return 0;
   } finally {
     await scripted?.close();
+    // The demo's token leaves the keychain with the demo; a failure here is only reported.
+    if (removeHome) await new BrokerClient(paths).request('DELETE', ROUTES.secret('demo', 'token')).catch(() => undefined);
     await server.close();
     await services.close();
-    log.end();
+    restoreConsole();
+    await new Promise((resolve) => log.end(resolve));
+    if (removeHome) {
+      await rm(paths.home, { recursive: true, force: true });
+      say(`\nRemoved the demo's files (${paths.home}) and its keychain item.`);
+    }
   }
 }
 

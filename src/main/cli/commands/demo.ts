@@ -13,6 +13,6 @@ export const demoCommand: Command = {
     // A home of its own, so the demo never touches the user's real profiles or broker.
     const home = io.env.KUBECRED_DEMO_HOME || path.join(os.tmpdir(), `kubecred-demo-${process.getuid?.() ?? 'user'}`);
     const paths = kubecredPaths({ platform: process.platform, env: { ...io.env, KUBECRED_HOME: home }, homedir: os.homedir(), tmpdir: os.tmpdir(), uid: process.getuid?.() ?? 0 });
-    return runDemo({ paths, io, once });
+    return runDemo({ paths, io, once, removeHome: !io.env.KUBECRED_DEMO_HOME });
   },
 };
