@@ -1,5 +1,6 @@
 import type * as KeyringModuleNs from '@napi-rs/keyring';
 import { BrokerError } from '../../broker/brokerError.js';
+import { descriptorHeadroom } from '../../platform/descriptorHeadroom.js';
 import { adoptSessionBus } from '../../platform/sessionBus.js';
 import type { SecretRef, SecretStore } from '../secretStore.js';
 import { chunkAccount, digest, parseHeader, planChunks } from './chunkedValue.js';
@@ -8,6 +9,8 @@ export type KeyringModule = Pick<typeof KeyringModuleNs, 'AsyncEntry'>;
 
 const SERVICE = 'kubecred';
 const INDEX_FIELD = '.fields';
+/** What a keychain call may need: a D-Bus socket, the module's files, a thread's eventfd, and slack. */
+const DESCRIPTORS_NEEDED = 32;
 
 const FIX_BY_PLATFORM: Partial<Record<NodeJS.Platform, string>> = {
   linux:
@@ -29,6 +32,7 @@ export class KeychainStore implements SecretStore {
   constructor(
     private readonly platform: NodeJS.Platform = process.platform,
     private readonly loadModule: () => Promise<KeyringModule> = () => import('@napi-rs/keyring'),
+    private readonly headroom: () => number | undefined = descriptorHeadroom,
   ) {}
 
   async get(ref: SecretRef): Promise<string | undefined> {
@@ -108,6 +112,7 @@ export class KeychainStore implements SecretStore {
    * back to the kernel keyring, where a missing keychain would look like a missing secret.
    */
   private async withEntry<T>(action: string, ref: SecretRef, account: string, use: (entry: InstanceType<KeyringModule['AsyncEntry']>) => Promise<T>): Promise<T> {
+    this.checkDescriptors(action, ref);
     const keyring = await this.module();
     if (this.platform === 'linux') adoptSessionBus();
     try {
@@ -116,6 +121,17 @@ export class KeychainStore implements SecretStore {
     } catch (error) {
       throw this.unavailable(action, ref, error);
     }
+  }
+
+  /** The binding is not called without descriptors to spare: under EMFILE it took the whole broker down. */
+  private checkDescriptors(action: string, ref: SecretRef): void {
+    const left = this.headroom();
+    if (left === undefined || left >= DESCRIPTORS_NEEDED) return;
+    throw new BrokerError(
+      'secret-store-unavailable',
+      `the broker did not ${action} ${ref.profile}/${ref.field} in the OS keychain: it has ${left} file descriptors left, and the keychain library fails badly without them`,
+      'something holds many connections to the broker (its log names refused ones); stop that program, or restart the broker: kubecred restart',
+    );
   }
 
   private async module(): Promise<KeyringModule> {
