@@ -6,6 +6,8 @@ import { currentPlatformEnv, type KubecredPaths } from '../platform/paths.js';
 import { configProfilePorts } from './configProfilePorts.js';
 import { importService, type ImportService } from './importService.js';
 import { kubeconfigFiles } from './kubeconfigFiles.js';
+import { workerPreviewer, type PreviewInput } from './workerPreviewer.js';
+import type { ImportPreview } from '../../shared/api/prompts.js';
 
 /**
  * The import wizard inside the broker: profiles go into config.yaml and secrets straight into
@@ -17,6 +19,8 @@ export function brokerImportService(services: Pick<BrokerServices, 'credentials'
     command,
     caDir: path.join(paths.home, 'ca'),
     findCommand: (name) => findOnPath(name),
+    // Planning a big kubeconfig takes seconds: not on the thread that answers kubectl (B11).
+    ...withPreviewer(workerPreviewer()),
     backupDir: path.join(paths.stateDir, 'kubeconfig-backups'),
     ports: {
       ...configProfilePorts(paths.configFile, (profile) => logger.info('profile added by the kubeconfig import', { profile })),
@@ -24,4 +28,8 @@ export function brokerImportService(services: Pick<BrokerServices, 'credentials'
       deleteSecret: async (profile, field) => void (await services.credentials.deleteSecret(profile, field)),
     },
   });
+}
+
+function withPreviewer(previewer: ((input: PreviewInput) => Promise<ImportPreview>) | undefined) {
+  return previewer ? { previewer, path: process.env.PATH ?? '' } : {};
 }

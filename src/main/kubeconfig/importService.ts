@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
-import type { ImportMove, ImportPreview, ImportResult } from '../../shared/api/prompts.js';
+import type { ImportPreview, ImportResult } from '../../shared/api/prompts.js';
 import { BrokerError } from '../broker/brokerError.js';
 import type { ImportPlan } from './importPlan.js';
 import { KubeconfigSyntaxError } from './kubeconfigDocument.js';
 import { KubeconfigLockedError } from './kubeconfigLock.js';
 import { ImportInputError } from './readSecretSource.js';
+import { importMoves, importView } from './importView.js';
 import { previewImport, runImport, type ImportPorts } from './runImport.js';
+import type { PreviewInput } from './workerPreviewer.js';
 
 /** The import as the main window drives it: look first, then move exactly what was shown. */
 export interface ImportService {
@@ -21,37 +22,36 @@ export interface ImportServiceDeps {
   backupDir: string;
   ports: ImportPorts;
   findCommand?: (command: string) => string | undefined;
+  /** Computes the preview elsewhere (a worker thread); inline when absent. */
+  previewer?: (input: PreviewInput) => Promise<ImportPreview>;
+  /** The PATH a previewer looks plugins up on. */
+  path?: string;
 }
 
 export function importService(deps: ImportServiceDeps): ImportService {
   const request = () => ({ files: deps.files(), command: deps.command, caDir: deps.caDir, ports: deps.ports, ...(deps.findCommand ? { findCommand: deps.findCommand } : {}) });
   return {
-    preview: () => explained(async () => view(request().files, await previewImport(request()))),
+    preview: () =>
+      explained(async () => {
+        const { previewer } = deps;
+        if (!previewer) return importView(request().files, await previewImport(request()));
+        return previewer({ files: deps.files(), command: deps.command, caDir: deps.caDir, takenProfiles: [...(await deps.ports.takenProfiles())], path: deps.path ?? '' });
+      }),
     apply: (fingerprint) =>
       explained(async () => {
         const files = request().files;
         // Checked under kubectl's lock: exactly what the user saw moves, or nothing does.
         const approve = (plan: ImportPlan) => {
-          if (view(files, plan).fingerprint !== fingerprint) throw new BrokerError('bad-request', 'the kubeconfig changed since the preview', 'look at the new preview, then import again');
+          if (importView(files, plan).fingerprint !== fingerprint) throw new BrokerError('bad-request', 'the kubeconfig changed since the preview', 'look at the new preview, then import again');
         };
         const { plan, backups } = await runImport({ ...request(), files, approve, backupDir: deps.backupDir, now: new Date() });
         return {
-          moves: moves(plan),
+          moves: importMoves(plan),
           backups: [...backups].map(([file, backup]) => ({ file, backup })),
           leftFiles: [...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))))],
         };
       }),
   };
-}
-
-function moves(plan: ImportPlan): ImportMove[] {
-  return plan.imported.map((user) => ({ file: user.file, user: user.user, profile: user.profile, provider: user.provider, secrets: user.secrets.map((secret) => secret.field), notes: [...user.notes] }));
-}
-
-function view(files: string[], plan: ImportPlan): ImportPreview {
-  const diff = plan.rewrites.map((rewrite) => rewrite.diff).join('');
-  const planned = { files, moves: moves(plan), left: plan.left.map(({ file, user, reason }) => ({ file, user, reason })), diff };
-  return { ...planned, fingerprint: createHash('sha256').update(JSON.stringify(planned)).digest('hex') };
 }
 
 /** Problems with the user's files become answers the page shows with their fix; anything else stays an internal error. */
