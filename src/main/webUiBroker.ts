@@ -12,6 +12,8 @@ import { autostartEnabled, setAutostart } from './platform/autostart.js';
 import { currentPlatformEnv } from './platform/paths.js';
 import { nativeShimPath, nodeCliPath } from './platform/shimLocation.js';
 import { brokerImportService } from './kubeconfig/brokerImportService.js';
+import { kubeconfigFiles } from './kubeconfig/kubeconfigFiles.js';
+import { ProfileContexts } from './kubeconfig/profileContexts.js';
 import type { KubecredPaths } from './platform/paths.js';
 import type { Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
@@ -64,9 +66,13 @@ export async function startBrokerWebUi(
   logger: Logger,
   paths: KubecredPaths,
 ): Promise<WebUi> {
+  const usedBy = new ProfileContexts(() => kubeconfigFiles(currentPlatformEnv()));
   const webUi = await startWebUi({
     ports: {
-      profiles: () => services.credentials.profiles(),
+      profiles: async () => {
+        const [profiles, contexts] = await Promise.all([services.credentials.profiles(), usedBy.current().catch(() => new Map<string, string[]>())]);
+        return profiles.map((profile) => ({ ...profile, ...(contexts.has(profile.name) ? { contexts: contexts.get(profile.name) } : {}) }));
+      },
       registries: () => services.registries.summaries(),
       interactions: () => board.list(),
       onChange: (listener) => board.onChange(listener),

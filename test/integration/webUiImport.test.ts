@@ -75,6 +75,9 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     expect(text).not.toContain(TOKEN);
     expect(text).toContain('# the staging cluster');
     await page.locator('[data-profile="deployer"]').waitFor({ timeout: 10_000 });
+    // New-user finding 19: each profile says which kubeconfig contexts use it.
+    await expect.poll(() => page.locator('[data-profile="deployer"]').innerText(), { timeout: 10_000 }).toContain('used by context staging');
+    expect(await page.locator('[data-profile="file-token"]').innerText()).toContain('used by context staging-file');
     for (const context of ['staging', 'staging-file']) {
       const result = await runKubectl(KUBECTL.path, ['get', '--raw', '/version', '--context', context], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
       expect(result.code, `${context}: ${result.stderr}`).toBe(0);

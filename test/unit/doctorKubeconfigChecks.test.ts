@@ -3,7 +3,7 @@ import { parseConfig } from '../../src/main/config/configLoader.js';
 import { kubeconfigExposureCheck } from '../../src/main/doctor/checks/kubeconfigExposureCheck.js';
 import { kubeconfigProfilesCheck } from '../../src/main/doctor/checks/kubeconfigProfilesCheck.js';
 import { kubectlVersionCheck, unsupportedReason } from '../../src/main/doctor/checks/kubectlVersionCheck.js';
-import { parseKubeconfigUsers, readKubeconfigs, type KubeconfigFile } from '../../src/main/doctor/kubeconfigUsers.js';
+import { parseKubeconfigUsers, readKubeconfigs, type KubeconfigFile } from '../../src/main/kubeconfig/kubeconfigUsers.js';
 import type { KubecredConfig } from '../../src/shared/config/schema.js';
 
 const SECRET = 'sekrit-token-value-123';

@@ -20,7 +20,7 @@ import { pkcs11Check } from './checks/pkcs11Check.js';
 import { runDirCheck, type FileFacts } from './checks/runDirCheck.js';
 import { shimCheck } from './checks/shimCheck.js';
 import type { Check } from './finding.js';
-import { readKubeconfigs } from './kubeconfigUsers.js';
+import { readKubeconfigs } from '../kubeconfig/kubeconfigUsers.js';
 import { probeBroker } from './probes/brokerProbe.js';
 import { issuerDate } from './probes/issuerDate.js';
 import { kubectlVersion } from './probes/kubectlVersion.js';

@@ -32,6 +32,7 @@ export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogou
           <div className="profile-text">
             <strong>{p.name}</strong> <span className="provider">{p.provider}</span>
             {p.description ? <div className="description">{p.description}</div> : null}
+            {p.contexts?.length ? <div className="description">{usedByText(p.contexts)}</div> : null}
             <div className={`state state-${p.state} tone-${profileTone(p)}`}>{describeProfile(p, now)}</div>
             {loginErrors[p.name] ?? p.lastError ? <div className="error-text">{loginErrors[p.name] ?? p.lastError}</div> : null}
           </div>
@@ -78,4 +79,11 @@ export function ProfileList({ profiles, now, busy, loginErrors, onLogin, onLogou
       ))}
     </ul>
   );
+}
+
+/** "used by contexts a, b and 3 more": the first few, so a long list keeps the row short. */
+export function usedByText(contexts: readonly string[]): string {
+  const shown = contexts.slice(0, 3).join(', ');
+  const more = contexts.length > 3 ? ` and ${contexts.length - 3} more` : '';
+  return `used by context${contexts.length === 1 ? '' : 's'} ${shown}${more}`;
 }

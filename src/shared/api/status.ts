@@ -15,6 +15,8 @@ export const profileSummarySchema = z.object({
   account: z.string().nullable().optional(),
   /** config.yaml's description (an import says where the profile came from). */
   description: z.string().optional(),
+  /** The kubeconfig contexts whose user calls this profile (the web UI's view of the broker's kubeconfig). */
+  contexts: z.array(z.string()).optional(),
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 

@@ -1,5 +1,5 @@
 import { ok, warn, type Check } from '../finding.js';
-import type { KubeconfigFile } from '../kubeconfigUsers.js';
+import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
 
 /**
  * Each import and install keeps the kubeconfig as it was; after an import those copies hold

@@ -1,5 +1,5 @@
 import { ok, warn, type Check, type Finding } from '../finding.js';
-import type { KubeconfigFile } from '../kubeconfigUsers.js';
+import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
 
 /**
  * A kubeconfig that holds tokens, keys or passwords in plaintext should at least be private;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { KubecredConfig } from '../../../shared/config/schema.js';
 import { kubecredProfileOf } from '../../kubeconfig/kubecredExec.js';
 import { fail, ok, warn, type Check, type Finding } from '../finding.js';
-import type { KubeconfigFile } from '../kubeconfigUsers.js';
+import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
 
 export interface KubeconfigProfilesDeps {
   readonly files: readonly KubeconfigFile[];

@@ -1,5 +1,5 @@
 import { fail, ok, warn, type Check, type Finding } from '../finding.js';
-import type { KubeconfigFile } from '../kubeconfigUsers.js';
+import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
 
 export interface KubectlVersion {
   readonly command: string;

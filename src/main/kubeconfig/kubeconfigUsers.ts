@@ -13,10 +13,16 @@ export interface KubeconfigUser {
   readonly plaintextFields: readonly string[];
 }
 
+/** A context by its name, and the user it names. */
+export interface KubeconfigContext {
+  readonly name: string;
+  readonly user: string | undefined;
+}
+
 export type KubeconfigFile =
   | { readonly file: string; readonly state: 'missing' }
   | { readonly file: string; readonly state: 'broken'; readonly error: string }
-  | { readonly file: string; readonly state: 'read'; readonly mode: number; readonly users: readonly KubeconfigUser[] };
+  | { readonly file: string; readonly state: 'read'; readonly mode: number; readonly users: readonly KubeconfigUser[]; readonly contexts: readonly KubeconfigContext[] };
 
 export interface KubeconfigIo {
   /** The file's text and permission bits; undefined when it does not exist. */
@@ -35,12 +41,12 @@ export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo
       }
       if (!content) return { file, state: 'missing' };
       const parsed = parseKubeconfigUsers(content.text);
-      return 'error' in parsed ? { file, state: 'broken', error: parsed.error } : { file, state: 'read', mode: content.mode, users: parsed.users };
+      return 'error' in parsed ? { file, state: 'broken', error: parsed.error } : { file, state: 'read', mode: content.mode, users: parsed.users, contexts: parsed.contexts };
     }),
   );
 }
 
-export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[] } | { error: string } {
+export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[]; contexts: KubeconfigContext[] } | { error: string } {
   // Errors are given by line and code only: YAML's messages can quote the text, which may be a token.
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, lineCounter, version: '1.1' });
@@ -48,7 +54,13 @@ export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[] } 
   if (yamlError) return { error: `not valid YAML at line ${lineCounter.linePos(yamlError.pos[0]).line} (${yamlError.code})` };
   const root: unknown = doc.toJS();
   const users = isRecord(root) && Array.isArray(root.users) ? root.users : [];
-  return { users: users.filter(isRecord).map(userOf) };
+  const contexts = isRecord(root) && Array.isArray(root.contexts) ? root.contexts : [];
+  return { users: users.filter(isRecord).map(userOf), contexts: contexts.filter(isRecord).map(contextOf) };
+}
+
+function contextOf(entry: Readonly<Record<string, unknown>>): KubeconfigContext {
+  const context = isRecord(entry.context) ? entry.context : {};
+  return { name: typeof entry.name === 'string' ? entry.name : '(unnamed)', user: typeof context.user === 'string' ? context.user : undefined };
 }
 
 function userOf(entry: Readonly<Record<string, unknown>>): KubeconfigUser {
