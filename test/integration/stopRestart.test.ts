@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonsOf, writeConfig } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { assertBuilt } from '../support/repo.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+// New-user finding 4: there was no way to stop or restart the broker but kill.
+describe('kubecred stop and restart', () => {
+  let home: TempHome;
+  const { cli, credential } = callersFor(() => home.dir);
+  const socket = () => path.join(home.dir, 'run', 'broker.sock');
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    await writeConfig(home.dir, 'profiles:\n  - { name: dev, provider: static }\n');
+  });
+  afterAll(async () => {
+    await cli(['stop']);
+    await home?.cleanup();
+  });
+
+  it('restart starts a broker from this shell; stop ends it cleanly; the next kubectl call brings one back', async () => {
+    const started = await cli(['restart']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stderr).toContain('kubecred: started the broker; its log is');
+    const [first] = await daemonsOf(home.dir);
+    expect(first).toBeGreaterThan(0);
+    expect((await cli(['secret', 'set', 'dev', 'token'], 'dev-token-across-restarts')).code).toBe(0);
+
+    const restarted = await cli(['restart']);
+    expect(restarted.stderr).toContain('kubecred: restarted the broker');
+    const [second] = await daemonsOf(home.dir);
+    expect(second).not.toBe(first);
+    expect(() => process.kill(first!, 0)).toThrow();
+
+    const stopped = await cli(['stop']);
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toBe(`kubecred: stopped the broker (pid ${second})\n`);
+    expect(await daemonsOf(home.dir)).toEqual([]);
+    expect(existsSync(socket())).toBe(false);
+    expect((await cli(['status'])).stdout).toContain('broker: not running');
+    const again = await cli(['stop']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('kubecred: no broker is running\n');
+
+    const served = await credential('dev');
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout).toContain('dev-token-across-restarts');
+  }, 60_000);
+});
