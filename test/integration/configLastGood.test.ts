@@ -16,11 +16,11 @@ describe('a broker started on a broken config.yaml', () => {
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    await writeConfig(home.dir, 'profiles:\n  - name: demo\n    provider: static\n');
+    await writeConfig(home.dir, 'profiles:\n  - name: lastgood\n    provider: static\n');
     broker = await startTestBroker(home.dir);
-    expect((await cli(['secret', 'set', 'demo', 'token'], 'still-served-token')).code).toBe(0);
+    expect((await cli(['secret', 'set', 'lastgood', 'token'], 'still-served-token')).code).toBe(0);
     await broker.stop();
-    await writeFile(path.join(home.dir, 'config.yaml'), 'profiles:\n  - name: demo\n    provder: static\n');
+    await writeFile(path.join(home.dir, 'config.yaml'), 'profiles:\n  - name: lastgood\n    provder: static\n');
     broker = await startTestBroker(home.dir);
   });
   afterAll(async () => {
@@ -29,7 +29,7 @@ describe('a broker started on a broken config.yaml', () => {
   });
 
   it('serves from the last good config, kept 0600 in the state dir, and says what is wrong', async () => {
-    const served = await credential('demo');
+    const served = await credential('lastgood');
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toContain('still-served-token');
     expect((await stat(path.join(home.dir, 'state', 'config.last-good.yaml'))).mode & 0o777).toBe(0o600);

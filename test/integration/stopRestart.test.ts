@@ -15,7 +15,7 @@ describe('kubecred stop and restart', () => {
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    await writeConfig(home.dir, 'profiles:\n  - { name: dev, provider: static }\n');
+    await writeConfig(home.dir, 'profiles:\n  - { name: restart-dev, provider: static }\n');
   });
   afterAll(async () => {
     await cli(['stop']);
@@ -28,7 +28,7 @@ describe('kubecred stop and restart', () => {
     expect(started.stderr).toContain('kubecred: started the broker; its log is');
     const [first] = await daemonsOf(home.dir);
     expect(first).toBeGreaterThan(0);
-    expect((await cli(['secret', 'set', 'dev', 'token'], 'dev-token-across-restarts')).code).toBe(0);
+    expect((await cli(['secret', 'set', 'restart-dev', 'token'], 'dev-token-across-restarts')).code).toBe(0);
 
     const restarted = await cli(['restart']);
     expect(restarted.stderr).toContain('kubecred: restarted the broker');
@@ -46,7 +46,7 @@ describe('kubecred stop and restart', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toBe('kubecred: no broker is running\n');
 
-    const served = await credential('dev');
+    const served = await credential('restart-dev');
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toContain('dev-token-across-restarts');
   }, 60_000);

@@ -28,7 +28,7 @@ describe.runIf(isRoot)('the shared-tmpdir socket, when another user got there fi
     home = await makeTempHome();
     kubecredHome = path.join(home.dir, 'h'.repeat(60), 'o'.repeat(40));
     await mkdir(kubecredHome, { recursive: true });
-    await writeConfig(kubecredHome, 'profiles:\n  - { name: demo, provider: static }\n');
+    await writeConfig(kubecredHome, 'profiles:\n  - { name: tmpdir-demo, provider: static }\n');
     tmp = path.join(home.dir, 'tmp');
     await mkdir(tmp);
     await chmod(home.dir, 0o755);
@@ -63,12 +63,12 @@ describe.runIf(isRoot)('the shared-tmpdir socket, when another user got there fi
     await mkdir(path.join(kubecredHome, 'run'), { recursive: true, mode: 0o700 });
     const { writeFile } = await import('node:fs/promises');
     await writeFile(path.join(kubecredHome, 'run', 'client-secret'), 'f'.repeat(64), { mode: 0o600 });
-    const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'demo', 'token'], { env: env(), input: 'planted-tmpdir-token-31f' });
+    const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'tmpdir-demo', 'token'], { env: env(), input: 'planted-tmpdir-token-31f' });
     expect(stored.code).not.toBe(0);
     expect(stored.stderr).toMatch(/refusing to use the socket directory/);
     const unlocked = await run(process.execPath, [KUBECRED_CLI, 'unlock'], { env: env(), input: 'my-file-passphrase' });
     expect(unlocked.code).not.toBe(0);
-    const shim = await run(NATIVE_SHIM, ['credential', 'demo'], { env: { ...env(), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+    const shim = await run(NATIVE_SHIM, ['credential', 'tmpdir-demo'], { env: { ...env(), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
     expect(shim.code).not.toBe(0);
     expect(shim.stdout).toBe('');
     expect(await readFile(bodies, 'utf8')).toBe('');

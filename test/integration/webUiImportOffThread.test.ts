@@ -33,14 +33,14 @@ describe('the import preview of a big kubeconfig', () => {
     home = await makeTempHome();
     const kubeconfig = path.join(home.dir, 'big-kubeconfig');
     await writeFile(kubeconfig, bigKubeconfig(4_000), { mode: 0o600 });
-    await writeConfig(home.dir, 'profiles:\n  - { name: dev, provider: static }\n');
+    await writeConfig(home.dir, 'profiles:\n  - { name: offthread-dev, provider: static }\n');
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command, KUBECONFIG: kubeconfig }, ['--ui']);
-    expect((await cli(['secret', 'set', 'dev', 'token'], 'dev-token-served-meanwhile')).code).toBe(0);
+    expect((await cli(['secret', 'set', 'offthread-dev', 'token'], 'dev-token-served-meanwhile')).code).toBe(0);
     chromium = await launchChromium();
     page = chromium.page;
     await page.goto(await browserStandIn.nth(0, 10_000));
-    await page.locator('[data-profile="dev"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-profile="offthread-dev"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -61,7 +61,7 @@ describe('the import preview of a big kubeconfig', () => {
       request.on('error', reject);
     });
     await new Promise((resolve) => setTimeout(resolve, 300)); // the preview is under way
-    const served = await credential('dev');
+    const served = await credential('offthread-dev');
     const servedAt = Date.now();
     expect(served.code, served.stderr).toBe(0);
     const preview = await previewAnswered;

@@ -26,13 +26,13 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     assertBuilt({ shim: true });
     await buildRenderer();
     home = await makeTempHome();
-    await writeConfig(home.dir, 'profiles:\n  - { name: lab, provider: static, description: imported from user lab-admin of ~/.kube/config }\n');
+    await writeConfig(home.dir, 'profiles:\n  - { name: ui-stored, provider: static, description: imported from user lab-admin of ~/.kube/config }\n');
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
     chromium = await launchChromium({ width: 800, height: 600 });
     page = chromium.page;
     await page.goto(await browserStandIn.nth(0, 10_000));
-    await page.locator('[data-profile="lab"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-profile="ui-stored"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -42,20 +42,20 @@ describe('storing a profile secret from the web UI of a real broker', () => {
   });
 
   it('stores the token typed in Edit…, and kubectl\'s next call is served with it; the token shows nowhere', async () => {
-    const before = await credential('lab');
+    const before = await credential('ui-stored');
     expect(before.code).toBe(1);
-    const item = page.locator('[data-profile="lab"]');
+    const item = page.locator('[data-profile="ui-stored"]');
     // Finding 19: where an imported profile came from is shown with it.
     expect(await item.locator('.description').innerText()).toBe('imported from user lab-admin of ~/.kube/config');
     await item.locator('button', { hasText: 'Edit…' }).click();
-    const form = item.locator('form[aria-label="edit lab"]');
+    const form = item.locator('form[aria-label="edit ui-stored"]');
     const field = form.locator('input[name="token"]');
     expect(await field.getAttribute('type')).toBe('password');
     await field.fill(TOKEN);
     await page.screenshot({ path: path.join(SHOTS, 'webui-edit-static-secret.png') });
     await form.locator('button[type="submit"]').click();
     await form.waitFor({ state: 'detached', timeout: 10_000 });
-    const served = await credential('lab');
+    const served = await credential('ui-stored');
     expect(served.code, served.stderr).toBe(0);
     expect(JSON.parse(served.stdout).status.token).toBe(TOKEN);
     expect(await page.content()).not.toContain(TOKEN);
@@ -64,7 +64,7 @@ describe('storing a profile secret from the web UI of a real broker', () => {
 
   it('refuses a field the provider never reads, and says which it reads', async () => {
     const answer = await page.evaluate(async () => {
-      const response = await fetch('/api/profiles/lab/secrets/tokn', {
+      const response = await fetch('/api/profiles/ui-stored/secrets/tokn', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` },
         body: JSON.stringify({ value: 'x' }),
