@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 # faketime: runs the aws CLI at a fixed instant to compare EKS tokens byte for byte.
 # docker-registry + skopeo + apache2-utils (htpasswd): a real registry and client for the
 # registry credential tests.
-APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc gcc g++ make python3 chromium faketime docker-registry skopeo apache2-utils patch bsdutils)
+# etcd-server: the store of the real kube-apiserver the end-to-end tests run against.
+APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc gcc g++ make python3 chromium faketime docker-registry skopeo apache2-utils patch bsdutils etcd-server)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -41,3 +42,7 @@ if [[ ! -f $stamp ]] || ! cmp -s package-lock.json "$stamp"; then
 fi
 
 npm run --silent build
+
+# A real kube-apiserver for the end-to-end tests, built once per version into ~/.cache/kubecred
+# (about 7 minutes and 2 GB of Go build cache the first time on 2 cores; seconds after).
+node scripts/build-kube-apiserver.mjs 2> >(grep -v '^go: downloading' >&2)

@@ -71,6 +71,11 @@ if (built) {
   }
 }
 
+// The far end of the end-to-end tests: say which real API server they ran against.
+const kubeBinary = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-kube-apiserver.mjs'), '--print'], { encoding: 'utf8' }).stdout.trim();
+const kubeVersion = kubeBinary && existsSync(kubeBinary) ? spawnSync(kubeBinary, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
+process.stderr.write(`\nend-to-end tests ran against: ${kubeVersion ? `kube-apiserver ${kubeVersion.replace(/^Kubernetes /, '')} (${kubeBinary}) with etcd` : 'no kube-apiserver (scripts/setup.sh builds it)'}\n`);
+
 if (failures.length) process.stderr.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
 process.stdout.write(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped\n`);
 process.exit(tally.failed === 0 ? 0 : 1);
