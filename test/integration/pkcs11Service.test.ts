@@ -14,7 +14,7 @@ import { BrokerError } from '../../src/main/broker/brokerError.js';
 import type { PinRequest, UiPort } from '../../src/main/broker/uiPort.js';
 import * as K from '../../src/main/secrets/pkcs11/constants.js';
 import { createPkcs11Service, type Pkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
-import { SOFTHSM_MODULE, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
+import { SOFTHSM_MODULE, createExtractableKey, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
 import { FakeClock } from '../unit/fakeClock.js';
 
 const exec = promisify(execFile);
@@ -115,7 +115,8 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     // pkcs11-tool imports private keys sensitive (SoftHSM's default), extractable or not.
     await write('ec.key.der', 'privkey', 'imported-sensitive', '04', ['--extractable']);
     // Extractable, non-sensitive keys need a template pkcs11-tool cannot write: C_CreateObject.
-    await createExtractableKeys(hsm, await readFile(join(dir, 'ec.key'), 'utf8'), await readFile(join(dir, 'rsa.key'), 'utf8'));
+    await createExtractableKey(hsm, PIN, { pem: await readFile(join(dir, 'ec.key'), 'utf8'), label: 'ec-client', id: 1 });
+    await createExtractableKey(hsm, PIN, { pem: await readFile(join(dir, 'rsa.key'), 'utf8'), label: 'rsa-key-with-another-label', id: 2 });
   });
 
   afterEach(async () => {
@@ -354,45 +355,3 @@ function expectMatchingPair(pair: { certificatePem: string; keyPem: string }, ex
  * Writes the openssl keys as extractable, non-sensitive private keys: the EC one labelled
  * like its certificate, the RSA one under another label but the certificate's CKA_ID.
  */
-async function createExtractableKeys(hsm: SoftHsm, ecPem: string, rsaPem: string): Promise<void> {
-  const real = await import('pkcs11js');
-  const p11 = new real.PKCS11();
-  p11.load(hsm.module);
-  p11.C_Initialize();
-  try {
-    const slot = p11.C_GetSlotList(true).find((s) => p11.C_GetTokenInfo(s).label.trim() === hsm.label);
-    if (!slot) throw new Error('SoftHSM token not found');
-    const session = p11.C_OpenSession(slot, K.CKF_RW_SESSION | K.CKF_SERIAL_SESSION);
-    p11.C_Login(session, K.CKU_USER, PIN);
-    const common = (label: string, id: number, keyType: number) => [
-      { type: K.CKA_CLASS, value: K.CKO_PRIVATE_KEY },
-      { type: K.CKA_KEY_TYPE, value: keyType },
-      { type: K.CKA_TOKEN, value: true },
-      { type: K.CKA_PRIVATE, value: true },
-      { type: K.CKA_SENSITIVE, value: false },
-      { type: K.CKA_EXTRACTABLE, value: true },
-      { type: K.CKA_LABEL, value: label },
-      { type: K.CKA_ID, value: Buffer.from([id]) },
-    ];
-    const b = (text: string | undefined) => Buffer.from(text ?? '', 'base64url');
-    const ec = createPrivateKey(ecPem).export({ format: 'jwk' });
-    p11.C_CreateObject(session, [...common('ec-client', 1, K.CKK_EC), { type: K.CKA_EC_PARAMS, value: Buffer.from('06082a8648ce3d030107', 'hex') }, { type: K.CKA_VALUE, value: b(ec.d) }]);
-    const rsa = createPrivateKey(rsaPem).export({ format: 'jwk' });
-    p11.C_CreateObject(session, [
-      ...common('rsa-key-with-another-label', 2, K.CKK_RSA),
-      { type: K.CKA_MODULUS, value: b(rsa.n) },
-      { type: K.CKA_PUBLIC_EXPONENT, value: b(rsa.e) },
-      { type: K.CKA_PRIVATE_EXPONENT, value: b(rsa.d) },
-      { type: K.CKA_PRIME_1, value: b(rsa.p) },
-      { type: K.CKA_PRIME_2, value: b(rsa.q) },
-      { type: K.CKA_EXPONENT_1, value: b(rsa.dp) },
-      { type: K.CKA_EXPONENT_2, value: b(rsa.dq) },
-      { type: K.CKA_COEFFICIENT, value: b(rsa.qi) },
-    ]);
-    p11.C_Logout(session);
-    p11.C_CloseSession(session);
-  } finally {
-    p11.C_Finalize();
-    p11.close();
-  }
-}

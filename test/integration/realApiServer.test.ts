@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
@@ -10,6 +12,7 @@ import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { createTestPki, type TestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { createExtractableKey, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const ADMIN_TOKEN = 'kc-real-admin-token-4b8e1f6a2c9d';
@@ -17,7 +20,8 @@ const NOBODY_TOKEN = 'kc-real-nobody-token-7d3a9c5e1b0f';
 const UNKNOWN_TOKEN = 'kc-real-unknown-token-2e6b0d8f4a1c';
 // kubectl 1.28+ can ask `auth whoami` of a 1.34 server (1.27 asks for an API version it no longer serves).
 const KUBECTL = findKubectlBuilds().filter((b) => b.name === 'kubectl' || Number(b.name.split('.').at(-1)) >= 28).at(-1)!;
-const PROFILES = ['admin', 'nobody', 'unknown', 'cert', 'sso'] as const;
+const PROFILES = ['admin', 'nobody', 'unknown', 'cert', 'hsmcert', 'sso'] as const;
+const PIN = '314159';
 
 interface WhoAmI {
   status: { userInfo: { username: string; groups?: string[] } };
@@ -42,7 +46,8 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
   let browser: BrowserDriver;
   let browserStandIn: RecordingBrowser;
   let kubeconfig: string;
-  const { cli } = callersFor(() => home.dir);
+  let hsm: SoftHsm;
+  const { cli } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
   const kubectl = (context: string, args: string[]) => runKubectl(KUBECTL.path, ['--context', context, ...args], { kubeconfig, env: brokerEnv(home.dir) });
   const whoami = async (context: string) => {
     const result = await kubectl(context, ['auth', 'whoami', '-o', 'json']);
@@ -66,12 +71,14 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
       oidc: { issuer: issuer.issuer, clientId: issuer.clientId, caFile: issuer.caFile },
     });
     process.stderr.write(`real API server: kube-apiserver ${api.gitVersion} at ${api.url}\n`);
+    hsm = await hsmWithClientCertificate(path.join(home.dir, 'hsm'), pki);
     await writeConfig(
       home.dir,
-      `profiles:\n${['admin', 'nobody', 'unknown', 'cert'].map((p) => `  - { name: ${p}, provider: static }\n`).join('')}  - { name: sso, provider: oidc, issuer: '${issuer.issuer}', clientId: ${issuer.clientId}, caFile: '${issuer.caFile}', flow: browser }\n`,
+      `tokens:\n  - { name: hsm, module: ${hsm.module}, label: ${hsm.label} }\nprofiles:\n${['admin', 'nobody', 'unknown', 'cert'].map((p) => `  - { name: ${p}, provider: static }\n`).join('')}  - { name: hsmcert, provider: static, tokenCertificate: { token: hsm, label: hsm-client } }\n  - { name: sso, provider: oidc, issuer: '${issuer.issuer}', clientId: ${issuer.clientId}, caFile: '${issuer.caFile}', flow: browser }\n`,
     );
     browserStandIn = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command, SOFTHSM2_CONF: hsm.conf });
+    expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
     for (const [profile, field, value] of [
       ['admin', 'token', ADMIN_TOKEN],
       ['nobody', 'token', NOBODY_TOKEN],
@@ -91,6 +98,7 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     await broker?.stop();
     await api?.stop();
     await issuer?.stop();
+    hsm?.dispose();
     await home?.cleanup();
     // Nothing left running: etcd and the API server are gone.
     for (const pid of api?.pids ?? []) expect(() => process.kill(pid, 0)).toThrow();
@@ -116,6 +124,12 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     const user = await whoami('cert');
     expect(user.username).toBe('kubecred-test');
     expect(user.groups).toEqual(expect.arrayContaining(['system:masters']));
+  });
+
+  it('a certificate on a PKCS#11 token (SoftHSM2): x509 authentication with the token\'s certificate', async () => {
+    const user = await whoami('hsmcert');
+    expect(user.username).toBe('hsm-user');
+    expect(user.groups).toEqual(expect.arrayContaining(['hsm-team']));
   });
 
   it('a token the server does not know: kubectl gets 401 and one clear line', async () => {
@@ -153,3 +167,16 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect(issuer.counts.authorizations).toBe(1);
   }, 120_000);
 });
+
+/** A SoftHSM2 token holding a client certificate the API server's CA signed, and its key. */
+async function hsmWithClientCertificate(dir: string, pki: TestPki): Promise<SoftHsm> {
+  const hsm = await createSoftHsm({ dir, label: 'kc-real-api', pin: PIN, soPin: '27182818' });
+  const openssl = (args: string[]) => promisify(execFile)('openssl', args, { cwd: dir, timeout: 30_000 });
+  await openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'hsm.key', '-subj', '/O=hsm-team/CN=hsm-user', '-out', 'hsm.csr']);
+  await writeFile(path.join(dir, 'hsm.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
+  await openssl(['x509', '-req', '-in', 'hsm.csr', '-CA', pki.caCertPath, '-CAkey', path.join(pki.dir, 'ca.key'), '-CAcreateserial', '-days', '2', '-extfile', 'hsm.ext', '-out', 'hsm.crt']);
+  await openssl(['x509', '-in', 'hsm.crt', '-outform', 'DER', '-out', 'hsm.crt.der']);
+  await pkcs11Tool(hsm, ['--token-label', hsm.label, '--login', '--pin', PIN, '--write-object', path.join(dir, 'hsm.crt.der'), '--type', 'cert', '--label', 'hsm-client', '--id', '05']);
+  await createExtractableKey(hsm, PIN, { pem: await readFile(path.join(dir, 'hsm.key'), 'utf8'), label: 'hsm-client', id: 5 });
+  return hsm;
+}

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { run } from './run.js';
+import { freePort } from '../../src/main/demo/freePort.js';
 
 export interface TestRegistry {
   /** host:port, as image references and credHelpers name it. */
@@ -84,17 +84,6 @@ export async function writeOciLayout(dir: string, tag: string, scratch: string):
     JSON.stringify({ schemaVersion: 2, manifests: [{ mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'org.opencontainers.image.ref.name': tag } }] }),
   );
   return manifest.digest;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function answers(port: number): Promise<boolean> {

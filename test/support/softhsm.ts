@@ -119,3 +119,55 @@ export async function pkcs11Tool(hsm: SoftHsm, args: readonly string[]): Promise
     throw new Error(`pkcs11-tool ${shown.join(' ')} failed: ${(error as { stderr?: string }).stderr ?? String(error)}`);
   }
 }
+
+/**
+ * Puts a private key on the token as extractable and not sensitive (a software token's key,
+ * which Kubecred may hand to kubectl): pkcs11-tool cannot write that template, so this calls
+ * C_CreateObject itself. EC keys must be on P-256.
+ */
+export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem: string; label: string; id: number }): Promise<void> {
+  const K = await import('../../src/main/secrets/pkcs11/constants.js');
+  const { createPrivateKey } = await import('node:crypto');
+  const real = await import('pkcs11js');
+  const p11 = new real.PKCS11();
+  p11.load(hsm.module);
+  p11.C_Initialize();
+  try {
+    const slot = p11.C_GetSlotList(true).find((s) => p11.C_GetTokenInfo(s).label.trim() === hsm.label);
+    if (!slot) throw new Error('SoftHSM token not found');
+    const session = p11.C_OpenSession(slot, K.CKF_RW_SESSION | K.CKF_SERIAL_SESSION);
+    p11.C_Login(session, K.CKU_USER, pin);
+    const jwk = createPrivateKey(key.pem).export({ format: 'jwk' });
+    const b = (text: string | undefined) => Buffer.from(text ?? '', 'base64url');
+    const common = (keyType: number) => [
+      { type: K.CKA_CLASS, value: K.CKO_PRIVATE_KEY },
+      { type: K.CKA_KEY_TYPE, value: keyType },
+      { type: K.CKA_TOKEN, value: true },
+      { type: K.CKA_PRIVATE, value: true },
+      { type: K.CKA_SENSITIVE, value: false },
+      { type: K.CKA_EXTRACTABLE, value: true },
+      { type: K.CKA_LABEL, value: key.label },
+      { type: K.CKA_ID, value: Buffer.from([key.id]) },
+    ];
+    const template =
+      jwk.kty === 'EC'
+        ? [...common(K.CKK_EC), { type: K.CKA_EC_PARAMS, value: Buffer.from('06082a8648ce3d030107', 'hex') }, { type: K.CKA_VALUE, value: b(jwk.d) }]
+        : [
+            ...common(K.CKK_RSA),
+            { type: K.CKA_MODULUS, value: b(jwk.n) },
+            { type: K.CKA_PUBLIC_EXPONENT, value: b(jwk.e) },
+            { type: K.CKA_PRIVATE_EXPONENT, value: b(jwk.d) },
+            { type: K.CKA_PRIME_1, value: b(jwk.p) },
+            { type: K.CKA_PRIME_2, value: b(jwk.q) },
+            { type: K.CKA_EXPONENT_1, value: b(jwk.dp) },
+            { type: K.CKA_EXPONENT_2, value: b(jwk.dq) },
+            { type: K.CKA_COEFFICIENT, value: b(jwk.qi) },
+          ];
+    p11.C_CreateObject(session, template);
+    p11.C_Logout(session);
+    p11.C_CloseSession(session);
+  } finally {
+    p11.C_Finalize();
+    p11.close();
+  }
+}

@@ -65,11 +65,11 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
     await writeFile(kubeconfig, demoKubeconfig({ server: api.url, caPem: api.caPem, command: shim, home: paths.home, profiles: issuer ? ['demo', 'sso'] : ['demo'] }), { mode: 0o600 });
     say(`Kubecred demo
   broker     ${server.socket} (home ${paths.home})
-  API        ${api.url} (a local stand-in: accepts the demo token, or an ID token from the issuer)
+  API        ${api.url} (${api.description})
   issuer     ${issuer ? `${issuer.issuer} (a local OIDC issuer: any user name signs in)` : services.issuerProblem}
   token      in the OS keychain as kubecred/demo/token; the kubeconfig holds none
   kubeconfig ${kubeconfig}, exec plugin ${shim}`);
-    const kubectl = (context: string) => ['kubectl', '--kubeconfig', kubeconfig, '--context', `kubecred-${context}`, 'get', '--raw', '/version'];
+    const kubectl = (context: string) => ['kubectl', '--kubeconfig', kubeconfig, '--context', `kubecred-${context}`, ...api.check];
     if (!(await check(kubectl('demo'), say, 'kubectl reached the API with the token from the keychain.'))) return 1;
     if (issuer && once) {
       if (!(await check(kubectl('sso'), say, 'kubectl reached the API with an ID token: the login ran in the browser.'))) return 1;
