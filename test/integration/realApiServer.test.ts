@@ -161,7 +161,7 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect(result.code, result.stderr).toBe(0);
     const user = (JSON.parse(result.stdout) as WhoAmI).status.userInfo;
     expect(user.username).toMatch(/^oidc:/);
-    expect(user.groups).toContain('system:authenticated');
+    expect(user.groups).toEqual(expect.arrayContaining(['oidc:kubecred-users', `oidc:team-${user.username.slice('oidc:'.length)}`, 'system:authenticated']));
     // The next command comes from the cache: no second login.
     expect((await whoami('sso')).username).toBe(user.username);
     expect(issuer.counts.authorizations).toBe(1);

@@ -90,12 +90,13 @@ export async function startTestIssuer(options: { dir: string; idTokenTtlSeconds?
       revocation: { enabled: true },
     },
     scopes: ['openid', 'offline_access', 'email', 'profile'],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // groups rides on openid, as corporate IdPs put it in every ID token the API server reads.
+    claims: { openid: ['sub', 'groups'], email: ['email', 'email_verified'], profile: ['name'] },
     // Put the scope's claims into the ID token, as Kubernetes issuers are configured to.
     conformIdTokenClaims: false,
     findAccount: async (_ctx: unknown, sub: string) => ({
       accountId: sub,
-      claims: async () => ({ sub, name: sub, email: `${sub}@example.test`, email_verified: true }),
+      claims: async () => ({ sub, name: sub, email: `${sub}@example.test`, email_verified: true, groups: ['kubecred-users', `team-${sub}`] }),
     }),
     ttl: {
       IdToken: options.idTokenTtlSeconds ?? 3600,

@@ -1,15 +1,20 @@
 // Command clientgo is a test client for Kubecred's integration tests: it loads
 // the kubeconfig named by its first argument with client-go's clientcmd (so the
 // exec credential plugin machinery of the reference implementation runs for
-// real), asks the API server for its version and prints it as JSON on stdout.
-// On failure it prints the error on stderr and exits non-zero.
+// real), asks the API server for its version and who it takes the caller for
+// (a SelfSubjectReview, which needs the credential to be accepted), and prints
+// both as JSON on stdout. On failure it prints the error on stderr and exits
+// non-zero.
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -38,7 +43,11 @@ func run(kubeconfig string) error {
 	if err != nil {
 		return fmt.Errorf("server version: %w", err)
 	}
-	out, err := json.Marshal(info)
+	review, err := clientset.AuthenticationV1().SelfSubjectReviews().Create(context.Background(), &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	if err != nil {
+		return fmt.Errorf("who am I: %w", err)
+	}
+	out, err := json.Marshal(map[string]any{"gitVersion": info.GitVersion, "username": review.Status.UserInfo.Username, "groups": review.Status.UserInfo.Groups})
 	if err != nil {
 		return err
 	}
