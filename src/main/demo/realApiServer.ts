@@ -105,7 +105,7 @@ export async function startKubeApiServer(options: ApiServerOptions): Promise<Kub
       '--cert-dir', path.join(dir, 'certs'),
       ...(options.tokens?.length ? [`--token-auth-file=${await tokenFile(dir, options.tokens)}`] : []),
       ...(options.oidc ? [`--oidc-issuer-url=${options.oidc.issuer}`, `--oidc-client-id=${options.oidc.clientId}`, `--oidc-ca-file=${options.oidc.caFile}`, '--oidc-username-claim=sub', '--oidc-username-prefix=oidc:', '--oidc-groups-claim=groups', '--oidc-groups-prefix=oidc:'] : []),
-      ...(options.tokenWebhookConfig ? [`--authentication-token-webhook-config-file=${options.tokenWebhookConfig}`, '--authentication-token-webhook-cache-ttl=0s'] : []),
+      ...(options.tokenWebhookConfig ? [`--authentication-token-webhook-config-file=${options.tokenWebhookConfig}`, '--authentication-token-webhook-cache-ttl=0s', '--authentication-token-webhook-version=v1'] : []),
     ];
     started(spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }), 'kube-apiserver');
     const url = `https://127.0.0.1:${securePort}`;
