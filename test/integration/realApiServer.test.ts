@@ -22,6 +22,7 @@ const UNKNOWN_TOKEN = 'kc-real-unknown-token-2e6b0d8f4a1c';
 const KUBECTL = findKubectlBuilds().filter((b) => b.name === 'kubectl' || Number(b.name.split('.').at(-1)) >= 28).at(-1)!;
 const PROFILES = ['admin', 'nobody', 'unknown', 'cert', 'hsmcert', 'sso'] as const;
 const PIN = '314159';
+const ID_TOKEN_TTL_S = 20;
 
 interface WhoAmI {
   status: { userInfo: { username: string; groups?: string[] } };
@@ -60,7 +61,8 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     home = await makeTempHome();
     pki = await createTestPki(path.join(home.dir, 'pki'));
     // The issuer first: the API server's /readyz does not wait for it.
-    issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
+    // Short-lived ID tokens, so the suite sees one expire and be refreshed before the server refuses it.
+    issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer'), idTokenTtlSeconds: ID_TOKEN_TTL_S });
     api = await startKubeApiServer({
       dir: path.join(home.dir, 'apiserver'),
       pki,
@@ -74,7 +76,7 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     hsm = await hsmWithClientCertificate(path.join(home.dir, 'hsm'), pki);
     await writeConfig(
       home.dir,
-      `tokens:\n  - { name: hsm, module: ${hsm.module}, label: ${hsm.label} }\nprofiles:\n${['admin', 'nobody', 'unknown', 'cert'].map((p) => `  - { name: ${p}, provider: static }\n`).join('')}  - { name: hsmcert, provider: static, tokenCertificate: { token: hsm, label: hsm-client } }\n  - { name: sso, provider: oidc, issuer: '${issuer.issuer}', clientId: ${issuer.clientId}, caFile: '${issuer.caFile}', flow: browser }\n`,
+      `tokens:\n  - { name: hsm, module: ${hsm.module}, label: ${hsm.label} }\nprofiles:\n${['admin', 'nobody', 'unknown', 'cert'].map((p) => `  - { name: ${p}, provider: static }\n`).join('')}  - { name: hsmcert, provider: static, tokenCertificate: { token: hsm, label: hsm-client } }\n  - { name: sso, provider: oidc, issuer: '${issuer.issuer}', clientId: ${issuer.clientId}, caFile: '${issuer.caFile}', flow: browser, clockSkew: 5s }\n`,
     );
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command, SOFTHSM2_CONF: hsm.conf });
@@ -166,6 +168,16 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect((await whoami('sso')).username).toBe(user.username);
     expect(issuer.counts.authorizations).toBe(1);
   }, 120_000);
+
+  it('OIDC: the ID token is renewed with the refresh token before the server would refuse it', async () => {
+    const refreshesBefore = issuer.counts.grants.refresh_token ?? 0;
+    // Past the first ID token's exp: the server would refuse it now.
+    await new Promise((resolve) => setTimeout(resolve, (ID_TOKEN_TTL_S + 1) * 1000));
+    const user = await whoami('sso');
+    expect(user.username).toMatch(/^oidc:/);
+    expect(issuer.counts.grants.refresh_token ?? 0).toBeGreaterThan(refreshesBefore);
+    expect(issuer.counts.authorizations).toBe(1);
+  }, 60_000);
 });
 
 /** A SoftHSM2 token holding a client certificate the API server's CA signed, and its key. */
