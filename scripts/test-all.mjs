@@ -71,6 +71,13 @@ if (built) {
   }
 }
 
+// Every suite stops what it started: an API server or etcd still running is a failure.
+const leftover = spawnSync('pgrep', ['-af', '^([^ ]*/)?(kube-apiserver --etcd-servers=http://127\\.0\\.0\\.1|etcd --name kubecred-test)'], { encoding: 'utf8' }).stdout.trim();
+if (leftover) {
+  tally.failed++;
+  failures.push(`processes left running after the suites:\n${leftover.split('\n').map((line) => `      ${line.slice(0, 160)}`).join('\n')}`);
+}
+
 // The far end of the end-to-end tests: say which real API server they ran against.
 const kubeBinary = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-kube-apiserver.mjs'), '--print'], { encoding: 'utf8' }).stdout.trim();
 const kubeVersion = kubeBinary && existsSync(kubeBinary) ? spawnSync(kubeBinary, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
