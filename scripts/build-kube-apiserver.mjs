@@ -7,7 +7,7 @@
 //
 //   node scripts/build-kube-apiserver.mjs            builds (or finds) the default version
 //   node scripts/build-kube-apiserver.mjs --print    prints the binary's path, builds nothing
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +50,15 @@ say('building (several minutes on 2 cores the first time; the Go build cache mak
 const version = 'k8s.io/component-base/version';
 const ldflags = `-s -w -X ${version}.gitVersion=${KUBE_VERSION} -X ${version}.gitMajor=${major} -X ${version}.gitMinor=${minor} -X ${version}.gitTreeState=clean`;
 const partial = `${binary}.${process.pid}.tmp`;
-goRun(['build', '-trimpath', '-ldflags', ldflags, '-o', partial, 'k8s.io/kubernetes/cmd/kube-apiserver'], work, { CGO_ENABLED: '0' });
+// A line every 30 s: a silent 7-minute step looks hung.
+const heartbeat = setInterval(() => say('still building'), 30_000);
+const built = await new Promise((resolve) => {
+  const child = spawn(go, ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, 'k8s.io/kubernetes/cmd/kube-apiserver'], { cwd: work, env: { ...process.env, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('exit', (code) => resolve(code));
+  child.on('error', () => resolve(-1));
+});
+clearInterval(heartbeat);
+if (built !== 0) fail(`go build of kube-apiserver failed (exit ${built})`);
 renameSync(partial, binary);
 say(`built ${binary}`);
 

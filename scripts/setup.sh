@@ -44,5 +44,5 @@ fi
 npm run --silent build
 
 # A real kube-apiserver for the end-to-end tests, built once per version into ~/.cache/kubecred
-# (about 7 minutes and 2 GB of Go build cache the first time on 2 cores; seconds after).
+# (about 4 minutes and 2 GB of Go build cache the first time on 2 cores; found at once after).
 node scripts/build-kube-apiserver.mjs 2> >(grep -v '^go: downloading' >&2)

@@ -69,7 +69,7 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     await wizard.locator('button', { hasText: 'Import 2 users' }).click();
     const done = wizard.locator('[aria-label="import done"]');
     await done.waitFor({ timeout: 15_000 });
-    expect(await done.innerText()).toMatch(/Moved 2 users into Kubecred: deployer, file-token\.[\s\S]*still holds the old credentials[\s\S]*safe to delete: \S+deployer\.token/);
+    expect(await done.innerText()).toMatch(/Moved 2 users into Kubecred: deployer, file-token\.[\s\S]*still holds the old credentials: once kubectl works, kubecred import --prune-backups deletes it\.[\s\S]*To take this import back: kubecred import --undo[\s\S]*safe to delete: \S+deployer\.token/);
     await page.screenshot({ path: path.join(SHOTS, 'webui-import-done.png'), fullPage: true });
     const text = await readFile(kubeconfig, 'utf8');
     expect(text).not.toContain(TOKEN);

@@ -122,9 +122,16 @@ function Done({ result }: { result: ImportResult }) {
       </p>
       {result.backups.map((b) => (
         <p key={b.file} className="hint">
-          {b.file} as it was is saved in {b.backup} (readable by you only). It still holds the old credentials: delete it once kubectl works.
+          {b.file} as it was is saved in {b.backup} (readable by you only).
+          {/* Only a file a secret moved out of left plaintext behind in its backup. */}
+          {result.moves.some((m) => m.file === b.file && m.secrets.length > 0) ? <> It still holds the old credentials: once kubectl works, <code>kubecred import --prune-backups</code> deletes it.</> : null}
         </p>
       ))}
+      {result.backups.length > 0 ? (
+        <p className="hint">
+          To take this import back: <code>kubecred import --undo</code>
+        </p>
+      ) : null}
       {result.leftFiles.length > 0 ? <p className="hint">Now in the secret store, and safe to delete: {result.leftFiles.join(', ')}</p> : null}
     </div>
   );

@@ -57,7 +57,7 @@ export function ProfileForm({ onAdd }: Props) {
       {fields.map((f) => (
         <FieldInput key={f.key} spec={f} value={values[f.key] ?? ''} error={error} onChange={(value) => setValues({ ...values, [f.key]: value })} />
       ))}
-      {provider === 'static' ? <p className="hint">Store its token afterwards: kubecred secret set {name || '<name>'} token</p> : null}
+      {provider === 'static' ? <p className="hint">Store its token afterwards with Edit… on the profile, or: kubecred secret set {name || '<name>'} token</p> : null}
       <FormErrorText error={error} fields={known} />
       <div className="actions">
         <button type="submit" disabled={saving || !name.trim()}>
