@@ -11,7 +11,7 @@ import { BrokerClient } from '../cli/brokerClient.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
 import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import { kubecredPaths } from '../platform/paths.js';
-import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
+import { currentLayout, nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
 import { brokerImportService } from '../kubeconfig/brokerImportService.js';
 import { recentDenials } from './deniedRequests.js';
 import { APP_ORIGIN, APP_SCHEME } from './appOrigin.js';
@@ -27,9 +27,9 @@ import { WindowManager } from './windows.js';
 // Everything with rules in it lives in pure modules beside this file.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.resolve(here, '..', '..');
-const RENDERER_DIR = path.join(DIST, 'renderer');
+const RENDERER_DIR = currentLayout().rendererDir;
 const PRELOAD = path.join(DIST, 'preload', 'preload.cjs');
-const RESOURCES = app.isPackaged ? process.resourcesPath : path.resolve(DIST, '..', 'resources');
+const RESOURCES = currentLayout().resourcesDir;
 const POLL_MS = 15_000;
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);

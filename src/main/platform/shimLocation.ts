@@ -1,23 +1,23 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installLayout, layoutShim, type InstallLayout } from './installLayout.js';
 
-const GOOS: Partial<Record<NodeJS.Platform, string>> = { linux: 'linux', darwin: 'darwin', win32: 'windows' };
-const GOARCH: Partial<Record<string, string>> = { x64: 'amd64', arm64: 'arm64' };
+/** This install's layout, worked out once from where this module sits (a fact, not a service). */
+const LAYOUT: InstallLayout = installLayout({
+  moduleDir: path.dirname(fileURLToPath(import.meta.url)),
+  resourcesPath: (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath,
+});
 
-/** dist/ of this install: dist/main/platform/shimLocation.js sits two levels below it. */
-const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export function currentLayout(): InstallLayout {
+  return LAYOUT;
+}
 
 /** The native shim built for this platform, or undefined where there is none. */
 export function nativeShimPath(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | undefined {
-  const goos = GOOS[platform];
-  const goarch = GOARCH[arch];
-  if (!goos || !goarch) return undefined;
-  const file = path.join(DIST, 'shim', `${goos}-${goarch}`, goos === 'windows' ? 'kubecred-shim.exe' : 'kubecred-shim');
-  return existsSync(file) ? file : undefined;
+  return layoutShim(LAYOUT, platform, arch);
 }
 
-/** The Node CLI (bin/kubecred), the fallback where no native shim exists. */
+/** The kubecred CLI as a program kubectl can run, the fallback where no native shim exists. */
 export function nodeCliPath(): string {
-  return path.join(DIST, '..', 'bin', 'kubecred');
+  return LAYOUT.cliCommand;
 }

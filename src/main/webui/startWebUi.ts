@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { systemClock } from '../broker/clock.js';
 import { importRequestSchema, newProfileRequestSchema, profileChangesSchema, promptAnswerSchema, sessionRequestSchema, startAtLoginRequestSchema, tokenChangesSchema, WEB_UI_ROUTES, type PendingPrompt, type WebUiState } from '../../shared/api/prompts.js';
@@ -10,6 +9,7 @@ import { SessionKeeper, type LinkOrigin } from './sessionKeeper.js';
 import { readStatic } from './staticFiles.js';
 import type { WebUi, WebUiOptions } from './webUiPorts.js';
 import { secretWriteSchema } from '../../shared/api/status.js';
+import { currentLayout } from '../platform/shimLocation.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 // Any local user can connect to 127.0.0.1: a few pages need a few connections, and a flood of
@@ -271,9 +271,7 @@ async function readBody<T>(request: IncomingMessage, schema?: z.ZodType<T>): Pro
   return parsed.data;
 }
 
-/** dist/renderer beside dist/main; from the sources (tests under tsx), the checkout's dist/renderer. */
+/** The built renderer of this install's layout (the checkout's dist/renderer from the sources). */
 function defaultRendererDir(): string {
-  const here = fileURLToPath(import.meta.url);
-  const fromSource = /[\\/]src[\\/]main[\\/]webui[\\/]/.test(here);
-  return fileURLToPath(new URL(fromSource ? '../../../dist/renderer/' : '../../renderer/', import.meta.url)).replace(/[\\/]$/, '');
+  return currentLayout().rendererDir;
 }
