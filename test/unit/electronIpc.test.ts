@@ -3,7 +3,8 @@ import { IpcChannel, IPC_REQUEST_SCHEMAS, unwrapIpcResult } from '../../src/shar
 import type { PendingPrompt } from '../../src/shared/api/prompts.js';
 import type { ProfileSummary } from '../../src/shared/api/status.js';
 import { APP_ORIGIN, isTrustedSender } from '../../src/main/electron/appOrigin.js';
-import { BrokerCallError, httpBrokerPort, type BrokerPort } from '../../src/main/electron/brokerPort.js';
+import { servicesBrokerPort, type BrokerPort } from '../../src/main/electron/brokerPort.js';
+import { BrokerError } from '../../src/main/broker/brokerError.js';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
 import { dispatchIpc, ipcHandlers, mirrorPromptWindows, registerIpcHandlers, type IpcMainLike } from '../../src/main/electron/ipcHandlers.js';
 
@@ -18,7 +19,7 @@ function fakeBroker(): BrokerPort & { calls: string[] } {
     logout: async (p) => void calls.push(`logout ${p}`),
     refresh: async (p) => {
       calls.push(`refresh ${p}`);
-      throw new BrokerCallError(`profile "${p}" is not configured`, 'add it to config.yaml');
+      throw new BrokerError('not-found', `profile "${p}" is not configured`, 'add it to config.yaml');
     },
     lockAll: async () => void calls.push('lock'),
   };
@@ -181,26 +182,25 @@ describe('prompts over IPC', () => {
   });
 });
 
-describe('httpBrokerPort', () => {
-  it('speaks the broker HTTP API and surfaces its errors', async () => {
-    const requests: string[] = [];
-    const answers: Record<string, { status: number; body: string }> = {
-      'GET /v1/profiles': { status: 200, body: JSON.stringify({ profiles: [prod] }) },
-      'POST /v1/profiles/my%2Fprofile/login': { status: 200, body: JSON.stringify({ profile: 'my/profile', expiresAt: '2026-01-01T01:00:00Z' }) },
-      'POST /v1/lock': { status: 200, body: '{"locked":true}' },
-      'POST /v1/profiles/gone/logout': { status: 404, body: JSON.stringify({ error: { code: 'not-found', message: 'no profile "gone"', hint: 'see kubecred profile list' } }) },
-    };
-    const port = httpBrokerPort({
-      request: async (method, path) => {
-        requests.push(`${method} ${path}`);
-        return { headers: {}, ...(answers[`${method} ${path}`] ?? { status: 500, body: 'oops' }) };
+describe('servicesBrokerPort', () => {
+  it('calls the broker\'s use cases in process: refresh is a refresh, not a login, and errors are the broker\'s', async () => {
+    const calls: string[] = [];
+    const credentials = {
+      profiles: async () => [prod],
+      login: async (p: string) => (calls.push(`login ${p}`), { expiresAt: '2026-01-01T01:00:00Z' }),
+      refresh: async (p: string) => (calls.push(`refresh ${p}`), { expiresAt: '2026-01-01T02:00:00Z', account: 'alice' }),
+      logout: async (p: string) => {
+        calls.push(`logout ${p}`);
+        throw new BrokerError('not-found', `no profile "${p}"`, 'see kubecred profile list');
       },
-    });
+    };
+    const admin = { lockAll: async () => void calls.push('lockAll') };
+    const port = servicesBrokerPort({ credentials, admin } as unknown as Parameters<typeof servicesBrokerPort>[0]);
     expect(await port.listProfiles()).toEqual([prod]);
     expect(await port.login('my/profile')).toEqual({ expiresAt: '2026-01-01T01:00:00Z' });
+    expect(await port.refresh('prod')).toEqual({ expiresAt: '2026-01-01T02:00:00Z' });
     await port.lockAll();
     await expect(port.logout('gone')).rejects.toMatchObject({ message: 'no profile "gone"', hint: 'see kubecred profile list' });
-    await expect(port.refresh('x')).rejects.toThrow('the broker answered 500');
-    expect(requests).toEqual(['GET /v1/profiles', 'POST /v1/profiles/my%2Fprofile/login', 'POST /v1/lock', 'POST /v1/profiles/gone/logout', 'POST /v1/profiles/x/login']);
+    expect(calls).toEqual(['login my/profile', 'refresh prod', 'lockAll', 'logout gone']);
   });
 });

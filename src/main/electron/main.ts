@@ -7,7 +7,6 @@ import { promptingUi } from '../webUiBroker.js';
 import { InteractionBoard } from '../broker/interactionBoard.js';
 import { jsonLinesLogger } from '../broker/logger.js';
 import { PromptQueue } from '../broker/promptQueue.js';
-import { BrokerClient } from '../cli/brokerClient.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
 import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import { kubecredPaths } from '../platform/paths.js';
@@ -16,7 +15,7 @@ import { brokerImportService } from '../kubeconfig/brokerImportService.js';
 import { recentDenials } from './deniedRequests.js';
 import { APP_ORIGIN, APP_SCHEME } from './appOrigin.js';
 import { appResponseHeaders, resolveAppAsset } from './appProtocol.js';
-import { httpBrokerPort } from './brokerPort.js';
+import { servicesBrokerPort } from './brokerPort.js';
 import { ipcHandlers, mirrorPromptWindows, registerIpcHandlers } from './ipcHandlers.js';
 import { notificationsFor, type BrokerSnapshot } from './notifications.js';
 import { KubecredTray } from './tray.js';
@@ -54,7 +53,7 @@ async function start(): Promise<void> {
     interactions,
     ui: promptingUi(prompts, login),
   });
-  const broker = httpBrokerPort(new BrokerClient(paths));
+  const broker = servicesBrokerPort(server.services);
   const importer = brokerImportService(server.services, paths, nativeShimPath() ?? nodeCliPath(), logger);
   registerIpcHandlers(ipcMain, ipcHandlers(broker, prompts, importer), APP_ORIGIN);
 
