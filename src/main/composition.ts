@@ -52,6 +52,8 @@ export interface BrokerServices {
   readonly interactions: InteractionBoard;
   /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
   keychainFailure(): string | null;
+  /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */
+  onProfilesChanged(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     registries,
     interactions,
     keychainFailure: () => keychainHealth.lastFailure(),
+    onProfilesChanged: (listener) => cache.changes.onChange(listener),
     close: async () => {
       cache.forgetAll();
       stores.lockEncryptedFile();

@@ -75,7 +75,11 @@ export async function startBrokerWebUi(
       },
       registries: () => services.registries.summaries(),
       interactions: () => board.list(),
-      onChange: (listener) => board.onChange(listener),
+      // A login shown or done, and a profile served, dropped or failed: the page hears of both at once.
+      onChange: (listener) => {
+        const stops = [board.onChange(listener), services.onProfilesChanged(listener)];
+        return () => stops.forEach((stop) => stop());
+      },
       login: (profile) => services.credentials.login(profile),
       logout: (profile) => services.credentials.logout(profile),
       cancelLogin: (profile) => services.credentials.cancelLogin(profile),

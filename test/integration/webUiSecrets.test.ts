@@ -58,6 +58,8 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     const served = await credential('ui-stored');
     expect(served.code, served.stderr).toBe(0);
     expect(JSON.parse(served.stdout).status.token).toBe(TOKEN);
+    // Issue 14 (state at once): the page hears that the profile was served, not at its next 30 s poll.
+    await expect.poll(() => item.locator('.state').getAttribute('class'), { timeout: 3_000, interval: 100 }).toContain('state-ready');
     expect(await page.content()).not.toContain(TOKEN);
     expect(await findLeaks([TOKEN], { dir: home.dir, log: broker.output() })).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import type { Credential } from '../../shared/credential.js';
 import type { Clock } from './clock.js';
 import { profileOfCacheKey } from './cacheKey.js';
+import { ChangeSignal } from './changeSignal.js';
 
 export interface CacheTiming {
   /** A credential is not handed out closer than this to its expiry (clock skew, requests in flight). */
@@ -31,6 +32,8 @@ export class CredentialCache {
   private readonly inflight = new Map<string, Promise<Credential>>();
   private readonly generations = new Map<string, number>();
   private readonly failures = new Map<string, string>();
+  /** Told when a profile's state may have changed: a credential stored or dropped, a fetch failed. */
+  readonly changes = new ChangeSignal();
 
   constructor(
     private readonly clock: Clock,
@@ -61,6 +64,7 @@ export class CredentialCache {
     for (const key of [...this.inflight.keys()]) {
       if (profileOfCacheKey(key) === profile) this.inflight.delete(key);
     }
+    this.changes.notify();
   }
 
   forgetAll(): void {
@@ -93,11 +97,15 @@ export class CredentialCache {
         if ((this.generations.get(profile) ?? 0) === generation) {
           this.store(key, credential);
           this.failures.delete(profile);
+          this.changes.notify();
         }
         return credential;
       },
       (error: unknown) => {
-        if ((this.generations.get(profile) ?? 0) === generation) this.failures.set(profile, (error as Error)?.message ?? String(error));
+        if ((this.generations.get(profile) ?? 0) === generation) {
+          this.failures.set(profile, (error as Error)?.message ?? String(error));
+          this.changes.notify();
+        }
         throw error;
       },
     );

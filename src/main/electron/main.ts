@@ -90,6 +90,8 @@ async function start(): Promise<void> {
   }
   const timer = setInterval(() => void refresh().catch(report), POLL_MS);
   interactions.onChange(() => void refresh().catch(report));
+  // The tray and the windows follow a served, dropped or failed profile at once, not at the next poll.
+  server.services.onProfilesChanged(() => void refresh().catch(report));
   void refresh().catch(report);
 
   // `kubecred stop` quits the tray app as it stops a daemon.
