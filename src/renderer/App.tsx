@@ -1,20 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AuditEntry, PromptAnswer, TokenView, WebUiState } from '../shared/api/prompts.js';
 import type { Transport } from './api/transport.js';
-import { ApprovalPrompt } from './components/ApprovalPrompt.js';
 import { AuditLogView } from './components/AuditLogView.js';
-import { FormPrompt } from './components/FormPrompt.js';
 import { ImportWizard } from './components/ImportWizard.js';
-import { PassphrasePrompt } from './components/PassphrasePrompt.js';
 import { PendingLogins } from './components/PendingLogins.js';
-import { PinPrompt } from './components/PinPrompt.js';
 import { PreferencesView } from './components/PreferencesView.js';
+import { PromptView } from './components/PromptView.js';
 import { ProfileForm } from './components/ProfileForm.js';
 import { ProfileList } from './components/ProfileList.js';
 import { RegistryList } from './components/RegistryList.js';
 import { TokenList } from './components/TokenList.js';
-
-const CANCEL: PromptAnswer = { kind: 'cancel' };
 
 /** The time left on screen moves on its own; the broker only says when things change. */
 function useNow(intervalMs: number): number {
@@ -107,18 +102,9 @@ export function App({ transport }: { transport: Transport }) {
         <p className="empty">Connecting to the broker…</p>
       ) : (
         <>
-          {state.prompts.map((p) => {
-            switch (p.kind) {
-              case 'pin':
-                return <PinPrompt key={p.id} prompt={p} onAnswer={(pin) => answer(p.id, pin === null ? CANCEL : { kind: 'pin', pin })} />;
-              case 'passphrase':
-                return <PassphrasePrompt key={p.id} prompt={p} onAnswer={(passphrase) => answer(p.id, passphrase === null ? CANCEL : { kind: 'passphrase', passphrase })} />;
-              case 'approval':
-                return <ApprovalPrompt key={p.id} prompt={p} onAnswer={(allow, forMinutes) => answer(p.id, { kind: 'approval', allow, ...(forMinutes ? { forMinutes } : {}) })} />;
-              case 'form':
-                return <FormPrompt key={p.id} prompt={p} onAnswer={(values) => answer(p.id, values === null ? CANCEL : { kind: 'form', values })} />;
-            }
-          })}
+          {state.prompts.map((p) => (
+            <PromptView key={p.id} prompt={p} onAnswer={(reply) => answer(p.id, reply)} />
+          ))}
           <PendingLogins interactions={state.interactions} onCancel={(name) => void run(name, () => transport.cancelLogin(name))} />
           <h2 className="section">Profiles</h2>
           <ProfileList

@@ -2,6 +2,7 @@ import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 import { HttpTransport } from './api/httpTransport.js';
 import { App } from './App.js';
+import { PromptWindow } from './components/PromptWindow.js';
 import './styles.css';
 
 /**
@@ -28,9 +29,12 @@ function NeedsLink({ why }: { why: string }) {
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
   const transport = new HttpTransport(sessionStorage);
-  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get('token');
+  // A prompt window (#prompt=<id>) shows that one question; the token leaves the address bar, the route stays.
+  const promptId = fragment.get('prompt');
   if (token) {
-    history.replaceState(null, '', location.pathname);
+    history.replaceState(null, '', `${location.pathname}${promptId ? `#prompt=${encodeURIComponent(promptId)}` : ''}`);
     try {
       await transport.openSession(token);
     } catch (error) {
@@ -42,7 +46,7 @@ async function boot(): Promise<void> {
     root.render(<NeedsLink why="This page has no session with the Kubecred broker." />);
     return;
   }
-  root.render(<App transport={transport} />);
+  root.render(promptId ? <PromptWindow transport={transport} id={promptId} close={() => window.close()} /> : <App transport={transport} />);
 }
 
 // A link pasted into a tab already on this page only changes the fragment, which reloads

@@ -25,7 +25,8 @@ export class WindowManager {
   }
 
   showPrompt(prompt: PromptView): void {
-    const window = this.create('prompt', `/prompt/${encodeURIComponent(prompt.id)}`);
+    // The renderer's prompt route (a fragment: every path but / would need its own asset paths).
+    const window = this.create('prompt', `/#prompt=${encodeURIComponent(prompt.id)}`);
     this.prompts.set(prompt.id, window);
     window.on('closed', () => this.prompts.delete(prompt.id));
   }
