@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import { startWebUi } from '../../src/main/webui/startWebUi.js';
+import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
+import { HttpTransport } from '../../src/renderer/api/httpTransport.js';
+
+/** A tab's sessionStorage, in memory. */
+class MemoryStorage {
+  private readonly items = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.items.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
+}
+
+/** The operations of the UI, each with the call the renderer makes and the port it must reach. */
+const OPERATIONS: Record<string, { call: (t: HttpTransport) => Promise<unknown>; reaches: string }> = {
+  state: { call: (t) => t.state(), reaches: 'profiles' },
+  auditLog: { call: (t) => t.auditLog(), reaches: 'auditLog' },
+  tokens: { call: (t) => t.tokens(), reaches: 'tokens' },
+  preferences: { call: (t) => t.preferences(), reaches: 'preferences' },
+  updateToken: { call: (t) => t.updateToken('yubi key', { pinGrace: '5m' }), reaches: 'updateToken yubi key' },
+  setStartAtLogin: { call: (t) => t.setStartAtLogin(true), reaches: 'setStartAtLogin true' },
+  importPreview: { call: (t) => t.importPreview(), reaches: 'import preview' },
+  importKubeconfig: { call: (t) => t.importKubeconfig('f1'), reaches: 'import apply f1' },
+  addProfile: { call: (t) => t.addProfile({ name: 'new', provider: 'static' }), reaches: 'addProfile new' },
+  profileConfig: { call: (t) => t.profileConfig('a/b'), reaches: 'profileConfig a/b' },
+  updateProfile: { call: (t) => t.updateProfile('a/b', { description: 'x' }), reaches: 'updateProfile a/b' },
+  storeSecret: { call: (t) => t.storeSecret('a/b', 'token', 'v'), reaches: 'storeSecret a/b token' },
+  removeProfile: { call: (t) => t.removeProfile('a/b'), reaches: 'removeProfile a/b' },
+  login: { call: (t) => t.login('a/b'), reaches: 'login a/b' },
+  logout: { call: (t) => t.logout('a/b'), reaches: 'logout a/b' },
+  cancelLogin: { call: (t) => t.cancelLogin('a/b'), reaches: 'cancelLogin a/b' },
+  subscribe: {
+    call: (t) =>
+      new Promise((resolve, reject) => {
+        const stop = t.subscribe((state) => {
+          stop();
+          resolve(state);
+        }, reject);
+      }),
+    reaches: 'profiles',
+  },
+};
+
+// Issue 14: one contract between the renderer and the server. Every operation of the
+// renderer's transport is listed above, and each must reach the port it names through the
+// real server: an operation added on one side only fails here.
+describe('the UI contract: every operation of the renderer reaches the broker port it names', () => {
+  let ui: WebUi;
+  const calls: string[] = [];
+  let transport: HttpTransport;
+  const prompts = new PromptQueue({ timeoutMs: 60_000 });
+
+  beforeAll(async () => {
+    const note = (line: string) => void calls.push(line);
+    const ports: WebUiPorts = {
+      profiles: async () => (note('profiles'), []),
+      interactions: () => [],
+      onChange: () => () => undefined,
+      login: async (p) => note(`login ${p}`),
+      logout: async (p) => note(`logout ${p}`),
+      cancelLogin: async (p) => note(`cancelLogin ${p}`),
+      prompts,
+      addProfile: async (input) => note(`addProfile ${String(input.name)}`),
+      removeProfile: async (p) => note(`removeProfile ${p}`),
+      profileConfig: async (p) => (note(`profileConfig ${p}`), { name: p }),
+      updateProfile: async (p) => note(`updateProfile ${p}`),
+      storeSecret: async (p, field) => note(`storeSecret ${p} ${field}`),
+      auditLog: async () => (note('auditLog'), []),
+      tokens: async () => (note('tokens'), []),
+      updateToken: async (t) => note(`updateToken ${t}`),
+      preferences: async () => (note('preferences'), { profiles: [], tokens: [], startAtLogin: { enabled: false } }),
+      setStartAtLogin: async (enabled) => note(`setStartAtLogin ${enabled}`),
+      kubeconfigImport: {
+        preview: async () => (note('import preview'), { files: [], moves: [], left: [], diff: '', fingerprint: 'f1' }),
+        apply: async (fingerprint) => (note(`import apply ${fingerprint}`), { moves: [], backups: [], leftFiles: [] }),
+      },
+    };
+    ui = await startWebUi({ ports });
+    const url = new URL(ui.url);
+    transport = new HttpTransport(new MemoryStorage(), url.origin);
+    await transport.openSession(new URLSearchParams(url.hash.slice(1)).get('token')!);
+  });
+  afterAll(() => ui?.close());
+
+  it('lists every operation the renderer\'s transport has', () => {
+    const session = new Set(['constructor', 'openSession', 'hasSession', 'endSession', 'answer', 'get', 'post', 'postForAnswer', 'headers']);
+    const operations = Object.getOwnPropertyNames(HttpTransport.prototype).filter((name) => !session.has(name));
+    expect(operations.sort()).toEqual(Object.keys(OPERATIONS).sort());
+  });
+
+  it.each(Object.entries(OPERATIONS))('%s', async (_name, { call, reaches }) => {
+    calls.length = 0;
+    await call(transport);
+    expect(calls).toContain(reaches);
+  });
+
+  it('answer reaches the prompt it names, and a session ends for good', async () => {
+    const asked = prompts.askPin({ token: 'hsm', tokenLabel: 'card', flags: { countLow: false, finalTry: false, locked: false } });
+    const [pending] = (await transport.state()).prompts;
+    await transport.answer(pending!.id, { kind: 'pin', pin: '1234' });
+    await expect(asked).resolves.toBe('1234');
+    await expect(transport.answer('no-such-prompt', { kind: 'cancel' })).rejects.toThrow();
+    await transport.endSession();
+    await expect(transport.state()).rejects.toThrow();
+  });
+});
