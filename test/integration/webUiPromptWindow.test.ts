@@ -31,8 +31,15 @@ describe('a prompt window of a real broker', () => {
     });
   };
   /** The window closes itself (window.close(); a browser may refuse that, and then it says so). */
-  const ended = (page: Page, said: string) =>
-    Promise.race([page.waitForEvent('close', { timeout: 10_000 }).then(() => 'closed'), page.getByRole('status').filter({ hasText: said }).waitFor({ timeout: 10_000 }).then(() => 'said')]);
+  const ended = async (page: Page, said: string): Promise<'closed' | 'said'> => {
+    try {
+      await page.getByRole('status').filter({ hasText: said }).waitFor({ timeout: 10_000 });
+      return 'said';
+    } catch (error) {
+      if (page.isClosed()) return 'closed';
+      throw error;
+    }
+  };
   /** A window opened at the prompt's route, with a one-time link of its own. */
   const promptWindow = async (id: string): Promise<Page> => {
     const link = (await cli(['ui', '--print'])).stdout.trim();
@@ -46,11 +53,12 @@ describe('a prompt window of a real broker', () => {
     await buildRenderer();
     home = await makeTempHome();
     hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-prompt-window', pin: PIN, soPin: '24681357' });
-    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-prompt-window }\nprofiles:\n  - { name: onhsm-window, provider: static, secretStore: "token:hsm" }\n`);
+    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-prompt-window }\nprofiles:\n  - { name: onhsm-window, provider: static, secretStore: "token:hsm" }\n  - { name: guarded-window, provider: static, approval: always }\n`);
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
     expect((await cli(['secret', 'set', 'onhsm-window', 'token'], 'token-behind-the-pin')).code).toBe(0);
+    expect((await cli(['secret', 'set', 'guarded-window', 'token'], 'token-behind-the-approval')).code).toBe(0);
     expect((await cli(['lock'])).code).toBe(0);
     chromium = await launchChromium({ width: 480, height: 360 });
     main = chromium.page;
@@ -91,5 +99,26 @@ describe('a prompt window of a real broker', () => {
     await form.getByRole('button', { name: 'Unlock' }).click();
     expect((await asking).code).toBe(0);
     expect(await ended(window, 'answered elsewhere')).toMatch(/closed|said/);
+  });
+
+  it('an approval asked by a real shim request: its window names the program, and Allow once serves it', async () => {
+    const asking = credential('guarded-window');
+    await main.locator('section[aria-label="approval for guarded-window"]').waitFor({ timeout: 15_000 });
+    const id = await main.evaluate(async () => {
+      const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
+      return ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find((p) => p.kind === 'approval')!.id;
+    });
+    // Opened from the main window (its session travels with window.open): a link the asking
+    // program fetched itself could not approve its own request (security review B3).
+    const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((promptId) => void window.open(`/#prompt=${encodeURIComponent(promptId)}`, '_blank', 'popup,width=480,height=360'), id)]);
+    const prompt = popup.locator('section[aria-label="approval for guarded-window"]');
+    await prompt.waitFor({ timeout: 10_000 });
+    expect(await prompt.innerText()).toMatch(/\(pid \d+\)|node/);
+    await popup.screenshot({ path: path.join(SHOTS, 'prompt-window-approval.png') });
+    await prompt.locator('button', { hasText: 'Allow once' }).click();
+    const served = await asking;
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe('token-behind-the-approval');
+    expect(await ended(popup, 'Answered')).toMatch(/closed|said/);
   });
 });
