@@ -1,10 +1,7 @@
 import type { Validity } from '../providers/provider.js';
 import type { Clock } from './clock.js';
+import { RepeatAsks } from './repeatAsks.js';
 
-/** A repeat ask within this window is what client-go does after a 401 (and kubectl 1.33 on every command). */
-const REPEAT_WINDOW_MS = 10_000;
-/** However often it is asked, a profile's issuer is asked at most this often. */
-const CHECK_INTERVAL_MS = 5_000;
 /** A check that takes longer tells nothing; the credential is kept. */
 const CHECK_TIMEOUT_MS = 3_000;
 
@@ -23,11 +20,12 @@ export interface ServedAnswer {
  * cluster probe this needs no cluster address, so it works without provideClusterInfo.
  */
 export class IssuerRecheck {
-  private readonly served = new Map<string, number>();
-  private readonly checked = new Map<string, number>();
+  private readonly asks: RepeatAsks;
   private readonly running = new Map<string, Promise<void>>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(clock: Clock) {
+    this.asks = new RepeatAsks(clock);
+  }
 
   /** Settles when no check of the profile is under way; never rejects. */
   settled(profile: string): Promise<void> {
@@ -36,15 +34,9 @@ export class IssuerRecheck {
 
   /** Called after every answer. `validate` is the provider's check of that credential; `drop` forgets the profile's cached credentials. */
   afterServe(answer: ServedAnswer, validate: ((signal: AbortSignal) => Promise<Validity>) | undefined, drop: () => void): void {
-    const { profile, callerPid } = answer;
-    const now = this.clock.now();
-    this.prune(now);
+    const { profile, callerPid, fromCache } = answer;
     if (callerPid === undefined || validate === undefined) return;
-    const key = `${profile}\u0000${callerPid}`;
-    const repeat = this.served.has(key);
-    this.served.set(key, now);
-    if (!answer.fromCache || !repeat || this.running.has(profile) || now - (this.checked.get(profile) ?? -Infinity) < CHECK_INTERVAL_MS) return;
-    this.checked.set(profile, now);
+    if (!this.asks.due({ profile, callerPid, fromCache }, this.running.has(profile))) return;
     const check = validate(AbortSignal.timeout(CHECK_TIMEOUT_MS))
       .then((validity) => {
         if (validity === 'revoked') drop();
@@ -54,9 +46,5 @@ export class IssuerRecheck {
         if (this.running.get(profile) === check) this.running.delete(profile);
       });
     this.running.set(profile, check);
-  }
-
-  private prune(now: number): void {
-    for (const [key, at] of this.served) if (now - at > REPEAT_WINDOW_MS) this.served.delete(key);
   }
 }

@@ -1,15 +1,11 @@
 import type { ClusterInfo } from '../../shared/execCredential.js';
 import type { Clock } from './clock.js';
+import { RepeatAsks } from './repeatAsks.js';
 
 /** Asks the cluster whether it still accepts a bearer token: true only on a clear 401. */
 export interface ClusterProbe {
   rejects(cluster: ClusterInfo, token: string): Promise<boolean>;
 }
-
-/** A repeat ask within this window is what client-go does after a 401 (and, in kubectl 1.33, on every command). */
-const REPEAT_WINDOW_MS = 10_000;
-/** However often it is asked, a profile's credential is probed at most this often. */
-const PROBE_INTERVAL_MS = 5_000;
 
 /**
  * Finds cached tokens the cluster no longer accepts (revoked at the issuer, Keystone or the
@@ -21,32 +17,23 @@ const PROBE_INTERVAL_MS = 5_000;
  * and no request waits on a probe.
  */
 export class RevocationCheck {
-  private readonly served = new Map<string, number>();
-  private readonly probed = new Map<string, number>();
+  private readonly asks: RepeatAsks;
 
   constructor(
     private readonly probe: ClusterProbe,
-    private readonly clock: Clock,
-  ) {}
+    clock: Clock,
+  ) {
+    this.asks = new RepeatAsks(clock);
+  }
 
   /** Called for every answer; only one from the cache can be stale. `drop` forgets the profile's cached credentials. */
   afterServe(answer: { profile: string; callerPid: number | undefined; cluster: ClusterInfo | undefined; token: string | undefined; fromCache: boolean }, drop: () => void): void {
-    const { profile, callerPid, cluster, token } = answer;
-    const now = this.clock.now();
-    this.prune(now);
+    const { profile, callerPid, cluster, token, fromCache } = answer;
     if (callerPid === undefined || !cluster?.server || token === undefined) return;
-    const key = `${profile}\u0000${callerPid}`;
-    const repeat = this.served.has(key);
-    this.served.set(key, now);
-    if (!answer.fromCache || !repeat || now - (this.probed.get(profile) ?? -Infinity) < PROBE_INTERVAL_MS) return;
-    this.probed.set(profile, now);
+    if (!this.asks.due({ profile, callerPid, fromCache })) return;
     void this.probe.rejects(cluster, token).then(
       (rejected) => rejected && drop(),
       () => undefined,
     );
-  }
-
-  private prune(now: number): void {
-    for (const [key, at] of this.served) if (now - at > REPEAT_WINDOW_MS) this.served.delete(key);
   }
 }
