@@ -1,9 +1,10 @@
-import { access, readFile, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import type { KubecredConfig } from '../../shared/config/schema.js';
 import { systemClock } from '../broker/clock.js';
 import { loadConfig } from '../config/configLoader.js';
 import { loadServedConfig } from '../config/configSource.js';
 import { kubeconfigFiles } from '../kubeconfig/kubeconfigFiles.js';
+import { readTextWithMode } from '../platform/readTextWithMode.js';
 import type { KubecredPaths, PlatformEnv } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
 import path from 'node:path';
@@ -39,9 +40,9 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const loaded = await loadConfig(e.paths.configFile);
   // While config.yaml is broken a broker serves the last good copy: the tokens and issuers to check are its.
   const config = loaded.ok ? loaded.config : (await loadServedConfig(e.paths.configFile, e.paths.stateDir)).config;
-  const kubeconfigs = await readKubeconfigs(kubeconfigFiles(e), { read: readWithMode });
+  const kubeconfigs = await readKubeconfigs(kubeconfigFiles(e), { read: readTextWithMode });
   const backupDir = path.join(e.paths.stateDir, 'kubeconfig-backups');
-  const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readWithMode });
+  const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
   return [
     brokerCheck(() => probeBroker(e.paths)),
     runDirCheck({ runDir: e.paths.runDir, socket: e.paths.socket, clientSecret: e.paths.clientSecret, uid: e.uid, platform: e.platform, stat: factsOf }),
@@ -85,10 +86,6 @@ async function factsOf(file: string): Promise<FileFacts | undefined> {
   }
 }
 
-async function readWithMode(file: string): Promise<{ text: string; mode: number } | undefined> {
-  const facts = await factsOf(file);
-  return facts && { text: await readFile(file, 'utf8'), mode: facts.mode };
-}
 
 function exists(file: string): Promise<boolean> {
   return access(file).then(() => true, () => false);

@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readTextWithMode } from '../platform/readTextWithMode.js';
 import { kubecredProfileOf } from './kubecredExec.js';
-import { parseKubeconfigUsers, type KubeconfigFile } from './kubeconfigUsers.js';
+import { readKubeconfigs, type KubeconfigFile } from './kubeconfigUsers.js';
 
 /**
  * Which kubeconfig contexts use each profile, by kubectl's merge rule (the first file that
@@ -38,20 +39,9 @@ export class ProfileContexts {
     const stamps = await Promise.all(files.map((file) => stat(file).then((s) => `${file}:${s.size}:${s.mtimeMs}`, () => `${file}:absent`)));
     const stamp = stamps.join('\n');
     if (stamp === this.seen) return this.answer;
-    const read = await Promise.all(files.map(readOne));
+    const read = await readKubeconfigs(files, { read: readTextWithMode });
     this.answer = contextsByProfile(read);
     this.seen = stamp;
     return this.answer;
   }
-}
-
-async function readOne(file: string): Promise<KubeconfigFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return { file, state: 'missing' };
-  }
-  const parsed = parseKubeconfigUsers(text);
-  return 'error' in parsed ? { file, state: 'broken', error: parsed.error } : { file, state: 'read', mode: 0, users: parsed.users, contexts: parsed.contexts };
 }

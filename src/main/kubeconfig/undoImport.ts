@@ -1,4 +1,5 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { readTextWithMode } from '../platform/readTextWithMode.js';
 import { withKubeconfigLock } from './kubeconfigLock.js';
 import { replaceKubeconfig } from './kubeconfigWrite.js';
 import { latestImportRecord, textDigest, type ImportRecord } from './importRecord.js';
@@ -39,7 +40,7 @@ export async function undoImport(request: UndoRequest): Promise<UndoOutcome> {
   return withKubeconfigLock(
     record.files.map((f) => f.file),
     async () => {
-      const current = await Promise.all(record.files.map(async (entry) => ({ entry, now: await readKubeconfig(entry.file), old: await readBackup(entry.backup) })));
+      const current = await Promise.all(record.files.map(async (entry) => ({ entry, now: await readTextWithMode(entry.file), old: await readBackup(entry.backup) })));
       if (!request.force) {
         const edited = current.filter(({ entry, now }) => now === undefined || textDigest(now.text) !== entry.written);
         if (edited.length > 0) {
@@ -69,15 +70,6 @@ export async function undoImport(request: UndoRequest): Promise<UndoOutcome> {
   );
 }
 
-async function readKubeconfig(file: string): Promise<{ text: string; mode: number } | undefined> {
-  try {
-    const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
-    return { text, mode: info.mode & 0o777 };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
 
 async function readBackup(backup: string): Promise<string> {
   try {
