@@ -47,7 +47,7 @@ export function importService(deps: ImportServiceDeps): ImportService {
         const { plan, backups } = await runImport({ ...request(), files, approve, backupDir: deps.backupDir, now: new Date() });
         return {
           moves: importMoves(plan),
-          backups: [...backups].map(([file, backup]) => ({ file, backup })),
+          backups: [...backups].map(([file, kept]) => ({ file, backup: kept.backup, plaintext: kept.plaintextUsers.length > 0 })),
           leftFiles: [...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))))],
         };
       }),

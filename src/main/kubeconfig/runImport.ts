@@ -26,8 +26,8 @@ export interface ImportRequest extends Omit<PlanOptions, 'takenProfiles'> {
 
 export interface ImportOutcome {
   readonly plan: ImportPlan;
-  /** Backup of each rewritten file, by the file's path. */
-  readonly backups: ReadonlyMap<string, string>;
+  /** Backup of each rewritten file, by the file's path, with the users whose plaintext secrets it still holds. */
+  readonly backups: ReadonlyMap<string, { readonly backup: string; readonly plaintextUsers: readonly string[] }>;
 }
 
 /** The plan alone, for --dry-run and the wizard's preview: reads, never writes. */
@@ -47,7 +47,7 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
     const added: string[] = [];
     const stored: Array<[string, string]> = [];
     const written: ImportPlan['rewrites'][number][] = [];
-    const backups = new Map<string, string>();
+    const backups = new Map<string, { backup: string; plaintextUsers: string[] }>();
     try {
       for (const user of plan.imported) {
         await request.ports.addProfile(user.profileInput);
@@ -63,7 +63,9 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
       }
       for (const rewrite of plan.rewrites) {
         const backup = await backupKubeconfig(rewrite.source, request.backupDir, request.now);
-        if (backup) backups.set(rewrite.source.file, backup);
+        // Only users whose secrets moved out of this file left plaintext in its backup; wrapped plugins left none.
+        const plaintextUsers = plan.imported.filter((user) => user.file === rewrite.source.file && user.secrets.length > 0).map((user) => user.user);
+        if (backup) backups.set(rewrite.source.file, { backup, plaintextUsers });
         await replaceKubeconfig(rewrite.source, rewrite.text);
         written.push(rewrite);
       }
@@ -72,9 +74,8 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
         version: 1,
         at: request.now.toISOString(),
         files: written.flatMap(({ source, text }) => {
-          const backup = backups.get(source.file);
-          const plaintextUsers = plan.imported.filter((user) => user.file === source.file && user.secrets.length > 0).map((user) => user.user);
-          return backup ? [{ file: source.file, backup, written: textDigest(text), plaintextUsers }] : [];
+          const kept = backups.get(source.file);
+          return kept ? [{ file: source.file, ...kept, written: textDigest(text) }] : [];
         }),
         profiles: [...added],
         secrets: stored,

@@ -123,8 +123,7 @@ function Done({ result }: { result: ImportResult }) {
       {result.backups.map((b) => (
         <p key={b.file} className="hint">
           {b.file} as it was is saved in {b.backup} (readable by you only).
-          {/* Only a file a secret moved out of left plaintext behind in its backup. */}
-          {result.moves.some((m) => m.file === b.file && m.secrets.length > 0) ? <> It still holds the old credentials: once kubectl works, <code>kubecred import --prune-backups</code> deletes it.</> : null}
+          {b.plaintext ? <> It still holds the old credentials: once kubectl works, <code>kubecred import --prune-backups</code> deletes it.</> : null}
         </p>
       ))}
       {result.backups.length > 0 ? (

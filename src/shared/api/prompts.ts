@@ -191,7 +191,8 @@ export const importRequestSchema = z.strictObject({ fingerprint: z.string().min(
 /** After the import: each rewritten file's backup (0600, holds the old credentials) and files the user may delete. */
 export const importResultSchema = z.object({
   moves: z.array(importMoveSchema),
-  backups: z.array(z.object({ file: z.string(), backup: z.string() })),
+  /** plaintext: the backup still holds credentials that moved out of the file. */
+  backups: z.array(z.object({ file: z.string(), backup: z.string(), plaintext: z.boolean() })),
   leftFiles: z.array(z.string()),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;

@@ -46,10 +46,8 @@ export const importCommand: Command = {
     await requestStartingBroker(context, (client) => client.request('GET', ROUTES.status));
     const { plan, backups } = await runImport({ ...request, backupDir, now: new Date() });
     report(plan, io.stderr, 'moved');
-    for (const [file, backup] of backups) {
-      // Only users whose secrets moved left plaintext in the old file; wrapped plugins left none.
-      const plaintext = plan.imported.some((user) => user.file === file && user.secrets.length > 0);
-      io.stderr.write(`backup of ${file} as it was: ${backup} (mode 0600${plaintext ? '; it still holds the old plaintext credentials: once kubectl works through Kubecred, kubecred import --prune-backups deletes it' : ''})\n`);
+    for (const [file, { backup, plaintextUsers }] of backups) {
+      io.stderr.write(`backup of ${file} as it was: ${backup} (mode 0600${plaintextUsers.length > 0 ? '; it still holds the old plaintext credentials: once kubectl works through Kubecred, kubecred import --prune-backups deletes it' : ''})\n`);
     }
     io.stderr.write('to take this import back: kubecred import --undo\n');
     const leftFiles = [...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))))];
