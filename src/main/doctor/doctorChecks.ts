@@ -7,7 +7,6 @@ import { kubeconfigFiles } from '../kubeconfig/kubeconfigFiles.js';
 import { readTextWithMode } from '../platform/readTextWithMode.js';
 import type { KubecredPaths, PlatformEnv } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
-import path from 'node:path';
 import { listBackups } from '../kubeconfig/importRecord.js';
 import { backupsCheck } from './checks/backupsCheck.js';
 import { brokerCheck } from './checks/brokerCheck.js';
@@ -41,7 +40,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   // While config.yaml is broken a broker serves the last good copy: the tokens and issuers to check are its.
   const config = loaded.ok ? loaded.config : (await loadServedConfig(e.paths.configFile, e.paths.stateDir)).config;
   const kubeconfigs = await readKubeconfigs(kubeconfigFiles(e), { read: readTextWithMode });
-  const backupDir = path.join(e.paths.stateDir, 'kubeconfig-backups');
+  const backupDir = e.paths.kubeconfigBackups;
   const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
   return [
     brokerCheck(() => probeBroker(e.paths)),

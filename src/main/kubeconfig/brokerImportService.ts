@@ -21,7 +21,7 @@ export function brokerImportService(services: Pick<BrokerServices, 'credentials'
     findCommand: (name) => findOnPath(name),
     // Planning a big kubeconfig takes seconds: not on the thread that answers kubectl (B11).
     ...withPreviewer(workerPreviewer()),
-    backupDir: path.join(paths.stateDir, 'kubeconfig-backups'),
+    backupDir: paths.kubeconfigBackups,
     ports: {
       ...configProfilePorts(paths.configFile, (profile) => logger.info('profile added by the kubeconfig import', { profile })),
       storeSecret: (profile, field, value) => services.credentials.setSecret(profile, field, value),

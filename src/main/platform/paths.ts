@@ -13,6 +13,8 @@ export interface KubecredPaths {
   readonly lockFile: string;
   readonly auditLog: string;
   readonly daemonLog: string;
+  /** Kubeconfigs as they were before an import or install rewrote them, and the import records. */
+  readonly kubeconfigBackups: string;
 }
 
 // macOS allows 104 bytes in sun_path, Linux 108; stay under both with room for the NUL.
@@ -74,5 +76,6 @@ export function kubecredPaths(p: PlatformEnv = currentPlatformEnv()): KubecredPa
     lockFile: path.join(runDir, 'broker.lock'),
     auditLog: path.join(stateDir, 'audit.jsonl'),
     daemonLog: path.join(stateDir, 'daemon.log'),
+    kubeconfigBackups: path.join(stateDir, 'kubeconfig-backups'),
   };
 }

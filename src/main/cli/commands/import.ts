@@ -20,7 +20,7 @@ export const importCommand: Command = {
   async run(args, context) {
     const { values } = parseFlags(args);
     const { io, paths } = context;
-    const backupDir = path.join(paths.stateDir, 'kubeconfig-backups');
+    const backupDir = paths.kubeconfigBackups;
     if (values.undo) return undo(context, backupDir, { plaintext: values.plaintext === true, force: values.force === true });
     if (values['prune-backups']) {
       const pruned = await pruneBackups(backupDir);

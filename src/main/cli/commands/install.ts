@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadServedConfig } from '../../config/configSource.js';
 import { installProfile } from '../../kubeconfig/installUser.js';
@@ -35,7 +34,7 @@ export const installCommand: Command = {
       command: nativeShimPath() ?? nodeCliPath(),
       ...(values['api-version'] ? { apiVersion: apiVersionFlag(values['api-version']) } : {}),
       replace: values.replace ?? false,
-      backupDir: path.join(paths.stateDir, 'kubeconfig-backups'),
+      backupDir: paths.kubeconfigBackups,
       now: new Date(),
     });
     io.stderr.write(`kubecred: user "${result.user}" of context "${result.context}" in ${result.file} ${result.created ? 'was created and ' : ''}now gets its credentials from profile ${values.profile}\n`);
