@@ -1,6 +1,7 @@
 import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
 import type { ApprovalRequest, ApprovalUiPort } from './uiPort.js';
+import { callerLabel } from './callerLabel.js';
 
 export type ApprovalPolicy = 'never' | 'once-per-process' | 'always';
 
@@ -61,7 +62,7 @@ export class Approvals {
 
   private async ask(policy: ApprovalPolicy, key: string | undefined, request: ApprovalRequest): Promise<void> {
     const decision = await this.ui.askApproval(request);
-    const who = request.caller.name ? `${request.caller.name} (pid ${request.caller.pid})` : `pid ${request.caller.pid ?? 'unknown'}`;
+    const who = callerLabel(request.caller) ?? 'pid unknown';
     if (!decision.allow && decision.timedOut) {
       throw new BrokerError('timed-out', `nobody answered the approval of ${who} for profile "${request.profile}" in time`, 'run kubecred ui to open the Kubecred window, then run the command again and approve it there');
     }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { callerLabel } from './callerLabel.js';
 
 /** Who a request is for: the profile being served and the program that asked. */
 export interface Asker {
@@ -24,8 +25,7 @@ export class AskingContext {
   async describe(): Promise<{ caller?: string; profile?: string }> {
     const asker = this.storage.getStore();
     if (!asker) return {};
-    const { pid, name } = await asker.caller().catch(() => ({}) as { pid?: number; name?: string });
-    const program = name && pid !== undefined ? `${name} (pid ${pid})` : name ?? (pid !== undefined ? `pid ${pid}` : undefined);
+    const program = callerLabel(await asker.caller().catch(() => ({})));
     return { profile: asker.profile, ...(program ? { caller: program } : {}) };
   }
 }
