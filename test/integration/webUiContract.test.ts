@@ -3,6 +3,7 @@ import { PromptQueue } from '../../src/main/broker/promptQueue.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
 import { HttpTransport } from '../../src/renderer/api/httpTransport.js';
+import { matchUiOperation, UI_OPERATIONS, type UiOperation } from '../../src/shared/api/uiContract.js';
 
 /** A tab's sessionStorage, in memory. */
 class MemoryStorage {
@@ -55,6 +56,8 @@ describe('the UI contract: every operation of the renderer reaches the broker po
   let ui: WebUi;
   const calls: string[] = [];
   let transport: HttpTransport;
+  /** The contract's operations the renderer's requests named, as the server's matcher reads them. */
+  const sent = new Set<UiOperation>();
   const prompts = new PromptQueue({ timeoutMs: 60_000 });
 
   beforeAll(async () => {
@@ -84,13 +87,17 @@ describe('the UI contract: every operation of the renderer reaches the broker po
     };
     ui = await startWebUi({ ports });
     const url = new URL(ui.url);
-    transport = new HttpTransport(new MemoryStorage(), url.origin);
+    transport = new HttpTransport(new MemoryStorage(), url.origin, (input, init) => {
+      const matched = matchUiOperation(init?.method ?? 'GET', new URL(input).pathname);
+      if (matched) sent.add(matched.operation);
+      return fetch(input, init);
+    });
     await transport.openSession(new URLSearchParams(url.hash.slice(1)).get('token')!);
   });
   afterAll(() => ui?.close());
 
   it('lists every operation the renderer\'s transport has', () => {
-    const session = new Set(['constructor', 'openSession', 'hasSession', 'endSession', 'answer', 'get', 'post', 'postForAnswer', 'headers']);
+    const session = new Set(['constructor', 'openSession', 'hasSession', 'endSession', 'answer', 'call', 'headers']);
     const operations = Object.getOwnPropertyNames(HttpTransport.prototype).filter((name) => !session.has(name));
     expect(operations.sort()).toEqual(Object.keys(OPERATIONS).sort());
   });
@@ -109,5 +116,20 @@ describe('the UI contract: every operation of the renderer reaches the broker po
     await expect(transport.answer('no-such-prompt', { kind: 'cancel' })).rejects.toThrow();
     await transport.endSession();
     await expect(transport.state()).rejects.toThrow();
+  });
+
+  // Runs last: by now the calls above have sent every request the renderer makes.
+  it('the renderer calls every operation of the contract, and nothing outside it', () => {
+    expect([...sent].sort()).toEqual((Object.keys(UI_OPERATIONS) as UiOperation[]).sort());
+  });
+
+  it('the server answers every operation of the contract (none falls through to 404 or 405)', async () => {
+    const origin = new URL(ui.url).origin;
+    for (const [operation, { method, path }] of Object.entries(UI_OPERATIONS)) {
+      const response = await fetch(origin + path.replace(/:[a-z]+/g, 'x'), { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+      await response.body?.cancel();
+      // Without a session every operation but openSession is refused as unauthorized; an unrouted one would be 404/405.
+      expect([operation, response.status]).toEqual([operation, operation === 'openSession' ? 400 : 401]);
+    }
   });
 });

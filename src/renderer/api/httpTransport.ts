@@ -1,30 +1,5 @@
-import {
-  apiErrorSchema,
-  auditResponseSchema,
-  importPreviewSchema,
-  importRequestSchema,
-  importResultSchema,
-  newProfileRequestSchema,
-  profileChangesSchema,
-  preferencesSchema,
-  profileConfigResponseSchema,
-  sessionRequestSchema,
-  sessionResponseSchema,
-  startAtLoginRequestSchema,
-  tokenChangesSchema,
-  tokensResponseSchema,
-  WEB_UI_ROUTES,
-  webUiStateSchema,
-  type AuditEntry,
-  type ImportPreview,
-  type ImportResult,
-  type Preferences,
-  type TokenChanges,
-  type ProfileChanges,
-  type PromptAnswer,
-  type TokenView,
-  type WebUiState,
-} from '../../shared/api/prompts.js';
+import { apiErrorSchema, type AuditEntry, type ImportPreview, type ImportResult, type Preferences, type ProfileChanges, type PromptAnswer, type TokenChanges, type TokenView, type WebUiState } from '../../shared/api/prompts.js';
+import { UI_OPERATIONS, uiPath, type UiOperation, type UiParams, type UiRequest, type UiResponse } from '../../shared/api/uiContract.js';
 import { followEvents } from './eventSource.js';
 import { ApiError, type Transport } from './transport.js';
 
@@ -37,24 +12,29 @@ export interface SessionStore {
 
 const SESSION_KEY = 'kubecred-session';
 
+type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
 /**
- * The headless shell's transport: same-origin fetch carrying the session secret as a bearer
- * token, and status as a streamed event source (fetch, so it carries the header too). Every
- * answer is checked with zod: the page trusts nothing it parses.
+ * The UI's one transport: same-origin fetch to the broker's loopback server, every call built
+ * from the operation table of uiContract.ts. A browser tab carries the session it traded its
+ * link for as a bearer token; a tray window carries none, its shell adds the header. Every
+ * body sent and every answer read is checked with the operation's zod schema: the page trusts
+ * nothing it parses.
  */
 export class HttpTransport implements Transport {
   constructor(
     private readonly storage: SessionStore,
     private readonly base: string = '',
+    private readonly fetcher: Fetch = (input, init) => fetch(input, init),
   ) {}
 
   /** Trades the one-time token from the link for a session secret, kept for reloads of this tab. */
   async openSession(token: string): Promise<void> {
-    const answer = sessionResponseSchema.parse(await this.postForAnswer(WEB_UI_ROUTES.session, sessionRequestSchema.parse({ token })));
+    const answer = await this.call('openSession', {}, { token });
     this.storage.setItem(SESSION_KEY, answer.session);
   }
 
-  /** Whether this tab holds a session (it may still have ended on the broker's side). */
+  /** Whether this tab holds a session of its own (it may still have ended on the broker's side). */
   get hasSession(): boolean {
     return this.storage.getItem(SESSION_KEY) !== null;
   }
@@ -62,69 +42,70 @@ export class HttpTransport implements Transport {
   /** Signs this page out: the broker forgets the session, the tab forgets the secret. */
   async endSession(): Promise<void> {
     try {
-      await this.post(WEB_UI_ROUTES.endSession, {});
+      await this.call('endSession', {}, {});
     } finally {
       this.storage.removeItem(SESSION_KEY);
     }
   }
 
-  async state(): Promise<WebUiState> {
-    return webUiStateSchema.parse(await this.get(WEB_UI_ROUTES.state));
+  state(): Promise<WebUiState> {
+    return this.call('state', {}, undefined);
   }
 
   async auditLog(): Promise<AuditEntry[]> {
-    return auditResponseSchema.parse(await this.get(WEB_UI_ROUTES.audit)).records;
+    return (await this.call('auditLog', {}, undefined)).records;
   }
 
   async tokens(): Promise<TokenView[]> {
-    return tokensResponseSchema.parse(await this.get(WEB_UI_ROUTES.tokens)).tokens;
+    return (await this.call('tokens', {}, undefined)).tokens;
   }
 
-  async preferences(): Promise<Preferences> {
-    return preferencesSchema.parse(await this.get(WEB_UI_ROUTES.preferences));
+  preferences(): Promise<Preferences> {
+    return this.call('preferences', {}, undefined);
   }
 
-  updateToken(token: string, changes: TokenChanges): Promise<void> {
-    return this.post(WEB_UI_ROUTES.updateToken(token), tokenChangesSchema.parse(changes));
+  async updateToken(token: string, changes: TokenChanges): Promise<void> {
+    await this.call('updateToken', { token }, changes);
   }
 
-  setStartAtLogin(enabled: boolean): Promise<void> {
-    return this.post(WEB_UI_ROUTES.startAtLogin, startAtLoginRequestSchema.parse({ enabled }));
+  async setStartAtLogin(enabled: boolean): Promise<void> {
+    await this.call('setStartAtLogin', {}, { enabled });
   }
 
-  async importPreview(): Promise<ImportPreview> {
-    return importPreviewSchema.parse(await this.get(WEB_UI_ROUTES.kubeconfigImport));
+  importPreview(): Promise<ImportPreview> {
+    return this.call('importPreview', {}, undefined);
   }
 
-  async importKubeconfig(fingerprint: string): Promise<ImportResult> {
-    return importResultSchema.parse(await this.postForAnswer(WEB_UI_ROUTES.kubeconfigImport, importRequestSchema.parse({ fingerprint })));
+  importKubeconfig(fingerprint: string): Promise<ImportResult> {
+    return this.call('importKubeconfig', {}, { fingerprint });
   }
 
-  addProfile(profile: Record<string, string | string[]>): Promise<void> {
-    return this.post(WEB_UI_ROUTES.profiles, newProfileRequestSchema.parse(profile));
+  async addProfile(profile: Record<string, string | string[]>): Promise<void> {
+    await this.call('addProfile', {}, profile);
   }
 
   async profileConfig(profile: string): Promise<Record<string, unknown>> {
-    return profileConfigResponseSchema.parse(await this.get(WEB_UI_ROUTES.profileConfig(profile))).profile;
+    return (await this.call('profileConfig', { profile }, undefined)).profile;
   }
 
-  updateProfile(profile: string, changes: ProfileChanges): Promise<void> {
-    return this.post(WEB_UI_ROUTES.updateProfile(profile), profileChangesSchema.parse(changes));
+  async updateProfile(profile: string, changes: ProfileChanges): Promise<void> {
+    await this.call('updateProfile', { profile }, changes);
   }
 
-  storeSecret(profile: string, field: string, value: string): Promise<void> {
-    return this.post(WEB_UI_ROUTES.storeSecret(profile, field), { value });
+  async storeSecret(profile: string, field: string, value: string): Promise<void> {
+    await this.call('storeSecret', { profile, field }, { value });
   }
 
-  removeProfile(profile: string): Promise<void> {
-    return this.post(WEB_UI_ROUTES.removeProfile(profile), {});
+  async removeProfile(profile: string): Promise<void> {
+    await this.call('removeProfile', { profile }, {});
   }
 
   subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void {
+    const { state } = UI_OPERATIONS;
     return followEvents(
-      (signal) => fetch(this.base + WEB_UI_ROUTES.events, { headers: this.headers(), cache: 'no-store', signal }),
+      (signal) => this.fetcher(this.base + uiPath('events', {}), { headers: this.headers(), cache: 'no-store', signal }),
       (data) => {
-        const parsed = webUiStateSchema.safeParse(JSON.parse(data));
+        const parsed = state.response.safeParse(JSON.parse(data));
         if (parsed.success) listener(parsed.data);
         else onError(new Error('the broker sent a status the page does not understand'));
       },
@@ -132,38 +113,36 @@ export class HttpTransport implements Transport {
     );
   }
 
-  login(profile: string): Promise<void> {
-    return this.post(WEB_UI_ROUTES.login(profile), {});
+  async login(profile: string): Promise<void> {
+    await this.call('login', { profile }, {});
   }
 
-  logout(profile: string): Promise<void> {
-    return this.post(WEB_UI_ROUTES.logout(profile), {});
+  async logout(profile: string): Promise<void> {
+    await this.call('logout', { profile }, {});
   }
 
-  cancelLogin(profile: string): Promise<void> {
-    return this.post(WEB_UI_ROUTES.cancelLogin(profile), {});
+  async cancelLogin(profile: string): Promise<void> {
+    await this.call('cancelLogin', { profile }, {});
   }
 
-  answer(promptId: string, answer: PromptAnswer): Promise<void> {
-    return this.post(WEB_UI_ROUTES.prompt(promptId), answer);
+  async answer(promptId: string, answer: PromptAnswer): Promise<void> {
+    await this.call('answer', { prompt: promptId }, answer);
   }
 
-  private async get(path: string): Promise<unknown> {
-    return readJson(await fetch(this.base + path, { headers: this.headers(), cache: 'no-store' }));
-  }
-
-  private async post(path: string, body: unknown): Promise<void> {
-    await this.postForAnswer(path, body);
-  }
-
-  private async postForAnswer(path: string, body: unknown): Promise<unknown> {
-    const response = await fetch(this.base + path, {
-      method: 'POST',
-      // JSON, not a form: a cross-site form cannot send this content type without a preflight.
-      headers: { ...this.headers(), 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return readJson(response);
+  /** One operation of the contract: its method and path, its body checked before it leaves, its answer checked on arrival. */
+  private async call<O extends Exclude<UiOperation, 'events'>>(operation: O, params: UiParams<O>, body: UiRequest<O>): Promise<UiResponse<O>> {
+    const spec: { method: string; request?: { parse(value: unknown): unknown }; response?: { parse(value: unknown): unknown } } = UI_OPERATIONS[operation];
+    const init: RequestInit =
+      spec.method === 'GET'
+        ? { headers: this.headers(), cache: 'no-store' }
+        : {
+            method: spec.method,
+            // JSON, not a form: a cross-site form cannot send this content type without a preflight.
+            headers: { ...this.headers(), 'content-type': 'application/json' },
+            body: JSON.stringify(spec.request ? spec.request.parse(body) : body),
+          };
+    const json = await readJson(await this.fetcher(this.base + uiPath(operation, params), init));
+    return (spec.response ? spec.response.parse(json) : json) as UiResponse<O>;
   }
 
   private headers(): Record<string, string> {
@@ -174,7 +153,12 @@ export class HttpTransport implements Transport {
 
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
-  const json: unknown = text ? JSON.parse(text) : {};
+  let json: unknown = {};
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    throw new ApiError('internal', `the broker answered ${response.status} with something that is not JSON`);
+  }
   if (!response.ok) {
     const error = apiErrorSchema.safeParse(json);
     if (error.success) throw new ApiError(error.data.error.code, error.data.error.message, error.data.error.hint, error.data.error.field);

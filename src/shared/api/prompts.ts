@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { interactionSchema, profileSummarySchema, registrySummarySchema } from './status.js';
 
 // The one contract for the questions the broker asks the user (PIN, store passphrase,
-// approval, a login provider's form), used by every shell: the web UI over HTTP and Electron over IPC. Pure zod (no
-// DOM, no node:), so the page, the preload and the main process all import it.
+// approval, a login provider's form), for every window: a browser tab and the tray app's
+// windows load the same page from the same loopback server. Pure zod (no DOM, no node:), so
+// the page and the main process both import it.
 
 /** The PIN state a token reports; the same shape as the broker's PinFlags, so nothing is renamed in between. */
 export const pinFlagsSchema = z.strictObject({ countLow: z.boolean(), finalTry: z.boolean(), locked: z.boolean() });
@@ -50,41 +51,8 @@ export const promptAnswerSchema = z.discriminatedUnion('kind', [
 ]);
 export type PromptAnswer = z.infer<typeof promptAnswerSchema>;
 
-// The headless web UI's small HTTP API. It lives here, not in src/renderer, because the
-// loopback server validates the same shapes the page sends and parses.
-
-export const WEB_UI_ROUTES = {
-  /** POST {token}: trades a link's one-time token for a session secret. */
-  session: '/api/session',
-  /** POST: ends this session (Sign out of the page). */
-  endSession: '/api/session/end',
-  state: '/api/state',
-  events: '/api/events',
-  login: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/login`,
-  logout: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/logout`,
-  /** POST: stops the profile's pending login (the card's Cancel). */
-  cancelLogin: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/cancel-login`,
-  prompt: (id: string) => `/api/prompts/${encodeURIComponent(id)}`,
-  /** POST: a new profile in config.yaml. */
-  profiles: '/api/profiles',
-  /** POST (JSON, like every change): takes the profile out of config.yaml. */
-  removeProfile: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/remove`,
-  /** GET: the profile as config.yaml has it (never a secret: those live in stores). */
-  profileConfig: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/config`,
-  /** POST: changes to the profile's fields in config.yaml. */
-  updateProfile: (profile: string) => `/api/profiles/${encodeURIComponent(profile)}/update`,
-  storeSecret: (profile: string, field: string) => `/api/profiles/${encodeURIComponent(profile)}/secrets/${encodeURIComponent(field)}`,
-  audit: '/api/audit',
-  tokens: '/api/tokens',
-  /** POST: changes to a token's fields in config.yaml (pinGrace). */
-  updateToken: (token: string) => `/api/tokens/${encodeURIComponent(token)}/update`,
-  /** GET: approval policies, PIN grace periods and start at login. */
-  preferences: '/api/preferences',
-  /** POST: turns starting Kubecred at login on or off. */
-  startAtLogin: '/api/preferences/start-at-login',
-  /** GET: what importing the broker's kubeconfig would move (the diff, secrets redacted); POST: do it. */
-  kubeconfigImport: '/api/kubeconfig-import',
-} as const;
+// The shapes of the web UI's HTTP API (uiContract.ts lists its operations). They live here,
+// not in src/renderer, because the loopback server validates the same shapes the page sends.
 
 export const webUiStateSchema = z.object({
   profiles: z.array(profileSummarySchema),

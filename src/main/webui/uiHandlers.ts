@@ -1,0 +1,114 @@
+import type { ServerResponse } from 'node:http';
+import type { PendingPrompt, WebUiState } from '../../shared/api/prompts.js';
+import type { UiOperation, UiParams, UiRequest, UiResponse } from '../../shared/api/uiContract.js';
+import type { EventStream } from './eventStream.js';
+import { HttpFailure } from './httpFailure.js';
+import { SECURITY_HEADERS } from './requestGuard.js';
+import type { LinkOrigin, SessionKeeper } from './sessionKeeper.js';
+import type { WebUiPorts } from './webUiPorts.js';
+
+/** One admitted call: its path parameters, its body (already checked by the operation's schema), who holds the session. */
+export interface UiCall<O extends UiOperation> {
+  readonly params: UiParams<O>;
+  readonly body: UiRequest<O>;
+  /** Who opened the session; undefined only for openSession, which needs none. */
+  readonly origin: LinkOrigin | undefined;
+  readonly authorization: string | undefined;
+  readonly response: ServerResponse;
+}
+
+/** What a handler answers: a status and the body its operation promises, or STREAMED when it wrote the answer itself. */
+export type UiAnswer<O extends UiOperation> = { readonly status: number; readonly body: UiResponse<O> } | typeof STREAMED;
+export const STREAMED = Symbol('streamed');
+
+/** A handler for every operation of the contract: a missing one does not compile. */
+export type UiHandlers = { readonly [O in UiOperation]: (call: UiCall<O>) => Promise<UiAnswer<O>> };
+
+export interface HandlerDeps {
+  readonly ports: WebUiPorts;
+  readonly sessions: SessionKeeper;
+  readonly stream: EventStream;
+  readonly snapshot: () => Promise<WebUiState>;
+  /** The last failure of a login started from a page, by profile. */
+  readonly loginErrors: Map<string, string>;
+  readonly log: (line: string) => void;
+}
+
+const ok = <T>(body: T, status = 200) => ({ status, body });
+
+/** What the broker does for each operation of the UI contract. */
+export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log }: HandlerDeps): UiHandlers {
+  const importer = () => {
+    if (!ports.kubeconfigImport) throw new HttpFailure(404, 'not-found', 'this shell cannot import kubeconfigs', 'run kubecred import in a terminal');
+    return ports.kubeconfigImport;
+  };
+  // A change made here shows on every page at once, not at the next poll.
+  const changed = <T>(value: T): T => (stream.changed(), value);
+  return {
+    openSession: async ({ body }) => {
+      const session = sessions.exchange(body.token);
+      if (!session) throw new HttpFailure(401, 'unauthorized', 'this link was used already or has expired', 'run kubecred ui for a new link');
+      log(`web UI: a session opened from the link of ${session.origin.label}`);
+      return ok({ session: session.secret });
+    },
+    endSession: async ({ authorization }) => (sessions.end(authorization), ok({})),
+    state: async () => ok(await snapshot()),
+    events: async ({ response, authorization }) => {
+      stream.add(response, SECURITY_HEADERS, () => sessions.admit(authorization) !== undefined);
+      return STREAMED;
+    },
+    login: async ({ params: { profile } }) => {
+      // A login can wait minutes on the user's browser; the page follows it on the stream,
+      // and its failure goes there too: a click that ends in silence looks like a broken button.
+      loginErrors.delete(profile);
+      Promise.resolve()
+        .then(() => ports.login(profile))
+        .then(
+          () => stream.changed(),
+          (error: Error & { hint?: string }) => {
+            log(`web UI: login of ${profile} failed: ${error.message}`);
+            loginErrors.set(profile, error.hint ? `${error.message}: ${error.hint}` : error.message);
+            stream.changed();
+          },
+        );
+      return changed(ok({}, 202));
+    },
+    logout: async ({ params: { profile } }) => (await ports.logout(profile), changed(ok({}))),
+    // The login's own failure (cancelled) reaches the page on the stream, like any outcome.
+    cancelLogin: async ({ params: { profile } }) => (await ports.cancelLogin(profile), changed(ok({}))),
+    answer: async ({ params: { prompt: id }, body: answer, origin }) => {
+      if (answer.kind === 'approval' && answer.allow && origin) refuseSelfApproval(ports.prompts.list().find((p) => p.id === id), origin);
+      if (!ports.prompts.answer(id, answer)) throw new HttpFailure(404, 'not-found', 'that question was answered or timed out');
+      if (answer.kind === 'approval') log(`web UI: approval ${answer.allow ? 'given' : 'refused'} in a session opened from the link of ${origin?.label ?? 'nobody'}`);
+      return ok({});
+    },
+    addProfile: async ({ body }) => (await ports.addProfile(body), changed(ok({}, 201))),
+    removeProfile: async ({ params: { profile } }) => (await ports.removeProfile(profile), changed(ok({}))),
+    profileConfig: async ({ params: { profile } }) => ok({ profile: await ports.profileConfig(profile) }),
+    updateProfile: async ({ params: { profile }, body }) => (await ports.updateProfile(profile, body), changed(ok({}))),
+    storeSecret: async ({ params: { profile, field }, body }) => {
+      await ports.storeSecret(profile, field, body.value);
+      log(`web UI: stored ${profile}/${field}`);
+      return changed(ok({}));
+    },
+    auditLog: async () => ok({ records: await ports.auditLog() }),
+    tokens: async () => ok({ tokens: await ports.tokens() }),
+    updateToken: async ({ params: { token }, body }) => (await ports.updateToken(token, body), ok({})),
+    preferences: async () => ok(await ports.preferences()),
+    setStartAtLogin: async ({ body }) => (await ports.setStartAtLogin(body.enabled), ok({})),
+    importPreview: async () => ok(await importer().preview()),
+    importKubeconfig: async ({ body }) => changed(ok(await importer().apply(body.fingerprint))),
+  };
+}
+
+/**
+ * A program that waits on an approval must not be the one that opened the page answering it
+ * (it asked the socket for a link, then clicked Allow itself). Approval is a tripwire against
+ * same-user programs, not a wall (they can read the keychain too), but this one costs nothing.
+ */
+function refuseSelfApproval(prompt: PendingPrompt | undefined, origin: LinkOrigin): void {
+  if (prompt?.kind !== 'approval') return;
+  if (prompt.callers.some((caller) => caller.pid !== undefined && origin.ancestry.includes(caller.pid))) {
+    throw new HttpFailure(403, 'denied', 'the program waiting on this approval opened this page itself, so it cannot approve its own request', 'approve it in a Kubecred window you opened yourself (kubecred ui)');
+  }
+}
