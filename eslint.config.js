@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
-// The house rules of DESIGN.md, enforced: electron only in src/main/electron and
-// src/main/preload; node: built-ins never in src/shared or src/renderer.
+// The house rules of DESIGN.md, enforced: electron only in src/main/electron; node:
+// built-ins never in src/shared or src/renderer.
 const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'url', 'util', 'stream', 'events'];
 
 export default tseslint.config(
@@ -16,9 +16,9 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
-    ignores: ['src/main/electron/**', 'src/main/preload/**'],
+    ignores: ['src/main/electron/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'electron is imported only in src/main/electron and src/main/preload' }] }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'electron is imported only in src/main/electron' }] }],
     },
   },
   {
@@ -27,7 +27,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'electron is imported only in src/main/electron and src/main/preload' }],
+          paths: [{ name: 'electron', message: 'electron is imported only in src/main/electron' }],
           patterns: [{ group: NODE_BUILTINS, message: 'src/shared and src/renderer run outside Node: no node: built-ins' }],
         },
       ],

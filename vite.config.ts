@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// Builds src/renderer into dist/renderer for both shells. No inline scripts or styles
-// (the pages run under default-src 'self'), no module-preload polyfill (it is inlined).
+// Builds src/renderer into dist/renderer, the page of every window. No inline scripts or
+// styles (the pages run under script-src and style-src 'self'), no module-preload polyfill (it is inlined).
 const root = fileURLToPath(new URL('./src/renderer', import.meta.url));
 
 export default defineConfig({

@@ -39,7 +39,7 @@ try {
   launch([]);
   const { chromium } = await import('playwright-core');
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-  const page = await until(() => browser.contexts().flatMap((c) => c.pages()).find((p) => p.url().startsWith('app://')), 30_000, 'the main window');
+  const page = await until(() => browser.contexts().flatMap((c) => c.pages()).find((p) => /^http:\/\/127\.0\.0\.1:\d+\/(#.*)?$/.test(p.url())), 30_000, 'the main window');
   await page.locator('[data-profile="smoke"]').waitFor({ timeout: 15_000 });
   process.stdout.write('electron smoke test: the main window lists the profile from config.yaml\n');
   await browser.close();

@@ -11,7 +11,7 @@ import { stopRoute } from './server/stopRoute.js';
 import { startBrokerServer, type RunningServer } from './server/brokerServer.js';
 import type { SecretStore } from './secrets/secretStore.js';
 import { kubecredVersion } from './version.js';
-import { PromptQueue, promptingUi, startBrokerWebUi, WebUiHost, webUiRoutes } from './webUiBroker.js';
+import { PromptQueue, promptingUi, startBrokerWebUi, WebUiHost, webUiRoutes, type LoginItem } from './webUiBroker.js';
 import type { WebUi } from './webui/webUiPorts.js';
 
 export interface HeadlessOptions {
@@ -22,11 +22,21 @@ export interface HeadlessOptions {
   /** Serve the web UI on loopback and ask PINs, passphrases and approvals there. */
   readonly webUi?: boolean;
   readonly opener?: UrlOpener;
+  /**
+   * The tray app: its own windows show every question (never the system browser), on the web
+   * UI that starts with the broker; `loginItem` is the OS's start-at-login switch where the
+   * shell owns it (Electron on macOS and Windows).
+   */
+  readonly trayWindows?: { readonly loginItem?: LoginItem };
 }
 
 export interface RunningBroker extends RunningServer {
   /** The first one-time link of the web UI, when it runs. */
   readonly webUiLink?: string;
+  /** The web UI, when it started with the broker (`webUi`, `trayWindows`). */
+  readonly webUi?: WebUi;
+  /** The questions waiting on the user; the tray opens a window for each. */
+  readonly prompts: PromptQueue;
   /** The broker's use cases, for a shell (the tray app) that serves them over its own channel. */
   readonly services: BrokerServices;
   /** Resolves when a client asked the broker to stop (`kubecred stop`); the host then closes it. */
@@ -44,12 +54,16 @@ export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, 
   const loginUi = new HeadlessUi(interactions, opener);
   // A shell with windows of its own (the tray, the demo) brings its UI; the rest get the web UI.
   let host: WebUiHost | undefined;
-  const ui = options.ui ?? promptingUi(prompts, loginUi, { showing: () => host?.running === true, open: async () => host?.ensure() });
+  const tray = options.trayWindows;
+  // The tray's windows are always there to ask in; a daemon's page may not be open yet.
+  const windows = tray ? undefined : { showing: () => host?.running === true, open: async () => host?.ensure() };
+  const ui = options.ui ?? promptingUi(prompts, loginUi, windows);
   const services = composeBroker({ paths, logger, interactions, ui, ...(options.keychain ? { keychain: options.keychain } : {}) });
-  if (!options.ui || options.webUi) host = new WebUiHost(() => startBrokerWebUi(services, interactions, prompts, opener, logger, paths));
+  const webUiOptions = { askInBrowser: !tray, ...(tray?.loginItem ? { loginItem: tray.loginItem } : {}) };
+  if (!options.ui || options.webUi) host = new WebUiHost(() => startBrokerWebUi(services, interactions, prompts, opener, logger, paths, webUiOptions));
   const configError = await services.credentials.configError();
   if (configError) logger.warn('config.yaml is not usable; serving no profiles until it is fixed', { reason: configError });
-  const webUi: WebUi | undefined = options.webUi ? await host?.ensure() : undefined;
+  const webUi: WebUi | undefined = options.webUi || tray ? await host?.ensure() : undefined;
   let requestStop: () => void = () => {};
   const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
   const identity = { version: kubecredVersion(), home: paths.home, socket: paths.socket, configPath: paths.configFile };
@@ -60,6 +74,8 @@ export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, 
   return {
     socket: server.socket,
     services,
+    prompts,
+    ...(webUi ? { webUi } : {}),
     stopRequested,
     ...(webUi ? { webUiLink: webUi.url } : {}),
     close: async () => {

@@ -53,11 +53,23 @@ export function promptingUi(prompts: PromptQueue, login: HeadlessUi, windows: Qu
   };
 }
 
-/**
- * The headless broker's UI: the React app served on loopback. When a question arrives and no
- * page is open to show it, the UI opens in the browser, so a PIN or an approval is never
- * left to time out unseen.
- */
+/** The OS's start-at-login switch, where the shell owns it (Electron's login items on macOS and Windows). */
+export interface LoginItem {
+  enabled(): Promise<boolean>;
+  set(enabled: boolean): Promise<void>;
+}
+
+export interface BrokerWebUiOptions {
+  /**
+   * When a question arrives and no page is open to show it, open the UI in the system browser,
+   * so a PIN or an approval is never left to time out unseen. The tray app opens windows instead.
+   */
+  readonly askInBrowser: boolean;
+  /** Replaces the XDG autostart entry Kubecred writes itself. */
+  readonly loginItem?: LoginItem;
+}
+
+/** The broker's UI: the React app served on loopback, for browser tabs and the tray app's windows. */
 export async function startBrokerWebUi(
   services: BrokerServices,
   board: InteractionBoard,
@@ -65,7 +77,9 @@ export async function startBrokerWebUi(
   opener: UrlOpener,
   logger: Logger,
   paths: KubecredPaths,
+  options: BrokerWebUiOptions = { askInBrowser: true },
 ): Promise<WebUi> {
+  const loginItem = options.loginItem ?? xdgLoginItem();
   const usedBy = new ProfileContexts(() => kubeconfigFiles(currentPlatformEnv()));
   const webUi = await startWebUi({
     ports: {
@@ -112,10 +126,10 @@ export async function startBrokerWebUi(
         await updateToken(paths.configFile, token, changes);
         logger.info('token changed from the web UI', { token });
       },
-      preferences: () => readPreferences(paths),
+      preferences: () => readPreferences(paths, loginItem),
       configError: () => services.credentials.configError(),
       setStartAtLogin: async (enabled) => {
-        await setAutostart(enabled, { node: process.execPath, cli: nodeCliPath() }, currentPlatformEnv());
+        await loginItem.set(enabled);
         logger.info('start at login changed from the web UI', { enabled });
       },
       kubeconfigImport: brokerImportService(services, paths, nativeShimPath() ?? nodeCliPath(), logger),
@@ -125,7 +139,7 @@ export async function startBrokerWebUi(
   let open = 0;
   const unsubscribe = prompts.onChange(() => {
     const now = prompts.list().length;
-    if (open === 0 && now > 0 && webUi.openPages() === 0) void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed', ancestry: [] }));
+    if (options.askInBrowser && open === 0 && now > 0 && webUi.openPages() === 0) void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed', ancestry: [] }));
     open = now;
   });
   return {
@@ -137,13 +151,21 @@ export async function startBrokerWebUi(
   };
 }
 
+/** Start at login through the XDG autostart entry Kubecred writes (Linux; elsewhere it says what to use). */
+function xdgLoginItem(): LoginItem {
+  return {
+    enabled: () => autostartEnabled(currentPlatformEnv()),
+    set: (enabled) => setAutostart(enabled, { node: process.execPath, cli: nodeCliPath() }, currentPlatformEnv()),
+  };
+}
+
 /** What the preferences show: config.yaml's policies and grace periods (defaults filled in), and the login item. */
-async function readPreferences(paths: KubecredPaths): Promise<Preferences> {
+async function readPreferences(paths: KubecredPaths, loginItem: LoginItem): Promise<Preferences> {
   const loaded = await loadConfig(paths.configFile);
   const config = loaded.ok ? loaded.config : { profiles: [], tokens: [] };
   let startAtLogin: Preferences['startAtLogin'];
   try {
-    startAtLogin = { enabled: await autostartEnabled(currentPlatformEnv()) };
+    startAtLogin = { enabled: await loginItem.enabled() };
   } catch (error) {
     const e = error as { message: string; hint?: string };
     startAtLogin = { enabled: false, problem: e.hint ? `${e.message}: ${e.hint}` : e.message };

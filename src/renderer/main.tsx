@@ -1,15 +1,16 @@
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
+import { MAIN_PAGE_ROUTE, promptPageRoute } from '../shared/api/pageRoutes.js';
 import { HttpTransport } from './api/httpTransport.js';
 import { App } from './App.js';
 import { PromptWindow } from './components/PromptWindow.js';
 import './styles.css';
 
 /**
- * The headless shell's entry. The link the broker opens carries a one-time token in the
- * fragment (never sent to the server, never in a Referer); the page trades it for a session
- * secret, keeps that in this tab's sessionStorage and removes the token from the address bar,
- * so a reload keeps the session and a copied URL grants nothing.
+ * The page's entry, for a browser tab and a tray app window alike. A tab's link carries a
+ * one-time token in the fragment (never sent to the server, never in a Referer); the page
+ * trades it for a session secret, keeps that in this tab's sessionStorage and removes the
+ * token from the address bar, so a reload keeps the session and a copied URL grants nothing.
  */
 // zod probes for eval to compile parsers; the CSP forbids eval, so say so up front.
 z.config({ jitless: true });
@@ -34,7 +35,7 @@ async function boot(): Promise<void> {
   // A prompt window (#prompt=<id>) shows that one question; the token leaves the address bar, the route stays.
   const promptId = fragment.get('prompt');
   if (token) {
-    history.replaceState(null, '', `${location.pathname}${promptId ? `#prompt=${encodeURIComponent(promptId)}` : ''}`);
+    history.replaceState(null, '', promptId ? promptPageRoute(promptId) : MAIN_PAGE_ROUTE);
     try {
       await transport.openSession(token);
     } catch (error) {
@@ -42,7 +43,8 @@ async function boot(): Promise<void> {
       return;
     }
   }
-  if (!transport.hasSession) {
+  // A tray app window has no session of its own: its shell adds one to each request. Ask once.
+  if (!transport.hasSession && !(await transport.state().then(() => true, () => false))) {
     root.render(<NeedsLink why="This page has no session with the Kubecred broker." />);
     return;
   }

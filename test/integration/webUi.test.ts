@@ -131,7 +131,7 @@ describe('headless web UI in chromium', () => {
 
   it('opens with the one-time link and shows the profiles with state and time left', async () => {
     const response = await page.goto(ui.url);
-    expect(response?.headers()['content-security-policy']).toMatch(/^default-src 'self'/);
+    expect(response?.headers()['content-security-policy']).toMatch(/^default-src 'none'; script-src 'self';/);
     expect(response?.headers()['cache-control']).toBe('no-store');
     await expect.poll(() => page.locator('[data-profile="prod"]').innerText()).toContain('signed in, 42 min');
     expect(await page.locator('[data-profile="staging"]').innerText()).toContain('signed out');

@@ -6,6 +6,7 @@ import { callersFor } from '../support/callers.js';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { promptPageRoute } from '../../src/shared/api/pageRoutes.js';
 import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
@@ -110,7 +111,7 @@ describe('a prompt window of a real broker', () => {
     });
     // Opened from the main window (its session travels with window.open): a link the asking
     // program fetched itself could not approve its own request (security review B3).
-    const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((promptId) => void window.open(`/#prompt=${encodeURIComponent(promptId)}`, '_blank', 'popup,width=480,height=360'), id)]);
+    const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((route) => void window.open(route, '_blank', 'popup,width=480,height=360'), promptPageRoute(id))]);
     const prompt = popup.locator('section[aria-label="approval for guarded-window"]');
     await prompt.waitFor({ timeout: 10_000 });
     expect(await prompt.innerText()).toMatch(/\(pid \d+\)|node/);

@@ -1,15 +1,21 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_ORIGIN, isAllowedNavigation, windowOpenDecision } from '../../src/main/electron/appOrigin.js';
-import { appResponseHeaders, resolveAppAsset } from '../../src/main/electron/appProtocol.js';
-import { buildCsp, windowOptions } from '../../src/main/electron/windowOptions.js';
+import { isAllowedNavigation, windowOpenDecision } from '../../src/main/electron/appOrigin.js';
+import { windowOptions } from '../../src/main/electron/windowOptions.js';
+import { buildCsp } from '../../src/main/webui/contentSecurityPolicy.js';
+import { SECURITY_HEADERS } from '../../src/main/webui/requestGuard.js';
+
+/** Where the tray's windows load the page: the broker's loopback web UI. */
+const APP_ORIGIN = 'http://127.0.0.1:41234';
 
 const cspMap = (csp: string) => new Map(csp.split('; ').map((d) => { const [name = '', ...sources] = d.split(' '); return [name, sources]; }));
 
 describe('windowOptions', () => {
   it.each(['main', 'prompt'] as const)('locks down the %s window', (kind) => {
-    const prefs = windowOptions(kind, '/app/preload.cjs').webPreferences;
-    expect(prefs).toMatchObject({ preload: '/app/preload.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false });
+    const prefs = windowOptions(kind, 'kubecred-windows').webPreferences;
+    expect(prefs?.preload).toBeUndefined();
+    // An in-memory partition: nothing a window holds is written to disk.
+    expect(prefs?.partition).not.toMatch(/^persist:/);
+    expect(prefs).toMatchObject({ partition: 'kubecred-windows', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false });
   });
   it('sizes a resizable main window and a small fixed prompt that stays on top', () => {
     const main = windowOptions('main', 'p');
@@ -22,7 +28,10 @@ describe('windowOptions', () => {
   });
 });
 
-describe('buildCsp', () => {
+describe('the page\'s CSP', () => {
+  it('is the one the web UI server sends with every answer', () => {
+    expect(SECURITY_HEADERS['content-security-policy']).toBe(buildCsp());
+  });
   it('is self-only by default, with no inline script, no eval and no framing', () => {
     const csp = cspMap(buildCsp());
     expect(csp.get('default-src')).toEqual(["'none'"]);
@@ -51,19 +60,17 @@ describe('isAllowedNavigation', () => {
   });
   it.each([
     'https://evil.example/',
-    'kubecred-app://ui.evil.example/',
-    'kubecred-app://other/',
-    'kubecred-app://user:pw@ui/',
+    'http://127.0.0.1.evil.example:41234/',
+    'http://localhost:41234/',
+    'https://127.0.0.1:41234/',
+    'http://user:pw@127.0.0.1:41234/',
     'file:///etc/passwd',
     'javascript:alert(1)',
     'http://127.0.0.1:8000/',
+    'http://127.0.0.1/',
     'not a url',
     '',
   ])('refuses %s', (url) => expect(isAllowedNavigation(url, APP_ORIGIN)).toBe(false));
-  it('works for an http loopback origin too (headless dev), port included', () => {
-    expect(isAllowedNavigation('http://127.0.0.1:5173/x', 'http://127.0.0.1:5173')).toBe(true);
-    expect(isAllowedNavigation('http://127.0.0.1:5174/x', 'http://127.0.0.1:5173')).toBe(false);
-  });
 });
 
 describe('windowOpenDecision', () => {
@@ -73,33 +80,5 @@ describe('windowOpenDecision', () => {
   });
   it.each(['http://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'https://u:p@example.com/', 'nope'])('drops %s', (url) => {
     expect(windowOpenDecision(url)).toEqual({ action: 'deny' });
-  });
-});
-
-describe('resolveAppAsset', () => {
-  const root = path.resolve('/opt/kubecred/renderer');
-  it('serves files under the renderer dir and index.html for routes', () => {
-    expect(resolveAppAsset(`${APP_ORIGIN}/assets/app.js`, root)).toBe(path.join(root, 'assets', 'app.js'));
-    expect(resolveAppAsset(`${APP_ORIGIN}/`, root)).toBe(path.join(root, 'index.html'));
-    expect(resolveAppAsset(`${APP_ORIGIN}/prompt/p1`, root)).toBe(path.join(root, 'index.html'));
-  });
-  it('keeps plain and encoded dot segments inside the root', () => {
-    expect(resolveAppAsset(`${APP_ORIGIN}/../../etc/passwd.js`, root)).toBe(path.join(root, 'etc', 'passwd.js'));
-    expect(resolveAppAsset(`${APP_ORIGIN}/%2e%2e/%2e%2e/etc/x.js`, root)).toBe(path.join(root, 'etc', 'x.js'));
-  });
-  it.each([
-    `${APP_ORIGIN}/..%2f..%2fsecret.json`,
-    `${APP_ORIGIN}/a%5c..%5c..%5cx.js`,
-    `${APP_ORIGIN}/%00.js`,
-    `${APP_ORIGIN}/bad%zz.js`,
-    `${APP_ORIGIN}/run/client-secret.key`,
-    'kubecred-app://other/assets/app.js',
-    'https://ui/assets/app.js',
-  ])('refuses %s', (url) => expect(resolveAppAsset(url, root)).toBeUndefined());
-  it('sends the strict CSP and the right type with every file', () => {
-    const headers = appResponseHeaders(path.join(root, 'index.html'));
-    expect(headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(headers['content-security-policy']).toBe(buildCsp());
-    expect(headers['x-content-type-options']).toBe('nosniff');
   });
 });

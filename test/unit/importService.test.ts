@@ -2,10 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IpcChannel } from '../../src/shared/api/ipcChannels.js';
-import { dispatchIpc, ipcHandlers } from '../../src/main/electron/ipcHandlers.js';
-import { APP_ORIGIN } from '../../src/main/electron/appOrigin.js';
-import type { BrokerPort } from '../../src/main/electron/brokerPort.js';
 import { importService } from '../../src/main/kubeconfig/importService.js';
 import type { ImportPorts } from '../../src/main/kubeconfig/runImport.js';
 
@@ -59,17 +55,5 @@ describe('the import service behind the wizard', () => {
     await expect(service().apply((await service().preview()).fingerprint)).rejects.toThrow('the keychain is locked');
     expect(stored).toEqual(['profile a', 'removed a']);
     expect(await readFile(file, 'utf8')).toBe(before);
-  });
-
-  it('answers over IPC, checking the payload, and says what to do where no importer is wired', async () => {
-    const broker = {} as BrokerPort;
-    const prompts = { list: () => [], answer: () => false };
-    const handlers = ipcHandlers(broker, prompts, service());
-    const preview = await dispatchIpc(handlers, IpcChannel.ImportPreview, `${APP_ORIGIN}/`, APP_ORIGIN, undefined);
-    expect(preview.ok && preview.value.moves.length).toBe(2);
-    expect(await dispatchIpc(handlers, IpcChannel.ImportKubeconfig, `${APP_ORIGIN}/`, APP_ORIGIN, { fingerprint: '' })).toMatchObject({ ok: false });
-    expect(await dispatchIpc(handlers, IpcChannel.ImportKubeconfig, 'https://evil.example/', APP_ORIGIN, { fingerprint: 'x' })).toMatchObject({ ok: false });
-    const bare = await dispatchIpc(ipcHandlers(broker, prompts), IpcChannel.ImportPreview, `${APP_ORIGIN}/`, APP_ORIGIN, undefined);
-    expect(bare).toEqual({ ok: false, error: { message: 'this window cannot import kubeconfigs', hint: 'run kubecred import in a terminal' } });
   });
 });

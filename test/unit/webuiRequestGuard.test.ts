@@ -29,7 +29,7 @@ describe('checkOrigin', () => {
 
 describe('security headers and static files', () => {
   it('forbids other origins and caching', () => {
-    expect(SECURITY_HEADERS['content-security-policy']).toMatch(/^default-src 'self'/);
+    expect(SECURITY_HEADERS['content-security-policy']).toMatch(/^default-src 'none'; script-src 'self';/);
     expect(SECURITY_HEADERS['content-security-policy']).not.toContain('unsafe');
     expect(SECURITY_HEADERS['cache-control']).toBe('no-store');
   });

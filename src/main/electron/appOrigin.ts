@@ -1,10 +1,8 @@
 /**
- * The app's windows load from one origin (APP_ORIGIN, a privileged custom scheme served from
- * the built renderer). These predicates decide what may talk to the main process, where a
- * window may navigate, and which links leave for the system browser.
+ * The app's windows load from one origin: the broker's loopback web UI,
+ * `http://127.0.0.1:<port>`. These predicates decide where a window may navigate and which
+ * links leave for the system browser.
  */
-export const APP_SCHEME = 'kubecred-app';
-export const APP_ORIGIN = `${APP_SCHEME}://ui`;
 
 function parse(url: string): URL | undefined {
   try {
@@ -14,21 +12,13 @@ function parse(url: string): URL | undefined {
   }
 }
 
-/**
- * Same scheme, host and port, and no credentials in the URL. (URL.origin is "null" for custom
- * schemes, so the parts are compared one by one.)
- */
+/** Same scheme, host and port, and no credentials in the URL. */
 export function isSameAppOrigin(url: string, appOrigin: string): boolean {
   const target = parse(url);
   const app = parse(appOrigin);
   if (!target || !app) return false;
   if (target.username !== '' || target.password !== '') return false;
   return target.protocol === app.protocol && target.hostname === app.hostname && target.port === app.port && target.hostname !== '';
-}
-
-/** An IPC message is trusted only from a frame showing the app itself (never a remote page or a subframe of one). */
-export function isTrustedSender(frameUrl: string | undefined, appOrigin: string): boolean {
-  return frameUrl !== undefined && isSameAppOrigin(frameUrl, appOrigin);
 }
 
 /** In-window navigation stays inside the app; everything else is refused. */

@@ -1,61 +1,52 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Notification, app, ipcMain, protocol } from 'electron';
-import { HeadlessUi } from '../broker/headlessUi.js';
-import { promptingUi } from '../webUiBroker.js';
-import { InteractionBoard } from '../broker/interactionBoard.js';
+import { Notification, app, session } from 'electron';
 import { jsonLinesLogger } from '../broker/logger.js';
-import { PromptQueue } from '../broker/promptQueue.js';
-import { startHeadlessBroker } from '../headlessBroker.js';
-import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import { kubecredPaths } from '../platform/paths.js';
-import { currentLayout, nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
-import { brokerImportService } from '../kubeconfig/brokerImportService.js';
-import { recentDenials } from './deniedRequests.js';
-import { APP_ORIGIN, APP_SCHEME } from './appOrigin.js';
-import { appResponseHeaders, resolveAppAsset } from './appProtocol.js';
+import { currentLayout } from '../platform/shimLocation.js';
+import { startTrayBroker } from '../trayBroker.js';
+import type { LoginItem } from '../webUiBroker.js';
 import { servicesBrokerPort } from './brokerPort.js';
-import { ipcHandlers, mirrorPromptWindows, registerIpcHandlers } from './ipcHandlers.js';
+import { recentDenials } from './deniedRequests.js';
 import { notificationsFor, type BrokerSnapshot } from './notifications.js';
+import { mirrorPromptWindows } from './promptWindows.js';
 import { KubecredTray } from './tray.js';
 import type { TrayAction } from './trayMenuModel.js';
 import { WindowManager } from './windows.js';
 
 // The tray app: single instance, the broker in this process, a tray, windows on demand.
+// The windows load the broker's loopback web UI, the same page a browser tab gets; the main
+// process signs their requests (WindowAuthorization), so no token is in a URL or a cookie.
 // Everything with rules in it lives in pure modules beside this file.
-const here = path.dirname(fileURLToPath(import.meta.url));
-const DIST = path.resolve(here, '..', '..');
-const RENDERER_DIR = currentLayout().rendererDir;
-const PRELOAD = path.join(DIST, 'preload', 'preload.cjs');
 const RESOURCES = currentLayout().resourcesDir;
 const POLL_MS = 15_000;
+// In memory (no "persist:" prefix): nothing a window holds is written to disk.
+const WINDOW_PARTITION = 'kubecred-windows';
 
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+/** macOS and Windows keep login items; on Linux the broker writes an XDG autostart entry itself. */
+function electronLoginItem(): LoginItem | undefined {
+  if (process.platform === 'linux') return undefined;
+  return {
+    enabled: async () => app.getLoginItemSettings().openAtLogin,
+    set: async (enabled) => app.setLoginItemSettings({ openAtLogin: enabled }),
+  };
+}
 
 async function start(): Promise<void> {
   if (!app.requestSingleInstanceLock()) return app.quit();
   await app.whenReady();
-  protocol.handle(APP_SCHEME, async (request) => {
-    const file = resolveAppAsset(request.url, RENDERER_DIR);
-    if (!file) return new Response('not found', { status: 404 });
-    return new Response(await readFile(file), { headers: appResponseHeaders(file) });
-  });
 
   const logger = jsonLinesLogger((line) => process.stderr.write(line));
-  const windows = new WindowManager(APP_ORIGIN, PRELOAD);
-  const prompts = new PromptQueue();
-  mirrorPromptWindows(prompts, { show: (p) => windows.showPrompt(p), closed: (id) => windows.closePrompt(id) });
-  const interactions = new InteractionBoard();
   const paths = kubecredPaths();
-  const login = new HeadlessUi(interactions, privateBrowserOpener(paths));
-  const server = await startHeadlessBroker(paths, logger, {
-    interactions,
-    ui: promptingUi(prompts, login),
+  const loginItem = electronLoginItem();
+  const server = await startTrayBroker(paths, logger, loginItem);
+  const { webUi } = server;
+  const windowSession = session.fromPartition(WINDOW_PARTITION);
+  windowSession.webRequest.onBeforeSendHeaders({ urls: [`${webUi.origin}/*`] }, (details, callback) => {
+    callback({ requestHeaders: { ...details.requestHeaders, ...webUi.windowRequestHeaders(details.url) } });
   });
+  windowSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  const windows = new WindowManager(webUi.origin, WINDOW_PARTITION);
+  const unmirror = mirrorPromptWindows(server.prompts, windows);
   const broker = servicesBrokerPort(server.services);
-  const importer = brokerImportService(server.services, paths, nativeShimPath() ?? nodeCliPath(), logger);
-  registerIpcHandlers(ipcMain, ipcHandlers(broker, prompts, importer), APP_ORIGIN);
 
   const report = (error: unknown) => logger.warn('tray action failed', { reason: (error as Error).message });
   const run = (action: TrayAction): void => {
@@ -67,8 +58,8 @@ async function start(): Promise<void> {
       case 'lockAll':
         return void broker.lockAll().then(refresh, report);
       case 'toggleStartAtLogin':
-        app.setLoginItemSettings({ openAtLogin: !app.getLoginItemSettings().openAtLogin });
-        return void refresh().catch(report);
+        if (loginItem) void loginItem.enabled().then((enabled) => loginItem.set(!enabled)).then(refresh, report);
+        return;
       default:
         void broker[action.kind](action.profile).then(refresh, report);
     }
@@ -84,13 +75,12 @@ async function start(): Promise<void> {
       shown.show();
     }
     last = next;
-    // macOS and Windows keep login items; on Linux the web UI's preferences write an XDG autostart entry.
-    tray.update(next.profiles, next.at, process.platform === 'linux' ? {} : { startAtLogin: app.getLoginItemSettings().openAtLogin });
-    windows.statusChanged([...next.profiles]);
+    // The windows follow the web UI's event stream; the tray menu follows this.
+    tray.update(next.profiles, next.at, loginItem ? { startAtLogin: await loginItem.enabled() } : {});
   }
   const timer = setInterval(() => void refresh().catch(report), POLL_MS);
-  interactions.onChange(() => void refresh().catch(report));
-  // The tray and the windows follow a served, dropped or failed profile at once, not at the next poll.
+  server.services.interactions.onChange(() => void refresh().catch(report));
+  // The tray follows a served, dropped or failed profile at once, not at the next poll.
   server.services.onProfilesChanged(() => void refresh().catch(report));
   void refresh().catch(report);
 
@@ -99,8 +89,8 @@ async function start(): Promise<void> {
   app.on('second-instance', () => windows.openMain());
   app.on('before-quit', () => {
     clearInterval(timer);
+    unmirror();
     tray.destroy();
-    prompts.close();
     void server.close();
   });
   app.on('window-all-closed', () => {

@@ -9,10 +9,12 @@ const SIZES: Readonly<Record<WindowKind, { width: number; height: number; minWid
 
 /**
  * A window's options: always isolated, sandboxed, without Node, with web security, no
- * webview tags and no remote content; only the preload's narrow API reaches the page.
- * Prompts sit on top and skip the taskbar; they are what kubectl waits on.
+ * webview tags and no preload: the page is the same one a browser tab loads from the loopback
+ * web UI, and needs nothing of Electron. `partition` is an in-memory session (no "persist:"),
+ * so nothing a window sees is written to disk. Prompts sit on top and skip the taskbar; they
+ * are what kubectl waits on.
  */
-export function windowOptions(kind: WindowKind, preloadPath: string): BrowserWindowConstructorOptions {
+export function windowOptions(kind: WindowKind, partition: string): BrowserWindowConstructorOptions {
   const { resizable, ...size } = SIZES[kind];
   return {
     ...size,
@@ -22,7 +24,7 @@ export function windowOptions(kind: WindowKind, preloadPath: string): BrowserWin
     autoHideMenuBar: true,
     ...(kind === 'prompt' ? { alwaysOnTop: true, skipTaskbar: true, minimizable: false, maximizable: false, fullscreenable: false } : {}),
     webPreferences: {
-      preload: preloadPath,
+      partition,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -37,43 +39,4 @@ export function windowOptions(kind: WindowKind, preloadPath: string): BrowserWin
       safeDialogs: true,
     },
   };
-}
-
-/** CSP directives; every source list is 'self'-only or narrower unless a caller adds to it. */
-export type CspDirectives = Readonly<Record<string, readonly string[]>>;
-
-export const STRICT_CSP: CspDirectives = {
-  'default-src': ["'none'"],
-  'script-src': ["'self'"],
-  'style-src': ["'self'"],
-  'img-src': ["'self'", 'data:'],
-  'font-src': ["'self'"],
-  'connect-src': ["'self'"],
-  'base-uri': ["'none'"],
-  'form-action': ["'none'"],
-  'frame-ancestors': ["'none'"],
-  'frame-src': ["'none'"],
-  'object-src': ["'none'"],
-  'worker-src': ["'none'"],
-};
-
-const FORBIDDEN_SOURCES = new Set(["'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'wasm-unsafe-eval'", '*', 'http:', 'https:', 'ws:', 'wss:', 'blob:', 'filesystem:']);
-const SOURCE_SHAPE = /^[^\s;,]+$/;
-
-/**
- * The Content-Security-Policy header value: the strict base plus `extra` sources per
- * directive. Refuses sources that would weaken it (unsafe-*, wildcards, whole schemes) and
- * anything that could smuggle another directive in.
- */
-export function buildCsp(extra: CspDirectives = {}): string {
-  const merged = new Map<string, string[]>(Object.entries(STRICT_CSP).map(([name, sources]) => [name, [...sources]]));
-  for (const [name, sources] of Object.entries(extra)) {
-    if (!/^[a-z-]+$/.test(name)) throw new Error(`bad CSP directive name: ${JSON.stringify(name)}`);
-    for (const source of sources) {
-      if (!SOURCE_SHAPE.test(source) || FORBIDDEN_SOURCES.has(source.toLowerCase())) throw new Error(`refusing CSP source ${JSON.stringify(source)} for ${name}`);
-    }
-    const base = (merged.get(name) ?? []).filter((s) => s !== "'none'");
-    merged.set(name, [...new Set([...base, ...sources])]);
-  }
-  return [...merged].map(([name, sources]) => `${name} ${sources.join(' ')}`).join('; ');
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { buildCsp } from './contentSecurityPolicy.js';
 
 /** A refusal, with the status to answer and why (for the log and the body, never a secret). */
 export interface Refusal {
@@ -31,8 +32,7 @@ export function sameSecret(a: string, b: string): boolean {
 
 /** Headers on every answer: nothing cached, nothing framed, nothing loaded from elsewhere. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy': buildCsp(),
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',

@@ -68,16 +68,31 @@ export class SessionKeeper {
     for (const [candidate, link] of this.links) {
       if (!sameSecret(token, candidate)) continue;
       this.links.delete(candidate);
-      const now = this.clock.now();
-      const session: Session = { secret: randomBytes(32).toString('base64url'), createdAt: now, lastSeen: now, origin: link.origin };
-      this.sessions.push(session);
-      if (this.sessions.length > this.limits.maxSessions) {
-        this.sessions.sort((a, b) => a.lastSeen - b.lastSeen);
-        this.sessions.shift();
-      }
-      return { secret: session.secret, origin: session.origin };
+      return { secret: this.openSession(link.origin), origin: link.origin };
     }
     return undefined;
+  }
+
+  /**
+   * A new session with no link: for the tray app's own windows, whose main process is trusted
+   * and hands the secret to its windows in a header. Bounded like every other session.
+   */
+  openSession(origin: LinkOrigin): string {
+    this.dropExpired();
+    const now = this.clock.now();
+    const session: Session = { secret: randomBytes(32).toString('base64url'), createdAt: now, lastSeen: now, origin };
+    this.sessions.push(session);
+    if (this.sessions.length > this.limits.maxSessions) {
+      this.sessions.sort((a, b) => a.lastSeen - b.lastSeen);
+      this.sessions.shift();
+    }
+    return session.secret;
+  }
+
+  /** Whether a session secret still opens anything (without counting as a use). */
+  isLive(secret: string): boolean {
+    this.dropExpired();
+    return this.sessions.some((s) => sameSecret(secret, s.secret));
   }
 
   /** The live session an Authorization header names (and marks it used), or undefined. */

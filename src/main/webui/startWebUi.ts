@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { systemClock } from '../broker/clock.js';
 import type { WebUiState } from '../../shared/api/prompts.js';
-import { isUiPath, matchUiOperation, UI_OPERATIONS } from '../../shared/api/uiContract.js';
+import { isUiPath, matchUiOperation, UI_API_PREFIX, UI_OPERATIONS } from '../../shared/api/uiContract.js';
 import { EventStream } from './eventStream.js';
 import { checkOrigin, SECURITY_HEADERS } from './requestGuard.js';
 import { SessionKeeper, type LinkOrigin } from './sessionKeeper.js';
 import { readStatic } from './staticFiles.js';
+import { WindowAuthorization } from './windowAuthorization.js';
 import type { WebUi, WebUiOptions } from './webUiPorts.js';
 import { HttpFailure, toFailure } from './httpFailure.js';
 import { STREAMED, uiHandlers, type UiAnswer, type UiCall } from './uiHandlers.js';
@@ -63,7 +64,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     const method = request.method ?? 'GET';
 
-    if (!path.startsWith('/api/')) {
+    if (!path.startsWith(UI_API_PREFIX)) {
       if (method !== 'GET' && method !== 'HEAD') throw new HttpFailure(405, 'bad-request', 'method not allowed');
       const file = await readStatic(rendererDir, path);
       if (!file) throw new HttpFailure(404, 'not-found', `no such page: ${path}`);
@@ -107,8 +108,12 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   server.on('clientError', (_error, socket) => socket.destroy());
   const link = (origin: LinkOrigin) => `http://127.0.0.1:${port}/#token=${sessions.newLinkToken(origin)}`;
 
+  const windows = new WindowAuthorization(sessions, `http://127.0.0.1:${port}`);
+
   return {
     url: link({ label: 'the broker at its start', ancestry: [] }),
+    origin: windows.origin,
+    windowRequestHeaders: (url) => windows.headersFor(url),
     newLink: link,
     openPages: () => stream.listeners,
     close: async () => {

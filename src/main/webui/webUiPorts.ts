@@ -60,6 +60,13 @@ export interface WebUiOptions {
 export interface WebUi {
   /** The link to open: carries the one-time token in its fragment. */
   readonly url: string;
+  /** `http://127.0.0.1:<port>`, where the tray app's windows load the page. */
+  readonly origin: string;
+  /**
+   * The headers the tray app adds to its windows' requests for `url` (a session bearer for
+   * this server's origin only, none for anything else); see WindowAuthorization.
+   */
+  windowRequestHeaders(url: string): Record<string, string>;
   /** A new one-time link, for opening the UI again; `origin` says who asked, for the log. */
   newLink(origin: LinkOrigin): string;
   /** How many pages follow the live stream now. */

@@ -1,8 +1,8 @@
 import type { AuditEntry, ImportPreview, ImportResult, Preferences, ProfileChanges, PromptAnswer, TokenChanges, TokenView, WebUiState } from '../../shared/api/prompts.js';
 
 /**
- * How the UI reaches the broker. The headless web UI speaks HTTP on loopback; the Electron
- * shell will speak IPC through the preload. Components only ever see this interface.
+ * How the UI reaches the broker: HttpTransport, the same in a browser tab and a tray app
+ * window. Components only ever see this interface, so tests can hand them a fake.
  */
 export interface Transport {
   state(): Promise<WebUiState>;

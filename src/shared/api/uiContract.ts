@@ -26,6 +26,9 @@ import { secretWriteSchema } from './status.js';
 
 const nothing = z.object({});
 
+/** Every operation's path starts here; anything else the server answers is the page's own files. */
+export const UI_API_PREFIX = '/api/';
+
 interface Operation {
   readonly method: 'GET' | 'POST';
   /** `:name` stands for one URL-encoded path segment. */
