@@ -39,7 +39,7 @@ export function ApprovalPrompt({ prompt, onAnswer }: { prompt: ApprovalPending; 
           <select aria-label="minutes" value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
             {ALLOW_FOR_CHOICES.map((m) => (
               <option key={m} value={m}>
-                {m} minutes
+                {m} min
               </option>
             ))}
           </select>
