@@ -34,6 +34,10 @@ import type { SecretStore } from './secrets/secretStore.js';
 import { SecretStores } from './secrets/secretStores.js';
 import { TokenServiceHolder } from './secrets/tokenServiceHolder.js';
 import { FileAuditLog } from './state/fileAuditLog.js';
+import { ProxySupervisor } from './proxy/proxySupervisor.js';
+import { startProxyProcess } from './proxy/proxyProcess.js';
+import { localCaInKeychain, proxiedProfile, recordProxiedRequest } from './proxy/proxyWiring.js';
+import { proxyPath } from './platform/shimLocation.js';
 
 export interface CompositionOptions {
   readonly paths: KubecredPaths;
@@ -50,6 +54,8 @@ export interface BrokerServices {
   /** Image registry credentials (kubelet credential provider, docker credential helper). */
   readonly registries: RegistryBroker;
   readonly interactions: InteractionBoard;
+  /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
+  readonly proxies: Pick<ProxySupervisor, 'caCertificate'>;
   /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
   keychainFailure(): string | null;
   /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */
@@ -77,6 +83,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
         return new StaticProvider(profile, {
           storeFor: (name) => stores.forProfile(name),
           tokenCertificate: async (token, label) => (await currentTokens()).clientCertificate(token, label),
+          proxyCredential: (proxied) => proxies.credential(proxiedProfile(proxied)),
         });
       case 'exec':
         return new ExecProvider(profile, clock, (text, until) => interactions.show({ profile: profile.name, kind: 'message', text }, until));
@@ -93,6 +100,15 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   );
   const approvals = new Approvals(ui, clock, callers);
   const audit = new FileAuditLog(paths.auditLog);
+  const proxies = new ProxySupervisor({
+    binary: () => proxyPath(),
+    start: (binary, handlers, onEvent) => startProxyProcess(binary, handlers, onEvent, logger),
+    ...localCaInKeychain(keychainHealth),
+    tokenKey: async (token, label) => (await currentTokens()).tokenKey(token, label),
+    sign: async (token, label, plan) => (await currentTokens()).sign(token, label, plan),
+    audit: (event) => void recordProxiedRequest(audit, clock, event).catch((error: Error) => logger.warn('audit log write failed', { reason: error.message })),
+    logger,
+  });
   const credentials = new CredentialBroker({
     clock,
     config,
@@ -124,9 +140,11 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     admin,
     registries,
     interactions,
+    proxies,
     keychainFailure: () => keychainHealth.lastFailure(),
     onProfilesChanged: (listener) => cache.changes.onChange(listener),
     close: async () => {
+      await proxies.close();
       cache.forgetAll();
       stores.lockEncryptedFile();
       await tokens.close();

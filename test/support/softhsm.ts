@@ -12,7 +12,7 @@
 // - An uninitialized spare slot is always listed, with an empty label.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -170,4 +170,32 @@ export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem
     p11.C_Finalize();
     p11.close();
   }
+}
+
+/**
+ * Generates a key pair ON the token, sensitive and not extractable (as a smart card's is), and
+ * puts beside it (same label and id) a client certificate for `subject` from the given CA:
+ * the certificate is made from the token's public key (openssl -force_pubkey), so the private
+ * key never exists anywhere but on the token. `keyType`: rsa:2048, EC:prime256v1, EC:secp384r1.
+ */
+export async function createTokenClientCertificate(
+  hsm: SoftHsm,
+  pin: string,
+  key: { label: string; id: string; keyType: string; subject: string; caCertPath: string; caKeyPath: string; workDir: string },
+): Promise<{ certificatePem: string }> {
+  const { createPublicKey } = await import('node:crypto');
+  await mkdir(key.workDir, { recursive: true });
+  await pkcs11Tool(hsm, ['--login', '--pin', pin, '--keypairgen', '--key-type', key.keyType, '--label', key.label, '--id', key.id, '--sensitive', '--usage-sign']);
+  const pubDer = join(key.workDir, `${key.label}.pub.der`);
+  await pkcs11Tool(hsm, ['--read-object', '--type', 'pubkey', '--id', key.id, '--output-file', pubDer]);
+  const pubPem = join(key.workDir, `${key.label}.pub.pem`);
+  await writeFile(pubPem, createPublicKey({ key: await readFile(pubDer), format: 'der', type: 'spki' }).export({ type: 'spki', format: 'pem' }));
+  const extensions = join(key.workDir, `${key.label}.ext`);
+  await writeFile(extensions, 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
+  const certPem = join(key.workDir, `${key.label}.crt`);
+  await exec('openssl', ['x509', '-new', '-subj', key.subject, '-force_pubkey', pubPem, '-CA', key.caCertPath, '-CAkey', key.caKeyPath, '-days', '2', '-extfile', extensions, '-out', certPem], { timeout: 30_000 });
+  const certDer = join(key.workDir, `${key.label}.crt.der`);
+  await exec('openssl', ['x509', '-in', certPem, '-outform', 'DER', '-out', certDer], { timeout: 30_000 });
+  await pkcs11Tool(hsm, ['--login', '--pin', pin, '--write-object', certDer, '--type', 'cert', '--label', key.label, '--id', key.id]);
+  return { certificatePem: await readFile(certPem, 'utf8') };
 }

@@ -83,3 +83,25 @@ describe('parseConfig', () => {
     expect(!result.ok && result.error).toContain('profiles[0].name');
   });
 });
+
+// Issue 15: a profile reached through kubecred-proxy.
+describe('a profile\'s proxy:', () => {
+  const tokens = 'tokens:\n  - { name: card, module: /usr/lib/softhsm/libsofthsm2.so, label: kc }\n';
+  const proxied = (name: string, proxy: string, certificate = 'tokenCertificate: { token: card, label: tls }, ') => `  - { name: ${name}, provider: static, ${certificate}proxy: ${proxy} }\n`;
+
+  it('accepts a port, the real server, its CA and headers', () => {
+    const result = parseConfig(`${tokens}profiles:\n${proxied('prod', '{ port: 47011, server: "https://k8s.example:6443", caFile: /etc/k8s/ca.pem, headers: { X-Team: infra } }')}`, FILE);
+    expect(result.ok && result.config.profiles[0]).toMatchObject({ proxy: { port: 47011, server: 'https://k8s.example:6443', caFile: '/etc/k8s/ca.pem', headers: { 'X-Team': 'infra' } } });
+  });
+
+  it.each([
+    ['no key on a token to sign with', proxied('prod', '{ port: 47011, server: "https://k8s.example" }', ''), 'give the profile tokenCertificate'],
+    ['a plain http server', proxied('prod', '{ port: 47011, server: "http://k8s.example" }'), 'https:// URL'],
+    ['a privileged port', proxied('prod', '{ port: 443, server: "https://k8s.example" }'), 'profiles[0].proxy.port'],
+    ['two profiles on one port', proxied('a', '{ port: 47011, server: "https://a.example" }') + proxied('b', '{ port: 47011, server: "https://b.example" }'), 'port 47011 is the proxy port of profile "a" too'],
+    ['a header name that could split a request', proxied('prod', '{ port: 47011, server: "https://k8s.example", headers: { "X-A\\r\\nHost": x } }'), 'profiles[0].proxy.headers'],
+  ])('refuses %s', (_what, profiles, said) => {
+    const result = parseConfig(`${tokens}profiles:\n${profiles}`, FILE);
+    expect(!result.ok && result.error).toContain(said);
+  });
+});

@@ -11,6 +11,8 @@ export interface AuditRecord {
   readonly outcome: 'served' | 'denied' | 'failed';
   readonly source?: 'cache' | 'provider';
   readonly error?: string;
+  /** A request kubecred-proxy passed to the cluster for the profile (never its headers or body). */
+  readonly request?: { readonly method: string; readonly path: string; readonly status: number };
 }
 
 export interface AuditLog {

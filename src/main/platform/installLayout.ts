@@ -13,7 +13,7 @@ const GOARCH: Partial<Record<string, string>> = { x64: 'amd64', arm64: 'arm64' }
  */
 export interface InstallLayout {
   readonly kind: 'source' | 'dist' | 'packaged';
-  /** shim/<goos>-<goarch>/kubecred-shim[.exe] lives here. */
+  /** shim/<goos>-<goarch>/kubecred-shim[.exe] (and kubecred-proxy) live here. */
   readonly shimDir: string;
   /** The built web UI (vite's output). */
   readonly rendererDir: string;
@@ -53,9 +53,18 @@ export function installLayout({ moduleDir, resourcesPath, platform = process.pla
 
 /** The native shim this layout holds for a platform, or undefined where none was built. */
 export function layoutShim(layout: InstallLayout, platform: NodeJS.Platform, arch: string): string | undefined {
+  return layoutProgram(layout, 'kubecred-shim', platform, arch);
+}
+
+/** The exec proxy (kubecred-proxy) built beside the shim, or undefined where none was built. */
+export function layoutProxy(layout: InstallLayout, platform: NodeJS.Platform, arch: string): string | undefined {
+  return layoutProgram(layout, 'kubecred-proxy', platform, arch);
+}
+
+function layoutProgram(layout: InstallLayout, name: string, platform: NodeJS.Platform, arch: string): string | undefined {
   const goos = GOOS[platform];
   const goarch = GOARCH[arch];
   if (!goos || !goarch) return undefined;
-  const file = path.join(layout.shimDir, `${goos}-${goarch}`, goos === 'windows' ? 'kubecred-shim.exe' : 'kubecred-shim');
+  const file = path.join(layout.shimDir, `${goos}-${goarch}`, goos === 'windows' ? `${name}.exe` : name);
   return existsSync(file) ? file : undefined;
 }

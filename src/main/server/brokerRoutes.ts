@@ -30,7 +30,7 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes({ credentials: broker, admin, interactions, registries, keychainFailure }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
+export function brokerRoutes({ credentials: broker, admin, interactions, registries, proxies, keychainFailure }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
   return [
     ...registryRoutes(registries, peers),
     {
@@ -127,6 +127,11 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
         await admin.lockAll();
         replyJson(response, 200, { locked: true });
       },
+    },
+    {
+      method: 'GET',
+      pattern: exact(ROUTES.proxyCa),
+      handler: async (_request, response) => replyJson(response, 200, { certificatePem: await proxies.caCertificate() }),
     },
     {
       method: 'GET',

@@ -5,6 +5,8 @@ export const ROUTES = {
   profiles: '/v1/profiles',
   secret: (profile: string, field: string) =>
     `/v1/secrets/${encodeURIComponent(profile)}/${encodeURIComponent(field)}`,
+  /** GET: the local CA of kubecred-proxy's listeners (a certificate, public). */
+  proxyCa: '/v1/proxy/ca',
   /** Image registry credentials: the kubelet's credential provider and docker's credential helper. */
   registry: {
     credentialProvider: '/v1/registry/credential-provider',

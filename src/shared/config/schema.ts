@@ -53,6 +53,24 @@ const staticProfile = z.strictObject({
   secretStore: secretStoreRef.optional(),
   /** The client certificate and its private key as objects on a PKCS#11 token, found by label. */
   tokenCertificate: z.strictObject({ token: tokenName, label: z.string().min(1) }).optional(),
+  /**
+   * kubectl reaches the cluster through kubecred-proxy on 127.0.0.1:<port>, which does the
+   * cluster's mTLS with the token's key (it never leaves the token); kubectl gets a local
+   * certificate for the proxy instead. Needs tokenCertificate.
+   */
+  proxy: z
+    .strictObject({
+      /** Stable: kubectl's discovery cache is keyed by the server's host and port. */
+      port: z.number().int().min(1024).max(65535),
+      /** The real API server. */
+      server: z.url({ protocol: /^https$/, message: 'the cluster\'s server is an https:// URL' }),
+      /** Its CA (PEM file); the system's roots when absent. */
+      caFile: z.string().min(1).optional(),
+      tlsServerName: z.string().min(1).optional(),
+      /** Added to every request (a header kubectl sent under the same name is replaced). */
+      headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'a header name is letters, digits and "-"' }), z.string().max(4096)).optional(),
+    })
+    .optional(),
 });
 
 /** kubeconfig's exec env is a list of {name, value}; a map is accepted too. */
@@ -221,6 +239,12 @@ export const configSchema = z
       if (storeToken && !tokens.has(storeToken)) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'secretStore'], message: `no token "${storeToken}" under tokens:` });
       if (profile.provider === 'static' && profile.tokenCertificate && !tokens.has(profile.tokenCertificate.token)) {
         ctx.addIssue({ code: 'custom', path: ['profiles', index, 'tokenCertificate', 'token'], message: `no token "${profile.tokenCertificate.token}" under tokens:` });
+      }
+      if (profile.provider === 'static' && profile.proxy) {
+        if (!profile.tokenCertificate) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'proxy'], message: 'a proxy signs with a key on a token: give the profile tokenCertificate: {token, label}' });
+        const port = profile.proxy.port;
+        const first = config.profiles.findIndex((other) => other.provider === 'static' && other.proxy?.port === port);
+        if (first !== index) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'proxy', 'port'], message: `port ${port} is the proxy port of profile "${config.profiles[first]!.name}" too: give each profile its own` });
       }
     });
     config.registries?.forEach((registry, index, registries) => {

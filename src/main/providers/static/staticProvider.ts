@@ -11,7 +11,12 @@ const [TOKEN, CERTIFICATE, KEY] = STATIC_FIELDS;
 export interface StaticProviderDeps {
   storeFor(profile: string): Promise<SecretStore>;
   tokenCertificate(token: string, label: string): Promise<{ certificatePem: string; keyPem: string }>;
+  /** kubectl's certificate for the exec proxy's listener of a profile with `proxy:`. */
+  proxyCredential(profile: ProxiedProfileConfig): Promise<{ certificatePem: string; keyPem: string; expiresAt: Date }>;
 }
+
+/** A static profile whose token key signs in kubecred-proxy. */
+export type ProxiedProfileConfig = StaticProfileConfig & Required<Pick<StaticProfileConfig, 'proxy' | 'tokenCertificate'>>;
 
 /** A long-lived token or client certificate, kept in a secret store or on a token instead of the kubeconfig. */
 export class StaticProvider implements Provider {
@@ -23,6 +28,11 @@ export class StaticProvider implements Provider {
   ) {}
 
   async getCredential({ profile }: CredentialContext): Promise<Credential> {
+    const { proxy, tokenCertificate } = this.profile;
+    if (proxy && tokenCertificate) {
+      const local = await this.deps.proxyCredential({ ...this.profile, proxy, tokenCertificate });
+      return { clientCertificateData: local.certificatePem, clientKeyData: local.keyPem, expiresAt: local.expiresAt };
+    }
     if (this.profile.tokenCertificate) {
       const { token, label } = this.profile.tokenCertificate;
       const pair = await this.deps.tokenCertificate(token, label);

@@ -37,27 +37,18 @@ export interface ClientCertificate {
 }
 
 /**
- * The X.509 certificate labelled `label` and its private key (same label, else the
- * certificate's CKA_ID), as PEM for an ExecCredential. Runs logged in: keys are private.
+ * The X.509 certificate labelled `label` and its private key, as PEM for an ExecCredential.
+ * Runs logged in: keys are private.
  */
-export function readClientCertificate(config: TokenConfig, { p11, session }: Attached, label: string): ClientCertificate {
-  const [cert] = findObjects(p11, session, [
-    { type: CKA_CLASS, value: CKO_CERTIFICATE },
-    { type: CKA_CERTIFICATE_TYPE, value: CKC_X_509 },
-    { type: CKA_LABEL, value: label },
-  ]);
-  const der = cert && readAttribute(p11, session, cert, CKA_VALUE);
-  if (!cert || !der) throw missing(config, `no X.509 certificate labelled "${label}"`, `pkcs11-tool --module ${config.module} --login --write-object cert.der --type cert --label "${label}" --id <hex id>`);
-  const certificate = new X509Certificate(der);
-
-  const key = findKey(label, cert);
-  if (!key) throw missing(config, `no private key labelled "${label}" or with the certificate's CKA_ID`, `pkcs11-tool --module ${config.module} --login --write-object key.der --type privkey --label "${label}" --id <the certificate's id>`);
+export function readClientCertificate(config: TokenConfig, attached: Attached, label: string): ClientCertificate {
+  const { p11, session } = attached;
+  const { certificate, key } = findCertificateAndKey(config, attached, label);
 
   if (readBool(p11, session, key, CKA_SENSITIVE) !== false || readBool(p11, session, key, CKA_EXTRACTABLE) !== true) {
     throw new BrokerError(
       'not-extractable',
       `the private key "${label}" on ${tokenWanted(config)} cannot leave the token (it is sensitive or not extractable, as keys on smart cards are), so it cannot go into an ExecCredential`,
-      `keep the client key as a secret on the token instead: set the profile's secretStore to token:${config.name} and run \`kubecred secret set <profile> client-key < key.pem\`; a later proxy mode will use keys that never leave the token`,
+      'give the profile a proxy: (docs/exec-proxy.md): kubectl then reaches the cluster through kubecred-proxy, which signs with the key on the token',
     );
   }
 
@@ -66,20 +57,6 @@ export function readClientCertificate(config: TokenConfig, { p11, session }: Att
     throw missing(config, `the private key found for "${label}" does not belong to its certificate`, 'give the certificate and its key the same label and CKA_ID');
   }
   return { certificatePem: certificate.toString(), keyPem };
-
-  function findKey(wanted: string, certificateObject: Handle): Handle | undefined {
-    const [byLabel] = findObjects(p11, session, [
-      { type: CKA_CLASS, value: CKO_PRIVATE_KEY },
-      { type: CKA_LABEL, value: wanted },
-    ]);
-    if (byLabel) return byLabel;
-    const id = readAttribute(p11, session, certificateObject, CKA_ID);
-    if (!id || id.length === 0) return undefined;
-    return findObjects(p11, session, [
-      { type: CKA_CLASS, value: CKO_PRIVATE_KEY },
-      { type: CKA_ID, value: id },
-    ])[0];
-  }
 
   function exportKey(object: Handle): string {
     const need = (type: number): Buffer => {
@@ -110,6 +87,37 @@ function rsaParts(need: (type: number) => Buffer): RsaParts {
     exponent2: need(CKA_EXPONENT_2),
     coefficient: need(CKA_COEFFICIENT),
   };
+}
+
+/**
+ * The X.509 certificate labelled `label` and its private key (same label, else the
+ * certificate's CKA_ID). Runs logged in: keys are private.
+ */
+export function findCertificateAndKey(config: TokenConfig, { p11, session }: Attached, label: string): { certificate: X509Certificate; key: Handle } {
+  const [cert] = findObjects(p11, session, [
+    { type: CKA_CLASS, value: CKO_CERTIFICATE },
+    { type: CKA_CERTIFICATE_TYPE, value: CKC_X_509 },
+    { type: CKA_LABEL, value: label },
+  ]);
+  const der = cert && readAttribute(p11, session, cert, CKA_VALUE);
+  if (!cert || !der) throw missing(config, `no X.509 certificate labelled "${label}"`, `pkcs11-tool --module ${config.module} --login --write-object cert.der --type cert --label "${label}" --id <hex id>`);
+  const key = findKey(cert);
+  if (!key) throw missing(config, `no private key labelled "${label}" or with the certificate's CKA_ID`, `pkcs11-tool --module ${config.module} --login --write-object key.der --type privkey --label "${label}" --id <the certificate's id>`);
+  return { certificate: new X509Certificate(der), key };
+
+  function findKey(certificateObject: Handle): Handle | undefined {
+    const [byLabel] = findObjects(p11, session, [
+      { type: CKA_CLASS, value: CKO_PRIVATE_KEY },
+      { type: CKA_LABEL, value: label },
+    ]);
+    if (byLabel) return byLabel;
+    const id = readAttribute(p11, session, certificateObject, CKA_ID);
+    if (!id || id.length === 0) return undefined;
+    return findObjects(p11, session, [
+      { type: CKA_CLASS, value: CKO_PRIVATE_KEY },
+      { type: CKA_ID, value: id },
+    ])[0];
+  }
 }
 
 function missing(config: TokenConfig, what: string, write: string): BrokerError {

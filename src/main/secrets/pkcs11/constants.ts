@@ -43,6 +43,17 @@ export const CKA_COEFFICIENT = 0x128;
 export const CKA_EXTRACTABLE = 0x162;
 export const CKA_EC_PARAMS = 0x180;
 
+// Signing with a key that stays on the token (the exec proxy's mTLS).
+export const CKM_RSA_PKCS = 0x1;
+export const CKM_RSA_PKCS_PSS = 0xd;
+export const CKM_ECDSA = 0x1041;
+export const CKM_SHA256 = 0x250;
+export const CKM_SHA384 = 0x260;
+export const CKM_SHA512 = 0x270;
+export const CKG_MGF1_SHA256 = 0x2;
+export const CKG_MGF1_SHA384 = 0x3;
+export const CKG_MGF1_SHA512 = 0x4;
+
 /** Return values Kubecred reacts to, by name, so messages can say which one happened. */
 export const CKR = {
   CKR_GENERAL_ERROR: 0x5,

@@ -9,9 +9,12 @@ import { describeToken, type TokenInfo } from './tokenInventory.js';
 import { unknownToken } from './tokenErrors.js';
 import { TokenSecretStore } from './tokenSecretStore.js';
 import { TokenSession } from './tokenSession.js';
+import { describeTokenKey, signWithTokenKey, type TokenKey } from './tokenSigner.js';
+import type { SignaturePlan } from '../../proxy/signaturePlan.js';
 
 export type { TokenInfo, TokenObjectInfo } from './tokenInventory.js';
 export type { ClientCertificate } from './clientCertificate.js';
+export type { TokenKey } from './tokenSigner.js';
 export type { Pkcs11Module } from './binding.js';
 
 /** Hardware tokens (smart cards, YubiKey PIV, HSMs) through their PKCS#11 modules. */
@@ -26,6 +29,10 @@ export interface Pkcs11Service {
   secretStore(tokenName: string): SecretStore;
   /** A certificate and its private key found by CKA_LABEL; PEM strings. */
   clientCertificate(tokenName: string, label: string): Promise<ClientCertificate>;
+  /** The certificate labelled `label` and its key's type; logs in (the PIN is asked when kubectl runs, not mid-handshake). */
+  tokenKey(tokenName: string, label: string): Promise<TokenKey>;
+  /** Signs with the key labelled `label`, which never leaves the token (the exec proxy's TLS handshakes). */
+  sign(tokenName: string, label: string, plan: SignaturePlan): Promise<Buffer>;
   /** Release the module (C_Finalize): broker shutdown. */
   close(): Promise<void>;
 }
@@ -78,6 +85,17 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
       return token.run({ login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` }, (attached) =>
         readClientCertificate(token.config, attached, label),
       );
+    },
+    async tokenKey(tokenName, label) {
+      const token = session(tokenName);
+      return token.run({ login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` }, (attached) => describeTokenKey(token.config, attached, label));
+    },
+    async sign(tokenName, label, plan) {
+      const token = session(tokenName);
+      const { CK_PARAMS_RSA_PSS } = await binding();
+      // Synchronous C_Sign inside run(): one operation per session at a time. A slow card
+      // holds the event loop for its signature; handshakes are rare (connections are reused).
+      return token.run({ login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` }, (attached) => signWithTokenKey(token.config, attached, label, plan, CK_PARAMS_RSA_PSS));
     },
     async close() {
       for (const token of sessions.values()) token.logout();

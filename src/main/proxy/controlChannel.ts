@@ -1,0 +1,104 @@
+import type { Readable, Writable } from 'node:stream';
+import { createInterface } from 'node:readline';
+
+/** A message of the control protocol: a request (id, type), a reply (id, reply: true) or an event (type, no id). */
+type Message = Record<string, unknown> & { id?: number; type?: string; reply?: boolean; ok?: boolean; error?: string };
+
+export type RequestHandler = (message: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
+
+/** A failure a request handler reports with the HTTP status the proxy should answer kubectl with. */
+export interface HandlerFailure {
+  readonly message: string;
+  readonly status?: number;
+}
+
+// Longest a request to the proxy may take; generous, since `listen` may wait on a busy port's error.
+const REPLY_TIMEOUT_MS = 15_000;
+
+/**
+ * The broker's end of kubecred-proxy's control channel: JSON lines, both ways, over the
+ * proxy's stdin and stdout. Both sides send requests (the broker: init, listen, issue, revoke;
+ * the proxy: sign) and each numbers its own. See docs/exec-proxy.md for the protocol.
+ */
+export class ControlChannel {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(value: Record<string, unknown>): void; reject(error: Error): void; timer: NodeJS.Timeout }>();
+  private closedWith: Error | undefined;
+
+  constructor(
+    input: Readable,
+    private readonly output: Writable,
+    private readonly handlers: Readonly<Record<string, RequestHandler>>,
+    private readonly onEvent: (event: Readonly<Record<string, unknown>>) => void,
+    private readonly onGarbage: (line: string) => void,
+  ) {
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    lines.on('line', (line) => this.receive(line));
+    lines.on('close', () => this.close(new Error('kubecred-proxy closed its control channel')));
+  }
+
+  /** Sends a request; resolves with the reply's fields, rejects with its error. */
+  request(type: string, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`kubecred-proxy did not answer ${type} within ${REPLY_TIMEOUT_MS / 1000} s`));
+      }, REPLY_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      this.send({ ...fields, id, type });
+    });
+  }
+
+  /** Fails every request still waiting (the proxy exited). */
+  close(reason: Error): void {
+    this.closedWith ??= reason;
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.reject(this.closedWith);
+      this.pending.delete(id);
+    }
+  }
+
+  private receive(line: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(line) as Message;
+      if (typeof message !== 'object' || message === null || Array.isArray(message)) throw new Error('not an object');
+    } catch {
+      return this.onGarbage(line);
+    }
+    if (message.reply === true && typeof message.id === 'number') return this.settle(message);
+    if (typeof message.type !== 'string') return this.onGarbage(line);
+    if (typeof message.id !== 'number') return this.onEvent(message);
+    void this.answer(message.id, message.type, message);
+  }
+
+  private settle(message: Message): void {
+    const waiting = this.pending.get(message.id!);
+    if (!waiting) return;
+    this.pending.delete(message.id!);
+    clearTimeout(waiting.timer);
+    const { id: _id, reply: _reply, ok, error, ...fields } = message;
+    if (ok === true) waiting.resolve(fields);
+    else waiting.reject(new Error(typeof error === 'string' ? error : 'kubecred-proxy refused the request'));
+  }
+
+  private async answer(id: number, type: string, message: Message): Promise<void> {
+    const handler = this.handlers[type];
+    if (!handler) return this.send({ id, reply: true, ok: false, error: `the broker has no request ${JSON.stringify(type).slice(0, 40)}` });
+    try {
+      this.send({ ...(await handler(message)), id, reply: true, ok: true });
+    } catch (error) {
+      const failure = error as HandlerFailure & { hint?: string; httpStatus?: number };
+      const text = failure.hint ? `${failure.message}: ${failure.hint}` : failure.message;
+      this.send({ id, reply: true, ok: false, error: text, ...(failure.httpStatus ? { status: failure.httpStatus } : failure.status ? { status: failure.status } : {}) });
+    }
+  }
+
+  private send(message: Message): void {
+    if (this.closedWith) return;
+    this.output.write(`${JSON.stringify(message)}\n`);
+  }
+}

@@ -1,0 +1,151 @@
+import type { Logger } from '../broker/logger.js';
+import { BrokerError } from '../broker/brokerError.js';
+import type { RequestHandler } from './controlChannel.js';
+import { planSignature, type SignaturePlan, type TokenKeyType } from './signaturePlan.js';
+import type { ProxyProcess } from './proxyProcess.js';
+
+/** A profile kubectl reaches through the proxy: where the listener is, where the cluster is, which key signs. */
+export interface ProxiedProfile {
+  readonly name: string;
+  readonly port: number;
+  readonly server: string;
+  /** PEM; undefined: the system's roots. */
+  readonly caPem?: string;
+  readonly tlsServerName?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly token: string;
+  readonly label: string;
+}
+
+/** The local CA kubectl trusts for the proxy's listeners; its key never leaves the secret store and the proxy. */
+export interface LocalCa {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+export interface ProxyDeps {
+  /** Where kubecred-proxy is, or undefined where none was built for this platform. */
+  binary(): string | undefined;
+  start(binary: string, handlers: Readonly<Record<string, RequestHandler>>, onEvent: (event: Readonly<Record<string, unknown>>) => void): ProxyProcess;
+  /** The stored local CA, or undefined the first time. */
+  loadCa(): Promise<LocalCa | undefined>;
+  saveCa(ca: LocalCa): Promise<void>;
+  /** The token's certificate and key type; logs in to the token (PIN prompt) when needed. */
+  tokenKey(token: string, label: string): Promise<{ certificatePem: string; keyType: TokenKeyType }>;
+  sign(token: string, label: string, plan: SignaturePlan): Promise<Buffer>;
+  /** One proxied request, for the audit log. */
+  audit(event: Readonly<Record<string, unknown>>): void;
+  readonly logger: Logger;
+}
+
+/** What kubectl gets for a proxied profile: a short-lived certificate for the local listener. */
+export interface LocalCredential {
+  readonly certificatePem: string;
+  readonly keyPem: string;
+  readonly expiresAt: Date;
+}
+
+// Short: kubectl re-runs the shim when it ends, and a stolen one is soon worthless.
+const LOCAL_CERTIFICATE_TTL_S = 10 * 60;
+
+/**
+ * Runs kubecred-proxy for the broker: starts it on first need (and again after it died),
+ * hands it the local CA, keeps one listener per proxied profile, issues kubectl's local
+ * certificates, and signs the upstream handshakes with the token's key when the proxy asks.
+ */
+export class ProxySupervisor {
+  private running: Promise<{ process: ProxyProcess; ca: LocalCa }> | undefined;
+  /** What each listener was last told, by profile: a changed profile is told again. */
+  private readonly listening = new Map<string, { spec: string; profile: ProxiedProfile; keyType: TokenKeyType }>();
+
+  constructor(private readonly deps: ProxyDeps) {}
+
+  /** kubectl's certificate for `profile`: the listener is up and the token logged in before it is issued. */
+  async credential(profile: ProxiedProfile): Promise<LocalCredential> {
+    const { process } = await this.ensure();
+    const key = await this.deps.tokenKey(profile.token, profile.label);
+    await this.listen(process, profile, key);
+    const issued = await process.channel.request('issue', { profile: profile.name, ttlSeconds: LOCAL_CERTIFICATE_TTL_S, caller: null });
+    return { certificatePem: String(issued.certPem), keyPem: String(issued.keyPem), expiresAt: new Date(String(issued.notAfter)) };
+  }
+
+  /** The local CA's certificate, for a kubeconfig's certificate-authority-data. */
+  async caCertificate(): Promise<string> {
+    return (await this.ensure()).ca.certPem;
+  }
+
+  /** Ends every upstream connection of the profile (its token went away, or was locked). */
+  async revoke(profile: string): Promise<void> {
+    const running = await this.running?.catch(() => undefined);
+    if (running && this.listening.has(profile)) await running.process.channel.request('revoke', { profile });
+  }
+
+  async close(): Promise<void> {
+    const running = await this.running?.catch(() => undefined);
+    this.running = undefined;
+    await running?.process.stop();
+  }
+
+  private ensure(): Promise<{ process: ProxyProcess; ca: LocalCa }> {
+    this.running ??= this.start().catch((error: unknown) => {
+      this.running = undefined;
+      throw error;
+    });
+    return this.running;
+  }
+
+  private async start(): Promise<{ process: ProxyProcess; ca: LocalCa }> {
+    const binary = this.deps.binary();
+    if (!binary) throw new BrokerError('broker-unavailable', 'kubecred-proxy is not installed beside the shim', 'reinstall Kubecred, or build it with npm run build');
+    const process = this.deps.start(binary, { sign: (message) => this.sign(message) }, (event) => {
+      if (event.type === 'audit') this.deps.audit(event);
+    });
+    void process.exited.then(() => {
+      this.listening.clear();
+      if (this.running) this.deps.logger.warn('kubecred-proxy exited; the next request for a proxied profile starts it again');
+      this.running = undefined;
+    });
+    try {
+      const stored = await this.deps.loadCa();
+      const answer = await process.channel.request('init', { ca: stored ?? null });
+      const ca = answer.ca as LocalCa;
+      if (!stored) await this.deps.saveCa({ certPem: String(ca.certPem), keyPem: String(ca.keyPem) });
+      return { process, ca: { certPem: String(ca.certPem), keyPem: String(ca.keyPem) } };
+    } catch (error) {
+      await process.stop();
+      throw error instanceof BrokerError ? error : new BrokerError('broker-unavailable', `kubecred-proxy did not start: ${(error as Error).message}`, 'see the broker log (kubecred logs)');
+    }
+  }
+
+  private async listen(process: ProxyProcess, profile: ProxiedProfile, key: { certificatePem: string; keyType: TokenKeyType }): Promise<void> {
+    const request = {
+      profile: profile.name,
+      port: profile.port,
+      upstream: { server: profile.server, caPem: profile.caPem ?? null, tlsServerName: profile.tlsServerName ?? null, certificateChainPem: key.certificatePem, keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa' },
+      headers: profile.headers ?? null,
+    };
+    const spec = JSON.stringify(request);
+    if (this.listening.get(profile.name)?.spec === spec) return;
+    try {
+      await process.channel.request('listen', request);
+    } catch (error) {
+      throw new BrokerError('config-invalid', (error as Error).message, `kubecred doctor shows what holds the port`);
+    }
+    this.listening.set(profile.name, { spec, profile, keyType: key.keyType });
+  }
+
+  /** The proxy's handshake for `profile` needs the token's signature. */
+  private async sign(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
+    if (!listener) throw new BrokerError('denied', `kubecred-proxy asked to sign for a profile it does not serve`, 'restart Kubecred');
+    const plan = planSignature(String(message.scheme), Buffer.from(String(message.message ?? ''), 'base64'), listener.keyType);
+    const { token, label } = listener.profile;
+    try {
+      return { signature: (await this.deps.sign(token, label, plan)).toString('base64') };
+    } catch (error) {
+      // The token went away: every open connection of the profile ends, not just this handshake.
+      if ((error as BrokerError).code === 'token-unavailable') void this.revoke(listener.profile.name).catch(() => undefined);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type { TokenConfig } from '../../../shared/config/schema.js';
+import { BrokerError } from '../../broker/brokerError.js';
+import type { HashName, SignaturePlan, TokenKeyType } from '../../proxy/signaturePlan.js';
+import { findCertificateAndKey } from './clientCertificate.js';
+import { CKA_KEY_TYPE, CKG_MGF1_SHA256, CKG_MGF1_SHA384, CKG_MGF1_SHA512, CKK_EC, CKK_RSA, CKM_ECDSA, CKM_RSA_PKCS_PSS, CKM_SHA256, CKM_SHA384, CKM_SHA512 } from './constants.js';
+import { readUlong } from './objects.js';
+import { tokenWanted } from './tokenErrors.js';
+import type { Attached } from './tokenSession.js';
+
+/** The certificate a token key proves, and what kind of key it is: what the proxy needs to offer it upstream. */
+export interface TokenKey {
+  readonly certificatePem: string;
+  readonly keyType: TokenKeyType;
+}
+
+const HASHES: Readonly<Record<HashName, { readonly mechanism: number; readonly mgf: number }>> = {
+  sha256: { mechanism: CKM_SHA256, mgf: CKG_MGF1_SHA256 },
+  sha384: { mechanism: CKM_SHA384, mgf: CKG_MGF1_SHA384 },
+  sha512: { mechanism: CKM_SHA512, mgf: CKG_MGF1_SHA512 },
+};
+// Room for any signature: RSA-8192 is 1024 bytes, EC P-521 132.
+const MAX_SIGNATURE_BYTES = 1024;
+
+export function describeTokenKey(config: TokenConfig, attached: Attached, label: string): TokenKey {
+  const { certificate, key } = findCertificateAndKey(config, attached, label);
+  return { certificatePem: certificate.toString(), keyType: keyTypeOf(config, attached, key, label) };
+}
+
+/**
+ * One C_Sign with the key labelled `label`, which never leaves the token. `pssParams` is the
+ * binding's tag for RSA-PSS parameters (pkcs11js numbers it itself). For ECDSA the token
+ * answers r||s; the proxy turns that into DER.
+ */
+export function signWithTokenKey(config: TokenConfig, attached: Attached, label: string, plan: SignaturePlan, pssParams: number): Buffer {
+  const { p11, session } = attached;
+  const { key } = findCertificateAndKey(config, attached, label);
+  const keyType = keyTypeOf(config, attached, key, label);
+  if ((plan.mechanism === 'ecdsa') !== (keyType === 'ec')) {
+    throw new BrokerError('token-unavailable', `the key "${label}" on ${tokenWanted(config)} is ${keyType === 'ec' ? 'an EC' : 'an RSA'} key, not what the proxy asked to sign with`, 'restart Kubecred so the proxy reads the key again');
+  }
+  const hash = HASHES[plan.hash];
+  const mechanism =
+    plan.mechanism === 'ecdsa'
+      ? { mechanism: CKM_ECDSA }
+      : { mechanism: CKM_RSA_PKCS_PSS, parameter: { type: pssParams, hashAlg: hash.mechanism, mgf: hash.mgf, saltLen: plan.data.length } };
+  p11.C_SignInit(session, mechanism, key);
+  return Buffer.from(p11.C_Sign(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES)));
+}
+
+function keyTypeOf(config: TokenConfig, { p11, session }: Attached, key: Buffer, label: string): TokenKeyType {
+  const type = readUlong(p11, session, key, CKA_KEY_TYPE);
+  if (type === CKK_RSA) return 'rsa';
+  if (type === CKK_EC) return 'ec';
+  throw new BrokerError('token-unavailable', `the key "${label}" on ${tokenWanted(config)} is neither RSA nor EC`, 'use an RSA or EC (P-256, P-384) key');
+}
