@@ -6,6 +6,7 @@ import { backupKubeconfig, replaceKubeconfig } from './kubeconfigWrite.js';
 import { currentContext, findEntry, loadKubeconfigSet } from './kubeconfigSet.js';
 import { kubecredExecBlock, type ExecApiVersion } from './kubecredExec.js';
 import { CREDENTIAL_KEYS, classifyUser } from './userCredentials.js';
+import { pointContextAtProxy, type ProxyCluster } from './proxyCluster.js';
 
 export interface InstallRequest {
   /** kubectl's files in precedence order (kubeconfigFiles). */
@@ -16,6 +17,8 @@ export interface InstallRequest {
   readonly apiVersion?: ExecApiVersion;
   /** Drop credentials the user has now; without it they are refused, so nothing is lost. */
   readonly replace?: boolean;
+  /** The profile goes through kubecred-proxy: the context's cluster becomes the listener. */
+  readonly proxy?: ProxyCluster;
   readonly backupDir: string;
   readonly now: Date;
 }
@@ -26,6 +29,8 @@ export interface InstallResult {
   readonly context: string;
   readonly created: boolean;
   readonly backup: string | undefined;
+  /** The file whose context now names the proxy's cluster (when it is not `file`), and its backup. */
+  readonly proxyFile?: { readonly file: string; readonly backup: string | undefined };
 }
 
 /** A request install refuses; the message says what to do instead. */
@@ -62,9 +67,17 @@ export function installProfile(request: InstallRequest): Promise<InstallResult> 
     if (existing?.body) setExec(doc, existing.body, block);
     else if (existing) existing.item.set('user', doc.createNode({ exec: block }));
     else addUser(doc, userName, block);
+    let proxyFile: InstallResult['proxyFile'];
+    if (request.proxy) {
+      pointContextAtProxy(context.source.doc, contextName, request.profile, request.proxy);
+      if (context.source !== target) {
+        proxyFile = { file: context.source.file, backup: await backupKubeconfig(context.source, request.backupDir, request.now) };
+        await replaceKubeconfig(context.source, renderKubeconfig(context.source));
+      }
+    }
     const backup = await backupKubeconfig(target, request.backupDir, request.now);
     await replaceKubeconfig(target, renderKubeconfig(target, doc));
-    return { file: target.file, user: userName, context: contextName, created: !existing, backup };
+    return { file: target.file, user: userName, context: contextName, created: !existing, backup, ...(proxyFile ? { proxyFile } : {}) };
   });
 }
 

@@ -7,10 +7,14 @@ import { currentPlatformEnv } from '../../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../../platform/shimLocation.js';
 import { profileName } from '../../../shared/config/schema.js';
 import { UsageError, type Command } from '../io.js';
+import { proxyClusterName, type ProxyCluster } from '../../kubeconfig/proxyCluster.js';
+import { ROUTES } from '../../../shared/api/routes.js';
+import { printBrokerError } from '../printError.js';
+import { requestStartingBroker } from '../withBroker.js';
 
 export const installCommand: Command = {
   name: 'install',
-  usage: 'kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace] [--force]   (--force: point at a profile config.yaml does not have yet)',
+  usage: 'kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace] [--force]   (--force: point at a profile config.yaml does not have yet; a profile with proxy: also points the context\'s cluster at kubecred-proxy)',
   async run(args, context) {
     const { values } = parseFlags(args);
     if (!values.profile) throw new UsageError('say which profile the user should call: --profile <name>');
@@ -27,6 +31,10 @@ export const installCommand: Command = {
       io.stderr.write(`kubecred: there is no profile "${values.profile}" in ${paths.configFile}${known.length ? ` (profiles: ${known.join(', ')})` : ''}${broken}. Add it first with: kubecred profile add ${values.profile}, or pass --force to point the kubeconfig at it now and add it later\n`);
       return 1;
     }
+    const profile = served.config?.profiles.find((p) => p.name === values.profile);
+    const proxyPort = profile?.provider === 'static' ? profile.proxy?.port : undefined;
+    const proxy = proxyPort === undefined ? undefined : await localProxyCluster(context, proxyPort);
+    if (proxy && 'failed' in proxy) return proxy.failed;
     const result = await installProfile({
       files: kubeconfigFiles({ ...currentPlatformEnv(), env: io.env }, values.kubeconfig),
       profile: values.profile,
@@ -34,17 +42,26 @@ export const installCommand: Command = {
       command: nativeShimPath() ?? nodeCliPath(),
       ...(values['api-version'] ? { apiVersion: apiVersionFlag(values['api-version']) } : {}),
       replace: values.replace ?? false,
+      ...(proxy ? { proxy } : {}),
       backupDir: paths.kubeconfigBackups,
       now: new Date(),
     });
     io.stderr.write(`kubecred: user "${result.user}" of context "${result.context}" in ${result.file} ${result.created ? 'was created and ' : ''}now gets its credentials from profile ${values.profile}\n`);
     if (result.backup) io.stderr.write(`  backup of the file as it was: ${result.backup}\n`);
+    if (proxy) io.stderr.write(`  context "${result.context}" now reaches the cluster through kubecred-proxy at ${proxy.server} (cluster ${proxyClusterName(values.profile)}${result.proxyFile ? ` in ${result.proxyFile.file}` : ''})\n`);
     if (!exists) {
       io.stderr.write(`  note: there is no profile "${values.profile}" in ${paths.configFile} yet: add it with kubecred profile add ${values.profile} --provider ...\n`);
     }
     return 0;
   },
 };
+
+/** The proxied profile's listener and the local CA, from the broker (which keeps the CA). */
+async function localProxyCluster(context: Parameters<Command['run']>[1], port: number): Promise<ProxyCluster | { failed: number }> {
+  const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.proxyCa));
+  if (answer.status !== 200) return { failed: printBrokerError(answer, context.io.stderr) };
+  return { server: `https://127.0.0.1:${port}`, caPem: (JSON.parse(answer.body) as { certificatePem: string }).certificatePem };
+}
 
 function parseFlags(args: string[]) {
   try {
