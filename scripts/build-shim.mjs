@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Cross-compiles the Go exec-plugin shim (src/shim) into
-// dist/shim/<goos>-<goarch>/kubecred-shim[.exe].
+// dist/shim/<goos>-<goarch>/kubecred-shim[.exe], and the exec proxy (src/shim/proxy) beside it
+// as kubecred-proxy[.exe].
 //
 //   node scripts/build-shim.mjs                     all six release targets
 //   KUBECRED_SHIM_TARGETS=host node scripts/...     only this machine (dev loop)
@@ -46,12 +47,17 @@ function chooseTargets(host) {
   return list;
 }
 
-function build(go, target) {
+const PROGRAMS = [
+  { name: 'kubecred-shim', pkg: '.' },
+  { name: 'kubecred-proxy', pkg: './proxy' },
+];
+
+function build(go, target, program) {
   const [goos, goarch] = target.split('/');
-  const out = join(root, 'dist', 'shim', `${goos}-${goarch}`, goos === 'windows' ? 'kubecred-shim.exe' : 'kubecred-shim');
+  const out = join(root, 'dist', 'shim', `${goos}-${goarch}`, goos === 'windows' ? `${program.name}.exe` : program.name);
   // -buildvcs=false and an empty build id make the binary depend only on
   // the source and the toolchain (reproducible, and no git needed).
-  const args = ['build', '-trimpath', '-buildvcs=false', '-ldflags', '-s -w -buildid=', '-o', out, '.'];
+  const args = ['build', '-trimpath', '-buildvcs=false', '-ldflags', '-s -w -buildid=', '-o', out, program.pkg];
   return new Promise((resolve) => {
     const child = spawn(go, args, {
       cwd: srcDir,
@@ -74,11 +80,11 @@ function build(go, target) {
 async function main() {
   if (!existsSync(join(srcDir, 'go.mod'))) fail(`no Go module at ${srcDir}`);
   const { go, host } = findGo();
-  const queue = [...chooseTargets(host)];
+  const queue = chooseTargets(host).flatMap((target) => PROGRAMS.map((program) => ({ target, program })));
   const failures = [];
   const worker = async () => {
-    for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
-      const r = await build(go, t);
+    for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+      const r = await build(go, job.target, job.program);
       if (!r.ok) failures.push(r);
     }
   };

@@ -1,3 +1,3 @@
 module kubecred.dev/shim
 
-go 1.22
+go 1.25

@@ -333,8 +333,9 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
       expect(error.code).toBe('not-extractable');
       expect(error.message).toContain('cannot leave the token');
       expect(error.message).toContain('ExecCredential');
-      expect(error.hint).toContain('kubecred secret set <profile> client-key');
-      expect(error.hint).toContain('token:hsm');
+      // What works instead: the exec proxy, which signs with the key where it is.
+      expect(error.hint).toContain('proxy:');
+      expect(error.hint).toContain('docs/exec-proxy.md');
     }
     const missing = await failure(service.clientCertificate('hsm', 'no-such-cert'));
     expect(missing.code).toBe('secret-missing');

@@ -11,6 +11,8 @@
 //   the user PIN and keeps no readable counter, so lockout is tested with a fake module.
 // - An uninitialized spare slot is always listed, with an empty label.
 import { execFile } from 'node:child_process';
+import type { JsonWebKey } from 'node:crypto';
+import type * as Pkcs11Js from 'pkcs11js';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -128,15 +130,7 @@ export async function pkcs11Tool(hsm: SoftHsm, args: readonly string[]): Promise
 export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem: string; label: string; id: number }): Promise<void> {
   const K = await import('../../src/main/secrets/pkcs11/constants.js');
   const { createPrivateKey } = await import('node:crypto');
-  const real = await import('pkcs11js');
-  const p11 = new real.PKCS11();
-  p11.load(hsm.module);
-  p11.C_Initialize();
-  try {
-    const slot = p11.C_GetSlotList(true).find((s) => p11.C_GetTokenInfo(s).label.trim() === hsm.label);
-    if (!slot) throw new Error('SoftHSM token not found');
-    const session = p11.C_OpenSession(slot, K.CKF_RW_SESSION | K.CKF_SERIAL_SESSION);
-    p11.C_Login(session, K.CKU_USER, pin);
+  await withTokenSession(hsm, pin, (p11, session) => {
     const jwk = createPrivateKey(key.pem).export({ format: 'jwk' });
     const b = (text: string | undefined) => Buffer.from(text ?? '', 'base64url');
     const common = (keyType: number) => [
@@ -164,12 +158,65 @@ export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem
             { type: K.CKA_COEFFICIENT, value: b(jwk.qi) },
           ];
     p11.C_CreateObject(session, template);
-    p11.C_Logout(session);
-    p11.C_CloseSession(session);
+  });
+}
+
+/** Runs `work` in a session on this SoftHSM's first token, logged in when a PIN is given. */
+async function withTokenSession<T>(hsm: SoftHsm, pin: string | undefined, work: (p11: InstanceType<typeof Pkcs11Js.PKCS11>, session: Buffer, real: typeof Pkcs11Js) => T): Promise<T> {
+  const real = await import('pkcs11js');
+  const p11 = new real.PKCS11();
+  p11.load(hsm.module);
+  p11.C_Initialize();
+  try {
+    const slot = p11.C_GetSlotList(true).find((s) => p11.C_GetTokenInfo(s).label.trim() === hsm.label);
+    if (!slot) throw new Error('SoftHSM token not found');
+    const session = p11.C_OpenSession(slot, real.CKF_RW_SESSION | real.CKF_SERIAL_SESSION);
+    if (pin) p11.C_Login(session, real.CKU_USER, pin);
+    return work(p11, session, real);
   } finally {
     p11.C_Finalize();
     p11.close();
   }
+}
+
+function findById(p11: InstanceType<typeof Pkcs11Js.PKCS11>, session: Buffer, objectClass: number, id: string, real: typeof Pkcs11Js): Buffer {
+  p11.C_FindObjectsInit(session, [{ type: real.CKA_CLASS, value: objectClass }, { type: real.CKA_ID, value: Buffer.from(id, 'hex') }]);
+  const [handle] = p11.C_FindObjects(session, 1);
+  p11.C_FindObjectsFinal(session);
+  if (!handle) throw new Error(`no object of class ${objectClass} with id ${id}`);
+  return handle;
+}
+
+/** The public key with CKA_ID `id`, read through pkcs11js (pkcs11-tool cannot export P-384 ones). */
+function publicKeyJwk(hsm: SoftHsm, id: string): Promise<JsonWebKey> {
+  return withTokenSession(hsm, undefined, (p11, session, real) => {
+    const handle = findById(p11, session, real.CKO_PUBLIC_KEY, id, real);
+    const read = (type: number) => p11.C_GetAttributeValue(session, handle, [{ type }])[0]!.value as Buffer;
+    const b64 = (value: Buffer) => value.toString('base64url');
+    if (read(real.CKA_KEY_TYPE).readUInt32LE(0) === real.CKK_RSA) return { kty: 'RSA', n: b64(read(real.CKA_MODULUS)), e: b64(read(real.CKA_PUBLIC_EXPONENT)) };
+    // CKA_EC_POINT is a DER OCTET STRING around 04 || x || y.
+    const der = read(real.CKA_EC_POINT);
+    const point = der.subarray(der.length - (der[1]! & 0x80 ? der.length - 2 - (der[1]! & 0x7f) : der[1]!));
+    const half = (point.length - 1) / 2;
+    const crv = half === 32 ? 'P-256' : half === 48 ? 'P-384' : 'P-521';
+    return { kty: 'EC', crv, x: b64(point.subarray(1, 1 + half)), y: b64(point.subarray(1 + half)) };
+  });
+}
+
+/** What a private key on the token lets anyone learn of it: its flags, and whether its secret part can be read. */
+export function privateKeyExposure(hsm: SoftHsm, pin: string, id: string): Promise<{ sensitive: boolean; extractable: boolean; secretRead: string }> {
+  return withTokenSession(hsm, pin, (p11, session, real) => {
+    const handle = findById(p11, session, real.CKO_PRIVATE_KEY, id, real);
+    const flag = (type: number) => (p11.C_GetAttributeValue(session, handle, [{ type }])[0]!.value as Buffer)[0] === 1;
+    const secret = (p11.C_GetAttributeValue(session, handle, [{ type: real.CKA_KEY_TYPE }])[0]!.value as Buffer).readUInt32LE(0) === real.CKK_RSA ? real.CKA_PRIVATE_EXPONENT : real.CKA_VALUE;
+    let secretRead: string;
+    try {
+      secretRead = `read ${(p11.C_GetAttributeValue(session, handle, [{ type: secret }])[0]!.value as Buffer).length} bytes`;
+    } catch (error) {
+      secretRead = (error as Error).message;
+    }
+    return { sensitive: flag(real.CKA_SENSITIVE), extractable: flag(real.CKA_EXTRACTABLE), secretRead };
+  });
 }
 
 /**
@@ -186,10 +233,8 @@ export async function createTokenClientCertificate(
   const { createPublicKey } = await import('node:crypto');
   await mkdir(key.workDir, { recursive: true });
   await pkcs11Tool(hsm, ['--login', '--pin', pin, '--keypairgen', '--key-type', key.keyType, '--label', key.label, '--id', key.id, '--sensitive', '--usage-sign']);
-  const pubDer = join(key.workDir, `${key.label}.pub.der`);
-  await pkcs11Tool(hsm, ['--read-object', '--type', 'pubkey', '--id', key.id, '--output-file', pubDer]);
   const pubPem = join(key.workDir, `${key.label}.pub.pem`);
-  await writeFile(pubPem, createPublicKey({ key: await readFile(pubDer), format: 'der', type: 'spki' }).export({ type: 'spki', format: 'pem' }));
+  await writeFile(pubPem, createPublicKey({ key: await publicKeyJwk(hsm, key.id), format: 'jwk' }).export({ type: 'spki', format: 'pem' }));
   const extensions = join(key.workDir, `${key.label}.ext`);
   await writeFile(extensions, 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
   const certPem = join(key.workDir, `${key.label}.crt`);

@@ -92,14 +92,21 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
     },
     async sign(tokenName, label, plan) {
       const token = session(tokenName);
-      const { CK_PARAMS_RSA_PSS } = await binding();
+      const pssParams = pkcs11Constant(await binding(), 'CK_PARAMS_RSA_PSS');
       // Synchronous C_Sign inside run(): one operation per session at a time. A slow card
       // holds the event loop for its signature; handshakes are rare (connections are reused).
-      return token.run({ login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` }, (attached) => signWithTokenKey(token.config, attached, label, plan, CK_PARAMS_RSA_PSS));
+      return token.run({ login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` }, (attached) => signWithTokenKey(token.config, attached, label, plan, pssParams));
     },
     async close() {
       for (const token of sessions.values()) token.logout();
       for (const host of hosts.values()) host.close();
     },
   };
+}
+
+/** A number pkcs11js defines itself (not PKCS#11's): ESM may show it only on the CommonJS default export. */
+function pkcs11Constant(module: Pkcs11Module, name: 'CK_PARAMS_RSA_PSS'): number {
+  const value = module[name] ?? (module as { default?: Pkcs11Module }).default?.[name];
+  if (typeof value !== 'number') throw new Error(`pkcs11js has no ${name}`);
+  return value;
 }

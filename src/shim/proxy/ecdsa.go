@@ -1,0 +1,20 @@
+package main
+
+import (
+	"encoding/asn1"
+	"errors"
+	"math/big"
+)
+
+// rawToDER turns PKCS#11's ECDSA signature (r and s, each half of it) into the ASN.1
+// SEQUENCE{r, s} that TLS and crypto/ecdsa expect. Handed over raw, the server rejects the
+// handshake (decrypt_error).
+func rawToDER(raw []byte) ([]byte, error) {
+	if len(raw) == 0 || len(raw)%2 != 0 {
+		return nil, errors.New("an ECDSA signature from the token must be r||s of equal halves")
+	}
+	half := len(raw) / 2
+	r := new(big.Int).SetBytes(raw[:half])
+	s := new(big.Int).SetBytes(raw[half:])
+	return asn1.Marshal(struct{ R, S *big.Int }{r, s})
+}

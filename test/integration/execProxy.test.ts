@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/main/demo/freePort.js';
+import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { createTestPki, type TestPki } from '../support/pki.js';
+import { assertBuilt } from '../support/repo.js';
+import { createSoftHsm, createTokenClientCertificate, privateKeyExposure, type SoftHsm } from '../support/softhsm.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const PIN = '314159';
+const KUBECTL = findKubectlBuilds().at(-1)!;
+
+/** The users the real API server will see, each behind a key that never leaves the token. */
+const KEYS = [
+  { profile: 'prod-rsa', label: 'tls-rsa', id: '01', keyType: 'rsa:2048', user: 'alice', group: 'devs' },
+  { profile: 'prod-p256', label: 'tls-p256', id: '02', keyType: 'EC:prime256v1', user: 'bob', group: 'ops' },
+  { profile: 'prod-p384', label: 'tls-p384', id: '03', keyType: 'EC:secp384r1', user: 'carol', group: 'sre' },
+] as const;
+
+// Issue 15: kubectl reaches a real kube-apiserver through kubecred-proxy, which does the mTLS
+// with a key generated on a SoftHSM2 token as non-extractable; the real server decides who the
+// user is from the token's certificate.
+describe('the exec proxy against a real kube-apiserver, keys on a token', () => {
+  let home: TempHome;
+  let pki: TestPki;
+  let api: KubeApiServer;
+  let hsm: SoftHsm;
+  let broker: TestBroker;
+  let kubeconfig: string;
+  const ports = new Map<string, number>();
+  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const kubectl = (args: string[]) => runKubectl(KUBECTL.path, args, { kubeconfig, env: { KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf } });
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    pki = await createTestPki(path.join(home.dir, 'pki'));
+    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki });
+    hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-proxy', pin: PIN, soPin: '27182818' });
+    for (const key of KEYS) {
+      await createTokenClientCertificate(hsm, PIN, { ...key, subject: `/O=${key.group}/CN=${key.user}`, caCertPath: pki.caCertPath, caKeyPath: path.join(pki.dir, 'ca.key'), workDir: path.join(home.dir, 'certs') });
+      ports.set(key.profile, await freePort());
+    }
+    const profiles = KEYS.map((key) => `  - name: ${key.profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${key.label} }\n    proxy: { port: ${ports.get(key.profile)}, server: "${api.url}", caFile: ${pki.caCertPath} }\n`);
+    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
+    expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
+    // The user's kubeconfig names the real cluster; install points each context at its proxy.
+    kubeconfig = path.join(home.dir, 'kubeconfig');
+    await writeFile(kubeconfig, realClusterKubeconfig(), { mode: 0o600 });
+    for (const key of KEYS) {
+      const installed = await cli(['install', '--profile', key.profile, '--context', key.profile, '--kubeconfig', kubeconfig]);
+      expect(installed.code, installed.stderr).toBe(0);
+      expect(installed.stderr).toContain(`through kubecred-proxy at https://127.0.0.1:${ports.get(key.profile)}`);
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await broker?.stop();
+    // The broker the last test's kubectl call started on its own.
+    if (home) await cli(['stop']).catch(() => undefined);
+    await api?.stop();
+    hsm?.dispose();
+    await home?.cleanup();
+  });
+
+  /** As the user has it: one real cluster, and a context and an empty user per profile. */
+  function realClusterKubeconfig(): string {
+    return JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': Buffer.from(pki.caPem).toString('base64') } }],
+      users: KEYS.map((key) => ({ name: key.profile, user: {} })),
+      contexts: KEYS.map((key) => ({ name: key.profile, context: { cluster: 'real', user: key.profile } })),
+      'current-context': KEYS[0].profile,
+    });
+  }
+
+  it('install left the real cluster for other contexts and gave each profile a cluster on its listener', async () => {
+    const view = await kubectl(['config', 'view', '--raw', '-o', 'json']);
+    const config = JSON.parse(view.stdout) as { clusters: Array<{ name: string; cluster: { server: string } }>; contexts: Array<{ name: string; context: { cluster: string } }> };
+    expect(config.clusters.find((c) => c.name === 'real')?.cluster.server).toBe(api.url);
+    for (const key of KEYS) {
+      expect(config.contexts.find((c) => c.name === key.profile)?.context.cluster).toBe(`kubecred-proxy-${key.profile}`);
+      expect(config.clusters.find((c) => c.name === `kubecred-proxy-${key.profile}`)?.cluster.server).toBe(`https://127.0.0.1:${ports.get(key.profile)}`);
+    }
+  });
+
+  it('the private keys cannot be read off the token', async () => {
+    for (const key of KEYS) {
+      expect(await privateKeyExposure(hsm, PIN, key.id)).toEqual({ sensitive: true, extractable: false, secretRead: expect.stringMatching(/CKR_ATTRIBUTE_SENSITIVE/) });
+    }
+  });
+
+  it.each(KEYS)('kubectl auth whoami through the proxy: the real server sees $user of $group ($keyType on the token)', async (key) => {
+    const result = await kubectl(['auth', 'whoami', '-o', 'json', '--context', key.profile]);
+    expect(result.code, result.stderr).toBe(0);
+    const review = JSON.parse(result.stdout) as { status: { userInfo: { username: string; groups: string[] } } };
+    expect(review.status.userInfo.username).toBe(key.user);
+    expect(review.status.userInfo.groups).toContain(key.group);
+  });
+
+  it('kubectl get --raw /version answers the real server\'s version', async () => {
+    const result = await kubectl(['get', '--raw', '/version', '--context', 'prod-rsa']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).gitVersion).toBe(api.gitVersion);
+  });
+
+  it('kubectl\'s credential is a short-lived local certificate, never the token\'s key', async () => {
+    const answer = await credential('prod-rsa');
+    expect(answer.code, answer.stderr).toBe(0);
+    const status = JSON.parse(answer.stdout).status as { clientCertificateData: string; clientKeyData: string; expirationTimestamp: string };
+    const certificate = new (await import('node:crypto')).X509Certificate(status.clientCertificateData);
+    expect(certificate.issuer).toContain('Kubecred local CA');
+    expect(certificate.subject).toContain('OU=kubecred-profile:prod-rsa');
+    const minutes = (Date.parse(status.expirationTimestamp) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(5);
+    expect(minutes).toBeLessThanOrEqual(10);
+    const tokenCertificate = await readFile(path.join(home.dir, 'certs', 'tls-rsa.crt'), 'utf8');
+    expect(status.clientCertificateData).not.toBe(tokenCertificate);
+  });
+
+  it('refuses a handshake without a local certificate, and profile A\'s certificate on B\'s listener', async () => {
+    const ca = (await cli(['proxy', 'ca'])).stdout;
+    const handshake = (port: number, cert?: { cert: string; key: string }) =>
+      new Promise<string>((resolve) => {
+        const socket = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost', ...cert, ALPNProtocols: ['http/1.1'] }, () => {
+          socket.write('GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+        });
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => resolve(text.split('\r\n')[0] ?? ''));
+        socket.on('error', (error) => resolve(`refused: ${error.message}`));
+      });
+    expect(await handshake(ports.get('prod-rsa')!)).toMatch(/^refused: /);
+    const status = JSON.parse((await credential('prod-rsa')).stdout).status as { clientCertificateData: string; clientKeyData: string };
+    const rsaCert = { cert: status.clientCertificateData, key: status.clientKeyData };
+    expect(await handshake(ports.get('prod-p256')!, rsaCert)).toMatch(/^refused: /);
+    expect(await handshake(ports.get('prod-rsa')!, rsaCert)).toMatch(/^HTTP\/1\.1 (200|421)/);
+  });
+
+  it('when the broker is killed the proxy exits and frees its ports; the next kubectl call brings both back', async () => {
+    const proxyPids = () => execFileSync('ps', ['-o', 'pid=', '--ppid', String(broker.process.pid)], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter(Boolean);
+    const [proxyPid] = proxyPids();
+    expect(proxyPid).toBeDefined();
+    expect(execFileSync('ps', ['-o', 'comm=', '-p', proxyPid!], { encoding: 'utf8' }).trim()).toBe('kubecred-proxy');
+    await broker.stop('SIGKILL');
+    const gone = Date.now();
+    await expect.poll(() => { try { process.kill(Number(proxyPid), 0); return 'alive'; } catch { return 'gone'; } }, { timeout: 5_000, interval: 50 }).toBe('gone');
+    expect(Date.now() - gone).toBeLessThan(2_500);
+    // The shim starts a broker again (the PIN was in the old one's memory: log in again).
+    expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
+    const result = await kubectl(['auth', 'whoami', '-o', 'json', '--context', 'prod-p256']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).status.userInfo.username).toBe('bob');
+  });
+});
