@@ -134,7 +134,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     logger,
     approvals,
   });
-  const admin = new SecretAdmin(config, stores, tokens, cache, logger, approvals);
+  const admin = new SecretAdmin(config, stores, tokens, cache, logger, approvals, proxies);
   return {
     credentials,
     admin,

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -143,6 +143,34 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     const rsaCert = { cert: status.clientCertificateData, key: status.clientKeyData };
     expect(await handshake(ports.get('prod-p256')!, rsaCert)).toMatch(/^refused: /);
     expect(await handshake(ports.get('prod-rsa')!, rsaCert)).toMatch(/^HTTP\/1\.1 (200|421)/);
+  });
+
+  it('kubecred lock ends a watch kubectl holds open through the proxy within 2 s', async () => {
+    // The cluster's admin lets group devs watch namespaces.
+    const admin = path.join(home.dir, 'admin.kubeconfig');
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    await writeFile(admin, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }], users: [{ name: 'admin', user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) } }], contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }], 'current-context': 'admin' }), { mode: 0o600 });
+    // Its own role: the aggregated ones (view) stay empty without a controller manager.
+    for (const args of [['create', 'clusterrole', 'namespace-watcher', '--verb=get,list,watch', '--resource=namespaces'], ['create', 'clusterrolebinding', 'devs-watch', '--clusterrole=namespace-watcher', '--group=devs']]) {
+      const granted = await runKubectl(KUBECTL.path, args, { kubeconfig: admin });
+      expect(granted.code, granted.stderr).toBe(0);
+    }
+    await expect.poll(async () => (await kubectl(['auth', 'can-i', 'watch', 'namespaces', '--context', 'prod-rsa'])).stdout.trim(), { timeout: 10_000 }).toBe('yes');
+
+    const watch = spawn(KUBECTL.path, ['get', 'namespaces', '-w', '--context', 'prod-rsa'], { env: { ...process.env, KUBECONFIG: kubeconfig, KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    watch.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watch.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => watch.once('exit', (code) => resolve(code)));
+    await expect.poll(() => output, { timeout: 15_000 }).toMatch(/default\s+Active/);
+    expect((await cli(['lock'])).code).toBe(0);
+    const locked = Date.now();
+    const ended = await Promise.race([exited.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still watching'), 2_000))]);
+    if (ended !== 'ended') watch.kill();
+    expect(ended, output).toBe('ended');
+    expect(Date.now() - locked).toBeLessThan(2_000);
+    // The token's PIN went with the lock: log in again for what follows.
+    expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
   });
 
   it('when the broker is killed the proxy exits and frees its ports; the next kubectl call brings both back', async () => {

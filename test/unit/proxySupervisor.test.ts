@@ -104,6 +104,16 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
     expect(signed).toHaveLength(1);
   });
 
+  it('Lock all ends the connections of every served profile', async () => {
+    const { supervisor, proxy, profile } = setup();
+    await supervisor.revokeAll();
+    expect(proxy.requests).toEqual([]);
+    await supervisor.credential(profile);
+    await supervisor.credential({ ...profile, name: 'stage', port: 47012 });
+    await supervisor.revokeAll();
+    expect(proxy.requests.filter((r) => r.type === 'revoke').map((r) => r.profile).sort()).toEqual(['prod', 'stage']);
+  });
+
   it('starts the proxy again after it died, and listens anew', async () => {
     const { supervisor, proxy, profile } = setup();
     await supervisor.credential(profile);

@@ -80,6 +80,11 @@ export class ProxySupervisor {
     if (running && this.listening.has(profile)) await running.process.channel.request('revoke', { profile });
   }
 
+  /** Ends every upstream connection of every profile ("Lock all"). */
+  async revokeAll(): Promise<void> {
+    await Promise.all([...this.listening.keys()].map((profile) => this.revoke(profile)));
+  }
+
   async close(): Promise<void> {
     const running = await this.running?.catch(() => undefined);
     this.running = undefined;

@@ -24,6 +24,8 @@ export class SecretAdmin {
     private readonly cache: CredentialCache,
     private readonly logger: Logger,
     private readonly approvals: { forgetAll(): void },
+    /** kubecred-proxy's open connections, which a lock must end too (they were opened with the token's key). */
+    private readonly proxies?: { revokeAll(): Promise<void> },
   ) {}
 
   async unlock(passphrase: string): Promise<{ created: boolean }> {
@@ -39,6 +41,7 @@ export class SecretAdmin {
     this.approvals.forgetAll();
     this.stores.lockEncryptedFile();
     await this.tokens.peek()?.lockAll();
+    await this.proxies?.revokeAll().catch((error: Error) => this.logger.warn('could not end the exec proxy\'s connections', { reason: error.message }));
     this.logger.info('locked all');
   }
 
