@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,8 +48,7 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
       await createTokenClientCertificate(hsm, PIN, { ...key, subject: `/O=${key.group}/CN=${key.user}`, caCertPath: pki.caCertPath, caKeyPath: path.join(pki.dir, 'ca.key'), workDir: path.join(home.dir, 'certs') });
       ports.set(key.profile, await freePort());
     }
-    const profiles = KEYS.map((key) => `  - name: ${key.profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${key.label} }\n    proxy: { port: ${ports.get(key.profile)}, server: "${api.url}", caFile: ${pki.caCertPath} }\n`);
-    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`);
+    await writeConfig(home.dir, configYaml());
     broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
     // The user's kubeconfig names the real cluster; install points each context at its proxy.
@@ -69,6 +69,14 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     hsm?.dispose();
     await home?.cleanup();
   });
+
+  /** The proxied profiles, and any more (name, key label, port). */
+  function configYaml(more: { profile: string; label: string; port: number }[] = []): string {
+    const profiles = [...KEYS.map((key) => ({ profile: key.profile, label: key.label, port: ports.get(key.profile)! })), ...more].map(
+      ({ profile, label, port }) => `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath} }\n`,
+    );
+    return `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`;
+  }
 
   /** As the user has it: one real cluster, and a context and an empty user per profile. */
   function realClusterKubeconfig(): string {
@@ -143,6 +151,25 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     const rsaCert = { cert: status.clientCertificateData, key: status.clientKeyData };
     expect(await handshake(ports.get('prod-p256')!, rsaCert)).toMatch(/^refused: /);
     expect(await handshake(ports.get('prod-rsa')!, rsaCert)).toMatch(/^HTTP\/1\.1 (200|421)/);
+  });
+
+  it('a proxy port another program holds: kubectl is told which and what to do, and kubecred doctor names it', async () => {
+    const squatter = net.createServer((socket) => socket.end('HTTP/1.1 200 OK\r\n\r\n'));
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const port = (squatter.address() as net.AddressInfo).port;
+    try {
+      await writeConfig(home.dir, configYaml([{ profile: 'prod-busy', label: 'tls-rsa', port }]));
+      const refused = await credential('prod-busy');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(`127.0.0.1:${port} is in use by another program: choose another proxy port for profile prod-busy in config.yaml`);
+      const doctor = await cli(['doctor', '-o', 'json']);
+      const findings = (JSON.parse(doctor.stdout) as { findings: Array<{ check: string; status: string; title: string; detail: string }> }).findings.filter((f) => f.check === 'proxy');
+      expect(findings).toContainEqual(expect.objectContaining({ status: 'fail', title: `proxy port ${port} (prod-busy)` }));
+      expect(findings).toContainEqual(expect.objectContaining({ status: 'ok', title: `proxy port ${ports.get('prod-rsa')} (prod-rsa)`, detail: 'served by kubecred-proxy' }));
+    } finally {
+      squatter.close();
+      await writeConfig(home.dir, configYaml());
+    }
   });
 
   it('kubecred lock ends a watch kubectl holds open through the proxy within 2 s', async () => {

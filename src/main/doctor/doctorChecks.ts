@@ -19,6 +19,8 @@ import { kubectlVersionCheck } from './checks/kubectlVersionCheck.js';
 import { pkcs11Check } from './checks/pkcs11Check.js';
 import { runDirCheck, type FileFacts } from './checks/runDirCheck.js';
 import { shimCheck } from './checks/shimCheck.js';
+import { proxiedPorts, proxyPortsCheck } from './checks/proxyPortsCheck.js';
+import { portHolder } from './probes/portHolder.js';
 import type { Check } from './finding.js';
 import { readKubeconfigs } from '../kubeconfig/kubeconfigUsers.js';
 import { probeBroker } from './probes/brokerProbe.js';
@@ -54,6 +56,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
     backupsCheck(backupDir, backups),
     kubectlVersionCheck(kubeconfigs, () => kubectlVersion(e.env.KUBECTL || 'kubectl', PROBE_TIMEOUT_MS)),
     clockSkewCheck(oidcIssuers(config), (url, caFile) => issuerDate(url, caFile, PROBE_TIMEOUT_MS), systemClock),
+    proxyPortsCheck(proxiedPorts(config), (port) => portHolder(port, PROBE_TIMEOUT_MS)),
   ];
 }
 
