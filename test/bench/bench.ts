@@ -13,6 +13,7 @@ import { createTestPki } from '../support/pki.js';
 import { KUBECRED_CLI, NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome } from '../support/tempHome.js';
 import { coldCacheStampede } from './coldCacheStampede.js';
+import { execProxyBench } from './execProxyBench.js';
 import { summarize, type Stats } from './stats.js';
 import { sustainedLoad } from './sustainedLoad.js';
 import { interleave, type Subject } from './timeCommand.js';
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
     printTable(rows);
     process.stdout.write(`\nkubectl through Kubecred / kubectl with the token inline: ${ratio.p50.toFixed(3)}x at p50, ${ratio.mean.toFixed(3)}x mean (target <= 1.15x)\n`);
     process.stdout.write(`${stampede.callers} native shims at once on a cold cache: ${stampede.providerCalls} plugin run(s) (must be ${BOUNDS.stampedeProviderCalls}), ${stampede.failures} failed, p50 ${stampede.p50.toFixed(0)} ms, p99 ${stampede.p99.toFixed(0)} ms (the plugin alone takes 300 ms)\n`);
+    const proxy = await execProxyBench(kubectl, KUBECTL_RUNS);
+    process.stdout.write(`kubectl through kubecred-proxy (RSA-2048 on SoftHSM2, real kube-apiserver): p50 ${proxy.viaProxy.p50.toFixed(1)} ms vs ${proxy.direct.p50.toFixed(1)} ms doing mTLS itself with a key file = ${proxy.ratioP50.toFixed(3)}x (target <= 1.2x); proxy RSS ${proxy.proxyIdleRssMiB.toFixed(1)} MiB (target < 20)\n`);
     const rssGrowth = sustained.after.rssMiB - sustained.afterWarmup.rssMiB;
     const descriptorGrowth = sustained.after.descriptors - sustained.before.descriptors;
     process.stdout.write(`sustained: ${sustained.requests} cache hits at concurrency ${sustained.concurrency} in ${sustained.seconds.toFixed(1)} s = ${sustained.requestsPerSecond.toFixed(0)} req/s, ${sustained.failures} failed; broker RSS ${sustained.before.rssMiB.toFixed(1)} -> ${sustained.afterWarmup.rssMiB.toFixed(1)} (warm) -> ${sustained.after.rssMiB.toFixed(1)} MiB (bound +${BOUNDS.rssGrowthMiB}), descriptors ${sustained.before.descriptors} -> ${sustained.after.descriptors} (bound +${BOUNDS.descriptorGrowth})\n`);
@@ -93,10 +96,11 @@ async function main(): Promise<void> {
       sustained.failures > 0 && `${sustained.failures} sustained requests failed`,
       rssGrowth > BOUNDS.rssGrowthMiB && `broker RSS grew ${rssGrowth.toFixed(1)} MiB over ${sustained.requests} requests`,
       descriptorGrowth > BOUNDS.descriptorGrowth && `broker descriptors grew by ${descriptorGrowth}`,
+      proxy.proxyIdleRssMiB >= 20 && `kubecred-proxy uses ${proxy.proxyIdleRssMiB.toFixed(1)} MiB`,
     ].filter((b): b is string => typeof b === 'string');
     const out = path.join(REPO_ROOT, 'test-results');
     await mkdir(out, { recursive: true });
-    await writeFile(path.join(out, 'bench.json'), `${JSON.stringify({ date: new Date().toISOString(), runs: { shim: SHIM_RUNS, kubectl: KUBECTL_RUNS, aws: AWS_RUNS }, rows, kubectlRatio: ratio, stampede, sustained, bounds: BOUNDS, broken }, null, 2)}\n`);
+    await writeFile(path.join(out, 'bench.json'), `${JSON.stringify({ date: new Date().toISOString(), runs: { shim: SHIM_RUNS, kubectl: KUBECTL_RUNS, aws: AWS_RUNS }, rows, kubectlRatio: ratio, execProxy: proxy, stampede, sustained, bounds: BOUNDS, broken }, null, 2)}\n`);
     process.stdout.write(`written: ${path.join(out, 'bench.json')}\n`);
     if (broken.length > 0) {
       process.stderr.write(`bench: bounds broken:\n${broken.map((b) => `  - ${b}`).join('\n')}\n`);

@@ -163,7 +163,9 @@ export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem
 
 /** Runs `work` in a session on this SoftHSM's first token, logged in when a PIN is given. */
 async function withTokenSession<T>(hsm: SoftHsm, pin: string | undefined, work: (p11: InstanceType<typeof Pkcs11Js.PKCS11>, session: Buffer, real: typeof Pkcs11Js) => T): Promise<T> {
-  const real = await import('pkcs11js');
+  // Under tsx (the benchmark) the ESM view has only the class: the constants are on `default`.
+  const imported = await import('pkcs11js');
+  const real = ((imported as { default?: typeof Pkcs11Js }).default ?? imported) as typeof Pkcs11Js;
   const p11 = new real.PKCS11();
   p11.load(hsm.module);
   p11.C_Initialize();
