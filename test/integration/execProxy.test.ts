@@ -200,6 +200,13 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
   });
 
+  it('no key, PIN or local certificate reached the broker\'s log (the proxy\'s lines included)', () => {
+    const log = broker.output();
+    expect(log.length).toBeGreaterThan(0);
+    expect(log).not.toMatch(/PRIVATE KEY|BEGIN CERTIFICATE/);
+    expect(log).not.toContain(PIN);
+  });
+
   it('when the broker is killed the proxy exits and frees its ports; the next kubectl call brings both back', async () => {
     const proxyPids = () => execFileSync('ps', ['-o', 'pid=', '--ppid', String(broker.process.pid)], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter(Boolean);
     const [proxyPid] = proxyPids();
