@@ -1,16 +1,17 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/main/demo/freePort.js';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
-import { callersFor } from '../support/callers.js';
+import { V1_EXEC_INFO, callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { createTestPki, type TestPki } from '../support/pki.js';
-import { assertBuilt } from '../support/repo.js';
+import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { run } from '../support/run.js';
 import { createSoftHsm, createTokenClientCertificate, privateKeyExposure, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
@@ -198,6 +199,25 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     expect(Date.now() - locked).toBeLessThan(2_000);
     // The token's PIN went with the lock: log in again for what follows.
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
+  });
+
+  // Switching users needs root, as the CI machine has (otherUsers.test.ts runs the same way).
+  it.runIf(process.getuid?.() === 0)('another OS user gets no local certificate, even with the Kubecred home opened to everyone', async () => {
+    const shimForAll = path.join(home.dir, 'kubecred-shim');
+    await copyFile(NATIVE_SHIM, shimForAll);
+    await chmod(shimForAll, 0o755);
+    await chmod(home.dir, 0o755);
+    try {
+      const asNobody = await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', shimForAll, 'credential', 'prod-rsa'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', KUBECRED_HOME: home.dir, KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+        timeoutMs: 30_000,
+      });
+      expect(asNobody.code).not.toBe(0);
+      expect(asNobody.stdout).not.toContain('clientCertificateData');
+      expect(asNobody.stdout + asNobody.stderr).not.toMatch(/BEGIN (CERTIFICATE|PRIVATE KEY)/);
+    } finally {
+      await chmod(home.dir, 0o700);
+    }
   });
 
   it('no key, PIN or local certificate reached the broker\'s log (the proxy\'s lines included)', () => {
