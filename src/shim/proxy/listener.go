@@ -1,230 +1,302 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
-	"net/http/httputil"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
-var errRevoked = errors.New("revoked")
+const (
+	// Server certificates are renewed well before they end, so a proxy running for months
+	// never shows kubectl an expired one.
+	serverCertValidity = 30 * 24 * time.Hour
+	serverCertRenewal  = 24 * time.Hour
+	sessionCacheSize   = 64
+)
 
 // listener is one profile's loopback TLS port: kubectl's local certificate in, the cluster's
 // mTLS out.
 type listener struct {
 	profile string
 	port    int
+	ctl     *controller
 	server  *http.Server
-	audit   func(event map[string]any)
+	conns   *connSet
+	diag    *log.Logger
 
-	mu       sync.Mutex
-	up       *upstream
-	headers  map[string]string
-	proxy    *httputil.ReverseProxy
-	inFlight map[*struct{}]context.CancelCauseFunc
-	make     func() (*upstream, error)
+	mu          sync.Mutex
+	current     *upstream
+	generations []*upstream // every generation since the last revoke; their streams may run
+	inFlight    map[*http.Request]context.CancelCauseFunc
+
+	certMu     sync.Mutex
+	serverCert *tls.Certificate
+	ca         *localCA
 }
 
-func startListener(ca *localCA, profile string, port int, audit func(map[string]any)) (*listener, error) {
+func startListener(ca *localCA, profile string, port int, ctl *controller, r *route) (*listener, error) {
 	socket, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
-		if strings.Contains(err.Error(), "address already in use") || strings.Contains(err.Error(), "Only one usage") {
+		if addrInUse(err) {
 			return nil, fmt.Errorf("127.0.0.1:%d is in use by another program: choose another proxy port for profile %s in config.yaml", port, profile)
 		}
-		return nil, fmt.Errorf("cannot listen on 127.0.0.1:%d: %w", port, err)
+		return nil, fmt.Errorf("cannot listen on 127.0.0.1:%d for profile %s: %v", port, profile, err)
 	}
-	serverCert, err := ca.serverCertificate()
-	if err != nil {
-		socket.Close()
+	l := &listener{
+		profile:  profile,
+		port:     socket.Addr().(*net.TCPAddr).Port,
+		ctl:      ctl,
+		conns:    newConnSet(),
+		diag:     log.New(diagWriter{ctl: ctl}, "profile "+profile+": ", 0),
+		inFlight: map[*http.Request]context.CancelCauseFunc{},
+		ca:       ca,
+	}
+	if _, err := l.certificate(nil); err != nil {
+		_ = socket.Close()
 		return nil, err
 	}
 	clients := x509.NewCertPool()
 	clients.AddCert(ca.cert)
-	want := profileUnit(profile)
-	l := &listener{profile: profile, port: socket.Addr().(*net.TCPAddr).Port, audit: audit, inFlight: map[*struct{}]context.CancelCauseFunc{}}
 	l.server = &http.Server{
 		Handler:           l,
 		ReadHeaderTimeout: 10 * time.Second,
-		// Refused handshakes (no certificate, another profile's) are the point, not news.
-		ErrorLog: log.New(io.Discard, "", 0),
+		IdleTimeout:       10 * time.Minute,
+		// No WriteTimeout: watches, logs -f and exec sessions last as long as the user wants.
+		ErrorLog: log.New(diagWriter{ctl: ctl, quiet: probeNoise}, "profile "+profile+": ", 0),
 		TLSConfig: &tls.Config{
-			MinVersion:   tls.VersionTLS12,
-			Certificates: []tls.Certificate{serverCert},
-			ClientAuth:   tls.RequireAndVerifyClientCert,
-			ClientCAs:    clients,
-			NextProtos:   []string{"h2", "http/1.1"},
-			VerifyConnection: func(state tls.ConnectionState) error {
-				if len(state.PeerCertificates) > 0 {
-					for _, unit := range state.PeerCertificates[0].Subject.OrganizationalUnit {
-						if unit == want {
-							return nil
-						}
-					}
-				}
-				return fmt.Errorf("this certificate is not for profile %s", profile)
-			},
+			MinVersion:       tls.VersionTLS12, // kubectl builds from before TLS 1.3 was default
+			GetCertificate:   l.certificate,
+			ClientAuth:       tls.RequireAndVerifyClientCert,
+			ClientCAs:        clients,
+			NextProtos:       []string{"h2", "http/1.1"},
+			VerifyConnection: l.verifyClient,
 		},
 	}
-	go func() { _ = l.server.ServeTLS(socket, "", "") }()
+	l.configure(r)
+	go func() { _ = l.server.ServeTLS(loopbackOnly{socket}, "", "") }()
 	return l, nil
 }
 
-// configure sets (or replaces) where requests go; connections made before keep their upstream.
-func (l *listener) configure(up *upstream, headers map[string]string, remake func() (*upstream, error)) {
+// addrInUse recognises a taken port on every OS (Windows' WSAEADDRINUSE is 10048, which
+// syscall.EADDRINUSE does not match there).
+func addrInUse(err error) bool {
+	var errno syscall.Errno
+	if errors.As(err, &errno) && (errno == syscall.EADDRINUSE || errno == 10048) {
+		return true
+	}
+	return strings.Contains(err.Error(), "address already in use") || strings.Contains(err.Error(), "Only one usage of each socket address")
+}
+
+// verifyClient admits only a certificate of this listener's profile, so a program given
+// profile A's certificate cannot use profile B's cluster identity.
+func (l *listener) verifyClient(state tls.ConnectionState) error {
+	if len(state.PeerCertificates) == 0 {
+		return errors.New("no client certificate: kubectl gets one from kubecred-shim (kubecred install --profile " + l.profile + ")")
+	}
+	leaf := state.PeerCertificates[0]
+	if now := time.Now(); now.After(leaf.NotAfter) || now.Before(leaf.NotBefore) {
+		return fmt.Errorf("the client certificate is valid from %s to %s only", leaf.NotBefore.Format(time.RFC3339), leaf.NotAfter.Format(time.RFC3339))
+	}
+	if !namesProfile(leaf, l.profile) {
+		return fmt.Errorf("the client certificate is not for profile %s", l.profile)
+	}
+	return nil
+}
+
+// certificate serves the listener's certificate, renewing it before it ends.
+func (l *listener) certificate(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	l.certMu.Lock()
+	defer l.certMu.Unlock()
+	if l.serverCert == nil || time.Until(l.serverCert.Leaf.NotAfter) < serverCertRenewal {
+		fresh, err := l.ca.serverCertificate(serverCertValidity)
+		if err != nil {
+			return nil, fmt.Errorf("the listener's certificate: %w", err)
+		}
+		l.serverCert = fresh
+	}
+	return l.serverCert, nil
+}
+
+// configure sets (or replaces) where new requests go; requests already running keep theirs.
+// The same settings again change nothing: a new session cache would cost a signature.
+func (l *listener) configure(r *route) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	old := l.up
-	l.up, l.headers, l.make = up, headers, remake
-	l.proxy = l.reverseProxy(up, headers)
-	if old != nil {
-		old.closeIdle()
-	}
-}
-
-func (l *listener) reverseProxy(up *upstream, headers map[string]string) *httputil.ReverseProxy {
-	return &httputil.ReverseProxy{
-		Rewrite: func(request *httputil.ProxyRequest) {
-			request.SetURL(up.target)
-			// kubectl's own credentials never reach the cluster: the token's certificate speaks.
-			request.Out.Header.Del("Authorization")
-			request.Out.Header.Del("Proxy-Authorization")
-			for name, value := range headers {
-				request.Out.Header.Set(name, value)
-			}
-		},
-		Transport:     up,
-		FlushInterval: -1,
-		ErrorLog:      log.New(io.Discard, "", 0),
-		ErrorHandler: func(w http.ResponseWriter, request *http.Request, err error) {
-			if errors.Is(context.Cause(request.Context()), errRevoked) {
-				writeStatus(w, http.StatusServiceUnavailable, fmt.Sprintf("kubecred-proxy ended this connection: the key of profile %s is no longer available", l.profile))
-				return
-			}
-			if refusal := up.lastRefusal.Swap(nil); refusal != nil {
-				code := refusal.status
-				if code == 0 {
-					code = http.StatusServiceUnavailable
-				}
-				writeStatus(w, code, refusal.message)
-				return
-			}
-			writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy could not reach %s: %v", up.target.Host, err))
-		},
-	}
-}
-
-func (l *listener) ServeHTTP(w http.ResponseWriter, request *http.Request) {
-	started := time.Now()
-	recorder := &statusRecorder{ResponseWriter: w}
-	defer func() {
-		l.audit(map[string]any{"type": "audit", "profile": l.profile, "caller": nil, "certificate": certificateSerial(request), "method": request.Method, "path": request.URL.Path, "status": recorder.code(), "ms": time.Since(started).Milliseconds()})
-	}()
-	if !l.ownHost(request.Host) {
-		writeStatus(recorder, http.StatusMisdirectedRequest, fmt.Sprintf("refused: Host header %q is not this proxy", request.Host))
+	if l.current != nil && l.current.route.key == r.key {
 		return
 	}
-	ctx, cancel := context.WithCancelCause(request.Context())
-	token := &struct{}{}
+	fresh := newUpstream(l.profile, r, brokerAsk(l.ctl, l.profile), l.conns, l.diag, sessionCacheSize)
+	if old := l.current; old != nil {
+		old.closeIdle()
+	}
+	l.current = fresh
+	l.generations = append(l.generations, fresh)
+}
+
+func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := &recorder{ResponseWriter: w, started: time.Now()}
+	rec.audit = func(code int) { l.audit(r, code, rec.started) }
+	defer rec.finish()
+	if !l.ownHost(r.Host) {
+		writeStatus(rec, http.StatusMisdirectedRequest, fmt.Sprintf("refused: Host header %s is not this proxy", r.Host))
+		return
+	}
+	ctx, cancel := context.WithCancelCause(r.Context())
 	l.mu.Lock()
-	l.inFlight[token] = cancel
-	proxy := l.proxy
+	up := l.current
+	l.inFlight[r] = cancel
 	l.mu.Unlock()
 	defer func() {
 		l.mu.Lock()
-		delete(l.inFlight, token)
+		delete(l.inFlight, r)
 		l.mu.Unlock()
 		cancel(nil)
 	}()
-	proxy.ServeHTTP(recorder, request.WithContext(ctx))
+	up.proxy.ServeHTTP(rec, r.WithContext(ctx))
 }
 
-// ownHost: like kubectl proxy's --accept-hosts, a page that rebinds a name to 127.0.0.1
-// cannot use this port.
+// ownHost is kubectl proxy's --accept-hosts idea: a web page that rebinds its own name to
+// 127.0.0.1 sends its own Host, and is refused.
 func (l *listener) ownHost(host string) bool {
 	for _, name := range []string{"127.0.0.1", "localhost", "[::1]"} {
-		if host == fmt.Sprintf("%s:%d", name, l.port) {
+		if strings.EqualFold(host, fmt.Sprintf("%s:%d", name, l.port)) {
 			return true
 		}
 	}
 	return false
 }
 
-// revoke ends every request and connection of the profile: the next one needs a new
-// handshake, so a new signature from the token.
-func (l *listener) revoke() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, cancel := range l.inFlight {
-		cancel(errRevoked)
+func (l *listener) audit(r *http.Request, code int, started time.Time) {
+	var certificate any
+	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
+		certificate = r.TLS.PeerCertificates[0].SerialNumber.Text(16)
 	}
-	if l.make == nil {
-		return nil
-	}
-	fresh, err := l.make()
-	if err != nil {
-		return err
-	}
-	old := l.up
-	l.up, l.proxy = fresh, l.reverseProxy(fresh, l.headers)
-	old.cutAll()
-	return nil
+	l.ctl.send(map[string]any{"type": "audit", "profile": l.profile, "caller": nil, "certificate": certificate, "method": r.Method, "path": r.URL.Path, "status": code, "ms": time.Since(started).Milliseconds()})
 }
 
-func (l *listener) close() {
+// revoke ends every request and upstream connection of the profile and forgets its TLS
+// sessions: the next request needs a new handshake, so a new signature from the token.
+// Requests end through their contexts (an upgraded stream's backend closes with it), and the
+// TCP connections close under them, which also stops a response already streaming.
+func (l *listener) revoke() {
 	l.mu.Lock()
 	for _, cancel := range l.inFlight {
 		cancel(errRevoked)
 	}
-	up := l.up
+	for _, g := range l.generations {
+		g.retire(errRevoked)
+	}
+	fresh := newUpstream(l.profile, l.current.route, brokerAsk(l.ctl, l.profile), l.conns, l.diag, sessionCacheSize)
+	l.current, l.generations = fresh, []*upstream{fresh}
 	l.mu.Unlock()
-	_ = l.server.Close()
-	if up != nil {
-		up.cutAll()
+	// After the generations' contexts end, so no dial still in progress can register later.
+	l.conns.closeAll()
+}
+
+// close stops the listener and ends everything it carried.
+func (l *listener) close() {
+	_ = l.server.Close() // the port, and kubectl's connections (not hijacked ones)
+	l.mu.Lock()
+	for _, cancel := range l.inFlight {
+		cancel(errRevoked) // hijacked (upgraded) connections end with their request
+	}
+	for _, g := range l.generations {
+		g.retire(errRevoked)
+	}
+	l.mu.Unlock()
+	l.conns.closeAll()
+}
+
+// loopbackOnly drops a connection from anywhere but loopback. The socket is bound to
+// 127.0.0.1, so this is a second lock on the same door.
+type loopbackOnly struct{ net.Listener }
+
+func (l loopbackOnly) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if addr, ok := c.RemoteAddr().(*net.TCPAddr); ok && addr.IP.IsLoopback() {
+			return c, nil
+		}
+		_ = c.Close()
 	}
 }
 
-func certificateSerial(request *http.Request) any {
-	if request.TLS == nil || len(request.TLS.PeerCertificates) == 0 {
-		return nil
-	}
-	return request.TLS.PeerCertificates[0].SerialNumber.Text(16)
-}
-
-// statusRecorder remembers the status for the audit record; Unwrap lets ReverseProxy reach
-// the real writer's Flush and Hijack (streams and upgrades).
-type statusRecorder struct {
+// recorder notes the status for the audit record. Upgrades are audited when they are
+// answered, since the stream can then last for hours. Unwrap lets ReverseProxy reach the real
+// writer's Flush.
+type recorder struct {
 	http.ResponseWriter
-	status int
+	started time.Time
+	status  int
+	audit   func(code int)
+	once    sync.Once
 }
 
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 && code >= 200 {
 		r.status = code
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
 
-func (r *statusRecorder) Write(body []byte) (int, error) {
+func (r *recorder) Write(body []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
 	return r.ResponseWriter.Write(body)
 }
 
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-func (r *statusRecorder) code() int {
-	if r.status == 0 {
-		return http.StatusSwitchingProtocols
+// Hijack is called by ReverseProxy only for a 101 from the cluster, which it then writes.
+func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(r.ResponseWriter).Hijack()
+	if err == nil {
+		r.status = http.StatusSwitchingProtocols
+		r.finish()
 	}
-	return r.status
+	return conn, rw, err
+}
+
+func (r *recorder) finish() {
+	r.once.Do(func() {
+		code := r.status
+		if code == 0 {
+			code = http.StatusBadGateway // ended before any answer (a panic, a revoke)
+		}
+		r.audit(code)
+	})
+}
+
+// diagWriter turns a log.Logger's output into diagnostic lines on the control channel's stderr.
+type diagWriter struct {
+	ctl   *controller
+	quiet func(line string) bool
+}
+
+func (d diagWriter) Write(line []byte) (int, error) {
+	text := strings.TrimRight(string(line), "\n")
+	if d.quiet == nil || !d.quiet(text) {
+		d.ctl.logf("%s", text)
+	}
+	return len(line), nil
+}
+
+// probeNoise: kubecred doctor and port scanners connect without a certificate, and kubectl
+// drops connections; those handshake errors are no news. A refused certificate is.
+func probeNoise(line string) bool {
+	return strings.Contains(line, "TLS handshake error") && (strings.HasSuffix(line, "EOF") || strings.Contains(line, "connection reset") || strings.Contains(line, "didn't provide a certificate") || strings.Contains(line, "bad certificate"))
 }

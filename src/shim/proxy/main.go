@@ -6,12 +6,39 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
-	if err := run(context.Background(), os.Stdin, os.Stdout, os.Stderr); err != nil {
+	// SIGTERM from a service manager (or Ctrl-C in the broker's terminal) frees the ports
+	// as cleanly as the pipe closing does.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintf(os.Stderr, "kubecred-proxy: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// run serves the broker until its end of the control channel closes (EOF or a read error:
+// the broker died, even by SIGKILL) or ctx ends, then closes every listener and returns.
+func run(ctx context.Context, in io.Reader, out, diag io.Writer) error {
+	ctl := newController(out, diag)
+	p := newProxy(ctl)
+	served := make(chan struct{})
+	go func() {
+		ctl.serve(in, p.handle)
+		close(served)
+	}()
+	select {
+	case <-served:
+	case <-ctx.Done():
+		// The reading goroutine may stay blocked on stdin; the process is about to exit.
+	}
+	ctl.shutdown()
+	p.closeAll()
+	return nil
 }

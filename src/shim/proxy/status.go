@@ -5,18 +5,44 @@ import (
 	"net/http"
 )
 
-// writeStatus answers kubectl with a Kubernetes Status, so it prints our message as the reason.
+// status is a Kubernetes Status: kubectl prints its message as the reason a request failed;
+// any other body would reach the user as a generic "an error on the server" line.
+type status struct {
+	Kind       string         `json:"kind"`
+	APIVersion string         `json:"apiVersion"`
+	Metadata   map[string]any `json:"metadata"`
+	Status     string         `json:"status"`
+	Message    string         `json:"message"`
+	Reason     string         `json:"reason"`
+	Code       int            `json:"code"`
+}
+
+// reasonFor picks the Kubernetes StatusReason client-go recognises for a code, so
+// errors.IsServiceUnavailable and friends work on our answers too.
+func reasonFor(code int) string {
+	switch code {
+	case http.StatusBadRequest, http.StatusMisdirectedRequest:
+		return "BadRequest"
+	case http.StatusUnauthorized:
+		return "Unauthorized"
+	case http.StatusForbidden:
+		return "Forbidden"
+	case http.StatusNotFound:
+		return "NotFound"
+	case http.StatusTooManyRequests:
+		return "TooManyRequests"
+	case http.StatusGatewayTimeout:
+		return "Timeout"
+	case http.StatusBadGateway, http.StatusServiceUnavailable:
+		return "ServiceUnavailable"
+	}
+	return "InternalError"
+}
+
 func writeStatus(w http.ResponseWriter, code int, message string) {
-	body, _ := json.Marshal(map[string]any{
-		"kind":       "Status",
-		"apiVersion": "v1",
-		"metadata":   map[string]any{},
-		"status":     "Failure",
-		"message":    message,
-		"reason":     http.StatusText(code),
-		"code":       code,
-	})
+	body, _ := json.Marshal(status{Kind: "Status", APIVersion: "v1", Metadata: map[string]any{}, Status: "Failure", Message: message, Reason: reasonFor(code), Code: code})
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(code)
-	_, _ = w.Write(body)
+	_, _ = w.Write(append(body, '\n'))
 }

@@ -2,15 +2,20 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"net"
+	"log"
 	"net/http"
+	"net/http/httputil"
+	"net/textproto"
 	"net/url"
-	"sync"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -24,35 +29,30 @@ type upstreamSettings struct {
 	KeyType             string  `json:"keyType"`
 }
 
-// upstream is one profile's way to the cluster. Two transports: HTTP/2 for plain requests
-// (one connection carries everything, so one signature serves many requests), and HTTP/1.1
-// for Upgrade requests (a SPDY upgrade fails over HTTP/2). Both share a TLS session cache,
-// and handshakes run one at a time, so concurrent cold requests resume the first session
-// instead of each asking the token to sign.
-type upstream struct {
-	target      *url.URL
-	plain       *http.Transport
-	upgrade     *http.Transport
-	handshakeMu sync.Mutex
-	// Every connection made, so a revoke can cut them: a canceled request context does not
-	// abort a response body already streaming over HTTP/2.
-	connsMu     sync.Mutex
-	conns       []*tls.Conn
-	lastRefusal atomic.Pointer[brokerError]
-	settings    upstreamSettings
+// route is one listen request's upstream settings, checked and parsed once.
+type route struct {
+	server     string // as configured, for messages
+	target     *url.URL
+	chain      [][]byte
+	leaf       *x509.Certificate
+	roots      *x509.CertPool // nil: the system's
+	serverName string
+	headers    http.Header
+	key        string // the settings as given: a listen that changes nothing keeps the sessions
 }
 
-func newUpstream(profile string, settings upstreamSettings, ask func(ctx context.Context, profile, scheme string, message []byte) ([]byte, error)) (*upstream, error) {
-	target, err := url.Parse(settings.Server)
-	if err != nil || target.Scheme != "https" || target.Host == "" {
-		return nil, fmt.Errorf("the cluster's server %q is not an https:// URL", settings.Server)
+// Headers a profile may not set: net/http owns them, or they would break the framing.
+var reservedHeaders = map[string]bool{"Host": true, "Connection": true, "Upgrade": true, "Transfer-Encoding": true, "Content-Length": true, "Te": true, "Trailer": true, "Keep-Alive": true, "Proxy-Connection": true}
+
+func parseRoute(s upstreamSettings, headers map[string]string) (*route, error) {
+	target, err := url.Parse(s.Server)
+	if err != nil || target.Scheme != "https" || target.Host == "" || target.User != nil {
+		return nil, fmt.Errorf("the cluster's server %q is not an https://host:port URL: fix proxy.server in config.yaml", s.Server)
 	}
 	var chain [][]byte
-	rest := []byte(settings.CertificateChainPem)
-	for {
+	for rest := []byte(s.CertificateChainPem); ; {
 		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
+		if block, rest = pem.Decode(rest); block == nil {
 			break
 		}
 		if block.Type == "CERTIFICATE" {
@@ -60,87 +60,184 @@ func newUpstream(profile string, settings upstreamSettings, ask func(ctx context
 		}
 	}
 	if len(chain) == 0 {
-		return nil, errors.New("the token's certificate is not PEM")
+		return nil, errors.New("the token's certificate chain has no PEM certificate")
 	}
 	leaf, err := x509.ParseCertificate(chain[0])
 	if err != nil {
 		return nil, fmt.Errorf("the token's certificate: %w", err)
 	}
-	up := &upstream{target: target, settings: settings}
-	signer := &remoteSigner{public: leaf.PublicKey, profile: profile, ask: ask, failed: func(err error) {
-		var refusal *brokerError
-		if errors.As(err, &refusal) {
-			up.lastRefusal.Store(refusal)
+	switch leaf.PublicKey.(type) {
+	case *rsa.PublicKey:
+		if s.KeyType != "rsa" {
+			return nil, fmt.Errorf("the token's certificate has an RSA key, but keyType is %q", s.KeyType)
 		}
-	}}
-	certificate := &tls.Certificate{Certificate: chain, Leaf: leaf, PrivateKey: signer}
-	config := &tls.Config{
-		// The broker signs TLS 1.3 CertificateVerify messages only; TLS 1.2 (for tokens
-		// without RSA-PSS) would need it to check a whole handshake transcript.
+	case *ecdsa.PublicKey:
+		if s.KeyType != "ecdsa" {
+			return nil, fmt.Errorf("the token's certificate has an ECDSA key, but keyType is %q", s.KeyType)
+		}
+	default:
+		return nil, fmt.Errorf("the token's certificate has a %T key: only RSA and ECDSA keys can sign", leaf.PublicKey)
+	}
+	key, _ := json.Marshal([]any{s, headers}) // map keys are sorted, so equal settings give equal keys
+	r := &route{server: s.Server, target: target, chain: chain, leaf: leaf, serverName: target.Hostname(), headers: http.Header{}, key: string(key)}
+	if s.CaPem != nil {
+		r.roots = x509.NewCertPool()
+		if !r.roots.AppendCertsFromPEM([]byte(*s.CaPem)) {
+			return nil, errors.New("the cluster's CA is not a PEM certificate: fix proxy.caFile in config.yaml")
+		}
+	}
+	if s.TLSServerName != nil && *s.TLSServerName != "" {
+		r.serverName = *s.TLSServerName
+	}
+	for name, value := range headers {
+		canonical := textproto.CanonicalMIMEHeaderKey(name)
+		if !validHeaderName(name) || reservedHeaders[canonical] || strings.ContainsAny(value, "\r\n\x00") {
+			return nil, fmt.Errorf("proxy header %.60q cannot be set: fix proxy.headers in config.yaml", name)
+		}
+		r.headers.Set(canonical, value)
+	}
+	return r, nil
+}
+
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if c > 0x7e || c <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// errRevoked is the cause of every request and handshake a revoke (or close) ended.
+var errRevoked = errors.New("revoked")
+
+// upstream is one generation of a profile's way to the cluster: its settings, its TLS session
+// cache and its connections' transports. A revoke starts a new generation, so nothing from
+// before (a session ticket, an idle connection) lets a request skip a new token signature.
+//
+// Two transports: HTTP/2 for plain requests (one connection carries everything, so one
+// signature serves many requests), and HTTP/1.1 for Upgrade requests (SPDY/3.1 cannot be
+// carried over HTTP/2: net/http answers "invalid Upgrade request header").
+type upstream struct {
+	profile string
+	route   *route
+	ask     askFunc
+	conns   *connSet
+	diag    *log.Logger
+
+	ctx    context.Context // ends when the generation is revoked
+	cancel context.CancelCauseFunc
+	tls    *tls.Config
+	cache  *sessionCache // nil: no resumption
+	flight *handshakeGate
+
+	plain, upgrade *http.Transport
+	proxy          *httputil.ReverseProxy
+}
+
+func newUpstream(profile string, r *route, ask askFunc, conns *connSet, diag *log.Logger, cacheSize int) *upstream {
+	u := &upstream{profile: profile, route: r, ask: ask, conns: conns, diag: diag, flight: newHandshakeGate()}
+	u.ctx, u.cancel = context.WithCancelCause(context.Background())
+	u.tls = &tls.Config{
+		// The broker signs TLS 1.3 client CertificateVerify messages only. TLS 1.2 (for tokens
+		// without RSA-PSS, which TLS 1.3 requires) waits until the broker can check a 1.2
+		// handshake transcript; then MinVersion follows the token's mechanisms.
 		MinVersion:           tls.VersionTLS13,
-		ClientSessionCache:   tls.NewLRUClientSessionCache(64),
-		GetClientCertificate: func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return certificate, nil },
+		RootCAs:              r.roots,
+		ServerName:           r.serverName,
+		GetClientCertificate: u.clientCertificate,
 	}
-	if settings.CaPem != nil {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM([]byte(*settings.CaPem)) {
-			return nil, errors.New("the cluster's CA is not PEM")
-		}
-		config.RootCAs = pool
+	if cacheSize > 0 {
+		u.cache = newSessionCache(cacheSize)
+		u.tls.ClientSessionCache = u.cache
 	}
-	if settings.TLSServerName != nil {
-		config.ServerName = *settings.TLSServerName
-	} else {
-		config.ServerName = target.Hostname()
+	u.plain = &http.Transport{
+		DialTLSContext:        u.dialTLS([]string{"h2", "http/1.1"}),
+		ForceAttemptHTTP2:     true,
+		MaxIdleConnsPerHost:   16,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		// A watch on a connection whose peer vanished (laptop sleep, VPN drop) would hang
+		// forever; pings find it dead, as client-go does on its own connections.
+		HTTP2: &http.HTTP2Config{SendPingTimeout: 30 * time.Second, PingTimeout: 15 * time.Second},
+		// kubectl asks for compression itself when it wants it; the proxy passes bytes through.
+		DisableCompression: true,
 	}
-	up.plain = &http.Transport{DialTLSContext: up.dialer(config, []string{"h2", "http/1.1"}), ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 16, IdleConnTimeout: 90 * time.Second}
-	up.upgrade = &http.Transport{DialTLSContext: up.dialer(config, []string{"http/1.1"}), TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{}, IdleConnTimeout: 30 * time.Second}
-	return up, nil
+	u.upgrade = &http.Transport{
+		DialTLSContext:     u.dialTLS([]string{"http/1.1"}),
+		TLSNextProto:       map[string]func(string, *tls.Conn) http.RoundTripper{},
+		ForceAttemptHTTP2:  false,
+		IdleConnTimeout:    30 * time.Second,
+		DisableCompression: true,
+	}
+	u.proxy = &httputil.ReverseProxy{
+		Rewrite:       u.rewrite,
+		Transport:     u,
+		FlushInterval: -1, // watches and logs -f: every chunk as it comes
+		ErrorLog:      diag,
+		ErrorHandler:  u.fail,
+	}
+	return u
 }
 
-func (up *upstream) dialer(config *tls.Config, protocols []string) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	dialer := &net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		up.handshakeMu.Lock()
-		defer up.handshakeMu.Unlock()
-		raw, err := dialer.DialContext(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		perConn := config.Clone()
-		perConn.NextProtos = protocols
-		conn := tls.Client(raw, perConn)
-		if err := conn.HandshakeContext(ctx); err != nil {
-			raw.Close()
-			return nil, err
-		}
-		up.connsMu.Lock()
-		up.conns = append(up.conns, conn)
-		up.connsMu.Unlock()
-		return conn, nil
+func (u *upstream) clientCertificate(info *tls.CertificateRequestInfo) (*tls.Certificate, error) {
+	signer := &remoteSigner{ctx: info.Context(), public: u.route.leaf.PublicKey, ask: u.ask}
+	if a, ok := info.Context().Value(attemptKey{}).(*attempt); ok {
+		signer.refusal = &a.refusal
+	}
+	return &tls.Certificate{Certificate: u.route.chain, Leaf: u.route.leaf, PrivateKey: signer}, nil
+}
+
+// attempt carries one handshake's broker refusal from the signer back to the dialer.
+type attempt struct{ refusal atomic.Pointer[brokerError] }
+type attemptKey struct{}
+
+func (u *upstream) rewrite(r *httputil.ProxyRequest) {
+	r.SetURL(u.route.target) // scheme, host (and Host header), base path joined with kubectl's
+	// kubectl's own credentials never reach the cluster: the token's certificate speaks.
+	r.Out.Header.Del("Authorization")
+	r.Out.Header.Del("Proxy-Authorization")
+	for name, values := range u.route.headers {
+		r.Out.Header[name] = append([]string(nil), values...)
 	}
 }
 
-func (up *upstream) RoundTrip(request *http.Request) (*http.Response, error) {
-	if request.Header.Get("Upgrade") != "" {
-		return up.upgrade.RoundTrip(request)
+func (u *upstream) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("Upgrade") != "" {
+		return u.upgrade.RoundTrip(r)
 	}
-	return up.plain.RoundTrip(request)
+	return u.plain.RoundTrip(r)
 }
 
-// cutAll closes every connection this upstream made, in use or not.
-func (up *upstream) cutAll() {
-	up.connsMu.Lock()
-	conns := up.conns
-	up.conns = nil
-	up.connsMu.Unlock()
-	for _, conn := range conns {
-		_ = conn.Close()
+// fail answers kubectl with a Status that says what went wrong upstream.
+func (u *upstream) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var refusal *brokerError
+	switch {
+	case errors.Is(context.Cause(r.Context()), errRevoked) || errors.Is(err, errRevoked):
+		writeStatus(w, http.StatusServiceUnavailable, fmt.Sprintf("kubecred-proxy ended this request: the token key of profile %s was locked or removed; unlock or insert it and run the command again", u.profile))
+	case errors.As(err, &refusal) && refusal.status != 0:
+		writeStatus(w, refusal.status, refusal.message)
+	case errors.As(err, &refusal):
+		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy could not reach %s: %s", u.route.server, refusal.message))
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// kubectl went away (Ctrl-C); nobody reads this answer.
+		writeStatus(w, http.StatusBadGateway, "the request was canceled")
+	default:
+		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy could not reach %s: %v", u.route.server, err))
 	}
-	up.closeIdle()
 }
 
-func (up *upstream) closeIdle() {
-	up.plain.CloseIdleConnections()
-	up.upgrade.CloseIdleConnections()
+// retire ends the generation: handshakes waiting for a signature give up, idle connections
+// close. Connections in use are closed by the listener's connSet.
+func (u *upstream) retire(cause error) {
+	u.cancel(cause)
+	u.closeIdle()
+}
+
+func (u *upstream) closeIdle() {
+	u.plain.CloseIdleConnections()
+	u.upgrade.CloseIdleConnections()
 }
