@@ -43,6 +43,9 @@ fi
 
 npm run --silent build
 
+# The node end of kubectl exec/attach/port-forward/logs for the tests (test/kubelet).
+go build -C test/kubelet -trimpath -o "$PWD/dist/test/test-kubelet" . 2> >(grep -v '^go: downloading' >&2)
+
 # A real kube-apiserver for the end-to-end tests, built once per version into ~/.cache/kubecred
 # (about 4 minutes and 2 GB of Go build cache the first time on 2 cores; found at once after).
 node scripts/build-kube-apiserver.mjs 2> >(grep -v '^go: downloading' >&2)

@@ -1,19 +1,17 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmod, copyFile, readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/main/demo/freePort.js';
-import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
-import { V1_EXEC_INFO, callersFor } from '../support/callers.js';
-import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import { writeConfig, type TestBroker } from '../support/broker.js';
+import { V1_EXEC_INFO } from '../support/callers.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
-import { createTestPki, type TestPki } from '../support/pki.js';
-import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { startProxiedCluster, type ProxiedCluster } from '../support/proxiedCluster.js';
+import { NATIVE_SHIM } from '../support/repo.js';
 import { run } from '../support/run.js';
-import { createSoftHsm, createTokenClientCertificate, privateKeyExposure, type SoftHsm } from '../support/softhsm.js';
-import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { privateKeyExposure } from '../support/softhsm.js';
+import { type TempHome } from '../support/tempHome.js';
 
 const PIN = '314159';
 const KUBECTL = findKubectlBuilds().at(-1)!;
@@ -29,72 +27,29 @@ const KEYS = [
 // with a key generated on a SoftHSM2 token as non-extractable; the real server decides who the
 // user is from the token's certificate.
 describe('the exec proxy against a real kube-apiserver, keys on a token', () => {
+  let cluster: ProxiedCluster;
+  // Short names for what most tests use.
   let home: TempHome;
-  let pki: TestPki;
-  let api: KubeApiServer;
-  let hsm: SoftHsm;
   let broker: TestBroker;
-  let kubeconfig: string;
-  const ports = new Map<string, number>();
-  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
-  const kubectl = (args: string[]) => runKubectl(KUBECTL.path, args, { kubeconfig, env: { KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf } });
+  let ports: ReadonlyMap<string, number>;
+  const cli = (args: string[], input?: string) => cluster.cli(args, input);
+  const credential = (profile: string) => cluster.credential(profile);
+  const kubectl = (args: string[]) => cluster.kubectl(KUBECTL.path, args);
 
   beforeAll(async () => {
-    assertBuilt({ shim: true });
-    home = await makeTempHome();
-    pki = await createTestPki(path.join(home.dir, 'pki'));
-    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki });
-    hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-proxy', pin: PIN, soPin: '27182818' });
-    for (const key of KEYS) {
-      await createTokenClientCertificate(hsm, PIN, { ...key, subject: `/O=${key.group}/CN=${key.user}`, caCertPath: pki.caCertPath, caKeyPath: path.join(pki.dir, 'ca.key'), workDir: path.join(home.dir, 'certs') });
-      ports.set(key.profile, await freePort());
-    }
-    await writeConfig(home.dir, configYaml());
-    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
-    expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
-    // The user's kubeconfig names the real cluster; install points each context at its proxy.
-    kubeconfig = path.join(home.dir, 'kubeconfig');
-    await writeFile(kubeconfig, realClusterKubeconfig(), { mode: 0o600 });
-    for (const key of KEYS) {
-      const installed = await cli(['install', '--profile', key.profile, '--context', key.profile, '--kubeconfig', kubeconfig]);
-      expect(installed.code, installed.stderr).toBe(0);
-      expect(installed.stderr).toContain(`through kubecred-proxy at https://127.0.0.1:${ports.get(key.profile)}`);
-    }
+    cluster = await startProxiedCluster({ users: KEYS, pin: PIN });
+    ({ home, broker, ports } = cluster);
+    for (const key of KEYS) expect(cluster.installNotes.get(key.profile)).toContain(`through kubecred-proxy at https://127.0.0.1:${ports.get(key.profile)}`);
   }, 300_000);
 
   afterAll(async () => {
-    await broker?.stop();
-    // The broker the last test's kubectl call started on its own.
-    if (home) await cli(['stop']).catch(() => undefined);
-    await api?.stop();
-    hsm?.dispose();
-    await home?.cleanup();
+    await cluster?.stop();
   });
-
-  /** The proxied profiles, and any more (name, key label, port). */
-  function configYaml(more: { profile: string; label: string; port: number }[] = []): string {
-    const profiles = [...KEYS.map((key) => ({ profile: key.profile, label: key.label, port: ports.get(key.profile)! })), ...more].map(
-      ({ profile, label, port }) => `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath} }\n`,
-    );
-    return `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`;
-  }
-
-  /** As the user has it: one real cluster, and a context and an empty user per profile. */
-  function realClusterKubeconfig(): string {
-    return JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': Buffer.from(pki.caPem).toString('base64') } }],
-      users: KEYS.map((key) => ({ name: key.profile, user: {} })),
-      contexts: KEYS.map((key) => ({ name: key.profile, context: { cluster: 'real', user: key.profile } })),
-      'current-context': KEYS[0].profile,
-    });
-  }
 
   it('install left the real cluster for other contexts and gave each profile a cluster on its listener', async () => {
     const view = await kubectl(['config', 'view', '--raw', '-o', 'json']);
     const config = JSON.parse(view.stdout) as { clusters: Array<{ name: string; cluster: { server: string } }>; contexts: Array<{ name: string; context: { cluster: string } }> };
-    expect(config.clusters.find((c) => c.name === 'real')?.cluster.server).toBe(api.url);
+    expect(config.clusters.find((c) => c.name === 'real')?.cluster.server).toBe(cluster.api.url);
     for (const key of KEYS) {
       expect(config.contexts.find((c) => c.name === key.profile)?.context.cluster).toBe(`kubecred-proxy-${key.profile}`);
       expect(config.clusters.find((c) => c.name === `kubecred-proxy-${key.profile}`)?.cluster.server).toBe(`https://127.0.0.1:${ports.get(key.profile)}`);
@@ -103,7 +58,7 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
 
   it('the private keys cannot be read off the token', async () => {
     for (const key of KEYS) {
-      expect(await privateKeyExposure(hsm, PIN, key.id)).toEqual({ sensitive: true, extractable: false, secretRead: expect.stringMatching(/CKR_ATTRIBUTE_SENSITIVE/) });
+      expect(await privateKeyExposure(cluster.hsm, PIN, key.id)).toEqual({ sensitive: true, extractable: false, secretRead: expect.stringMatching(/CKR_ATTRIBUTE_SENSITIVE/) });
     }
   });
 
@@ -118,7 +73,7 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
   it('kubectl get --raw /version answers the real server\'s version', async () => {
     const result = await kubectl(['get', '--raw', '/version', '--context', 'prod-rsa']);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).gitVersion).toBe(api.gitVersion);
+    expect(JSON.parse(result.stdout).gitVersion).toBe(cluster.api.gitVersion);
   });
 
   it('kubectl\'s credential is a short-lived local certificate, never the token\'s key', async () => {
@@ -159,7 +114,7 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
     const port = (squatter.address() as net.AddressInfo).port;
     try {
-      await writeConfig(home.dir, configYaml([{ profile: 'prod-busy', label: 'tls-rsa', port }]));
+      await writeConfig(home.dir, cluster.configYaml([{ profile: 'prod-busy', label: 'tls-rsa', port }]));
       const refused = await credential('prod-busy');
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toContain(`127.0.0.1:${port} is in use by another program: choose another proxy port for profile prod-busy in config.yaml`);
@@ -169,23 +124,20 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
       expect(findings).toContainEqual(expect.objectContaining({ status: 'ok', title: `proxy port ${ports.get('prod-rsa')} (prod-rsa)`, detail: 'served by kubecred-proxy' }));
     } finally {
       squatter.close();
-      await writeConfig(home.dir, configYaml());
+      await writeConfig(home.dir, cluster.configYaml());
     }
   });
 
   it('kubecred lock ends a watch kubectl holds open through the proxy within 2 s', async () => {
     // The cluster's admin lets group devs watch namespaces.
-    const admin = path.join(home.dir, 'admin.kubeconfig');
-    const b64 = (text: string) => Buffer.from(text).toString('base64');
-    await writeFile(admin, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }], users: [{ name: 'admin', user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) } }], contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }], 'current-context': 'admin' }), { mode: 0o600 });
     // Its own role: the aggregated ones (view) stay empty without a controller manager.
     for (const args of [['create', 'clusterrole', 'namespace-watcher', '--verb=get,list,watch', '--resource=namespaces'], ['create', 'clusterrolebinding', 'devs-watch', '--clusterrole=namespace-watcher', '--group=devs']]) {
-      const granted = await runKubectl(KUBECTL.path, args, { kubeconfig: admin });
+      const granted = await runKubectl(KUBECTL.path, args, { kubeconfig: cluster.adminKubeconfig });
       expect(granted.code, granted.stderr).toBe(0);
     }
     await expect.poll(async () => (await kubectl(['auth', 'can-i', 'watch', 'namespaces', '--context', 'prod-rsa'])).stdout.trim(), { timeout: 10_000 }).toBe('yes');
 
-    const watch = spawn(KUBECTL.path, ['get', 'namespaces', '-w', '--context', 'prod-rsa'], { env: { ...process.env, KUBECONFIG: kubeconfig, KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn(KUBECTL.path, ['get', 'namespaces', '-w', '--context', 'prod-rsa'], { env: { ...process.env, ...cluster.env, KUBECONFIG: cluster.kubeconfig }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     watch.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     watch.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -22,6 +22,8 @@ export interface RunClientGoOptions {
   timeoutMs?: number;
   /** Written to the program's stdin (default: stdin is /dev/null, not a terminal). */
   input?: string;
+  /** After the kubeconfig: a stream command (exec, port-forward; see test/clients/clientgo/main.go). */
+  args?: string[];
 }
 
 /** The go command: from PATH, else /usr/local/go/bin/go. */
@@ -94,7 +96,7 @@ export function runClientGo(
 ): Promise<ClientGoResult> {
   const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
-  return run(bin, [kubeconfig], { env: merged, timeoutMs: options.timeoutMs ?? 60_000, input: options.input });
+  return run(bin, [kubeconfig, ...(options.args ?? [])], { env: merged, timeoutMs: options.timeoutMs ?? 60_000, input: options.input });
 }
 
 interface RunOptions {

@@ -64,7 +64,7 @@ export function findKubectlBuilds(): KubectlBuild[] {
 export function runKubectl(
   bin: string,
   args: string[],
-  opts: { env?: Record<string, string>; kubeconfig: string },
+  opts: { env?: Record<string, string>; kubeconfig: string; stdin?: string },
 ): Promise<KubectlResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -86,8 +86,8 @@ export function runKubectl(
         resolve({ code, stdout, stderr: stderr + note, ms });
       },
     );
-    // A closed stdin, never a terminal: exec plugins see a non-interactive
-    // caller, as under CI, and nothing can block waiting for input.
-    child.stdin?.end();
+    // A closed stdin (after what the test feeds it), never a terminal: exec plugins see a
+    // non-interactive caller, as under CI, and nothing can block waiting for input.
+    child.stdin?.end(opts.stdin);
   });
 }

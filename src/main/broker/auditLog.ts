@@ -12,7 +12,7 @@ export interface AuditRecord {
   readonly source?: 'cache' | 'provider';
   readonly error?: string;
   /** A request kubecred-proxy passed to the cluster for the profile (never its headers or body). */
-  readonly request?: { readonly method: string; readonly path: string; readonly status: number };
+  readonly request?: { readonly method: string; readonly path: string; readonly status: number; readonly upgrade?: string };
 }
 
 export interface AuditLog {

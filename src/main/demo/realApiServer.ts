@@ -103,6 +103,11 @@ export async function startKubeApiServer(options: ApiServerOptions): Promise<Kub
       '--endpoint-reconciler-type=none',
       '--service-cluster-ip-range=10.96.0.0/24',
       '--cert-dir', path.join(dir, 'certs'),
+      // How it reaches a node for exec, attach, port-forward and logs: with the test PKI's
+      // client certificate, checking the node's serving certificate against the same CA.
+      `--kubelet-client-certificate=${pki.clientCertPath}`,
+      `--kubelet-client-key=${pki.clientKeyPath}`,
+      `--kubelet-certificate-authority=${pki.caCertPath}`,
       ...(options.tokens?.length ? [`--token-auth-file=${await tokenFile(dir, options.tokens)}`] : []),
       ...(options.oidc ? [`--oidc-issuer-url=${options.oidc.issuer}`, `--oidc-client-id=${options.oidc.clientId}`, `--oidc-ca-file=${options.oidc.caFile}`, '--oidc-username-claim=sub', '--oidc-username-prefix=oidc:', '--oidc-groups-claim=groups', '--oidc-groups-prefix=oidc:'] : []),
       ...(options.tokenWebhookConfig ? [`--authentication-token-webhook-config-file=${options.tokenWebhookConfig}`, '--authentication-token-webhook-cache-ttl=0s', '--authentication-token-webhook-version=v1'] : []),

@@ -46,7 +46,7 @@ export function proxiedProfile(profile: ProxiedProfileConfig): ProxiedProfile {
   };
 }
 
-/** One proxied request in the audit trail: profile, method, path and status, never headers or bodies. */
+/** One proxied request in the audit trail: profile, method, path, status and stream protocol, never other headers or bodies. */
 export async function recordProxiedRequest(audit: AuditLog, clock: Clock, event: Readonly<Record<string, unknown>>): Promise<void> {
   const status = Number(event.status);
   await audit.append({
@@ -54,6 +54,6 @@ export async function recordProxiedRequest(audit: AuditLog, clock: Clock, event:
     profile: String(event.profile),
     caller: { client: 'kubecred-proxy' },
     outcome: status >= 400 ? 'failed' : 'served',
-    request: { method: String(event.method).slice(0, 16), path: String(event.path).slice(0, 512), status },
+    request: { method: String(event.method).slice(0, 16), path: String(event.path).slice(0, 512), status, ...(typeof event.upgrade === 'string' ? { upgrade: event.upgrade.slice(0, 32) } : {}) },
   });
 }

@@ -181,7 +181,13 @@ func (l *listener) audit(r *http.Request, code int, started time.Time) {
 	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 		certificate = r.TLS.PeerCertificates[0].SerialNumber.Text(16)
 	}
-	l.ctl.send(map[string]any{"type": "audit", "profile": l.profile, "caller": nil, "certificate": certificate, "method": r.Method, "path": r.URL.Path, "status": code, "ms": time.Since(started).Milliseconds()})
+	event := map[string]any{"type": "audit", "profile": l.profile, "caller": nil, "certificate": certificate, "method": r.Method, "path": r.URL.Path, "status": code, "ms": time.Since(started).Milliseconds()}
+	// Which stream protocol an exec or port-forward used (websocket, SPDY/3.1): the first thing
+	// to ask when one kubectl build streams and another does not.
+	if upgrade := r.Header.Get("Upgrade"); upgrade != "" {
+		event["upgrade"] = upgrade
+	}
+	l.ctl.send(event)
 }
 
 // revoke ends every request and upstream connection of the profile and forgets its TLS

@@ -4,7 +4,10 @@
 // real), asks the API server for its version and who it takes the caller for
 // (a SelfSubjectReview, which needs the credential to be accepted), and prints
 // both as JSON on stdout. On failure it prints the error on stderr and exits
-// non-zero.
+// non-zero. With more arguments it opens a stream to a pod instead (streams.go):
+//
+//	clientgo KUBECONFIG exec POD websocket|spdy COMMAND...
+//	clientgo KUBECONFIG port-forward POD PORT websocket|spdy PATH
 package main
 
 import (
@@ -20,9 +23,12 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: clientgo KUBECONFIG")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: clientgo KUBECONFIG [exec POD PROTOCOL COMMAND... | port-forward POD PORT PROTOCOL PATH]")
 		os.Exit(2)
+	}
+	if len(os.Args) > 2 {
+		os.Exit(stream(os.Args[1], os.Args[2:]))
 	}
 	if err := run(os.Args[1]); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
