@@ -169,10 +169,12 @@ func (b *fakeBroker) sign(id int64, message map[string]any) {
 	b.write(map[string]any{"id": id, "reply": true, "ok": true, "signature": base64.StdEncoding.EncodeToString(signature)})
 }
 
-// tokenSign is what PKCS#11 returns for the scheme: RSA-PSS with salt = hash length, or ECDSA
-// as raw r||s. Like the broker, it signs only a TLS 1.3 client CertificateVerify.
+// tokenSign is what PKCS#11 returns for the scheme: RSA-PSS with salt = hash length, PKCS#1
+// v1.5, or ECDSA as raw r||s. Like the broker, it signs only a TLS 1.3 client
+// CertificateVerify or a TLS 1.2 handshake transcript (which starts with the ClientHello).
 func tokenSign(key crypto.Signer, scheme string, message []byte) ([]byte, error) {
-	if !bytes.HasPrefix(message, clientVerifyPrefix) || (len(message)-len(clientVerifyPrefix) != 32 && len(message)-len(clientVerifyPrefix) != 48) {
+	tls12 := len(message) > 4 && message[0] == 1
+	if !tls12 && (!bytes.HasPrefix(message, clientVerifyPrefix) || (len(message)-len(clientVerifyPrefix) != 32 && len(message)-len(clientVerifyPrefix) != 48)) {
 		return nil, fmt.Errorf("not a TLS 1.3 client CertificateVerify (%d bytes)", len(message))
 	}
 	hashes := map[string]crypto.Hash{"sha256": crypto.SHA256, "sha384": crypto.SHA384, "sha512": crypto.SHA512}
@@ -186,6 +188,9 @@ func tokenSign(key crypto.Signer, scheme string, message []byte) ([]byte, error)
 	digest := h.Sum(nil)
 	switch k := key.(type) {
 	case *rsa.PrivateKey:
+		if family == "rsa-pkcs1" && tls12 {
+			return rsa.SignPKCS1v15(rand.Reader, k, hash, digest)
+		}
 		if family != "rsa-pss" {
 			return nil, fmt.Errorf("scheme %q for an RSA key in TLS 1.3", scheme)
 		}
@@ -293,7 +298,7 @@ func newCluster(t *testing.T, keyKind string) *cluster {
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"user": r.TLS.PeerCertificates[0].Subject.CommonName, "auth": r.Header.Values("Authorization"), "proxyAuth": r.Header.Values("Proxy-Authorization"),
 			"team": r.Header.Values("X-Team"), "proto": r.Proto, "path": r.URL.Path, "query": r.URL.RawQuery, "host": r.Host, "sni": r.TLS.ServerName,
-			"acceptEncoding": r.Header.Values("Accept-Encoding"), "forwarded": r.Header.Values("X-Forwarded-For"),
+			"acceptEncoding": r.Header.Values("Accept-Encoding"), "forwarded": r.Header.Values("X-Forwarded-For"), "tlsVersion": r.TLS.Version,
 		})
 	})
 	mux.HandleFunc("/base/stream", func(w http.ResponseWriter, r *http.Request) {
@@ -335,7 +340,8 @@ func newCluster(t *testing.T, keyKind string) *cluster {
 	c.server.EnableHTTP2 = true
 	c.server.Config.ErrorLog = quietLog()
 	c.server.TLS = &tls.Config{
-		MinVersion:   tls.VersionTLS13,
+		// As kube-apiserver: 1.2 and 1.3, so the proxy's own setting decides.
+		MinVersion:   tls.VersionTLS12,
 		ClientAuth:   tls.RequireAndVerifyClientCert,
 		ClientCAs:    pool,
 		Certificates: []tls.Certificate{{Certificate: [][]byte{serverDER}, PrivateKey: serverKey}},

@@ -67,6 +67,32 @@ func TestTheClusterSeesTheTokenIdentityAndConfiguredHeadersOnly(t *testing.T) {
 	}
 }
 
+func TestATLS12ProfileSignsTheTranscriptWithPKCS1(t *testing.T) {
+	for _, kind := range []string{"rsa", "p256"} {
+		t.Run(kind, func(t *testing.T) {
+			e := newEnv(t, kind)
+			reply := e.b.mustCall("listen", map[string]any{"profile": "a", "port": 0, "upstream": e.upstream(map[string]any{"tlsVersion": "1.2"}), "headers": nil})
+			cert := e.issue("a")
+			code, body := e.get(e.client(&cert), local(int(reply["port"].(float64)), "/whoami"), nil)
+			if code != 200 || !strings.Contains(body, fmt.Sprintf(`"tlsVersion":%d`, tls.VersionTLS12)) {
+				t.Fatalf("%d %s", code, body)
+			}
+			want := map[string]string{"rsa": "rsa_pkcs1_sha256", "p256": "ecdsa_sha256"}[kind]
+			if schemes := e.b.schemes; len(schemes) != 1 || schemes[0] != want {
+				t.Errorf("signed %v, want one %s", schemes, want)
+			}
+		})
+	}
+}
+
+func TestAnUnknownTLSVersionIsRefusedWithTheSettingToFix(t *testing.T) {
+	e := newEnv(t, "rsa")
+	reply := e.b.call("listen", map[string]any{"profile": "a", "port": 0, "upstream": e.upstream(map[string]any{"tlsVersion": "1.1"}), "headers": nil})
+	if !strings.Contains(fmt.Sprint(reply), "proxy.tlsVersion") {
+		t.Fatalf("reply %v", reply)
+	}
+}
+
 func TestTLSServerNameIsSentAsSNI(t *testing.T) {
 	e := newEnv(t, "p256")
 	reply := e.b.mustCall("listen", map[string]any{"profile": "a", "port": 0, "upstream": e.upstream(map[string]any{"tlsServerName": "kube.internal"}), "headers": nil})

@@ -27,6 +27,9 @@ type upstreamSettings struct {
 	TLSServerName       *string `json:"tlsServerName"`
 	CertificateChainPem string  `json:"certificateChainPem"`
 	KeyType             string  `json:"keyType"`
+	// TLSVersion "1.2" holds the upstream handshake to TLS 1.2 (and RSA keys to PKCS#1 v1.5):
+	// for tokens without RSA-PSS, which TLS 1.3 requires. Empty: TLS 1.3.
+	TLSVersion string `json:"tlsVersion,omitempty"`
 }
 
 // route is one listen request's upstream settings, checked and parsed once.
@@ -37,6 +40,7 @@ type route struct {
 	leaf       *x509.Certificate
 	roots      *x509.CertPool // nil: the system's
 	serverName string
+	tls12      bool
 	headers    http.Header
 	key        string // the settings as given: a listen that changes nothing keeps the sessions
 }
@@ -79,7 +83,10 @@ func parseRoute(s upstreamSettings, headers map[string]string) (*route, error) {
 		return nil, fmt.Errorf("the token's certificate has a %T key: only RSA and ECDSA keys can sign", leaf.PublicKey)
 	}
 	key, _ := json.Marshal([]any{s, headers}) // map keys are sorted, so equal settings give equal keys
-	r := &route{server: s.Server, target: target, chain: chain, leaf: leaf, serverName: target.Hostname(), headers: http.Header{}, key: string(key)}
+	if s.TLSVersion != "" && s.TLSVersion != "1.2" && s.TLSVersion != "1.3" {
+		return nil, fmt.Errorf("proxy.tlsVersion %.10q: use 1.2 or 1.3 in config.yaml", s.TLSVersion)
+	}
+	r := &route{server: s.Server, target: target, chain: chain, leaf: leaf, serverName: target.Hostname(), tls12: s.TLSVersion == "1.2", headers: http.Header{}, key: string(key)}
 	if s.CaPem != nil {
 		r.roots = x509.NewCertPool()
 		if !r.roots.AppendCertsFromPEM([]byte(*s.CaPem)) {
@@ -142,13 +149,15 @@ func newUpstream(profile string, r *route, ask askFunc, conns *connSet, diag *lo
 	u := &upstream{profile: profile, route: r, ask: ask, conns: conns, diag: diag, flight: newHandshakeGate()}
 	u.ctx, u.cancel = context.WithCancelCause(context.Background())
 	u.tls = &tls.Config{
-		// The broker signs TLS 1.3 client CertificateVerify messages only. TLS 1.2 (for tokens
-		// without RSA-PSS, which TLS 1.3 requires) waits until the broker can check a 1.2
-		// handshake transcript; then MinVersion follows the token's mechanisms.
+		// The broker signs what it can check: a TLS 1.3 CertificateVerify, or for a profile set
+		// to TLS 1.2 the 1.2 handshake transcript. No downgrade from one to the other.
 		MinVersion:           tls.VersionTLS13,
 		RootCAs:              r.roots,
 		ServerName:           r.serverName,
 		GetClientCertificate: u.clientCertificate,
+	}
+	if r.tls12 {
+		u.tls.MinVersion, u.tls.MaxVersion = tls.VersionTLS12, tls.VersionTLS12
 	}
 	if cacheSize > 0 {
 		u.cache = newSessionCache(cacheSize)
@@ -188,7 +197,12 @@ func (u *upstream) clientCertificate(info *tls.CertificateRequestInfo) (*tls.Cer
 	if a, ok := info.Context().Value(attemptKey{}).(*attempt); ok {
 		signer.refusal = &a.refusal
 	}
-	return &tls.Certificate{Certificate: u.route.chain, Leaf: u.route.leaf, PrivateKey: signer}, nil
+	certificate := &tls.Certificate{Certificate: u.route.chain, Leaf: u.route.leaf, PrivateKey: signer}
+	if _, rsaKey := u.route.leaf.PublicKey.(*rsa.PublicKey); rsaKey && u.route.tls12 {
+		// The reason for TLS 1.2 is a token without RSA-PSS: never offer to sign with it.
+		certificate.SupportedSignatureAlgorithms = []tls.SignatureScheme{tls.PKCS1WithSHA256, tls.PKCS1WithSHA384, tls.PKCS1WithSHA512}
+	}
+	return certificate, nil
 }
 
 // attempt carries one handshake's broker refusal from the signer back to the dialer.
