@@ -52,6 +52,8 @@ func (p *proxy) handle(kind string, raw json.RawMessage) (map[string]any, error)
 			return nil, fmt.Errorf("a malformed init request: %v", err)
 		}
 		return p.init(r.CA)
+	case "stats":
+		return p.stats(), nil
 	case "listen", "close", "issue", "revoke":
 	default:
 		return nil, fmt.Errorf("kubecred-proxy has no request %.40q: install the kubecred-proxy built with this broker", kind)
