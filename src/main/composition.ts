@@ -37,6 +37,7 @@ import { FileAuditLog } from './state/fileAuditLog.js';
 import { ProxySupervisor } from './proxy/proxySupervisor.js';
 import { startProxyProcess } from './proxy/proxyProcess.js';
 import { localCaInKeychain, proxiedProfile, recordProxiedRequest } from './proxy/proxyWiring.js';
+import { localCertificateSeconds } from './proxy/localCertificateLifetime.js';
 import { proxyPath } from './platform/shimLocation.js';
 
 export interface CompositionOptions {
@@ -108,6 +109,9 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     sign: async (token, label, plan) => (await currentTokens()).sign(token, label, plan),
     audit: (event) => void recordProxiedRequest(audit, clock, event).catch((error: Error) => logger.warn('audit log write failed', { reason: error.message })),
     logger,
+    // Read once, at start: a bad value stops the broker with a message that names it.
+    localCertificateSeconds: localCertificateSeconds(process.env),
+    now: () => clock.now(),
   });
   const credentials = new CredentialBroker({
     clock,

@@ -46,7 +46,7 @@ function fakeProxy() {
   return { start, requests, exit: () => exit(), sign: (message: Record<string, unknown>) => handlersOfBroker.sign!(message) };
 }
 
-function setup(stored?: LocalCa) {
+function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
   const proxy = fakeProxy();
   const saved: LocalCa[] = [];
   const signed: SignaturePlan[] = [];
@@ -64,6 +64,7 @@ function setup(stored?: LocalCa) {
     },
     audit: () => undefined,
     logger,
+    ...more,
   };
   const profile = { name: 'prod', port: 47011, server: 'https://k8s.example:6443', token: 'card', label: 'tls' };
   return { supervisor: new ProxySupervisor(deps), proxy, saved, signed, profile, pull: () => (tokenPresent = false) };
@@ -121,6 +122,27 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
     await new Promise((resolve) => setImmediate(resolve));
     await supervisor.credential(profile);
     expect(proxy.requests.map((r) => r.type)).toEqual(['init', 'listen', 'issue', 'init', 'listen', 'issue']);
+  });
+
+  it('issues ten-minute certificates, or as set, and never past the token\'s PIN grace', async () => {
+    const now = Date.parse('2026-11-25T10:00:00Z');
+    const ttls = async (more: Partial<ProxyDeps>) => {
+      const { supervisor, proxy, profile } = setup(undefined, { now: () => now, ...more });
+      await supervisor.credential(profile);
+      return proxy.requests.filter((r) => r.type === 'issue').map((r) => r.ttlSeconds);
+    };
+    const key = (graceLeftMs?: number): Partial<ProxyDeps> => ({
+      tokenKey: async () => ({ certificatePem: 'TOKEN CERT', keyType: 'rsa', ...(graceLeftMs === undefined ? {} : { loggedInUntil: new Date(now + graceLeftMs) }) }),
+    });
+    expect(await ttls(key())).toEqual([600]);
+    expect(await ttls({ ...key(), localCertificateSeconds: 8 })).toEqual([8]);
+    // The PIN is asked again when its grace ends: kubectl's next shim call asks, not a handshake.
+    expect(await ttls(key(15 * 60_000))).toEqual([600]);
+    expect(await ttls(key(90_500))).toEqual([90]);
+    expect(await ttls({ ...key(90_500), localCertificateSeconds: 8 })).toEqual([8]);
+    // A grace that ends now still gives kubectl a certificate it can use.
+    expect(await ttls(key(200))).toEqual([1]);
+    expect(await ttls(key(-5_000))).toEqual([1]);
   });
 
   it('says what to do where no proxy was built', async () => {

@@ -1,5 +1,6 @@
 import type { Logger } from '../broker/logger.js';
 import { BrokerError } from '../broker/brokerError.js';
+import { LOCAL_CERTIFICATE_SECONDS } from './localCertificateLifetime.js';
 import type { RequestHandler } from './controlChannel.js';
 import { planSignature, type SignaturePlan, type TokenKeyType } from './signaturePlan.js';
 import type { ProxyProcess } from './proxyProcess.js';
@@ -30,12 +31,19 @@ export interface ProxyDeps {
   /** The stored local CA, or undefined the first time. */
   loadCa(): Promise<LocalCa | undefined>;
   saveCa(ca: LocalCa): Promise<void>;
-  /** The token's certificate and key type; logs in to the token (PIN prompt) when needed. */
-  tokenKey(token: string, label: string): Promise<{ certificatePem: string; keyType: TokenKeyType }>;
+  /**
+   * The token's certificate and key type; logs in to the token (PIN prompt) when needed.
+   * `loggedInUntil`: when the token's PIN grace ends and the PIN will be asked again.
+   */
+  tokenKey(token: string, label: string): Promise<{ certificatePem: string; keyType: TokenKeyType; loggedInUntil?: Date }>;
   sign(token: string, label: string, plan: SignaturePlan): Promise<Buffer>;
   /** One proxied request, for the audit log. */
   audit(event: Readonly<Record<string, unknown>>): void;
   readonly logger: Logger;
+  /** How long kubectl's local certificates last, in seconds; ten minutes when absent. */
+  readonly localCertificateSeconds?: number;
+  /** The broker's clock; Date.now when absent. */
+  readonly now?: () => number;
 }
 
 /** What kubectl gets for a proxied profile: a short-lived certificate for the local listener. */
@@ -45,8 +53,9 @@ export interface LocalCredential {
   readonly expiresAt: Date;
 }
 
-// Short: kubectl re-runs the shim when it ends, and a stolen one is soon worthless.
-const LOCAL_CERTIFICATE_TTL_S = 10 * 60;
+// A grace that ends in a moment still gives a certificate kubectl can use for its command
+// (it asks again when the certificate ends, not at every request).
+const MIN_LOCAL_CERTIFICATE_SECONDS = 1;
 
 /**
  * Runs kubecred-proxy for the broker: starts it on first need (and again after it died),
@@ -65,7 +74,7 @@ export class ProxySupervisor {
     const { process } = await this.ensure();
     const key = await this.deps.tokenKey(profile.token, profile.label);
     await this.listen(process, profile, key);
-    const issued = await process.channel.request('issue', { profile: profile.name, ttlSeconds: LOCAL_CERTIFICATE_TTL_S, caller: null });
+    const issued = await process.channel.request('issue', { profile: profile.name, ttlSeconds: this.lifetimeSeconds(key.loggedInUntil), caller: null });
     return { certificatePem: String(issued.certPem), keyPem: String(issued.keyPem), expiresAt: new Date(String(issued.notAfter)) };
   }
 
@@ -137,6 +146,20 @@ export class ProxySupervisor {
       throw new BrokerError('config-invalid', (error as Error).message, `kubecred doctor shows what holds the port`);
     }
     this.listening.set(profile.name, { spec, profile, keyType: key.keyType });
+  }
+
+  /**
+   * Short (kubectl runs the shim again when it ends, and a stolen one is soon worthless), and
+   * never past the token's PIN grace. A certificate that outlived the grace was served from
+   * the cache with no PIN at all, and the PIN was asked only when the proxy next needed a
+   * signature, in the middle of a TLS handshake and naming no program. Ending with the grace,
+   * the next kubectl runs the shim for a new one, which asks for the PIN then, naming kubectl.
+   */
+  private lifetimeSeconds(loggedInUntil: Date | undefined): number {
+    const lifetime = this.deps.localCertificateSeconds ?? LOCAL_CERTIFICATE_SECONDS;
+    if (!loggedInUntil) return lifetime;
+    const graceLeft = Math.floor((loggedInUntil.getTime() - (this.deps.now ?? Date.now)()) / 1000);
+    return Math.max(MIN_LOCAL_CERTIFICATE_SECONDS, Math.min(lifetime, graceLeft));
   }
 
   /** The proxy's handshake for `profile` needs the token's signature. */

@@ -22,6 +22,11 @@ export class PinMemory {
     return this.valid() && this.kept?.serial === serial ? this.kept.pin : undefined;
   }
 
+  /** When the kept PIN's grace ends (ms since the epoch); undefined when none is kept. */
+  until(): number | undefined {
+    return this.kept?.until;
+  }
+
   valid(): boolean {
     return this.kept !== undefined && this.clock.now() < this.kept.until;
   }

@@ -29,7 +29,7 @@ export interface Pkcs11Service {
   secretStore(tokenName: string): SecretStore;
   /** A certificate and its private key found by CKA_LABEL; PEM strings. */
   clientCertificate(tokenName: string, label: string): Promise<ClientCertificate>;
-  /** The certificate labelled `label` and its key's type; logs in (the PIN is asked when kubectl runs, not mid-handshake). */
+  /** The certificate labelled `label`, its key's type and when the PIN's grace ends; logs in (the PIN is asked when kubectl runs, not mid-handshake). */
   tokenKey(tokenName: string, label: string): Promise<TokenKey>;
   /** Signs with the key labelled `label`, which never leaves the token (the exec proxy's TLS handshakes). */
   sign(tokenName: string, label: string, plan: SignaturePlan): Promise<Buffer>;
@@ -88,7 +88,9 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
     },
     async tokenKey(tokenName, label) {
       const token = session(tokenName);
-      return token.run({ login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` }, (attached) => describeTokenKey(token.config, attached, label));
+      const key = await token.run({ login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` }, (attached) => describeTokenKey(token.config, attached, label));
+      const graceEnds = token.pins.until();
+      return graceEnds === undefined ? key : { ...key, loggedInUntil: new Date(graceEnds) };
     },
     async sign(tokenName, label, plan) {
       const token = session(tokenName);

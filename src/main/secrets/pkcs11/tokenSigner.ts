@@ -11,6 +11,8 @@ import type { Attached } from './tokenSession.js';
 export interface TokenKey {
   readonly certificatePem: string;
   readonly keyType: TokenKeyType;
+  /** When the token's PIN grace ends: signing after it asks for the PIN again. */
+  readonly loggedInUntil?: Date;
 }
 
 const HASHES: Readonly<Record<HashName, { readonly mechanism: number; readonly mgf: number }>> = {
