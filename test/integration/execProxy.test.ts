@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig, type TestBroker } from '../support/broker.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
-import { startProxiedCluster, type ProxiedCluster } from '../support/proxiedCluster.js';
+import { startProxiedCluster, type ProxiedCluster, type TokenUser } from '../support/proxiedCluster.js';
 import { NATIVE_SHIM } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { privateKeyExposure } from '../support/softhsm.js';
@@ -17,11 +17,14 @@ const PIN = '314159';
 const KUBECTL = findKubectlBuilds().at(-1)!;
 
 /** The users the real API server will see, each behind a key that never leaves the token. */
-const KEYS = [
-  { profile: 'prod-rsa', label: 'tls-rsa', id: '01', keyType: 'rsa:2048', user: 'alice', group: 'devs' },
-  { profile: 'prod-p256', label: 'tls-p256', id: '02', keyType: 'EC:prime256v1', user: 'bob', group: 'ops' },
-  { profile: 'prod-p384', label: 'tls-p384', id: '03', keyType: 'EC:secp384r1', user: 'carol', group: 'sre' },
-] as const;
+const KEYS: readonly (TokenUser & { readonly tls: string })[] = [
+  { profile: 'prod-rsa', label: 'tls-rsa', id: '01', keyType: 'rsa:2048', user: 'alice', group: 'devs', tls: 'TLS 1.3' },
+  { profile: 'prod-p256', label: 'tls-p256', id: '02', keyType: 'EC:prime256v1', user: 'bob', group: 'ops', tls: 'TLS 1.3' },
+  { profile: 'prod-p384', label: 'tls-p384', id: '03', keyType: 'EC:secp384r1', user: 'carol', group: 'sre', tls: 'TLS 1.3' },
+  // For a token without RSA-PSS: the proxy holds the handshake to TLS 1.2, and the broker signs
+  // only a TLS 1.2 transcript for it (so this login proves the 1.2 path end to end).
+  { profile: 'prod-rsa-tls12', label: 'tls-rsa12', id: '04', keyType: 'rsa:2048', user: 'dave', group: 'legacy', tlsVersion: '1.2', tls: 'TLS 1.2, PKCS#1 v1.5' },
+];
 
 // Issue 15: kubectl reaches a real kube-apiserver through kubecred-proxy, which does the mTLS
 // with a key generated on a SoftHSM2 token as non-extractable; the real server decides who the
@@ -62,7 +65,7 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     }
   });
 
-  it.each(KEYS)('kubectl auth whoami through the proxy: the real server sees $user of $group ($keyType on the token)', async (key) => {
+  it.each(KEYS)('kubectl auth whoami through the proxy: the real server sees $user of $group ($keyType on the token, $tls)', async (key) => {
     const result = await kubectl(['auth', 'whoami', '-o', 'json', '--context', key.profile]);
     expect(result.code, result.stderr).toBe(0);
     const review = JSON.parse(result.stdout) as { status: { userInfo: { username: string; groups: string[] } } };

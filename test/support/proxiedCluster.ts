@@ -20,6 +20,8 @@ export interface TokenUser {
   readonly keyType: string;
   readonly user: string;
   readonly group: string;
+  /** The profile's proxy.tlsVersion; TLS 1.3 when absent. */
+  readonly tlsVersion?: '1.2' | '1.3';
 }
 
 export interface ProxiedCluster {
@@ -64,8 +66,9 @@ export async function startProxiedCluster(options: { users: readonly TokenUser[]
     ports.set(key.profile, await freePort());
   }
   const configYaml = (more: { profile: string; label: string; port: number }[] = []) => {
-    const profiles = [...users.map((key) => ({ profile: key.profile, label: key.label, port: ports.get(key.profile)! })), ...more].map(
-      ({ profile, label, port }) => `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath} }\n`,
+    const profiles = [...users.map((key) => ({ profile: key.profile, label: key.label, port: ports.get(key.profile)!, tlsVersion: key.tlsVersion })), ...more].map(
+      ({ profile, label, port, tlsVersion }: { profile: string; label: string; port: number; tlsVersion?: string }) =>
+        `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath}${tlsVersion ? `, tlsVersion: "${tlsVersion}"` : ''} }\n`,
     );
     return `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`;
   };

@@ -2,7 +2,7 @@ import type { Logger } from '../broker/logger.js';
 import { BrokerError } from '../broker/brokerError.js';
 import { LOCAL_CERTIFICATE_SECONDS } from './localCertificateLifetime.js';
 import type { RequestHandler } from './controlChannel.js';
-import { planSignature, type SignaturePlan, type TokenKeyType } from './signaturePlan.js';
+import { planSignature, type ProxyTlsVersion, type SignaturePlan, type TokenKeyType } from './signaturePlan.js';
 import type { ProxyProcess } from './proxyProcess.js';
 
 /** A profile kubectl reaches through the proxy: where the listener is, where the cluster is, which key signs. */
@@ -13,6 +13,8 @@ export interface ProxiedProfile {
   /** PEM; undefined: the system's roots. */
   readonly caPem?: string;
   readonly tlsServerName?: string;
+  /** The handshake the proxy holds to upstream, and so what the token may sign; 1.3 when absent. */
+  readonly tlsVersion?: ProxyTlsVersion;
   readonly headers?: Readonly<Record<string, string>>;
   readonly token: string;
   readonly label: string;
@@ -135,7 +137,7 @@ export class ProxySupervisor {
     const request = {
       profile: profile.name,
       port: profile.port,
-      upstream: { server: profile.server, caPem: profile.caPem ?? null, tlsServerName: profile.tlsServerName ?? null, certificateChainPem: key.certificatePem, keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa' },
+      upstream: { server: profile.server, caPem: profile.caPem ?? null, tlsServerName: profile.tlsServerName ?? null, certificateChainPem: key.certificatePem, keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa', ...(profile.tlsVersion ? { tlsVersion: profile.tlsVersion } : {}) },
       headers: profile.headers ?? null,
     };
     const spec = JSON.stringify(request);
@@ -166,7 +168,7 @@ export class ProxySupervisor {
   private async sign(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
     if (!listener) throw new BrokerError('denied', `kubecred-proxy asked to sign for a profile it does not serve`, 'restart Kubecred');
-    const plan = planSignature(String(message.scheme), Buffer.from(String(message.message ?? ''), 'base64'), listener.keyType);
+    const plan = planSignature(String(message.scheme), Buffer.from(String(message.message ?? ''), 'base64'), listener.keyType, listener.profile.tlsVersion);
     const { token, label } = listener.profile;
     try {
       return { signature: (await this.deps.sign(token, label, plan)).toString('base64') };

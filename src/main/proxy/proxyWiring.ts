@@ -40,6 +40,7 @@ export function proxiedProfile(profile: ProxiedProfileConfig): ProxiedProfile {
     server: proxy.server,
     ...(caPem ? { caPem } : {}),
     ...(proxy.tlsServerName ? { tlsServerName: proxy.tlsServerName } : {}),
+    ...(proxy.tlsVersion ? { tlsVersion: proxy.tlsVersion } : {}),
     ...(proxy.headers ? { headers: proxy.headers } : {}),
     token: tokenCertificate.token,
     label: tokenCertificate.label,

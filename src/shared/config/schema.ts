@@ -67,6 +67,11 @@ const staticProfile = z.strictObject({
       /** Its CA (PEM file); the system's roots when absent. */
       caFile: z.string().min(1).optional(),
       tlsServerName: z.string().min(1).optional(),
+      /**
+       * "1.2" for a token without RSA-PSS (TLS 1.3 requires it): the handshake stays at TLS 1.2
+       * and RSA keys sign PKCS#1 v1.5. TLS 1.3 when absent; never one falling back to the other.
+       */
+      tlsVersion: z.enum(['1.2', '1.3'], { message: 'proxy.tlsVersion is "1.2" or "1.3"' }).optional(),
       /** Added to every request (a header kubectl sent under the same name is replaced). */
       headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'a header name is letters, digits and "-"' }), z.string().max(4096)).optional(),
     })

@@ -2,7 +2,7 @@ import type { TokenConfig } from '../../../shared/config/schema.js';
 import { BrokerError } from '../../broker/brokerError.js';
 import type { HashName, SignaturePlan, TokenKeyType } from '../../proxy/signaturePlan.js';
 import { findCertificateAndKey } from './clientCertificate.js';
-import { CKA_KEY_TYPE, CKG_MGF1_SHA256, CKG_MGF1_SHA384, CKG_MGF1_SHA512, CKK_EC, CKK_RSA, CKM_ECDSA, CKM_RSA_PKCS_PSS, CKM_SHA256, CKM_SHA384, CKM_SHA512 } from './constants.js';
+import { CKA_KEY_TYPE, CKG_MGF1_SHA256, CKG_MGF1_SHA384, CKG_MGF1_SHA512, CKK_EC, CKK_RSA, CKM_ECDSA, CKM_RSA_PKCS, CKM_RSA_PKCS_PSS, CKM_SHA256, CKM_SHA384, CKM_SHA512 } from './constants.js';
 import { readUlong } from './objects.js';
 import { tokenWanted } from './tokenErrors.js';
 import type { Attached } from './tokenSession.js';
@@ -44,7 +44,9 @@ export function signWithTokenKey(config: TokenConfig, attached: Attached, label:
   const mechanism =
     plan.mechanism === 'ecdsa'
       ? { mechanism: CKM_ECDSA }
-      : { mechanism: CKM_RSA_PKCS_PSS, parameter: { type: pssParams, hashAlg: hash.mechanism, mgf: hash.mgf, saltLen: plan.data.length } };
+      : plan.mechanism === 'rsa-pkcs1'
+        ? { mechanism: CKM_RSA_PKCS } // the plan's data is the DigestInfo already
+        : { mechanism: CKM_RSA_PKCS_PSS, parameter: { type: pssParams, hashAlg: hash.mechanism, mgf: hash.mgf, saltLen: plan.data.length } };
   p11.C_SignInit(session, mechanism, key);
   return Buffer.from(p11.C_Sign(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES)));
 }
