@@ -39,6 +39,7 @@ import { startProxyProcess } from './proxy/proxyProcess.js';
 import { localCaInKeychain, proxiedProfile, recordProxiedRequest } from './proxy/proxyWiring.js';
 import { localCertificateSeconds } from './proxy/localCertificateLifetime.js';
 import { proxyPath } from './platform/shimLocation.js';
+import { TokenRemovalWatch } from './proxy/tokenRemovalWatch.js';
 
 export interface CompositionOptions {
   readonly paths: KubecredPaths;
@@ -139,6 +140,13 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     approvals,
   });
   const admin = new SecretAdmin(config, stores, tokens, cache, logger, approvals, proxies);
+  const tokenRemovals = new TokenRemovalWatch({
+    tokensInUse: () => proxies.tokensInUse(),
+    presence: async (token) => tokens.peek()?.presence(token) ?? 'idle',
+    revokeToken: (token) => proxies.revokeToken(token),
+    logger,
+  });
+  tokenRemovals.start();
   return {
     credentials,
     admin,
@@ -148,6 +156,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     keychainFailure: () => keychainHealth.lastFailure(),
     onProfilesChanged: (listener) => cache.changes.onChange(listener),
     close: async () => {
+      tokenRemovals.stop();
       await proxies.close();
       cache.forgetAll();
       stores.lockEncryptedFile();

@@ -131,12 +131,17 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     }
   });
 
-  it('kubecred lock ends a watch kubectl holds open through the proxy within 2 s', async () => {
-    // The cluster's admin lets group devs watch namespaces.
+  it.each([
+    ['kubecred lock', ['lock']],
+    ['kubecred token logout', ['token', 'logout', 'hsm']],
+  ])('%s ends a watch kubectl holds open through the proxy within 2 s', async (_command, args) => {
+    // The cluster's admin lets group devs watch namespaces (once; the role stays for the next case).
     // Its own role: the aggregated ones (view) stay empty without a controller manager.
-    for (const args of [['create', 'clusterrole', 'namespace-watcher', '--verb=get,list,watch', '--resource=namespaces'], ['create', 'clusterrolebinding', 'devs-watch', '--clusterrole=namespace-watcher', '--group=devs']]) {
-      const granted = await runKubectl(KUBECTL.path, args, { kubeconfig: cluster.adminKubeconfig });
-      expect(granted.code, granted.stderr).toBe(0);
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'namespace-watcher' }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] }] };
+    const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'devs-watch' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-watcher' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' }] };
+    for (const object of [role, binding]) {
+      const applied = await runKubectl(KUBECTL.path, ['apply', '-f', '-'], { kubeconfig: cluster.adminKubeconfig, stdin: JSON.stringify(object) });
+      expect(applied.code, applied.stderr).toBe(0);
     }
     await expect.poll(async () => (await kubectl(['auth', 'can-i', 'watch', 'namespaces', '--context', 'prod-rsa'])).stdout.trim(), { timeout: 10_000 }).toBe('yes');
 
@@ -146,13 +151,13 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     watch.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => watch.once('exit', (code) => resolve(code)));
     await expect.poll(() => output, { timeout: 15_000 }).toMatch(/default\s+Active/);
-    expect((await cli(['lock'])).code).toBe(0);
+    expect((await cli(args)).code).toBe(0);
     const locked = Date.now();
     const ended = await Promise.race([exited.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still watching'), 2_000))]);
     if (ended !== 'ended') watch.kill();
     expect(ended, output).toBe('ended');
     expect(Date.now() - locked).toBeLessThan(2_000);
-    // The token's PIN went with the lock: log in again for what follows.
+    // The token's PIN went with it: log in again for what follows.
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
   });
 

@@ -158,6 +158,44 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
     });
   });
 
+  // Acceptance 5. Runs after the matrix above (it pulls the token out from under the cluster).
+  describe('the token pulled out', () => {
+    const newest = () => BUILDS.at(-1)!.path;
+
+    it('ends an open watch, exec and port-forward within 2 s; the next command names the token; back in, it works', async () => {
+      await runKubectl(newest(), ['create', 'configmap', 'before-pull'], { kubeconfig: cluster.adminKubeconfig });
+      const watch = startKubectl(newest(), ['get', 'configmaps', '-w'], cluster);
+      const exec = startKubectl(newest(), ['exec', '-i', 'app', '--', 'sh', '-c', 'echo exec-open; cat'], cluster, {}, 'pipe');
+      const forward = startKubectl(newest(), ['port-forward', 'pod/app', `:${targetPort}`], cluster);
+      const streams = { watch, exec, forward };
+      let removed = false;
+      try {
+        await watch.waitFor(/before-pull/, 15_000);
+        await exec.waitFor(/exec-open/, 15_000);
+        const [, localPort] = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(await forward.waitFor(/Forwarding from 127\.0\.0\.1:\d+/, 15_000))!;
+        expect(await (await fetch(`http://127.0.0.1:${localPort}/before`)).text()).toBe('pod says hi to /before');
+
+        await cluster.hsm.remove();
+        removed = true;
+        const pulled = Date.now();
+        const ended = await Promise.all(Object.entries(streams).map(async ([name, stream]) => [name, await stream.exited(5_000).then(() => Date.now() - pulled, () => 'still open')] as const));
+        for (const [name, ms] of ended) expect(ms, `${name} after the token was pulled:\n${streams[name as keyof typeof streams].output()}`).toBeLessThan(2_000);
+
+        const next = await cluster.kubectl(newest(), ['get', 'configmaps']);
+        expect(next.code).not.toBe(0);
+        expect(next.stderr).toMatch(/token "hsm"/);
+      } finally {
+        for (const stream of Object.values(streams)) stream.stop();
+        if (removed) await cluster.hsm.restore();
+      }
+      // The PIN went with the card: log in again, and the next command works.
+      expect((await cluster.cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
+      const again = await cluster.kubectl(newest(), ['get', 'configmaps', '-o', 'name']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain('configmap/');
+    });
+  });
+
   describe('k8s.io/client-go', () => {
     let clientGo: string;
     beforeAll(async () => {
@@ -229,18 +267,23 @@ function collector() {
 interface RunningKubectl {
   /** Resolves with the output so far once it matches; rejects with it after timeoutMs. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<string>;
+  /** Resolves when kubectl exits; rejects after timeoutMs. */
+  exited(timeoutMs: number): Promise<void>;
   output(): string;
   stop(): void;
 }
 
-function startKubectl(bin: string, args: string[], cluster: ProxiedCluster, env: Record<string, string> = {}): RunningKubectl {
-  const child: ChildProcess = spawn(bin, args, { env: { ...process.env, ...cluster.env, ...env, KUBECONFIG: cluster.kubeconfig }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** kubectl left running; with stdin 'pipe' its input stays open (an interactive exec). */
+function startKubectl(bin: string, args: string[], cluster: ProxiedCluster, env: Record<string, string> = {}, stdin: 'ignore' | 'pipe' = 'ignore'): RunningKubectl {
+  const child: ChildProcess = spawn(bin, args, { env: { ...process.env, ...cluster.env, ...env, KUBECONFIG: cluster.kubeconfig }, stdio: [stdin, 'pipe', 'pipe'] });
+  const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return {
     output: () => output,
     stop: () => void child.kill(),
+    exited: (timeoutMs) => Promise.race([exit, new Promise<void>((_resolve, reject) => setTimeout(() => reject(new Error('still running')), timeoutMs))]),
     async waitFor(pattern, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(output)) {

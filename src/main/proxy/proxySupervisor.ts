@@ -91,6 +91,16 @@ export class ProxySupervisor {
     if (running && this.listening.has(profile)) await running.process.channel.request('revoke', { profile });
   }
 
+  /** Ends every upstream connection of the profiles that sign with `token` (logged out, or pulled). */
+  async revokeToken(token: string): Promise<void> {
+    await Promise.all([...this.listening.values()].filter(({ profile }) => profile.token === token).map(({ profile }) => this.revoke(profile.name)));
+  }
+
+  /** The tokens the proxy's listeners sign with now. */
+  tokensInUse(): string[] {
+    return [...new Set([...this.listening.values()].map(({ profile }) => profile.token))];
+  }
+
   /** Ends every upstream connection of every profile ("Lock all"). */
   async revokeAll(): Promise<void> {
     await Promise.all([...this.listening.keys()].map((profile) => this.revoke(profile)));
@@ -174,7 +184,9 @@ export class ProxySupervisor {
       return { signature: (await this.deps.sign(token, label, plan)).toString('base64') };
     } catch (error) {
       // The token went away: every open connection of the profile ends, not just this handshake.
-      if ((error as BrokerError).code === 'token-unavailable') void this.revoke(listener.profile.name).catch(() => undefined);
+      // After this refusal is on the wire: a revoke read first would end this request too, and
+      // kubectl would see "ended" instead of the refusal that names the token and what to do.
+      if ((error as BrokerError).code === 'token-unavailable') setImmediate(() => void this.revoke(listener.profile.name).catch(() => undefined));
       throw error;
     }
   }

@@ -25,7 +25,7 @@ export class SecretAdmin {
     private readonly logger: Logger,
     private readonly approvals: { forgetAll(): void },
     /** kubecred-proxy's open connections, which a lock must end too (they were opened with the token's key). */
-    private readonly proxies?: { revokeAll(): Promise<void> },
+    private readonly proxies?: { revokeAll(): Promise<void>; revokeToken(token: string): Promise<void> },
   ) {}
 
   async unlock(passphrase: string): Promise<{ created: boolean }> {
@@ -61,6 +61,8 @@ export class SecretAdmin {
     for (const profile of config.profiles) {
       if (profile.provider === 'static' && (profile.secretStore === `token:${tokenName}` || profile.tokenCertificate?.token === tokenName)) this.cache.forget(profile.name);
     }
+    // So do the exec proxy's connections, opened with the token's key.
+    await this.proxies?.revokeToken(tokenName).catch((error: Error) => this.logger.warn('could not end the exec proxy\'s connections', { reason: error.message }));
   }
 
   private async configuredTokens(): Promise<readonly TokenConfig[]> {

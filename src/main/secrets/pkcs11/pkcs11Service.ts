@@ -33,6 +33,8 @@ export interface Pkcs11Service {
   tokenKey(tokenName: string, label: string): Promise<TokenKey>;
   /** Signs with the key labelled `label`, which never leaves the token (the exec proxy's TLS handshakes). */
   sign(tokenName: string, label: string, plan: SignaturePlan): Promise<Buffer>;
+  /** Whether the token we hold a session on is still in; 'idle' without a session. Opens and asks nothing. */
+  presence(tokenName: string): 'present' | 'gone' | 'idle';
   /** Release the module (C_Finalize): broker shutdown. */
   close(): Promise<void>;
 }
@@ -98,6 +100,9 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
       // Synchronous C_Sign inside run(): one operation per session at a time. A slow card
       // holds the event loop for its signature; handshakes are rare (connections are reused).
       return token.run({ login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` }, (attached) => signWithTokenKey(token.config, attached, label, plan, pssParams));
+    },
+    presence(tokenName) {
+      return session(tokenName).presence();
     },
     async close() {
       for (const token of sessions.values()) token.logout();

@@ -138,6 +138,25 @@ export class TokenSession {
     this.slot = undefined;
   }
 
+  /**
+   * Whether the card we hold a session on is still there, without opening, restarting or
+   * logging in to anything: cheap enough to ask twice a second while a proxy depends on it.
+   * 'idle' when there is no session to lose (nothing signed with the token yet, or logged out).
+   */
+  presence(): 'present' | 'gone' | 'idle' {
+    const p11 = this.host.live;
+    if (!p11 || !this.session || !this.slot || this.generation !== this.host.generation) return 'idle';
+    try {
+      const info = p11.C_GetTokenInfo(this.slot);
+      p11.C_GetSessionInfo(this.session);
+      if (isConfiguredToken(info, this.config)) return 'present';
+    } catch (error) {
+      if (!isTokenGone(error)) return 'present'; // a hiccup is not a removal; the next use will say
+    }
+    this.lose();
+    return 'gone';
+  }
+
   /** The token (or its session) went away: its PIN belonged to that card, forget both. */
   lose(): void {
     this.pins.forget();
