@@ -158,6 +158,30 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
     });
   });
 
+  // Acceptance 3, against kube-apiserver's own session tickets. The broker logs a line per
+  // token signature; kubecred-proxy's go test measures the same without resumption (10 of 10).
+  describe('the signature budget', () => {
+    const signatures = () => (cluster.broker.output().match(/token signature for the exec proxy/g) ?? []).length;
+
+    it('50 concurrent kubectl after a warm one cost at most one signature; 10 execs (10 new upstream connections) resume and cost none', async () => {
+      const newest = BUILDS.at(-1)!.path;
+      const warm = await cluster.kubectl(newest, ['get', '--raw', '/version']);
+      expect(warm.code, warm.stderr).toBe(0);
+      const afterWarm = signatures();
+      expect(afterWarm, 'the broker logs no line per signature: this test would count nothing').toBeGreaterThanOrEqual(1);
+      const fifty = await Promise.all(Array.from({ length: 50 }, () => cluster.kubectl(newest, ['get', 'configmaps', '-o', 'name'])));
+      expect(fifty.filter((result) => result.code !== 0).map((result) => result.stderr)).toEqual([]);
+      expect(signatures() - afterWarm).toBeLessThanOrEqual(1);
+
+      const beforeExecs = signatures();
+      for (let i = 0; i < 10; i++) {
+        const exec = await cluster.kubectl(newest, ['exec', 'app', '--', 'true']);
+        expect(exec.code, exec.stderr).toBe(0);
+      }
+      expect(signatures() - beforeExecs).toBe(0);
+    });
+  });
+
   // Acceptance 5. Runs after the matrix above (it pulls the token out from under the cluster).
   describe('the token pulled out', () => {
     const newest = () => BUILDS.at(-1)!.path;

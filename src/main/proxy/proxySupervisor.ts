@@ -181,7 +181,11 @@ export class ProxySupervisor {
     const plan = planSignature(String(message.scheme), Buffer.from(String(message.message ?? ''), 'base64'), listener.keyType, listener.profile.tlsVersion);
     const { token, label } = listener.profile;
     try {
-      return { signature: (await this.deps.sign(token, label, plan)).toString('base64') };
+      const signature = await this.deps.sign(token, label, plan);
+      // One line per signature: each may have cost a touch or a PIN, and reused connections
+      // should keep them rare (the tests count these lines against the real API server).
+      this.deps.logger.info('token signature for the exec proxy', { profile: listener.profile.name, token, scheme: String(message.scheme) });
+      return { signature: signature.toString('base64') };
     } catch (error) {
       // The token went away: every open connection of the profile ends, not just this handshake.
       // After this refusal is on the wire: a revoke read first would end this request too, and
