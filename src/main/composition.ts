@@ -57,7 +57,7 @@ export interface BrokerServices {
   readonly registries: RegistryBroker;
   readonly interactions: InteractionBoard;
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
-  readonly proxies: Pick<ProxySupervisor, 'caCertificate'>;
+  readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
   /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
   keychainFailure(): string | null;
   /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */

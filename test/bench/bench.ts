@@ -25,7 +25,7 @@ const STAMPEDE_CALLERS = Number(process.env.BENCH_STAMPEDE ?? 200);
 const SUSTAINED_REQUESTS = Number(process.env.BENCH_SUSTAINED ?? 10_000);
 // Bounds the run must hold: one plugin run however many callers, no descriptor leak, and
 // memory that does not grow with the number of requests served.
-const BOUNDS = { stampedeProviderCalls: 1, rssGrowthMiB: 10, descriptorGrowth: 2 };
+const BOUNDS = { stampedeProviderCalls: 1, rssGrowthMiB: 10, descriptorGrowth: 2, proxyGoroutineGrowth: 2, proxyOpenFileGrowth: 2 };
 const TOKEN = 'bench-token-0b7c1e';
 const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
 
@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${stampede.callers} native shims at once on a cold cache: ${stampede.providerCalls} plugin run(s) (must be ${BOUNDS.stampedeProviderCalls}), ${stampede.failures} failed, p50 ${stampede.p50.toFixed(0)} ms, p99 ${stampede.p99.toFixed(0)} ms (the plugin alone takes 300 ms)\n`);
     const proxy = await execProxyBench(kubectl, KUBECTL_RUNS);
     process.stdout.write(`kubectl through kubecred-proxy (RSA-2048 on SoftHSM2, real kube-apiserver): p50 ${proxy.viaProxy.p50.toFixed(1)} ms vs ${proxy.direct.p50.toFixed(1)} ms doing mTLS itself with a key file = ${proxy.ratioP50.toFixed(3)}x (target <= 1.2x); proxy RSS ${proxy.proxyIdleRssMiB.toFixed(1)} MiB (target < 20)\n`);
+    const { load } = proxy;
+    process.stdout.write(`kubecred-proxy under load: ${load.requests} requests (${load.newConnections} on new connections) and ${load.execSessions} exec sessions in ${load.seconds.toFixed(1)} s, ${load.failures} failed; goroutines ${load.before.goroutines} -> ${load.after.goroutines} (bound +${BOUNDS.proxyGoroutineGrowth}), open files ${load.before.openFiles} -> ${load.after.openFiles} (bound +${BOUNDS.proxyOpenFileGrowth})\n`);
     const rssGrowth = sustained.after.rssMiB - sustained.afterWarmup.rssMiB;
     const descriptorGrowth = sustained.after.descriptors - sustained.before.descriptors;
     process.stdout.write(`sustained: ${sustained.requests} cache hits at concurrency ${sustained.concurrency} in ${sustained.seconds.toFixed(1)} s = ${sustained.requestsPerSecond.toFixed(0)} req/s, ${sustained.failures} failed; broker RSS ${sustained.before.rssMiB.toFixed(1)} -> ${sustained.afterWarmup.rssMiB.toFixed(1)} (warm) -> ${sustained.after.rssMiB.toFixed(1)} MiB (bound +${BOUNDS.rssGrowthMiB}), descriptors ${sustained.before.descriptors} -> ${sustained.after.descriptors} (bound +${BOUNDS.descriptorGrowth})\n`);
@@ -97,6 +99,10 @@ async function main(): Promise<void> {
       rssGrowth > BOUNDS.rssGrowthMiB && `broker RSS grew ${rssGrowth.toFixed(1)} MiB over ${sustained.requests} requests`,
       descriptorGrowth > BOUNDS.descriptorGrowth && `broker descriptors grew by ${descriptorGrowth}`,
       proxy.proxyIdleRssMiB >= 20 && `kubecred-proxy uses ${proxy.proxyIdleRssMiB.toFixed(1)} MiB`,
+      proxy.ratioP50 > 1.2 && `kubectl through kubecred-proxy is ${proxy.ratioP50.toFixed(2)}x kubectl with a key file`,
+      load.failures > 0 && `${load.failures} requests or exec sessions through kubecred-proxy failed`,
+      load.after.goroutines - load.before.goroutines > BOUNDS.proxyGoroutineGrowth && `kubecred-proxy's goroutines grew by ${load.after.goroutines - load.before.goroutines}`,
+      load.after.openFiles - load.before.openFiles > BOUNDS.proxyOpenFileGrowth && `kubecred-proxy's open files grew by ${load.after.openFiles - load.before.openFiles}`,
     ].filter((b): b is string => typeof b === 'string');
     const out = path.join(REPO_ROOT, 'test-results');
     await mkdir(out, { recursive: true });

@@ -93,6 +93,17 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     expect(status.clientCertificateData).not.toBe(tokenCertificate);
   });
 
+  it('kubecred proxy status names the process, its listeners and its load', async () => {
+    const human = await cli(['proxy', 'status']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^kubecred-proxy pid \d+: \d+ goroutines, \d+ open files\n/);
+    for (const key of KEYS) expect(human.stdout).toContain(`  ${key.profile}  https://127.0.0.1:${ports.get(key.profile)}\n`);
+    const status = JSON.parse((await cli(['proxy', 'status', '-o', 'json'])).stdout) as { running: boolean; pid: number; goroutines: number };
+    expect(status.running).toBe(true);
+    expect(execFileSync('ps', ['-o', 'comm=', '-p', String(status.pid)], { encoding: 'utf8' }).trim()).toBe('kubecred-proxy');
+    expect((await cli(['proxy', 'status', '--bogus'])).code).toBe(2);
+  });
+
   it('refuses a handshake without a local certificate, and profile A\'s certificate on B\'s listener', async () => {
     const ca = (await cli(['proxy', 'ca'])).stdout;
     const handshake = (port: number, cert?: { cert: string; key: string }) =>

@@ -26,6 +26,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'import', summary: 'move a kubeconfig\'s plaintext credentials into Kubecred profiles (--dry-run: show the diff)', load: async () => (await import('./commands/import.js')).importCommand },
   { name: 'doctor', summary: 'check the broker, secret stores, shim and kubeconfig, and say how to fix what is broken', load: async () => (await import('./commands/doctor.js')).doctorCommand },
   { name: 'registry', summary: 'image registry logins: the kubelet credential provider, the docker credential helper, registry login', load: async () => (await import('./commands/registry.js')).registryCommand },
-  { name: 'proxy', summary: 'kubecred-proxy, the mTLS proxy for keys that never leave a token: print its local CA', load: async () => (await import('./commands/proxy.js')).proxyCommand },
+  { name: 'proxy', summary: 'kubecred-proxy, the mTLS proxy for keys that never leave a token: print its local CA (ca), what it runs (status)', load: async () => (await import('./commands/proxy.js')).proxyCommand },
   { name: 'profile', summary: 'list, add, change (set) and remove (rm) the profiles of config.yaml', load: async () => (await import('./commands/profile.js')).profileCommand },
 ];

@@ -48,6 +48,16 @@ export interface ProxyDeps {
   readonly now?: () => number;
 }
 
+/** `kubecred proxy status`: whether kubecred-proxy runs, for which profiles, and its load. */
+export interface ProxyStatus {
+  readonly running: boolean;
+  readonly pid?: number;
+  readonly listeners: readonly { readonly profile: string; readonly port: number }[];
+  readonly goroutines?: number;
+  /** -1 where the proxy cannot count them (no /proc). */
+  readonly openFiles?: number;
+}
+
 /** What kubectl gets for a proxied profile: a short-lived certificate for the local listener. */
 export interface LocalCredential {
   readonly certificatePem: string;
@@ -83,6 +93,20 @@ export class ProxySupervisor {
   /** The local CA's certificate, for a kubeconfig's certificate-authority-data. */
   async caCertificate(): Promise<string> {
     return (await this.ensure()).ca.certPem;
+  }
+
+  /** What runs now: the process, its listeners, and what a leak would show in. Starts nothing. */
+  async status(): Promise<ProxyStatus> {
+    const running = await this.running?.catch(() => undefined);
+    if (!running || running.process.pid === undefined) return { running: false, listeners: [] };
+    const stats = await running.process.channel.request('stats', {});
+    return {
+      running: true,
+      pid: running.process.pid,
+      listeners: [...this.listening.values()].map(({ profile }) => ({ profile: profile.name, port: profile.port })),
+      goroutines: Number(stats.goroutines),
+      openFiles: Number(stats.openFiles),
+    };
   }
 
   /** Ends every upstream connection of the profile (its token went away, or was locked). */

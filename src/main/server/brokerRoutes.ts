@@ -135,6 +135,11 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'GET',
+      pattern: exact(ROUTES.proxyStatus),
+      handler: async (_request, response) => replyJson(response, 200, await proxies.status()),
+    },
+    {
+      method: 'GET',
       pattern: exact('/v1/tokens'),
       handler: async (_request, response) => replyJson(response, 200, { tokens: await admin.listTokens() }),
     },

@@ -7,6 +7,8 @@ export const ROUTES = {
     `/v1/secrets/${encodeURIComponent(profile)}/${encodeURIComponent(field)}`,
   /** GET: the local CA of kubecred-proxy's listeners (a certificate, public). */
   proxyCa: '/v1/proxy/ca',
+  /** GET: whether kubecred-proxy runs, its listeners, goroutines and open files. */
+  proxyStatus: '/v1/proxy/status',
   /** Image registry credentials: the kubelet's credential provider and docker's credential helper. */
   registry: {
     credentialProvider: '/v1/registry/credential-provider',
