@@ -41,7 +41,7 @@ describe('tray menu model', () => {
   const menu = trayMenuModel([profile('prod', 'ready', 42), profile('dev', 'idle'), profile('lab', 'error', undefined, 'keychain locked')], now);
 
   it('shows each profile with its state and time left, then the fixed items', () => {
-    expect(menu.map((m) => m.label)).toEqual(['prod: signed in, 42 min', 'dev: signed out', 'lab: needs attention', '', 'Open Kubecred', 'Lock all', '', 'Quit']);
+    expect(menu.map((m) => m.label)).toEqual(['prod: signed in, 42 min', 'dev: signed out', 'lab: failed', '', 'Open Kubecred', 'Lock all', '', 'Quit']);
     expect(trayMenuModel([profile('p', 'ready', 185)], now)[0]?.label).toBe('p: signed in, 3 h 5 min');
     expect(trayMenuModel([profile('p', 'ready')], now)[0]?.label).toBe('p: signed in');
   });
@@ -96,5 +96,14 @@ describe('the tray\'s start-at-login item', () => {
     expect(item).toMatchObject({ type: 'checkbox', checked: false });
     (item?.click as () => void)();
     expect(ran).toEqual(['toggleStartAtLogin']);
+  });
+});
+
+describe('the tray offers what the window offers', () => {
+  it('a profile with nothing to log in to has no Log in and says Forget, as the window does', () => {
+    const [ci] = trayMenuModel([{ ...profile('ci', 'ready'), provider: 'static' }], now);
+    expect(ci?.label).toBe('ci: ready');
+    expect(ci?.submenu?.map((i) => i.label)).toEqual(['Forget', 'Refresh']);
+    expect(find(ci?.submenu, 'Forget')?.action).toEqual({ kind: 'logout', profile: 'ci' });
   });
 });

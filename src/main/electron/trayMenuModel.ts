@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { formatRemaining } from '../../shared/duration.js';
+import { describeProfile, hasLogin } from '../../shared/profileWords.js';
 
 export type TrayAction =
   | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
@@ -44,18 +44,18 @@ export function trayTooltip(profiles: readonly ProfileSummary[], now: number): s
   return trayIconState(profiles, now) === 'locked' ? 'Kubecred: locked' : `Kubecred: ${signedIn} signed in`;
 }
 
+/** "prod: signed in as ada, 42 min": the same words and time left as the window (src/shared/profileWords.ts). */
 export function profileLabel(profile: ProfileSummary, now: number): string {
-  if (profile.state === 'ready') {
-    return profile.expiresAt ? `${profile.name}: signed in, ${formatRemaining(Date.parse(profile.expiresAt) - now)}` : `${profile.name}: signed in`;
-  }
-  return profile.state === 'error' ? `${profile.name}: needs attention` : `${profile.name}: signed out`;
+  return `${profile.name}: ${describeProfile(profile, now)}`;
 }
 
+/** The window's actions for the profile: a profile with nothing to log in to (static, exec, EKS) offers no Log in, and Forget for Log out. */
 function profileSubmenu(profile: ProfileSummary): MenuItemModel[] {
   const signedIn = profile.state === 'ready';
+  const login = hasLogin(profile);
   const items: MenuItemModel[] = [
-    { label: 'Log in', action: { kind: 'login', profile: profile.name } },
-    { label: 'Log out', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
+    ...(login ? [{ label: 'Log in', action: { kind: 'login', profile: profile.name } } as const] : []),
+    { label: login ? 'Log out' : 'Forget', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
     { label: 'Refresh', enabled: signedIn, action: { kind: 'refresh', profile: profile.name } },
   ];
   if (profile.state === 'error' && profile.lastError) items.unshift({ label: profile.lastError, enabled: false }, { label: '', separator: true });

@@ -1,0 +1,66 @@
+import type { ProfileSummary } from './api/status.js';
+import { formatRemaining } from './duration.js';
+
+// The words for a profile's state and the time left on its credential, for every place that
+// shows them: the tray menu (src/main/electron/trayMenuModel.ts) and the window
+// (src/renderer/timeLeft.ts re-exports these). One function per fact, so the two never
+// disagree. Pure (no DOM, no node:), so the page and the main process both import it.
+
+/** "42 min", "3 h 5 min", "expired"; null when there is nothing to count down. */
+export function formatTimeLeft(expiresAt: string | null | undefined, now: number): string | null {
+  if (!expiresAt) return null;
+  const ms = Date.parse(expiresAt) - now;
+  return Number.isNaN(ms) ? null : formatRemaining(ms);
+}
+
+/** Providers whose credential comes from a person signing in; the others need nobody. */
+const SIGN_IN_PROVIDERS = new Set(['oidc', 'keystone']);
+
+/** Whether the profile offers Log in: a static token, a wrapped plugin or EKS keys have nothing to log in to. */
+export function hasLogin(profile: Pick<ProfileSummary, 'provider'>): boolean {
+  return SIGN_IN_PROVIDERS.has(profile.provider);
+}
+
+/** A signed-in credential the broker cannot renew by itself is "expiring" this long before it ends. */
+export const EXPIRING_SOON_MS = 5 * 60_000;
+
+/**
+ * What a profile's state is, at a glance:
+ * - ready: it works without anyone (a stored token, a plugin; nothing to log in to);
+ * - signedIn: someone signed in, and time is left;
+ * - expiring: signed in, but it ends within EXPIRING_SOON_MS and nothing renews it;
+ * - refreshes: nothing cached, the next request renews it without anyone (a refresh token);
+ * - needsLogin: someone must sign in (signed out, or the credential expired);
+ * - error: the last attempt failed (ProfileSummary.lastError says why).
+ */
+export type ProfileStateKind = 'ready' | 'signedIn' | 'expiring' | 'refreshes' | 'needsLogin' | 'error';
+
+export interface ProfileStatus {
+  readonly kind: ProfileStateKind;
+  /** The one line both the tray and the window show: "signed in as ada, 42 min", "ready", "signed out". */
+  readonly text: string;
+  /** The time left on its own ("42 min"), or null. */
+  readonly timeLeft: string | null;
+}
+
+export function profileStatus(profile: ProfileSummary, now: number): ProfileStatus {
+  if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
+  if (profile.state === 'idle') {
+    if (!hasLogin(profile)) return { kind: 'ready', text: 'ready', timeLeft: null };
+    return profile.silentRefresh === true ? { kind: 'refreshes', text: 'will refresh on use', timeLeft: null } : { kind: 'needsLogin', text: 'signed out', timeLeft: null };
+  }
+  const signIn = hasLogin(profile);
+  const who = profile.account ? `signed in as ${profile.account}` : signIn ? 'signed in' : 'ready';
+  const timeLeft = formatTimeLeft(profile.expiresAt, now);
+  const text = timeLeft ? `${who}, ${timeLeft}` : who;
+  const ms = profile.expiresAt ? Date.parse(profile.expiresAt) - now : Number.NaN;
+  if (!signIn) return { kind: 'ready', text, timeLeft };
+  if (ms <= 0 && profile.silentRefresh !== true) return { kind: 'needsLogin', text, timeLeft };
+  if (ms <= EXPIRING_SOON_MS && profile.silentRefresh !== true) return { kind: 'expiring', text, timeLeft };
+  return { kind: 'signedIn', text, timeLeft };
+}
+
+/** The one line for a profile's state (profileStatus(...).text). */
+export function describeProfile(profile: ProfileSummary, now: number): string {
+  return profileStatus(profile, now).text;
+}
