@@ -2,6 +2,7 @@ import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 import { MAIN_PAGE_ROUTE, promptPageRoute } from '../shared/api/pageRoutes.js';
 import { HttpTransport } from './api/httpTransport.js';
+import { isPageRoute } from './route.js';
 import { App } from './App.js';
 import { PromptWindow } from './components/PromptWindow.js';
 import './styles.css';
@@ -30,7 +31,8 @@ function NeedsLink({ why }: { why: string }) {
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
   const transport = new HttpTransport(sessionStorage);
-  const fragment = new URLSearchParams(location.hash.slice(1));
+  // #/activity and the like are the main window's sections, not a link's parameters.
+  const fragment = new URLSearchParams(isPageRoute(location.hash) ? '' : location.hash.slice(1));
   const token = fragment.get('token');
   // A prompt window (#prompt=<id>) shows that one question; the token leaves the address bar, the route stays.
   const promptId = fragment.get('prompt');
@@ -54,7 +56,7 @@ async function boot(): Promise<void> {
 // A link pasted into a tab already on this page only changes the fragment, which reloads
 // nothing: start over, so its token is traded like any other.
 window.addEventListener('hashchange', () => {
-  if (new URLSearchParams(location.hash.slice(1)).has('token')) location.reload();
+  if (!isPageRoute(location.hash) && new URLSearchParams(location.hash.slice(1)).has('token')) location.reload();
 });
 
 void boot();

@@ -193,6 +193,7 @@ describe('the tray app\'s windows against its in-process broker', () => {
   });
 
   it('the import wizard in the main window moves the kubeconfig\'s users into Kubecred, and kubectl then works through it', async () => {
+    await main.getByRole('link', { name: /^Import (my )?kubeconfig$/ }).first().click();
     const wizard = main.locator('section[aria-label="kubeconfig import"]');
     await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-move="deployer"]').waitFor({ timeout: 10_000 });
@@ -200,6 +201,7 @@ describe('the tray app\'s windows against its in-process broker', () => {
     await main.screenshot({ path: path.join(SHOTS, 'tray-import-preview.png'), fullPage: true });
     await wizard.locator('button', { hasText: 'Import 2 users' }).click();
     await wizard.locator('[aria-label="import done"]').waitFor({ timeout: 15_000 });
+    await wizard.getByRole('link', { name: 'See the profiles' }).click();
     await main.locator('[data-profile="deployer"]').waitFor({ timeout: 10_000 });
     await main.screenshot({ path: path.join(SHOTS, 'tray-import-done.png'), fullPage: true });
     expect(await readFile(kubeconfig, 'utf8')).not.toContain(IMPORTED_TOKEN);

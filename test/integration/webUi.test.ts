@@ -111,6 +111,8 @@ describe('headless web UI in chromium', () => {
   let page: Page;
   const pageProblems: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `webui-${name}.png`), fullPage: true });
+  /** Opens a section from the nav, as a person does. */
+  const open = (section: string) => page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: new RegExp(`^${section}`) }).click();
 
   beforeAll(async () => {
     await buildRenderer();
@@ -167,6 +169,7 @@ describe('headless web UI in chromium', () => {
   });
 
   it('preferences: approval policy, PIN grace (with the broker\'s complaint) and start at login', async () => {
+    await open('Settings');
     await page.locator('[data-approval="prod"] select').selectOption('always');
     await expect.poll(() => fake.calls).toContain('update prod {"approval":"always"}');
     const grace = page.locator('[data-pin-grace="yubikey"]');
@@ -182,6 +185,7 @@ describe('headless web UI in chromium', () => {
     await expect.poll(() => fake.calls).toContain('start-at-login true');
     await expect.poll(() => startAtLogin.isChecked()).toBe(true);
     await shot('preferences');
+    await open('Profiles');
   });
 
   it('a PIN typed in the page answers askPin; concurrent asks share the one prompt', async () => {
@@ -286,7 +290,8 @@ describe('headless web UI in chromium', () => {
   });
 
   it('Edit… shows config.yaml\'s values, puts the broker\'s complaint beside the field, and saves the changes', async () => {
-    const item = page.locator('[data-profile="lab"]');
+    await page.locator('[data-profile="lab"]').getByRole('link', { name: 'lab' }).click();
+    const item = page.locator('section[aria-label="profile lab"]');
     await item.locator('button', { hasText: 'Edit…' }).click();
     const form = item.locator('form[aria-label="edit lab"]');
     await expect.poll(() => form.locator('input[name="issuer"]').inputValue()).toBe('https://id.example');

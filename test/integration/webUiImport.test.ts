@@ -51,6 +51,7 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
   it('shows what will move and the diff, secrets redacted, and changes nothing yet', async () => {
     const before = await readFile(kubeconfig, 'utf8');
     await page.goto(await browserStandIn.nth(0, 10_000));
+    await page.getByRole('link', { name: /^Import (my )?kubeconfig$/ }).first().click({ timeout: 10_000 });
     const wizard = page.locator('section[aria-label="kubeconfig import"]');
     await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-move="deployer"]').waitFor({ timeout: 10_000 });
@@ -74,6 +75,7 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     const text = await readFile(kubeconfig, 'utf8');
     expect(text).not.toContain(TOKEN);
     expect(text).toContain('# the staging cluster');
+    await done.getByRole('link', { name: 'See the profiles' }).click();
     await page.locator('[data-profile="deployer"]').waitFor({ timeout: 10_000 });
     // New-user finding 19: each profile says which kubeconfig contexts use it.
     await expect.poll(() => page.locator('[data-profile="deployer"]').innerText(), { timeout: 10_000 }).toContain('used by context staging');

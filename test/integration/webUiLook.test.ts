@@ -8,6 +8,7 @@ import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
 import type { AuditEntry, ImportPreview, Preferences } from '../../src/shared/api/prompts.js';
 import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
+import { seriousAxeViolations } from '../support/axe.js';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { REPO_ROOT } from '../support/repo.js';
 
@@ -96,6 +97,8 @@ describe('the main window, every screen in light and dark', () => {
   let browser: TestChromium;
   let page: Page;
   const pageProblems: string[] = [];
+  /** Opens a section from the nav, as a person does. */
+  const open = (section: string) => page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: new RegExp(`^${section}`) }).click();
   const shot = async (name: string) => {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
@@ -135,11 +138,15 @@ describe('the main window, every screen in light and dark', () => {
     // It renews itself, so signing in is offered but is not the row's main action.
     expect(await page.locator('[data-profile="sso"]').getByRole('button', { name: 'Log in' }).getAttribute('class')).toBe('secondary');
     expect(await logIn('openstack')).toBe(1);
-    // Not logged in is not "locked" (which a card is after too many wrong PINs).
-    expect(await page.locator('[data-token="yubikey"] .state').innerText()).toBe('present, asks for its PIN on use');
     expect(await page.getByRole('alert').first().innerText()).toMatch(/config\.yaml cannot be used: line 4/);
     await page.locator('[data-profile="ci"]').scrollIntoViewIfNeeded();
     await shot('profiles');
+    // Not logged in is not "locked" (which a card is after too many wrong PINs).
+    await open('Hardware tokens');
+    expect(await page.locator('[data-token="yubikey"] .state').innerText()).toBe('present, asks for its PIN on use');
+    await shot('tokens');
+    await open('Profiles');
+    await page.locator('[data-profile="ci"]').waitFor();
   });
 
   it('a profile with an error keeps its buttons on the same row as a profile without one', async () => {
@@ -177,6 +184,7 @@ describe('the main window, every screen in light and dark', () => {
   });
 
   it('an import with nothing to move says why for each user and offers no Import button', async () => {
+    await page.getByRole('link', { name: 'Import kubeconfig' }).click();
     const wizard = page.locator('section[aria-label="kubeconfig import"]');
     await wizard.getByRole('button', { name: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-left="old-admin"]').waitFor({ timeout: 10_000 });
@@ -188,9 +196,11 @@ describe('the main window, every screen in light and dark', () => {
     await shot('import-nothing');
     await wizard.getByRole('button', { name: 'Close' }).click();
     await wizard.getByRole('button', { name: 'Look at my kubeconfig' }).waitFor();
+    await open('Profiles');
   });
 
   it('while config.yaml is broken, Preferences says its settings wait for the file instead of showing none', async () => {
+    await open('Settings');
     const prefs = page.locator('section[aria-label="preferences"]');
     await prefs.waitFor({ timeout: 10_000 });
     expect(await prefs.innerText()).toMatch(/kept in config\.yaml, which cannot be read now/);
@@ -211,11 +221,23 @@ describe('the main window, every screen in light and dark', () => {
     await prefs.scrollIntoViewIfNeeded();
     await shot('preferences');
 
+    await open('Activity');
     const audit = page.locator('section[aria-label="audit log"]');
     await audit.locator('[data-audit-profile="lab"] .audit-error').waitFor({ timeout: 10_000 });
     expect(await audit.locator('[data-audit-profile="lab"]').innerText()).toMatch(/failed[\s\S]*ECONNREFUSED/);
     await audit.scrollIntoViewIfNeeded();
     await shot('audit');
+    await open('Profiles');
+    await page.locator('[data-profile="ci"]').waitFor();
+  });
+
+  it.each(['light', 'dark'] as const)('axe-core finds no serious or critical violation on the main window (%s)', async (colorScheme) => {
+    await page.emulateMedia({ colorScheme });
+    try {
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('the page logged no errors', () => {

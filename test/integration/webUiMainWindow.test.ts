@@ -28,6 +28,8 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
   let browserStandIn: RecordingBrowser;
   const { cli } = callersFor(() => home.dir);
   const configText = () => readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+  /** Opens a section from the nav, as a person does. */
+  const open = (section: string) => page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: new RegExp(`^${section}`) }).click();
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -50,6 +52,8 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
 
   it('shows the broker\'s validation errors beside the field, and writes nothing', async () => {
     await page.goto(await browserStandIn.nth(0, 10_000));
+    // No profiles yet: the first-run page offers to add one.
+    await page.getByRole('link', { name: 'Add a profile' }).click({ timeout: 10_000 });
     await page.locator('form[aria-label="add profile"]').waitFor({ timeout: 10_000 });
     const form = page.locator('form[aria-label="add profile"]');
     await form.locator('select[name="provider"]').selectOption('oidc');
@@ -92,6 +96,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     expect(result.code, result.stderr).toBe(0);
     expect(api.requests.some((r) => r.authorized)).toBe(true);
 
+    await open('Activity');
     const audit = page.locator('section[aria-label="audit log"]');
     const row = audit.locator('tr[data-audit-profile="lab"]');
     await expect
@@ -106,20 +111,24 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     const text = await row.first().innerText();
     expect(text).toContain('served');
     expect(text).toMatch(/kubectl.*\(pid \d+\)/);
-    expect(await page.locator('[data-profile="lab"] .state').innerText()).not.toBe('');
     await page.screenshot({ path: path.join(SHOTS, 'webui-main-audit.png'), fullPage: true });
+    await open('Profiles');
+    expect(await page.locator('[data-profile="lab"] .state').innerText()).not.toBe('');
   });
 
   it('lists the image registries and where their logins come from', async () => {
+    await open('Registries');
     const list = page.locator('ul[aria-label="registries"]');
     await list.waitFor({ timeout: 10_000 });
     expect(await list.locator('[data-registry="quay"]').innerText()).toMatch(/quay\.io\/team[\s\S]*login in the secret store/);
     expect(await list.locator('[data-registry="ecr"]').innerText()).toMatch(/\*\.dkr\.ecr\.\*\.amazonaws\.com[\s\S]*password from its command, as AWS/);
     await list.screenshot({ path: path.join(SHOTS, 'webui-main-registries.png') });
+    await open('Profiles');
   });
 
   it('removes the profile after asking, and it disappears from the list and config.yaml', async () => {
-    const item = page.locator('[data-profile="lab"]');
+    await page.locator('[data-profile="lab"]').getByRole('link', { name: 'lab' }).click();
+    const item = page.locator('section[aria-label="profile lab"]');
     await item.locator('button', { hasText: 'Remove…' }).click();
     const confirm = item.locator('[role="group"][aria-label="remove lab?"]');
     await confirm.waitFor({ timeout: 5_000 });

@@ -44,8 +44,11 @@ describe('storing a profile secret from the web UI of a real broker', () => {
   it('stores the token typed in Edit…, and kubectl\'s next call is served with it; the token shows nowhere', async () => {
     const before = await credential('ui-stored');
     expect(before.code).toBe(1);
-    const item = page.locator('[data-profile="ui-stored"]');
-    // Finding 19: where an imported profile came from is shown with it.
+    const row = page.locator('[data-profile="ui-stored"]');
+    // Finding 19: where an imported profile came from is shown with it, in the list and on its page.
+    expect(await row.locator('.description').innerText()).toBe('imported from user lab-admin of ~/.kube/config');
+    await row.getByRole('link', { name: 'ui-stored' }).click();
+    const item = page.locator('section[aria-label="profile ui-stored"]');
     expect(await item.locator('.description').innerText()).toBe('imported from user lab-admin of ~/.kube/config');
     await item.locator('button', { hasText: 'Edit…' }).click();
     const form = item.locator('form[aria-label="edit ui-stored"]');

@@ -56,6 +56,7 @@ describe('the main window tells each profile\'s state and every failure', () => 
   it('the audit log says why a request failed, under its outcome', async () => {
     const failed = await credential('sso');
     expect(failed.code).toBe(1);
+    await page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: /^Activity/ }).click();
     await page.getByRole('button', { name: 'Refresh' }).click();
     const row = page.locator('[data-audit-profile="sso"]').first();
     await expect.poll(() => row.locator('.audit-error').innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach/);

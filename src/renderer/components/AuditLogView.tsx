@@ -1,6 +1,8 @@
+import { useId, useState } from 'react';
 import type { AuditEntry } from '../../shared/api/prompts.js';
 
-function caller(entry: AuditEntry): string {
+/** "kubectl (pid 4242)": the program the kernel named, else the client kind. */
+export function callerText(entry: AuditEntry): string {
   const { name, pid, client } = entry.caller;
   const who = name ?? client;
   return pid === undefined ? who : `${who} (pid ${pid})`;
@@ -15,45 +17,105 @@ export function auditTime(iso: string): string {
   return `${t.getFullYear()}-${two(t.getMonth() + 1)}-${two(t.getDate())} ${two(t.getHours())}:${two(t.getMinutes())}:${two(t.getSeconds())}`;
 }
 
-/** The audit trail, newest first: who asked for which profile, and what happened. */
-export function AuditLogView({ records, onRefresh }: { records: readonly AuditEntry[]; onRefresh(): void }) {
+type Outcome = AuditEntry['outcome'];
+export interface AuditFilter {
+  readonly profile: string;
+  readonly program: string;
+  readonly outcome: Outcome | '';
+}
+export const NO_FILTER: AuditFilter = { profile: '', program: '', outcome: '' };
+
+/** The records the filter lets through: an exact profile, a program name containing the text, an outcome. */
+export function filterAudit(records: readonly AuditEntry[], filter: AuditFilter): AuditEntry[] {
+  const program = filter.program.trim().toLowerCase();
+  return records.filter(
+    (r) => (!filter.profile || r.profile === filter.profile) && (!filter.outcome || r.outcome === filter.outcome) && (!program || callerText(r).toLowerCase().includes(program)),
+  );
+}
+
+const OUTCOME_MARK: Record<Outcome, string> = { served: '✓', denied: '⊘', failed: '✕' };
+
+/** The outcome in words, with a mark of its own, and why a request failed or was refused under it. */
+export function OutcomeCell({ entry }: { entry: AuditEntry }) {
   return (
-    <section className="card" aria-label="audit log">
-      <div className="link-row">
-        <h2>Recent requests</h2>
+    <td className={`outcome outcome-${entry.outcome}`}>
+      <span className="outcome-mark" aria-hidden="true">
+        {OUTCOME_MARK[entry.outcome]}
+      </span>{' '}
+      {entry.outcome}
+      {entry.source ? ` (${entry.source})` : ''}
+      {entry.error ? <div className="audit-error">{entry.error}</div> : null}
+    </td>
+  );
+}
+
+/** The audit trail, newest first, filtered by profile, program and outcome; denials stand out. */
+export function AuditLogView({ records, onRefresh }: { records: readonly AuditEntry[]; onRefresh(): void }) {
+  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
+  const id = useId();
+  const profiles = [...new Set(records.map((r) => r.profile))].sort();
+  const shown = filterAudit(records, filter);
+  const denied = records.filter((r) => r.outcome === 'denied').length;
+  return (
+    <section className="view" aria-label="audit log">
+      <div className="view-head">
+        <h1>Activity</h1>
         <button type="button" className="secondary small" onClick={onRefresh}>
           Refresh
         </button>
       </div>
+      <p className="hint">Every request for a credential: which program asked, for which profile, and what it got. Never a secret.</p>
+      <form className="filters" aria-label="filter the activity" onSubmit={(e) => e.preventDefault()}>
+        <label htmlFor={`${id}-profile`}>Profile</label>
+        <select id={`${id}-profile`} name="profile" value={filter.profile} onChange={(e) => setFilter({ ...filter, profile: e.target.value })}>
+          <option value="">All profiles</option>
+          {profiles.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-program`}>Program</label>
+        <input id={`${id}-program`} name="program" type="search" value={filter.program} placeholder="kubectl" autoComplete="off" onChange={(e) => setFilter({ ...filter, program: e.target.value })} />
+        <label htmlFor={`${id}-outcome`}>Outcome</label>
+        <select id={`${id}-outcome`} name="outcome" value={filter.outcome} onChange={(e) => setFilter({ ...filter, outcome: e.target.value as AuditFilter['outcome'] })}>
+          <option value="">Any</option>
+          <option value="served">served</option>
+          <option value="denied">denied{denied ? ` (${denied})` : ''}</option>
+          <option value="failed">failed</option>
+        </select>
+      </form>
       {records.length === 0 ? (
         <p className="empty">No requests yet.</p>
+      ) : shown.length === 0 ? (
+        <p className="empty" role="status">
+          No request matches these filters.
+        </p>
       ) : (
-        <table className="audit">
-          <thead>
-            <tr>
-              <th>Time</th>
-              <th>Caller</th>
-              <th>Profile</th>
-              <th>Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.map((r, i) => (
-              <tr key={`${r.time}-${i}`} data-audit-profile={r.profile}>
-                <td className="nowrap">
-                  <time dateTime={r.time}>{auditTime(r.time)}</time>
-                </td>
-                <td className="nowrap">{caller(r)}</td>
-                <td>{r.profile}</td>
-                <td className={`outcome-${r.outcome}`}>
-                  {r.outcome}
-                  {r.source ? ` (${r.source})` : ''}
-                  {r.error ? <div className="audit-error">{r.error}</div> : null}
-                </td>
+        <div className="table-wrap">
+          <table className="audit" aria-label="requests">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Program</th>
+                <th scope="col">Profile</th>
+                <th scope="col">Outcome</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.map((r, i) => (
+                <tr key={`${r.time}-${i}`} data-audit-profile={r.profile} className={r.outcome === 'denied' ? 'row-denied' : undefined}>
+                  <td className="nowrap tabular">
+                    <time dateTime={r.time}>{auditTime(r.time)}</time>
+                  </td>
+                  <td>{callerText(r)}</td>
+                  <td>{r.profile}</td>
+                  <OutcomeCell entry={r} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

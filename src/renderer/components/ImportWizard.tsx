@@ -132,6 +132,11 @@ function Done({ result }: { result: ImportResult }) {
         </p>
       ) : null}
       {result.leftFiles.length > 0 ? <p className="hint">Now in the secret store, and safe to delete: {result.leftFiles.join(', ')}</p> : null}
+      <p>
+        <a className="button" href="#/profiles">
+          See the profiles
+        </a>
+      </p>
     </div>
   );
 }

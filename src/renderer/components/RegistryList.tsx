@@ -13,8 +13,10 @@ export function RegistryList({ registries }: { registries: readonly RegistrySumm
       {registries.map((r) => (
         <li key={r.name} className="profile" data-registry={r.name}>
           <div className="profile-text">
-            <strong>{r.name}</strong> <span className="provider">{r.matchImages.join(', ')}</span>
-            <div className="state">
+            <div className="profile-head">
+              <strong className="profile-name">{r.name}</strong> <span className="provider">{r.matchImages.join(', ')}</span>
+            </div>
+            <div className="description">
               {LOGIN[r.login]}
               {r.username ? `, as ${r.username}` : ''}
             </div>

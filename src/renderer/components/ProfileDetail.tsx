@@ -1,0 +1,180 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { AuditEntry, ProfileChanges, TokenView } from '../../shared/api/prompts.js';
+import type { ProfileSummary } from '../../shared/api/status.js';
+import { profileBadge, secretHome } from '../profileBadge.js';
+import { routeHref } from '../route.js';
+import { formatTimeLeft, hasLogin, loginOffer } from '../timeLeft.js';
+import { auditTime, callerText, OutcomeCell } from './AuditLogView.js';
+import { ProfileEditForm } from './ProfileEditForm.js';
+import { StatusBadge } from './StatusBadge.js';
+
+const PROVIDER_WORDS: Record<string, string> = {
+  static: 'a long-lived token or client certificate',
+  exec: 'an exec plugin Kubecred runs, its answers cached',
+  oidc: 'OpenID Connect: you sign in in your browser',
+  keystone: 'OpenStack Keystone',
+  eks: 'AWS EKS tokens from your AWS keys',
+};
+
+interface Props {
+  readonly profile: ProfileSummary | undefined;
+  readonly name: string;
+  readonly now: number;
+  readonly busy: boolean;
+  readonly loginError: string | undefined;
+  readonly token: TokenView | undefined;
+  /** The audit records of this profile, newest first. */
+  readonly activity: readonly AuditEntry[];
+  load(profile: string): Promise<Record<string, unknown>>;
+  onLogin(): void;
+  onLogout(): void;
+  onRemove(): void;
+  onUpdate(changes: ProfileChanges): Promise<void>;
+  onStoreSecret(field: string, value: string): Promise<void>;
+}
+
+/** One profile: what it is, where its secret lives, who uses it, and only the actions its provider has. */
+export function ProfileDetail({ profile, name, now, busy, loginError, token, activity, load, onLogin, onLogout, onRemove, onUpdate, onStoreSecret }: Props) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [config, setConfig] = useState<Record<string, unknown> | null>(null);
+  // config.yaml is read once for this page; the edit form gets the same answer.
+  const exists = profile !== undefined;
+  const loaded = useMemo(() => (exists ? load(name) : null), [load, name, exists]);
+  const loadOnce = useMemo(() => () => loaded ?? load(name), [loaded, load, name]);
+  useEffect(() => {
+    let live = true;
+    loaded?.then((c) => live && setConfig(c), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  useEffect(() => heading.current?.focus(), [name]);
+
+  const back = (
+    <p className="back">
+      <a href={routeHref({ section: 'profiles' })}>← All profiles</a>
+    </p>
+  );
+  if (!profile) {
+    return (
+      <section aria-label={`profile ${name}`} className="view">
+        {back}
+        <h1 ref={heading} tabIndex={-1}>{name}</h1>
+        <p className="empty">There is no profile named {name} (it was removed, or config.yaml changed).</p>
+      </section>
+    );
+  }
+  const badge = profileBadge(profile, now, token);
+  const error = loginError ?? profile.lastError;
+  const offer = loginOffer(profile);
+  const left = formatTimeLeft(profile.expiresAt, now);
+  const last = activity[0];
+  return (
+    <section aria-label={`profile ${name}`} className="view" data-profile-detail={name}>
+      {back}
+      <div className="detail-head">
+        <h1 ref={heading} tabIndex={-1}>
+          {name} <span className="provider">{profile.provider}</span>
+        </h1>
+        <StatusBadge badge={badge} stateClass={`state-${profile.state}`} />
+      </div>
+      {profile.description ? <p className="description">{profile.description}</p> : null}
+      {error ? <p className="error-text">{error}</p> : null}
+      {badge.fix ? <p className="fix">{badge.fix}</p> : null}
+      <div className="actions detail-actions">
+        {offer !== 'none' ? (
+          <button type="button" className={offer === 'secondary' ? 'secondary' : undefined} disabled={busy} onClick={onLogin}>
+            Log in
+          </button>
+        ) : null}
+        {profile.state === 'ready' ? (
+          <button type="button" className="secondary" disabled={busy} onClick={onLogout}>
+            {hasLogin(profile) ? 'Log out' : 'Forget cached credential'}
+          </button>
+        ) : null}
+        <button type="button" className="secondary" disabled={busy || editing} onClick={() => setEditing(true)}>
+          Edit…
+        </button>
+        {confirming ? (
+          <span className="confirm" role="group" aria-label={`remove ${name}?`}>
+            Remove from config.yaml, with its secrets?{' '}
+            <button type="button" className="danger small" disabled={busy} onClick={() => (setConfirming(false), onRemove())}>
+              Remove
+            </button>{' '}
+            <button type="button" className="secondary small" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming(true)}>
+            Remove…
+          </button>
+        )}
+      </div>
+      {editing ? <ProfileEditForm name={name} provider={profile.provider} load={loadOnce} onSave={onUpdate} onStoreSecret={onStoreSecret} onClose={() => setEditing(false)} /> : null}
+      <dl className="facts detail-facts">
+        <dt>Provider</dt>
+        <dd>
+          {profile.provider}
+          {PROVIDER_WORDS[profile.provider] ? <span className="hint"> · {PROVIDER_WORDS[profile.provider]}</span> : null}
+        </dd>
+        <dt>Secret kept in</dt>
+        <dd>{config ? secretHome(profile.provider, config) : '…'}</dd>
+        <dt>Used by</dt>
+        <dd className="used-by">
+          {profile.contexts?.length ? (
+            <ul className="inline-list" aria-label="kubeconfig contexts">
+              {profile.contexts.map((c) => (
+                <li key={c}>
+                  <code>{c}</code>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <span className="hint">No context of your kubeconfig names this profile (kubecred install --profile {name} --context …).</span>
+          )}
+        </dd>
+        {profile.account ? (
+          <>
+            <dt>Signed in as</dt>
+            <dd>{profile.account}</dd>
+          </>
+        ) : null}
+        <dt>Expires</dt>
+        <dd className="tabular">{profile.expiresAt && left ? `${auditTime(profile.expiresAt)} (${left === 'expired' ? 'expired' : `in ${left}`})` : profile.state === 'ready' ? 'no expiry given' : 'nothing cached'}</dd>
+        <dt>Last caller</dt>
+        <dd>{last ? `${callerText(last)}, ${auditTime(last.time)}, ${last.outcome}` : 'nobody yet'}</dd>
+      </dl>
+      <h2 className="section">Recent activity</h2>
+      {activity.length === 0 ? (
+        <p className="empty">No request for this profile in the audit log.</p>
+      ) : (
+        <table className="audit" aria-label={`recent activity of ${name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Program</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {activity.slice(0, 8).map((r, i) => (
+              <tr key={`${r.time}-${i}`} className={r.outcome === 'denied' ? 'row-denied' : undefined}>
+                <td className="nowrap tabular">
+                  <time dateTime={r.time}>{auditTime(r.time)}</time>
+                </td>
+                <td>{callerText(r)}</td>
+                <OutcomeCell entry={r} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p>
+        <a href={routeHref({ section: 'activity' })}>All activity</a>
+      </p>
+    </section>
+  );
+}

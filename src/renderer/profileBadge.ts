@@ -1,0 +1,63 @@
+import type { TokenView } from '../shared/api/prompts.js';
+import type { ProfileSummary } from '../shared/api/status.js';
+import { describeProfile, hasLogin, profileTone } from './timeLeft.js';
+
+/** The badge's shape: each has its own icon, so the state never rests on colour alone. */
+export type BadgeKind = 'ready' | 'signed-in' | 'expiring' | 'needs-login' | 'token-locked' | 'token-missing' | 'error';
+export type BadgeTone = 'ok' | 'warn' | 'waiting' | 'bad';
+
+export interface Badge {
+  readonly kind: BadgeKind;
+  readonly tone: BadgeTone;
+  /** The state words, the same the tray menu uses (describeProfile). */
+  readonly words: string;
+  /** What to do about it, one line, where the state alone does not say. */
+  readonly fix?: string;
+}
+
+/** A signed-in credential this close to its end, with nothing to renew it, needs a person soon. */
+export const EXPIRING_MS = 10 * 60_000;
+
+/**
+ * A profile's badge: its state words, and a kind and tone for the icon and colour. `token` is
+ * the hardware token its secret lives on, if any: a locked or missing token outranks the rest.
+ */
+export function profileBadge(profile: ProfileSummary, now: number, token?: TokenView): Badge {
+  const words = describeProfile(profile, now);
+  if (profile.state === 'error') return { kind: 'error', tone: 'bad', words };
+  if (token?.flags?.locked) return { kind: 'token-locked', tone: 'bad', words, fix: `Token ${token.name} is locked by wrong PINs: unlock it with its PUK or admin tool.` };
+  if (token && !token.present) return { kind: 'token-missing', tone: 'waiting', words, fix: `Plug in token ${token.name}.` };
+  if (profile.state === 'ready') {
+    const left = profile.expiresAt ? Date.parse(profile.expiresAt) - now : Number.NaN;
+    if (hasLogin(profile) && profile.silentRefresh !== true && left < EXPIRING_MS) return { kind: 'expiring', tone: 'warn', words, fix: 'Log in again before it ends.' };
+    return { kind: hasLogin(profile) ? 'signed-in' : 'ready', tone: 'ok', words };
+  }
+  return profileTone(profile) === 'ok' ? { kind: 'ready', tone: 'ok', words } : { kind: 'needs-login', tone: 'waiting', words };
+}
+
+/** The token a profile's secret (or its certificate's key) lives on, from its config.yaml fields. */
+export function tokenOf(config: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (!config) return undefined;
+  const store = config.secretStore;
+  if (typeof store === 'string' && store.startsWith('token:')) return store.slice('token:'.length);
+  const cert = config.tokenCertificate;
+  if (cert && typeof cert === 'object' && typeof (cert as { token?: unknown }).token === 'string') return (cert as { token: string }).token;
+  return undefined;
+}
+
+/** Where a profile's secrets live, in words. */
+export function secretHome(provider: string, config: Readonly<Record<string, unknown>> | undefined): string {
+  const token = tokenOf(config);
+  if (config && typeof config.tokenCertificate === 'object' && token) return `certificate and key on hardware token ${token} (the key never leaves it)`;
+  if (provider === 'exec') return 'none kept by Kubecred: its plugin gives the credential, the broker caches it in memory';
+  if (token) return `hardware token ${token}`;
+  if (config?.secretStore === 'encrypted-file') return 'the encrypted file (unlocked with your passphrase)';
+  if (config?.secretStore === 'keychain') return 'the OS keychain';
+  return "the default secret store (the OS keychain, unless config.yaml's top-level secretStore says encrypted-file)";
+}
+
+/** How often the time left must be redrawn: every second in its last minutes, else every 15 s. */
+export function tickMs(profiles: readonly ProfileSummary[], now: number): number {
+  const soon = profiles.some((p) => p.expiresAt && Date.parse(p.expiresAt) - now < 2 * 60_000 && Date.parse(p.expiresAt) > now);
+  return soon ? 1_000 : 15_000;
+}
