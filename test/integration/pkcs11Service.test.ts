@@ -2,7 +2,7 @@
 // OpenSC's pkcs11-tool and keys made by openssl. Runs in-process (no broker): the service
 // is what the broker composes.
 import { execFile } from 'node:child_process';
-import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey, verify } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { BrokerError } from '../../src/main/broker/brokerError.js';
 import type { PinRequest, UiPort } from '../../src/main/broker/uiPort.js';
 import * as K from '../../src/main/secrets/pkcs11/constants.js';
 import { createPkcs11Service, type Pkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
+import { planSignature } from '../../src/main/proxy/signaturePlan.js';
 import { SOFTHSM_MODULE, createExtractableKey, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
 import { FakeClock } from '../unit/fakeClock.js';
 
@@ -51,6 +52,43 @@ function countingModule(counts: Counts): () => Promise<typeof Pkcs11Js> {
       }
     }
     return { ...real, PKCS11: Counting };
+  };
+}
+
+/**
+ * pkcs11js over SoftHSM2 as a slow card behaves: each signature takes `ms` (a touch, a PIN
+ * pad). The blocking C_Sign holds the calling thread that long; C_SignAsync waits off it.
+ */
+function slowSigningModule(ms: number, seen: { flags: (number | undefined)[]; sync: number; async: number }): () => Promise<typeof Pkcs11Js> {
+  return async () => {
+    const real = await import('pkcs11js');
+    class SlowCard extends real.PKCS11 {
+      // pkcs11js puts its wrapped C_ functions on each instance (C_SignAsync among them), so
+      // the slow ones replace those, not the prototype's.
+      constructor(libPath?: string) {
+        super(libPath);
+        const signNow = this.C_Sign.bind(this);
+        const signLater = this.C_SignAsync.bind(this);
+        this.C_Sign = ((session: Buffer, data: Buffer, out: Buffer) => {
+          seen.sync++;
+          const until = Date.now() + ms;
+          while (Date.now() < until) {
+            // the card is thinking, and so is this thread
+          }
+          return signNow(session, data, out);
+        }) as typeof this.C_Sign;
+        this.C_SignAsync = async (session: Buffer, data: Buffer, out: Buffer) => {
+          seen.async++;
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          return signLater(session, data, out);
+        };
+      }
+      override C_Initialize(options?: Pkcs11Js.InitializationOptions): void {
+        seen.flags.push(options?.flags);
+        super.C_Initialize(options);
+      }
+    }
+    return { ...real, PKCS11: SlowCard };
   };
 }
 
@@ -266,6 +304,28 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     await store.get(ref);
     expect(askPin).toHaveBeenCalledTimes(2);
     expect((await failure(service.logout('nope'))).code).toBe('not-found');
+  });
+
+  it('signs off the main thread: timers keep firing while a slow card signs, and another operation on the token waits its turn', async () => {
+    const seen = { flags: [] as (number | undefined)[], sync: 0, async: 0 };
+    const service = createPkcs11Service({ tokens: [token], ui: { askPin: async () => PIN, askPassphrase: async () => null }, clock: new FakeClock(), loadModule: slowSigningModule(400, seen) });
+    open.push(service);
+    await service.login('hsm', PIN);
+    const message = Buffer.concat([Buffer.alloc(64, 0x20), Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'), Buffer.alloc(32, 9)]);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    try {
+      const [signature, secrets] = await Promise.all([service.sign('hsm', 'ec-client', planSignature('ecdsa_sha256', message, 'ec')), service.secretStore('hsm').list('nobody')]);
+      // r||s from the token, checked against the certificate's key.
+      expect(verify('sha256', message, { key: new X509Certificate(ecCertPem).publicKey, dsaEncoding: 'ieee-p1363' }, signature)).toBe(true);
+      expect(secrets).toEqual([]);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(seen.flags[0]! & K.CKF_OS_LOCKING_OK).toBe(K.CKF_OS_LOCKING_OK);
+    expect({ sync: seen.sync, async: seen.async }).toEqual({ sync: 0, async: 1 });
+    // 400 ms of signing: a thread held by C_Sign would have let no tick through.
+    expect(ticks).toBeGreaterThanOrEqual(10);
   });
 
   it('two tokens on one module share its C_Initialize', async () => {

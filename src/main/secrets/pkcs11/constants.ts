@@ -4,6 +4,8 @@
 
 export const CKU_USER = 1;
 
+/** C_Initialize: the module may lock with the OS's own primitives, so calls can come from worker threads. */
+export const CKF_OS_LOCKING_OK = 0x2;
 export const CKF_RW_SESSION = 0x2;
 export const CKF_SERIAL_SESSION = 0x4;
 export const CKF_TOKEN_INITIALIZED = 0x400;

@@ -1,7 +1,7 @@
 import { BrokerError } from '../../broker/brokerError.js';
 import type { Pkcs11, Pkcs11Module } from './binding.js';
 import { ckrOf, describeFailure } from './ckr.js';
-import { CKR } from './constants.js';
+import { CKF_OS_LOCKING_OK, CKR } from './constants.js';
 
 /**
  * One PKCS#11 module (.so, .dylib, .dll), shared by every configured token that names the
@@ -13,6 +13,13 @@ export class ModuleHost {
   private initialized = false;
   /** Bumped at every C_Initialize and C_Finalize: sessions from another generation are gone. */
   generation = 0;
+  /**
+   * Whether the module took CKF_OS_LOCKING_OK: then a slow call (a signature waiting for a
+   * touch) can run on a worker thread and the broker keeps answering meanwhile.
+   */
+  threadSafe = false;
+  private inFlight = 0;
+  private drained: (() => void)[] = [];
 
   constructor(
     readonly path: string,
@@ -37,6 +44,25 @@ export class ModuleHost {
     }
     if (!this.initialized) this.initialize(this.library, token);
     return this.library;
+  }
+
+  /**
+   * Runs a call that continues on a worker thread. Until it settles, idle() waits, so no
+   * C_Finalize (a restart for a swapped card) and no other operation pulls the module or the
+   * session out from under it.
+   */
+  async offThread<T>(call: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await call();
+    } finally {
+      if (--this.inFlight === 0) for (const resolve of this.drained.splice(0)) resolve();
+    }
+  }
+
+  /** Resolves when no off-thread call is running on the module. */
+  idle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.drained.push(resolve));
   }
 
   /** Whether calls can be made now without loading or initializing anything. */
@@ -82,6 +108,20 @@ export class ModuleHost {
 
   private initialize(library: Pkcs11, token: string): void {
     try {
+      library.C_Initialize({ flags: CKF_OS_LOCKING_OK });
+      this.threadSafe = true;
+    } catch (first) {
+      // A module that cannot lock (CKR_CANT_LOCK) is used from the main thread only.
+      if (ckrOf(first) === CKR.CKR_CRYPTOKI_ALREADY_INITIALIZED) this.threadSafe = false;
+      else this.initializeSingleThreaded(library, token);
+    }
+    this.initialized = true;
+    this.generation++;
+  }
+
+  private initializeSingleThreaded(library: Pkcs11, token: string): void {
+    this.threadSafe = false;
+    try {
       library.C_Initialize();
     } catch (error) {
       // Another user of the same library in this process got there first: share it.
@@ -93,7 +133,5 @@ export class ModuleHost {
         );
       }
     }
-    this.initialized = true;
-    this.generation++;
   }
 }

@@ -97,9 +97,13 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
     async sign(tokenName, label, plan) {
       const token = session(tokenName);
       const pssParams = pkcs11Constant(await binding(), 'CK_PARAMS_RSA_PSS');
-      // Synchronous C_Sign inside run(): one operation per session at a time. A slow card
-      // holds the event loop for its signature; handshakes are rare (connections are reused).
-      return token.run({ login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` }, (attached) => signWithTokenKey(token.config, attached, label, plan, pssParams));
+      // C_Sign on a worker thread where the module can lock: a card waiting for a touch must
+      // not stop the broker answering everyone else (the UI, cached credentials) meanwhile.
+      const offThread = (call: () => Promise<Buffer>) => token.host.offThread(call);
+      return token.run({ login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` }, (attached) =>
+        // Asked once attached: the first use initialises the module, and only then is it known.
+        signWithTokenKey(token.config, attached, label, plan, pssParams, token.host.threadSafe ? offThread : undefined),
+      );
     },
     presence(tokenName) {
       return session(tokenName).presence();

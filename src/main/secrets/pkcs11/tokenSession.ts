@@ -55,11 +55,12 @@ export class TokenSession {
   }
 
   /**
-   * Runs `work` against the token, logging in first when asked to. `work` is synchronous on
-   * purpose: all PKCS#11 calls of one operation happen with no await in between, so no other
-   * operation (or a module restart for another token) can slip in half way.
+   * Runs `work` against the token, logging in first when asked to. `work` makes its PKCS#11
+   * calls with no await in between, so no other operation (or a module restart for another
+   * token) can slip in half way; the one exception, a call it hands to the module host's
+   * offThread, holds every other operation on the module in attach() until it settles.
    */
-  async run<T>(options: RunOptions, work: (token: Attached) => T): Promise<T> {
+  async run<T>(options: RunOptions, work: (token: Attached) => T | Promise<T>): Promise<T> {
     // Logged in during this call: that login serves this call even when the grace is zero.
     let fresh = false;
     for (let round = 0; round < 3; round++) {
@@ -70,7 +71,7 @@ export class TokenSession {
         continue;
       }
       try {
-        return work(token);
+        return await work(token);
       } catch (error) {
         if (error instanceof BrokerError) throw error;
         // Logged out under us (another program reset the card): log in again, same PIN.
@@ -88,6 +89,8 @@ export class TokenSession {
   /** The token's slot and our session, found again when needed. Never asks for a PIN. */
   async attach(keepLogin = false): Promise<Attached> {
     const p11 = await this.host.ready(this.config.name);
+    // A signature still running on a worker thread owns the module (and maybe our session).
+    await this.host.idle();
     try {
       if (!keepLogin) this.expireGrace(p11);
       return this.attachTo(p11);

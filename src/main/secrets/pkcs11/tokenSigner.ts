@@ -7,6 +7,12 @@ import { readUlong } from './objects.js';
 import { tokenWanted } from './tokenErrors.js';
 import type { Attached } from './tokenSession.js';
 
+/**
+ * Runs the signature on a worker thread (a card can wait seconds for a touch); given only for
+ * a module initialised for OS locking.
+ */
+export type OffThread = (call: () => Promise<Buffer>) => Promise<Buffer>;
+
 /** The certificate a token key proves, and what kind of key it is: what the proxy needs to offer it upstream. */
 export interface TokenKey {
   readonly certificatePem: string;
@@ -33,7 +39,7 @@ export function describeTokenKey(config: TokenConfig, attached: Attached, label:
  * binding's tag for RSA-PSS parameters (pkcs11js numbers it itself). For ECDSA the token
  * answers r||s; the proxy turns that into DER.
  */
-export function signWithTokenKey(config: TokenConfig, attached: Attached, label: string, plan: SignaturePlan, pssParams: number): Buffer {
+export function signWithTokenKey(config: TokenConfig, attached: Attached, label: string, plan: SignaturePlan, pssParams: number, offThread?: OffThread): Buffer | Promise<Buffer> {
   const { p11, session } = attached;
   const { key } = findCertificateAndKey(config, attached, label);
   const keyType = keyTypeOf(config, attached, key, label);
@@ -48,7 +54,8 @@ export function signWithTokenKey(config: TokenConfig, attached: Attached, label:
         ? { mechanism: CKM_RSA_PKCS } // the plan's data is the DigestInfo already
         : { mechanism: CKM_RSA_PKCS_PSS, parameter: { type: pssParams, hashAlg: hash.mechanism, mgf: hash.mgf, saltLen: plan.data.length } };
   p11.C_SignInit(session, mechanism, key);
-  return Buffer.from(p11.C_Sign(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES)));
+  if (!offThread) return Buffer.from(p11.C_Sign(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES)));
+  return offThread(async () => Buffer.from(await p11.C_SignAsync(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES))));
 }
 
 function keyTypeOf(config: TokenConfig, { p11, session }: Attached, key: Buffer, label: string): TokenKeyType {
