@@ -7,6 +7,7 @@ import { buildRenderer, launchChromium, type TestChromium } from '../support/chr
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { promptPageRoute } from '../../src/shared/api/pageRoutes.js';
+import { seriousAxeViolations } from '../support/axe.js';
 import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
@@ -81,6 +82,11 @@ describe('a prompt window of a real broker', () => {
     await form.waitFor({ timeout: 10_000 });
     expect(await window.locator('[data-profile]').count()).toBe(0);
     expect(await window.evaluate(() => location.hash)).toMatch(/^#prompt=/);
+    // Issue 16: the question is a dialog named by its heading, the cursor waits in the PIN, and it counts down.
+    expect(await window.getByRole('dialog', { name: 'PIN for kc-prompt-window' }).count()).toBe(1);
+    expect(await window.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('pin');
+    expect(await window.getByRole('timer').innerText()).toMatch(/Cancels in [12]:\d\d/);
+    expect(await seriousAxeViolations(window)).toEqual([]);
     await window.screenshot({ path: path.join(SHOTS, 'prompt-window-pin.png') });
     await form.locator('input[name="pin"]').fill(PIN);
     await form.getByRole('button', { name: 'Unlock' }).click();
@@ -115,6 +121,8 @@ describe('a prompt window of a real broker', () => {
     const prompt = popup.locator('section[aria-label="approval for guarded-window"]');
     await prompt.waitFor({ timeout: 10_000 });
     expect(await prompt.innerText()).toMatch(/\(pid \d+\)|node/);
+    expect(await popup.getByRole('timer').innerText()).toMatch(/Denies in [12]:\d\d/);
+    expect(await seriousAxeViolations(popup)).toEqual([]);
     await popup.screenshot({ path: path.join(SHOTS, 'prompt-window-approval.png') });
     await prompt.locator('button', { hasText: 'Allow once' }).click();
     const served = await asking;

@@ -1,9 +1,16 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PendingPrompt } from '../../shared/api/prompts.js';
+import { Countdown, PromptHeading, type PromptIds } from './PromptActions.js';
 
 type ApprovalPending = Extract<PendingPrompt, { kind: 'approval' }>;
 
 export const ALLOW_FOR_CHOICES = [5, 15, 60] as const;
+
+/**
+ * The Allow buttons wake up this long after the prompt opens, so a keystroke meant for the
+ * terminal the user was typing in (Enter, most of all) cannot allow a request nobody read.
+ */
+export const APPROVAL_ARMING_MS = 700;
 
 /** "kubectl (pid 4242)", or what is known of the program that asked. */
 export function describeCaller(caller: ApprovalPending['caller']): string {
@@ -13,41 +20,77 @@ export function describeCaller(caller: ApprovalPending['caller']): string {
   return 'An unknown program';
 }
 
-/** Asks whether a program may have a profile's credential: once, for some minutes, or not. */
-export function ApprovalPrompt({ prompt, onAnswer }: { prompt: ApprovalPending; onAnswer(allow: boolean, forMinutes?: number): void }) {
+/**
+ * Asks whether a program may have a profile's credential: once, for some minutes, or not.
+ * Enter allows once (after APPROVAL_ARMING_MS), Escape denies (the dialog around it).
+ */
+export function ApprovalPrompt({ prompt, onAnswer, ids }: { prompt: ApprovalPending; onAnswer(allow: boolean, forMinutes?: number): void; ids: PromptIds }) {
   const [minutes, setMinutes] = useState<number>(15);
+  const [armed, setArmed] = useState(false);
+  const allowOnce = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setArmed(true), APPROVAL_ARMING_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  useEffect(() => {
+    // Once armed, the cursor rests on Allow once, unless the user already moved it.
+    const dialog = allowOnce.current?.closest('dialog');
+    if (armed && (document.activeElement === dialog || document.activeElement === document.body)) allowOnce.current?.focus();
+  }, [armed]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (armed) onAnswer(true);
+  };
+  const several = prompt.callers.length > 1;
   return (
-    <section className="card prompt" aria-label={`approval for ${prompt.profile}`}>
-      <h2>Allow access to {prompt.profile}?</h2>
-      <dl className="facts">
-        <dt>{prompt.callers.length > 1 ? 'Programs' : 'Program'}</dt>
-        <dd className="caller">{prompt.callers.map(describeCaller).join(', ')}</dd>
-        <dt>Profile</dt>
-        <dd>{prompt.profile}</dd>
-        <dt>Cluster</dt>
-        <dd>{prompt.cluster ?? 'not told'}</dd>
-      </dl>
-      {prompt.waiting > 1 ? <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p> : null}
-      <div className="actions">
-        <button type="button" onClick={() => onAnswer(true)}>
-          Allow once
-        </button>
-        <span className="allow-for">
-          <button type="button" onClick={() => onAnswer(true, minutes)}>
-            Allow for
-          </button>
-          <select aria-label="minutes" value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
-            {ALLOW_FOR_CHOICES.map((m) => (
-              <option key={m} value={m}>
-                {m} min
-              </option>
+    <section className="prompt" aria-label={`approval for ${prompt.profile}`}>
+      <form onSubmit={submit}>
+        <PromptHeading kind="approval" ids={ids}>
+          Allow access to {prompt.profile}?
+        </PromptHeading>
+        <p id={ids.description} className="prompt-who">
+          <strong className="prompt-caller">{prompt.callers.map(describeCaller).join(', ')}</strong> {several ? 'want' : 'wants'} the credential of profile <strong>{prompt.profile}</strong>.
+        </p>
+        <dl className="prompt-facts">
+          <dt>Cluster</dt>
+          <dd>{prompt.cluster ?? 'not told'}</dd>
+        </dl>
+        <details className="prompt-details">
+          <summary>Where {several ? 'these programs run' : 'this program runs'} from</summary>
+          <ul>
+            {prompt.callers.map((c, i) => (
+              <li key={`${c.pid ?? '?'}-${i}`}>
+                {describeCaller(c)}: <code>{c.path ?? 'executable not known'}</code>
+              </li>
             ))}
-          </select>
-        </span>
-        <button type="button" className="danger" onClick={() => onAnswer(false)}>
-          Deny
-        </button>
-      </div>
+          </ul>
+          <p className="hint">Kubecred keeps only the executable the kernel ran, never a command line: arguments may carry secrets.</p>
+        </details>
+        {prompt.waiting > 1 ? <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p> : null}
+        <div className="prompt-footer">
+          <Countdown expiresAt={prompt.expiresAt} ending="Denies" />
+          <div className="actions">
+            <button type="submit" ref={allowOnce} disabled={!armed}>
+              Allow once
+            </button>
+            <span className="allow-for">
+              <button type="button" disabled={!armed} onClick={() => onAnswer(true, minutes)}>
+                Allow for
+              </button>
+              <select aria-label="minutes" value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
+                {ALLOW_FOR_CHOICES.map((m) => (
+                  <option key={m} value={m}>
+                    {m} min
+                  </option>
+                ))}
+              </select>
+            </span>
+            <button type="button" className="danger" onClick={() => onAnswer(false)}>
+              Deny
+            </button>
+          </div>
+        </div>
+      </form>
     </section>
   );
 }

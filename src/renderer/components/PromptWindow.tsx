@@ -40,7 +40,7 @@ export function PromptWindow({ transport, id, close }: { transport: Transport; i
         </p>
       ) : null}
       {stage.kind === 'waiting' ? <p className="empty">Connecting to the broker…</p> : null}
-      {stage.kind === 'asking' ? <PromptView prompt={stage.prompt} onAnswer={answer} /> : null}
+      {stage.kind === 'asking' ? <PromptView prompt={stage.prompt} onAnswer={answer} presentation="window" /> : null}
       {stage.kind === 'answered' ? <p className="empty" role="status">Answered. You can close this window.</p> : null}
       {stage.kind === 'gone' ? <p className="empty" role="status">This question was answered elsewhere or has ended. You can close this window.</p> : null}
     </main>

@@ -1,0 +1,309 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promptPageRoute } from '../../src/shared/api/pageRoutes.js';
+import { seriousAxeViolations } from '../support/axe.js';
+import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
+import { startKeystoneStandIn, STAND_IN_DATA, type KeystoneStandIn } from '../support/keystoneStandIn.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const PIN = '192837';
+const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
+const ALICE = STAND_IN_DATA.users.find((u) => u.name === 'alice')!;
+/** The tray app's prompt window (src/main/electron/windowOptions.ts). */
+const PROMPT_WINDOW = { width: 440, height: 340 };
+
+type Kind = 'pin' | 'passphrase' | 'approval' | 'form';
+
+// Issue 16: each prompt is a small dialog of its own, answered by keyboard only: the cursor
+// starts in its input, Enter answers, Escape cancels; it names the program, warns about PIN
+// tries, counts down to its timeout, and axe-core finds nothing serious, in light and dark.
+describe('the prompts of a real broker, by keyboard only', () => {
+  let home: TempHome;
+  let hsm: SoftHsm;
+  let keystone: KeystoneStandIn;
+  let broker: TestBroker;
+  let chromium: TestChromium;
+  let main: Page;
+  let browserStandIn: RecordingBrowser;
+  const pageProblems: string[] = [];
+  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+
+  /** The id of the pending prompt of that kind, as the main window's session sees it. */
+  const pendingPrompt = async (kind: Kind): Promise<string> => {
+    await expect
+      .poll(
+        () =>
+          main.evaluate(async (k) => {
+            const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
+            return ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find((p) => p.kind === k)?.id ?? null;
+          }, kind),
+        { timeout: 15_000 },
+      )
+      .not.toBeNull();
+    return main.evaluate(async (k) => {
+      const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
+      return ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find((p) => p.kind === k)!.id;
+    }, kind);
+  };
+  /** A prompt window at the tray app's size, opened from the main window as the tray does (its session travels with it). */
+  const promptWindow = async (kind: Kind): Promise<Page> => {
+    const id = await pendingPrompt(kind);
+    const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((route) => void window.open(route, '_blank', 'popup,width=440,height=340'), promptPageRoute(id))]);
+    await popup.setViewportSize(PROMPT_WINDOW);
+    popup.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
+    popup.on('pageerror', (e) => pageProblems.push(e.message));
+    await popup.getByRole('dialog').waitFor({ timeout: 10_000 });
+    return popup;
+  };
+  const focused = (page: Page) => page.evaluate(() => {
+    const e = document.activeElement as HTMLElement | null;
+    return e ? `${e.tagName.toLowerCase()}${e.getAttribute('name') ? `[name=${e.getAttribute('name')}]` : ''}${e.tagName === 'BUTTON' ? `:${e.textContent}` : ''}` : '';
+  });
+  /** Seconds left on the prompt's countdown ("Cancels in 1:58"). */
+  const countdown = async (page: Page): Promise<number> => {
+    const text = await page.getByRole('timer').innerText();
+    const [, m, s] = /(\d+):(\d\d)/.exec(text) ?? [];
+    expect(m, `countdown "${text}"`).toBeDefined();
+    return Number(m) * 60 + Number(s);
+  };
+  /** The countdown shows, and moves. */
+  const expectCountingDown = async (page: Page) => {
+    const first = await countdown(page);
+    expect(first).toBeGreaterThan(60);
+    expect(first).toBeLessThanOrEqual(120);
+    await expect.poll(() => countdown(page), { timeout: 5_000 }).toBeLessThan(first);
+  };
+  /** The dialog as assistive technology sees it: a modal, named by its heading. */
+  const expectDialog = async (page: Page, name: RegExp) => {
+    const dialog = page.getByRole('dialog', { name });
+    await dialog.waitFor();
+    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    expect(await dialog.getAttribute('aria-describedby')).toBeTruthy();
+  };
+  /** Screenshots and axe-core in light and dark. */
+  const lookAndAxe = async (page: Page, name: string) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: path.join(SHOTS, `prompt-${name}-${colorScheme}.png`) });
+      expect(await seriousAxeViolations(page), `${name} in ${colorScheme}`).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+  /** The key that answers: the window may close itself before the key is even released. */
+  const answerBy = async (page: Page, key: 'Enter' | 'Escape') => {
+    await page.keyboard.press(key).catch((error: unknown) => {
+      if (!page.isClosed()) throw error;
+    });
+  };
+  /** The window closes itself once answered (or says so where the browser refuses). */
+  const ended = async (page: Page) => {
+    await expect.poll(async () => page.isClosed() || (await page.getByRole('status').count()) > 0, { timeout: 10_000 }).toBe(true);
+    if (!page.isClosed()) await page.close();
+  };
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    await buildRenderer();
+    await mkdir(SHOTS, { recursive: true });
+    home = await makeTempHome();
+    hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-prompts', pin: PIN, soPin: '56473829' });
+    keystone = await startKeystoneStandIn();
+    await writeConfig(
+      home.dir,
+      [
+        'tokens:',
+        `  - { name: hsm, module: ${hsm.module}, label: kc-prompts }`,
+        'profiles:',
+        '  - { name: onhsm, provider: static, secretStore: "token:hsm" }',
+        '  - { name: guarded, provider: static, approval: always }',
+        '  - { name: filed, provider: static, secretStore: encrypted-file }',
+        `  - { name: openstack, provider: keystone, authUrl: ${keystone.authUrl}, projectName: demo, projectDomainName: Default }`,
+        '',
+      ].join('\n'),
+    );
+    browserStandIn = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
+    expect((await cli(['secret', 'set', 'onhsm', 'token'], 'token-behind-the-pin')).code).toBe(0);
+    expect((await cli(['secret', 'set', 'guarded', 'token'], 'token-behind-the-approval')).code).toBe(0);
+    expect((await cli(['lock'])).code).toBe(0);
+    chromium = await launchChromium({ width: 800, height: 600 });
+    main = chromium.page;
+    main.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
+    main.on('pageerror', (e) => pageProblems.push(e.message));
+    await main.goto(await browserStandIn.nth(0, 10_000));
+    await main.locator('[data-profile="onhsm"]').waitFor({ timeout: 10_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await broker?.stop();
+    await keystone?.close();
+    hsm?.dispose();
+    await home?.cleanup();
+  });
+
+  it('PIN window: the cursor is in the PIN, it names the program and counts down; typing and Enter unlock', async () => {
+    const asking = credential('onhsm');
+    const window = await promptWindow('pin');
+    await expectDialog(window, /PIN for kc-prompts/);
+    expect(await focused(window)).toBe('input[name=pin]');
+    const dialog = window.getByRole('dialog');
+    expect(await dialog.innerText()).toMatch(/\(pid \d+\) needs the PIN of token hsm\s+for profile onhsm/);
+    await expectCountingDown(window);
+    // Nothing spills out of the 440x340 window sideways.
+    expect(await window.evaluate(() => document.documentElement.scrollWidth <= globalThis.innerWidth)).toBe(true);
+    await window.keyboard.type(PIN);
+    await lookAndAxe(window, 'pin-window');
+    // Tab walks the answers: Unlock, then Cancel.
+    await window.keyboard.press('Tab');
+    expect(await focused(window)).toBe('button:Unlock');
+    await window.keyboard.press('Tab');
+    expect(await focused(window)).toBe('button:Cancel');
+    await window.keyboard.press('Shift+Tab');
+    await window.keyboard.press('Shift+Tab');
+    expect(await focused(window)).toBe('input[name=pin]');
+    await answerBy(window, 'Enter');
+    const served = await asking;
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe('token-behind-the-pin');
+    await ended(window);
+  });
+
+  it('PIN in the main window: a modal dialog over it; Escape cancels and the program is told', async () => {
+    expect((await cli(['lock'])).code).toBe(0);
+    const asking = credential('onhsm');
+    await expectDialog(main, /PIN for kc-prompts/);
+    expect(await focused(main)).toBe('input[name=pin]');
+    // The rest of the window waits: a modal dialog makes it inert.
+    expect(await main.evaluate(() => document.querySelector('dialog.prompt-dialog')?.matches(':modal'))).toBe(true);
+    await expectCountingDown(main);
+    await lookAndAxe(main, 'pin-main-window');
+    await main.keyboard.press('Escape');
+    const cancelled = await asking;
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.stderr).toMatch(/cancel|PIN/i);
+    await main.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('a wrong PIN: the next prompt says few tries are left, before the right PIN unlocks', async () => {
+    const wrong = credential('onhsm');
+    await expectDialog(main, /PIN for kc-prompts/);
+    expect(await main.getByRole('dialog').getByRole('alert').count()).toBe(0);
+    await main.keyboard.type('000000');
+    await main.keyboard.press('Enter');
+    expect((await wrong).stderr).toMatch(/PIN was incorrect/);
+    await main.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
+
+    // The same process asking again within 5 s is told the same wrong PIN (WrongPinsTold); then it is asked anew.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    const asking = credential('onhsm');
+    const window = await promptWindow('pin');
+    const warning = window.getByRole('dialog').getByRole('alert');
+    await warning.waitFor({ timeout: 10_000 });
+    expect(await warning.innerText()).toMatch(/Few tries left[\s\S]*few tries are left before the token locks/);
+    expect(await focused(window)).toBe('input[name=pin]');
+    await lookAndAxe(window, 'pin-tries-left');
+    await window.keyboard.type(PIN);
+    await answerBy(window, 'Enter');
+    expect((await asking).code).toBe(0);
+    await ended(window);
+  });
+
+  it('approval window: Enter allows once (not before the prompt could be read), Escape denies; the program and its executable on demand', async () => {
+    const asking = credential('guarded');
+    const window = await promptWindow('approval');
+    await expectDialog(window, /Allow access to guarded\?/);
+    const dialog = window.getByRole('dialog');
+    expect(await dialog.innerText()).toMatch(/\(pid \d+\) wants the credential of profile guarded/);
+    // The executable, on demand: a disclosure, closed until asked.
+    const details = dialog.locator('details');
+    expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await expect.poll(() => focused(window), { timeout: 3_000 }).toBe('button:Allow once');
+    await expectCountingDown(window);
+    await window.keyboard.press('Shift+Tab');
+    expect(await focused(window)).toBe('summary');
+    await window.keyboard.press('Enter');
+    expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await details.innerText()).toMatch(/\/kubecred-shim|\/[^\s]+/);
+    await lookAndAxe(window, 'approval-window');
+    await window.keyboard.press('Tab');
+    expect(await focused(window)).toBe('button:Allow once');
+    await answerBy(window, 'Enter');
+    const served = await asking;
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe('token-behind-the-approval');
+    await ended(window);
+
+    // "Allow once" covers this process for one command; Lock all forgets that grant.
+    expect((await cli(['lock'])).code).toBe(0);
+    const denied = credential('guarded');
+    const second = await promptWindow('approval');
+    await answerBy(second, 'Escape');
+    const refused = await denied;
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    await ended(second);
+  });
+
+  it('a new store\'s passphrase: Enter moves to "Again", Enter again creates it; Escape cancels', async () => {
+    const cancelled = credential('filed');
+    const first = await promptWindow('passphrase');
+    await expectDialog(first, /Choose a passphrase for encrypted-file/);
+    expect(await focused(first)).toBe('input[name=passphrase]');
+    await expectCountingDown(first);
+    await answerBy(first, 'Escape');
+    expect((await cancelled).code).toBe(1);
+    await ended(first);
+
+    const asking = credential('filed');
+    const window = await promptWindow('passphrase');
+    expect(await focused(window)).toBe('input[name=passphrase]');
+    await window.keyboard.type('correct horse staple');
+    await window.keyboard.press('Enter');
+    expect(await focused(window)).toBe('input[name=again]');
+    await window.keyboard.type('correct horse stapl');
+    expect(await window.getByRole('dialog').innerText()).toContain('The two passphrases differ');
+    await lookAndAxe(window, 'passphrase-window');
+    await window.keyboard.type('e');
+    await answerBy(window, 'Enter');
+    const result = await asking;
+    // The store now exists and is open; it holds no token for the profile yet.
+    expect(result.stderr).not.toMatch(/cancel|locked/i);
+    await ended(window);
+    expect((await cli(['secret', 'set', 'filed', 'token'], 'token-in-the-file')).code).toBe(0);
+    const served = await credential('filed');
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe('token-in-the-file');
+  });
+
+  it('Keystone\'s login form: the cursor starts in the first empty field, Enter moves to the next empty one, then logs in', async () => {
+    const asking = credential('openstack');
+    const window = await promptWindow('form');
+    await expectDialog(window, /Log in to Keystone at/);
+    expect(await focused(window)).toBe('input[name=username]');
+    expect(await window.locator('input[name="userDomainName"]').inputValue()).toBe('Default');
+    await expectCountingDown(window);
+    await window.keyboard.type(ALICE.name);
+    await window.keyboard.press('Enter');
+    expect(await focused(window)).toBe('input[name=password]');
+    await window.keyboard.type(ALICE.password);
+    await lookAndAxe(window, 'keystone-window');
+    await answerBy(window, 'Enter');
+    const served = await asking;
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe(keystone.tokens.at(-1));
+    await ended(window);
+  });
+
+  it('the pages logged no errors', () => {
+    expect(pageProblems).toEqual([]);
+  });
+});
