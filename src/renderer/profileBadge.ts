@@ -9,7 +9,7 @@ export type BadgeTone = 'ok' | 'warn' | 'waiting' | 'bad';
 export interface Badge {
   readonly kind: BadgeKind;
   readonly tone: BadgeTone;
-  /** The state words, the same the tray menu uses (describeProfile). */
+  /** The state words, the same the tray menu uses (describeProfile); a token's trouble, which the tray does not show, in its own words. */
   readonly words: string;
   /** What to do about it, one line, where the state alone does not say. */
   readonly fix?: string;
@@ -25,8 +25,8 @@ export const EXPIRING_MS = 10 * 60_000;
 export function profileBadge(profile: ProfileSummary, now: number, token?: TokenView): Badge {
   const words = describeProfile(profile, now);
   if (profile.state === 'error') return { kind: 'error', tone: 'bad', words };
-  if (token?.flags?.locked) return { kind: 'token-locked', tone: 'bad', words, fix: `Token ${token.name} is locked by wrong PINs: unlock it with its PUK or admin tool.` };
-  if (token && !token.present) return { kind: 'token-missing', tone: 'waiting', words, fix: `Plug in token ${token.name}.` };
+  if (token?.flags?.locked) return { kind: 'token-locked', tone: 'bad', words: 'token locked', fix: `Token ${token.name} is locked by wrong PINs: unlock it with its PUK or admin tool.` };
+  if (token && !token.present) return { kind: 'token-missing', tone: 'waiting', words: 'token not plugged in', fix: `Plug in token ${token.name}.` };
   if (profile.state === 'ready') {
     const left = profile.expiresAt ? Date.parse(profile.expiresAt) - now : Number.NaN;
     if (hasLogin(profile) && profile.silentRefresh !== true && left < EXPIRING_MS) return { kind: 'expiring', tone: 'warn', words, fix: 'Log in again before it ends.' };

@@ -242,6 +242,7 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     const badge = (name: string) => page.locator(`[data-profile="${name}"] [data-badge]`);
     await badge('short').waitFor({ timeout: 10_000 });
     await expect.poll(() => badge('ci').getAttribute('data-badge'), { timeout: 10_000 }).toBe('token-locked');
+    expect(await page.locator('[data-profile="ci"] .state').innerText()).toBe('token locked');
     expect(await page.locator('[data-profile="ci"] .fix').innerText()).toMatch(/Token yubikey is locked by wrong PINs: unlock it with its PUK/);
     expect(await badge('short').getAttribute('data-badge')).toBe('expiring');
     expect(await page.locator('[data-profile="short"] .fix').innerText()).toBe('Log in again before it ends.');
@@ -309,6 +310,7 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     await shot('prompt-over-settings');
     await prompt.getByRole('button', { name: 'Deny' }).click();
     await expect(asked).resolves.toEqual({ allow: false });
+    await prompt.waitFor({ state: 'detached' });
   });
 
   it('Settings: each control sits beside its label', async () => {

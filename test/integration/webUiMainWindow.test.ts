@@ -134,6 +134,8 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     await confirm.waitFor({ timeout: 5_000 });
     await page.screenshot({ path: path.join(SHOTS, 'webui-main-remove-confirm.png'), fullPage: true });
     await confirm.locator('button', { hasText: 'Remove' }).click();
+    // Once removed, the page goes back to the list, where it is no more.
+    await page.locator('section[aria-label="profile list"]').waitFor({ timeout: 10_000 });
     await expect.poll(() => page.locator('[data-profile="lab"]').count(), { timeout: 10_000 }).toBe(0);
     expect(await configText()).not.toContain('lab');
     expect(await configText()).toContain('# written by hand');

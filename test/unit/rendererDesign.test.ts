@@ -37,7 +37,7 @@ describe('profile badges', () => {
     expect(profileBadge(profile({}), now)).toMatchObject({ kind: 'needs-login', tone: 'waiting', words: 'signed out' });
     expect(profileBadge(profile({ state: 'error', lastError: 'x' }), now)).toMatchObject({ kind: 'error', tone: 'bad', words: 'failed' });
     const locked = { name: 'yk', present: true, loggedIn: false, flags: { countLow: false, finalTry: false, locked: true } };
-    expect(profileBadge(profile({ provider: 'static' }), now, locked)).toMatchObject({ kind: 'token-locked', tone: 'bad' });
+    expect(profileBadge(profile({ provider: 'static' }), now, locked)).toMatchObject({ kind: 'token-locked', tone: 'bad', words: 'token locked' });
     expect(profileBadge(profile({ provider: 'static' }), now, { name: 'yk', present: false, loggedIn: false }).kind).toBe('token-missing');
   });
 

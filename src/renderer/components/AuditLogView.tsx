@@ -66,24 +66,30 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
       </div>
       <p className="hint">Every request for a credential: which program asked, for which profile, and what it got. Never a secret.</p>
       <form className="filters" aria-label="filter the activity" onSubmit={(e) => e.preventDefault()}>
-        <label htmlFor={`${id}-profile`}>Profile</label>
-        <select id={`${id}-profile`} name="profile" value={filter.profile} onChange={(e) => setFilter({ ...filter, profile: e.target.value })}>
-          <option value="">All profiles</option>
-          {profiles.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={`${id}-program`}>Program</label>
-        <input id={`${id}-program`} name="program" type="search" value={filter.program} placeholder="kubectl" autoComplete="off" onChange={(e) => setFilter({ ...filter, program: e.target.value })} />
-        <label htmlFor={`${id}-outcome`}>Outcome</label>
-        <select id={`${id}-outcome`} name="outcome" value={filter.outcome} onChange={(e) => setFilter({ ...filter, outcome: e.target.value as AuditFilter['outcome'] })}>
-          <option value="">Any</option>
-          <option value="served">served</option>
-          <option value="denied">denied{denied ? ` (${denied})` : ''}</option>
-          <option value="failed">failed</option>
-        </select>
+        <span className="filter">
+          <label htmlFor={`${id}-profile`}>Profile</label>
+          <select id={`${id}-profile`} name="profile" value={filter.profile} onChange={(e) => setFilter({ ...filter, profile: e.target.value })}>
+            <option value="">All profiles</option>
+            {profiles.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span className="filter">
+          <label htmlFor={`${id}-program`}>Program</label>
+          <input id={`${id}-program`} name="program" type="search" value={filter.program} placeholder="kubectl" autoComplete="off" onChange={(e) => setFilter({ ...filter, program: e.target.value })} />
+        </span>
+        <span className="filter">
+          <label htmlFor={`${id}-outcome`}>Outcome</label>
+          <select id={`${id}-outcome`} name="outcome" value={filter.outcome} onChange={(e) => setFilter({ ...filter, outcome: e.target.value as AuditFilter['outcome'] })}>
+            <option value="">Any</option>
+            <option value="served">served</option>
+            <option value="denied">denied{denied ? ` (${denied})` : ''}</option>
+            <option value="failed">failed</option>
+          </select>
+        </span>
       </form>
       {records.length === 0 ? (
         <p className="empty">No requests yet.</p>

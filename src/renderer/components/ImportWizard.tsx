@@ -96,6 +96,11 @@ function Preview({ preview, busy, onImport, onCancel }: { preview: ImportPreview
         <button type="button" className="secondary" disabled={busy} onClick={onCancel}>
           {nothing ? 'Close' : 'Cancel'}
         </button>
+        {nothing ? (
+          <a className="button secondary" href="#/profiles/add">
+            Add a profile by hand
+          </a>
+        ) : null}
       </div>
     </>
   );
