@@ -53,7 +53,12 @@ export function PreferencesView({ transport, version, configBroken }: { transpor
 function Policies({ prefs, change, transport }: { prefs: Preferences; change: (action: () => Promise<void>) => void; transport: Transport }) {
   return (
     <>
-      {prefs.profiles.length > 0 ? <h3>Ask before handing out a credential</h3> : null}
+      {prefs.profiles.length > 0 ? (
+        <>
+          <h3>Ask before handing out a credential</h3>
+          <p className="hint">Once per program: the first request of each running program waits for your Allow. Every time: each request does, unless you allow a program for some minutes.</p>
+        </>
+      ) : null}
       {prefs.profiles.map((p) => (
         <label key={p.name} className="pref-row" data-approval={p.name}>
           <span>{p.name}</span>
