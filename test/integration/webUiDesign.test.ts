@@ -346,6 +346,21 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     }
   });
 
+  it('narrower than the nav can stand beside (560 px), the nav becomes a row above the section, and nothing scrolls sideways', async () => {
+    await page.setViewportSize({ width: 560, height: 600 });
+    try {
+      await nav().getByRole('link', { name: /^Profiles/ }).click();
+      await page.locator('[data-profile="prod"]').waitFor();
+      const navBox = (await nav().boundingBox())!;
+      expect(navBox.y + navBox.height).toBeLessThanOrEqual((await page.getByRole('heading', { name: 'Profiles', level: 1 }).boundingBox())!.y);
+      await noHorizontalScroll();
+      await axeClean();
+      await shot('narrow');
+    } finally {
+      await page.setViewportSize({ width: 800, height: 600 });
+    }
+  });
+
   it('the page logged no errors', () => {
     expect(pageProblems).toEqual([]);
   });
