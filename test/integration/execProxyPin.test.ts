@@ -210,6 +210,26 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
       expect(next.stdout, next.stderr).toBe('alice');
     });
 
+    it('a cancelled PIN prompt: kubectl fails saying how to log in, and its automatic second run opens no second prompt', async () => {
+      expect((await cli(['token', 'logout', 'hsm'])).code).toBe(0);
+      const loginsBefore = await logins();
+      const prompts = watchPrompts(ui);
+      const caller = startKubectl(['auth', 'whoami'], kubectlEnv());
+      await expect.poll(() => prompts.seen.size, { timeout: 15_000, interval: 50 }).toBe(1);
+      const [prompt] = [...prompts.seen.values()];
+      expect(await ui.answer(prompt!.id, { kind: 'cancel' })).toBe(200);
+      const result = await caller.done;
+      // Time for a second prompt to show, had kubectl's retry asked again.
+      await sleep(1_000);
+      await prompts.stop();
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('the PIN prompt was cancelled');
+      expect(result.stderr).toContain('kubecred token login hsm');
+      expect(prompts.seen.size).toBe(1);
+      expect(await logins()).toBe(loginsBefore);
+      expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
+    });
+
     it('no PIN reached the broker\'s log or the audit log', async () => {
       const logs = broker.output() + (await auditLog()).join('\n');
       expect(logs).toContain('the PIN was incorrect');

@@ -1,5 +1,6 @@
 import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
+import { UserDeclined } from './userDeclined.js';
 
 /**
  * client-go runs a failed exec plugin again at once (kubectl ~60 ms later, measured); the
@@ -8,25 +9,26 @@ import type { Clock } from './clock.js';
 const REPEAT_WINDOW_MS = 5_000;
 
 /**
- * The wrong PINs each calling process was told of, kept for a few seconds. Without this,
- * client-go's immediate second run of the plugin opened a second PIN prompt the user never
- * asked for (and kubectl hung on it), and a PIN typed there cost the token another try: a
- * wrong PIN must be one C_Login, then a clear error. That run is told the same error instead.
+ * What the user answered each calling process, kept for a few seconds when the answer was no
+ * (a cancelled prompt, a denied approval) or a wrong PIN. Without this, client-go's immediate
+ * second run of the plugin opened a second prompt the user never asked for (and kubectl hung
+ * on it), and a PIN typed there cost the token another try: a wrong PIN must be one C_Login,
+ * then a clear error. That run is told the same error instead.
  */
-export class WrongPinsTold {
+export class AnswersTold {
   private readonly told = new Map<string, { readonly error: BrokerError; readonly at: number }>();
 
   constructor(private readonly clock: Clock) {}
 
-  /** The wrong PIN this process was told of for the profile moments ago, if any. */
+  /** The answer this process was told for the profile moments ago, if any. */
   repeat(profile: string, callerPid: number | undefined): BrokerError | undefined {
     this.dropOld();
     return callerPid === undefined ? undefined : this.told.get(key(profile, callerPid))?.error;
   }
 
-  /** Keeps the failure the process is about to be told, when it is a wrong PIN. */
+  /** Keeps the failure the process is about to be told, when it was the user's answer. */
   record(profile: string, callerPid: number | undefined, error: unknown): void {
-    if (callerPid === undefined || !(error instanceof BrokerError) || error.code !== 'pin-incorrect') return;
+    if (callerPid === undefined || !isUsersAnswer(error)) return;
     this.dropOld();
     const k = key(profile, callerPid);
     // Telling it again does not start the window again: a program that keeps retrying is
@@ -38,6 +40,11 @@ export class WrongPinsTold {
     const now = this.clock.now();
     for (const [k, { at }] of this.told) if (now - at > REPEAT_WINDOW_MS) this.told.delete(k);
   }
+}
+
+/** A wrong PIN, a cancelled prompt, a denied approval: asking again at once would ask the user again. */
+function isUsersAnswer(error: unknown): error is BrokerError {
+  return error instanceof UserDeclined || (error instanceof BrokerError && (error.code === 'pin-incorrect' || error.code === 'denied'));
 }
 
 function key(profile: string, callerPid: number): string {

@@ -19,7 +19,7 @@ import { parseExecInfo } from './execInfo.js';
 import type { Logger } from './logger.js';
 import type { ProviderRegistry } from './providerRegistry.js';
 import { renderExecCredential } from './renderExecCredential.js';
-import { WrongPinsTold } from './wrongPinsTold.js';
+import { AnswersTold } from './answersTold.js';
 
 export interface ConfigPort {
   current(): Promise<{ readonly config: KubecredConfig; readonly error: string | null }>;
@@ -55,11 +55,11 @@ export class CredentialBroker {
   /** One controller per running login (`login`), so the UI's Cancel can stop it. */
   private readonly logins = new Map<string, Set<AbortController>>();
   private readonly issuerChecks: IssuerRecheck;
-  private readonly wrongPins: WrongPinsTold;
+  private readonly answersTold: AnswersTold;
 
   constructor(private readonly ports: BrokerPorts) {
     this.issuerChecks = ports.issuerChecks ?? new IssuerRecheck(ports.clock);
-    this.wrongPins = new WrongPinsTold(ports.clock);
+    this.answersTold = new AnswersTold(ports.clock);
   }
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
@@ -76,8 +76,9 @@ export class CredentialBroker {
   private async serve(request: CredentialRequest, described: Promise<{ pid?: number; name?: string }>): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     try {
-      // client-go's automatic second try after a wrong PIN: the same answer, no second prompt.
-      const told = this.wrongPins.repeat(profileName, request.parentPid);
+      // client-go's automatic second try after a wrong PIN, a cancel or a denial: the same
+      // answer, no second prompt.
+      const told = this.answersTold.repeat(profileName, request.parentPid);
       if (told) throw told;
       const execInfo = parseExecInfo(request.execInfo, declaredApiVersion);
       const profile = await this.profile(profileName);
@@ -106,7 +107,7 @@ export class CredentialBroker {
       void this.audit(request, described, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
     } catch (error) {
-      this.wrongPins.record(profileName, request.parentPid, error);
+      this.answersTold.record(profileName, request.parentPid, error);
       const denied = error instanceof BrokerError && error.code === 'denied';
       void this.audit(request, described, { profile: profileName, outcome: denied ? 'denied' : 'failed', failure: error });
       throw error;

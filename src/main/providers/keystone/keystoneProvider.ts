@@ -14,6 +14,7 @@ import { applyAnswers, missingFields, SECRET_FIELD } from './loginForm.js';
 import { fetchHttp, nodeHttp, type KeystoneHttp } from './postJson.js';
 import { validateKeystoneToken } from './tokenValidation.js';
 import { readToken } from './tokenAnswer.js';
+import { UserDeclined } from '../../broker/userDeclined.js';
 
 export interface KeystoneProviderDeps {
   /** The profile's secret store (password, application-credential-secret). */
@@ -73,7 +74,7 @@ export class KeystoneProvider implements Provider {
       const title = `Log in to Keystone${settings.authUrl ? ` at ${settings.authUrl}` : ''} for profile "${profile}"`;
       const answers = await this.deps.ui.askForm({ profile, title, fields });
       if (answers === null) {
-        throw new BrokerError('locked', `the Keystone login for profile "${profile}" was cancelled`, `log in again when ready, or store the secret: kubecred secret set ${profile} ${field}`);
+        throw new UserDeclined('locked', `the Keystone login for profile "${profile}" was cancelled`, `log in again when ready, or store the secret: kubecred secret set ${profile} ${field}`);
       }
       const result = applyAnswers(profile, settings, fields, answers);
       settings = result.settings;

@@ -5,6 +5,7 @@ import type { UiPort } from '../../broker/uiPort.js';
 import type { SecretRef, SecretStore } from '../secretStore.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { CorruptFileError, deriveKey, newKdf, readKdf, seal, unseal, WrongPassphraseError, type KdfParams } from './sealedFile.js';
+import { UserDeclined } from '../../broker/userDeclined.js';
 
 interface Unlocked {
   readonly key: Buffer;
@@ -94,7 +95,7 @@ export class EncryptedFileStore implements SecretStore {
   private async open(): Promise<Unlocked> {
     if (this.unlocked) return this.unlocked;
     const passphrase = await this.ui.askPassphrase({ store: 'encrypted-file', create: !(await this.exists()) });
-    if (passphrase === null) throw new BrokerError('locked', 'the encrypted secret file stays locked: the passphrase prompt was cancelled', 'run: kubecred unlock');
+    if (passphrase === null) throw new UserDeclined('locked', 'the encrypted secret file stays locked: the passphrase prompt was cancelled', 'run: kubecred unlock');
     await this.unlock(passphrase);
     return this.unlocked!;
   }

@@ -3,6 +3,7 @@ import { BrokerError } from '../../broker/brokerError.js';
 import type { PinFlags } from '../../broker/uiPort.js';
 import { describeFailure } from './ckr.js';
 import { describePinTries } from './pinFlags.js';
+import { UserDeclined } from '../../broker/userDeclined.js';
 
 // Every message names the token as config.yaml does and as the card shows it; none ever
 // carries a PIN or a secret value (only CKR_* names and labels).
@@ -37,7 +38,7 @@ export function operationFailed(code: 'token-unavailable' | 'secret-store-unavai
 }
 
 export function loginCancelled(token: TokenConfig): BrokerError {
-  return new BrokerError('locked', `${tokenWanted(token)} is locked: the PIN prompt was cancelled`, `run: kubecred token login ${token.name}`);
+  return new UserDeclined('locked', `${tokenWanted(token)} is locked: the PIN prompt was cancelled`, `run: kubecred token login ${token.name}`);
 }
 
 export function pinIncorrect(token: TokenConfig, flagsAfter: PinFlags | undefined, remembered: boolean): BrokerError {
