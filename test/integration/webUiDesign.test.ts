@@ -263,6 +263,13 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     expect(await row.locator('.state').innerText()).toMatch(/^signed in as bob, (1 min|\d+ s)$/);
     expect((await row.boundingBox())!).toEqual(before.box);
     expect((await page.locator('[data-profile="lab"]').boundingBox())!).toEqual(before.next);
+    // The token's page names the profiles on it, and the profile's page names its token.
+    await nav().getByRole('link', { name: /^Hardware tokens/ }).click();
+    await expect.poll(() => page.locator('[data-token="yubikey"]').innerText(), { timeout: 10_000 }).toMatch(/keeps the secrets of ci/);
+    await axeClean();
+    await page.locator('[data-token="yubikey"]').getByRole('link', { name: 'ci' }).click();
+    await expect.poll(() => page.locator('section[aria-label="profile ci"] dl').innerText(), { timeout: 10_000 }).toMatch(/Token\s+yubikey \(YubiKey PIV\): locked by wrong PINs/);
+    await shot('token-profile');
   });
 
   it('Activity: a table filtered by profile, program and outcome, with denials highlighted', async () => {

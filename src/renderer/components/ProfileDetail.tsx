@@ -122,6 +122,15 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
         </dd>
         <dt>Secret kept in</dt>
         <dd>{config ? secretHome(profile.provider, config) : '…'}</dd>
+        {token ? (
+          <>
+            <dt>Token</dt>
+            <dd>
+              {token.name}
+              {token.label ? ` (${token.label})` : ''}: {!token.present ? 'not plugged in' : token.flags?.locked ? 'locked by wrong PINs' : token.loggedIn ? 'PIN entered' : 'asks for its PIN on use'}
+            </dd>
+          </>
+        ) : null}
         <dt>Used by</dt>
         <dd className="used-by">
           {profile.contexts?.length ? (

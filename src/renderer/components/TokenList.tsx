@@ -1,9 +1,10 @@
 import type { TokenView } from '../../shared/api/prompts.js';
 import { pinWarning } from './PinPrompt.js';
+import { routeHref } from '../route.js';
 import { BadgeIcon } from './StatusBadge.js';
 
 /** The hardware tokens in config.yaml: there or not, logged in or not, and PIN trouble ahead. */
-export function TokenList({ tokens }: { tokens: readonly TokenView[] }) {
+export function TokenList({ tokens, usedBy }: { tokens: readonly TokenView[]; usedBy(token: string): readonly string[] }) {
   if (tokens.length === 0) return <p className="empty">No hardware tokens configured.</p>;
   return (
     <ul className="profiles" aria-label="tokens">
@@ -24,6 +25,17 @@ export function TokenList({ tokens }: { tokens: readonly TokenView[] }) {
                   {t.present ? (t.loggedIn ? 'present, PIN entered' : t.flags?.locked ? 'present, locked: too many wrong PINs' : 'present, asks for its PIN on use') : 'not present'}
                 </span>
               </span>
+              {usedBy(t.name).length > 0 ? (
+                <div className="description">
+                  keeps the secrets of{' '}
+                  {usedBy(t.name).map((name, i) => (
+                    <span key={name}>
+                      {i > 0 ? ', ' : ''}
+                      <a href={routeHref({ section: 'profiles', view: 'detail', profile: name })}>{name}</a>
+                    </span>
+                  ))}
+                </div>
+              ) : null}
               {warning ? <div className="warning">{warning}</div> : null}
               {t.problem ? <div className="error-text">{t.problem}</div> : null}
             </div>
