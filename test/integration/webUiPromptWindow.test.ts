@@ -85,7 +85,7 @@ describe('a prompt window of a real broker', () => {
     // Issue 16: the question is a dialog named by its heading, the cursor waits in the PIN, and it counts down.
     expect(await window.getByRole('dialog', { name: 'PIN for kc-prompt-window' }).count()).toBe(1);
     expect(await window.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('pin');
-    expect(await window.getByRole('timer').innerText()).toMatch(/Cancels in [12]:\d\d/);
+    expect(await window.getByRole('timer').innerText()).toMatch(/Times out in [12]:\d\d/);
     expect(await seriousAxeViolations(window)).toEqual([]);
     await window.screenshot({ path: path.join(SHOTS, 'prompt-window-pin.png') });
     await form.locator('input[name="pin"]').fill(PIN);
@@ -121,7 +121,7 @@ describe('a prompt window of a real broker', () => {
     const prompt = popup.locator('section[aria-label="approval for guarded-window"]');
     await prompt.waitFor({ timeout: 10_000 });
     expect(await prompt.innerText()).toMatch(/\(pid \d+\)|node/);
-    expect(await popup.getByRole('timer').innerText()).toMatch(/Denies in [12]:\d\d/);
+    expect(await popup.getByRole('timer').innerText()).toMatch(/Denied in [12]:\d\d/);
     expect(await seriousAxeViolations(popup)).toEqual([]);
     await popup.screenshot({ path: path.join(SHOTS, 'prompt-window-approval.png') });
     await prompt.locator('button', { hasText: 'Allow once' }).click();

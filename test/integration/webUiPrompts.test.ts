@@ -66,7 +66,7 @@ describe('the prompts of a real broker, by keyboard only', () => {
     const e = document.activeElement as HTMLElement | null;
     return e ? `${e.tagName.toLowerCase()}${e.getAttribute('name') ? `[name=${e.getAttribute('name')}]` : ''}${e.tagName === 'BUTTON' ? `:${e.textContent}` : ''}` : '';
   });
-  /** Seconds left on the prompt's countdown ("Cancels in 1:58"). */
+  /** Seconds left on the prompt's countdown ("Times out in 1:58"). */
   const countdown = async (page: Page): Promise<number> => {
     const text = await page.getByRole('timer').innerText();
     const [, m, s] = /(\d+):(\d\d)/.exec(text) ?? [];
@@ -96,6 +96,11 @@ describe('the prompts of a real broker, by keyboard only', () => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
   };
+  /**
+   * A process told no (a cancel, a denial, a wrong PIN) is told the same again for 5 s when it
+   * asks the same profile (client-go runs a failed plugin again at once); then it is asked anew.
+   */
+  const afterTheRepeatWindow = () => new Promise((resolve) => setTimeout(resolve, 5_500));
   /** The key that answers: the window may close itself before the key is even released. */
   const answerBy = async (page: Page, key: 'Enter' | 'Escape') => {
     await page.keyboard.press(key).catch((error: unknown) => {
@@ -194,6 +199,7 @@ describe('the prompts of a real broker, by keyboard only', () => {
   });
 
   it('a wrong PIN: the next prompt says few tries are left, before the right PIN unlocks', async () => {
+    await afterTheRepeatWindow();
     const wrong = credential('onhsm');
     await expectDialog(main, /PIN for kc-prompts/);
     expect(await main.getByRole('dialog').getByRole('alert').count()).toBe(0);
@@ -202,8 +208,7 @@ describe('the prompts of a real broker, by keyboard only', () => {
     expect((await wrong).stderr).toMatch(/PIN was incorrect/);
     await main.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
 
-    // The same process asking again within 5 s is told the same wrong PIN (WrongPinsTold); then it is asked anew.
-    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    await afterTheRepeatWindow();
     const asking = credential('onhsm');
     const window = await promptWindow('pin');
     const warning = window.getByRole('dialog').getByRole('alert');
@@ -253,6 +258,25 @@ describe('the prompts of a real broker, by keyboard only', () => {
     await ended(second);
   });
 
+  it('at 320x240 the widest prompt (an approval) still fits: nothing sideways, its answers in view', async () => {
+    await afterTheRepeatWindow();
+    expect((await cli(['lock'])).code).toBe(0);
+    const denied = credential('guarded');
+    const window = await promptWindow('approval');
+    await window.setViewportSize({ width: 320, height: 240 });
+    const inView = async (name: string) => {
+      const box = (await window.getByRole('button', { name, exact: true }).boundingBox())!;
+      return box.x >= 0 && box.y >= 0 && box.x + box.width <= 320 && box.y + box.height <= 240;
+    };
+    await expect.poll(() => inView('Allow once')).toBe(true);
+    expect(await inView('Deny')).toBe(true);
+    expect(await window.evaluate(() => document.documentElement.scrollWidth <= globalThis.innerWidth)).toBe(true);
+    await window.screenshot({ path: path.join(SHOTS, 'prompt-approval-320x240.png') });
+    await answerBy(window, 'Escape');
+    expect((await denied).code).toBe(1);
+    await ended(window);
+  });
+
   it('a new store\'s passphrase: Enter moves to "Again", Enter again creates it; Escape cancels', async () => {
     const cancelled = credential('filed');
     const first = await promptWindow('passphrase');
@@ -263,6 +287,7 @@ describe('the prompts of a real broker, by keyboard only', () => {
     expect((await cancelled).code).toBe(1);
     await ended(first);
 
+    await afterTheRepeatWindow();
     const asking = credential('filed');
     const window = await promptWindow('passphrase');
     expect(await focused(window)).toBe('input[name=passphrase]');

@@ -60,4 +60,23 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
     await expect.poll(() => page.locator('[data-profile="onhsm"] .error-text').innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/PIN was incorrect/);
     await page.screenshot({ path: path.join(SHOTS, 'webui-wrong-pin.png') });
   });
+
+  // Issue 16: the token now reports CKF_USER_PIN_COUNT_LOW, and the next prompt says so before anyone types.
+  it('the next PIN prompt warns that few tries are left; the right PIN, typed and entered, unlocks the token', async () => {
+    // The same process asking again within 5 s is told the same wrong PIN (WrongPinsTold); then it is asked anew.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    const asking = credential('onhsm');
+    const dialog = page.getByRole('dialog', { name: 'PIN for kc-wrong-pin' });
+    await dialog.waitFor({ timeout: 15_000 });
+    expect(await dialog.getByRole('alert').innerText()).toMatch(/^Few tries left\s+A wrong PIN was entered before/);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('pin');
+    await page.screenshot({ path: path.join(SHOTS, 'webui-wrong-pin-tries-left.png') });
+    await page.keyboard.type(PIN);
+    await page.keyboard.press('Enter');
+    // The token took the PIN; it holds no secret for the profile in this test, and says so.
+    const unlocked = await asking;
+    expect(unlocked.stderr).not.toMatch(/PIN/);
+    expect(unlocked.stderr).toMatch(/no token or client certificate in the token:hsm/);
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+  });
 });

@@ -53,7 +53,7 @@ export function ApprovalPrompt({ prompt, onAnswer, ids }: { prompt: ApprovalPend
         </p>
         <dl className="prompt-facts">
           <dt>Cluster</dt>
-          <dd>{prompt.cluster ?? 'not told'}</dd>
+          <dd>{prompt.cluster ?? 'not named by the program'}</dd>
         </dl>
         <details className="prompt-details">
           <summary>Where {several ? 'these programs run' : 'this program runs'} from</summary>
@@ -68,7 +68,7 @@ export function ApprovalPrompt({ prompt, onAnswer, ids }: { prompt: ApprovalPend
         </details>
         {prompt.waiting > 1 ? <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p> : null}
         <div className="prompt-footer">
-          <Countdown expiresAt={prompt.expiresAt} ending="Denies" />
+          <Countdown expiresAt={prompt.expiresAt} ending="Denied" />
           <div className="actions">
             <button type="submit" ref={allowOnce} disabled={!armed}>
               Allow once

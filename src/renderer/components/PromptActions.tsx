@@ -53,7 +53,7 @@ export function Countdown({ expiresAt, ending }: { expiresAt: string; ending: st
  * The line every prompt ends with: when it times out, then its own action and Cancel.
  * `expiresAt` and `ending` are optional so older callers keep working.
  */
-export function PromptActions({ label, disabled, onCancel, expiresAt, ending = 'Cancels', children }: { label: string; disabled: boolean; onCancel: () => void; expiresAt?: string; ending?: string; children?: ReactNode }) {
+export function PromptActions({ label, disabled, onCancel, expiresAt, ending = 'Times out', children }: { label: string; disabled: boolean; onCancel: () => void; expiresAt?: string; ending?: string; children?: ReactNode }) {
   return (
     <div className="prompt-footer">
       {expiresAt ? <Countdown expiresAt={expiresAt} ending={ending} /> : <span />}
