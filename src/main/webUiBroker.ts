@@ -13,7 +13,7 @@ import { currentPlatformEnv } from './platform/paths.js';
 import { nativeShimPath, nodeCliPath } from './platform/shimLocation.js';
 import { brokerImportService } from './kubeconfig/brokerImportService.js';
 import { kubeconfigFiles } from './kubeconfig/kubeconfigFiles.js';
-import { ProfileContexts } from './kubeconfig/profileContexts.js';
+import { ProfileContexts, type ProfileUse } from './kubeconfig/profileContexts.js';
 import type { KubecredPaths } from './platform/paths.js';
 import type { Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
@@ -84,8 +84,11 @@ export async function startBrokerWebUi(
   const webUi = await startWebUi({
     ports: {
       profiles: async () => {
-        const [profiles, contexts] = await Promise.all([services.credentials.profiles(), usedBy.current().catch(() => new Map<string, string[]>())]);
-        return profiles.map((profile) => ({ ...profile, ...(contexts.has(profile.name) ? { contexts: contexts.get(profile.name) } : {}) }));
+        const [profiles, uses] = await Promise.all([services.credentials.profiles(), usedBy.current().catch(() => new Map<string, ProfileUse>())]);
+        return profiles.map((profile) => {
+          const use = uses.get(profile.name);
+          return { ...profile, ...(use ? { contexts: use.contexts, servers: use.servers } : {}) };
+        });
       },
       registries: () => services.registries.summaries(),
       interactions: () => board.list(),

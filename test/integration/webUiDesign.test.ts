@@ -153,7 +153,7 @@ describe('the main window as a product (issue 16), at 800x600', () => {
   it('the sections are reached by keyboard alone, with a visible focus ring, and a reload keeps the section', async () => {
     fake.configs.prod = { provider: 'oidc', issuer: 'https://id.example.com', clientId: 'kubernetes', secretStore: 'keychain' };
     fake.profiles.push(
-      { name: 'prod', provider: 'oidc', state: 'ready', expiresAt: inSeconds(42 * 60 + 30), lastError: null, account: 'ada@example.com', contexts: ['prod-eu', 'prod-us'] },
+      { name: 'prod', provider: 'oidc', state: 'ready', expiresAt: inSeconds(42 * 60 + 30), lastError: null, account: 'ada@example.com', contexts: ['prod-eu', 'prod-us'], servers: ['https://prod-eu.example:6443', 'https://prod-us.example:6443'] },
       { name: 'ci', provider: 'static', state: 'idle', expiresAt: null, lastError: null },
     );
     fake.changed();
@@ -207,6 +207,7 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     expect(facts).toMatch(/Provider\s+oidc/);
     expect(facts).toMatch(/Secret kept in\s+the OS keychain/);
     expect(facts).toMatch(/Used by\s+prod-eu\s+prod-us/);
+    expect(facts).toMatch(/Clusters\s+https:\/\/prod-eu\.example:6443\s+https:\/\/prod-us\.example:6443/);
     expect(facts).toMatch(/Signed in as\s+ada@example\.com/);
     expect(facts).toMatch(/Expires\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(in 4\d min\)/);
     expect(facts).toMatch(/Last caller\s+kubectl \(pid 4242\), .*served/);
@@ -226,6 +227,7 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     await expect.poll(() => ci.locator('dl').innerText(), { timeout: 10_000 }).toMatch(/Secret kept in\s+hardware token yubikey/);
     expect(await ci.locator('.detail-actions button').allInnerTexts()).toEqual(['Edit…', 'Remove…']);
     expect(await ci.locator('dl').innerText()).toMatch(/Used by\s+No context of your kubeconfig names this profile/);
+    expect(await ci.locator('dl').innerText()).not.toContain('Clusters');
     await noHorizontalScroll();
     await axeClean();
   });

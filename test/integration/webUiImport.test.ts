@@ -80,6 +80,10 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     // New-user finding 19: each profile says which kubeconfig contexts use it.
     await expect.poll(() => page.locator('[data-profile="deployer"]').innerText(), { timeout: 10_000 }).toContain('used by context staging');
     expect(await page.locator('[data-profile="file-token"]').innerText()).toContain('used by context staging-file');
+    // And its page names the API server those contexts reach, read from the same kubeconfig.
+    await page.locator('[data-profile="deployer"] a').first().click();
+    await expect.poll(() => page.locator('section[aria-label="profile deployer"] dl').innerText(), { timeout: 10_000 }).toMatch(new RegExp(`Clusters\\s+${api.url.replaceAll('.', '\\.')}`));
+    await page.goBack();
     for (const context of ['staging', 'staging-file']) {
       const result = await runKubectl(KUBECTL.path, ['get', '--raw', '/version', '--context', context], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
       expect(result.code, `${context}: ${result.stderr}`).toBe(0);

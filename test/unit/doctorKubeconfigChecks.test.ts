@@ -31,12 +31,12 @@ describe('reading kubeconfig users', () => {
   it('keeps the exec block and the names of plaintext fields, never their values', () => {
     const parsed = parseKubeconfigUsers(kubeconfig(kubecredUser('a', 'dev') + tokenUser('b')));
     expect(JSON.stringify(parsed)).not.toContain(SECRET);
-    expect(parsed).toEqual({ users: [{ name: 'a', exec: expect.objectContaining({ args: ['credential', 'dev'] }), plaintextFields: [] }, { name: 'b', plaintextFields: ['token'] }], contexts: [] });
+    expect(parsed).toEqual({ users: [{ name: 'a', exec: expect.objectContaining({ args: ['credential', 'dev'] }), plaintextFields: [] }, { name: 'b', plaintextFields: ['token'] }], contexts: [], clusters: [] });
   });
 
   it('counts an auth-provider holding OIDC tokens as plaintext', () => {
     const parsed = parseKubeconfigUsers(kubeconfig(`  - name: old\n    user:\n      auth-provider: {name: oidc, config: {idp-issuer-url: "https://x", refresh-token: ${SECRET}}}\n`));
-    expect(parsed).toEqual({ users: [{ name: 'old', plaintextFields: ['auth-provider'] }], contexts: [] });
+    expect(parsed).toEqual({ users: [{ name: 'old', plaintextFields: ['auth-provider'] }], contexts: [], clusters: [] });
   });
 
   it('reports broken YAML by line, without quoting it', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { contextsByProfile } from '../../src/main/kubeconfig/profileContexts.js';
-import type { KubeconfigContext, KubeconfigFile, KubeconfigUser } from '../../src/main/kubeconfig/kubeconfigUsers.js';
+import { usesByProfile } from '../../src/main/kubeconfig/profileContexts.js';
+import { parseKubeconfigUsers, type KubeconfigCluster, type KubeconfigContext, type KubeconfigFile, type KubeconfigUser } from '../../src/main/kubeconfig/kubeconfigUsers.js';
 import { usedByText } from '../../src/renderer/components/ProfileList.js';
 
 const kubecred = (profile: string) => ({ command: '/opt/kubecred/kubecred-shim', args: ['credential', profile] });
-const file = (name: string, users: KubeconfigUser[], contexts: KubeconfigContext[]): KubeconfigFile => ({ file: name, state: 'read', mode: 0o600, users, contexts });
+const file = (name: string, users: KubeconfigUser[], contexts: KubeconfigContext[], clusters: KubeconfigCluster[] = []): KubeconfigFile => ({ file: name, state: 'read', mode: 0o600, users, contexts, clusters });
 
 describe('the contexts that use each profile', () => {
   it('follows kubectl: the first file that defines a user or a context wins; other plugins are not profiles', () => {
@@ -18,7 +18,29 @@ describe('the contexts that use each profile', () => {
       { name: 'lab', user: 'lab' },
       { name: 'no-user', user: undefined },
     ]);
-    expect(Object.fromEntries(contextsByProfile([first, { file: 'missing', state: 'missing' }, second]))).toEqual({ prod: ['prod-eu', 'prod-us'], lab: ['lab'] });
+    const uses = usesByProfile([first, { file: 'missing', state: 'missing' }, second]);
+    expect(Object.fromEntries([...uses].map(([profile, use]) => [profile, use.contexts]))).toEqual({ prod: ['prod-eu', 'prod-us'], lab: ['lab'] });
+  });
+
+  it('names the servers those contexts reach, each once, the first file\'s cluster winning', () => {
+    const parsed = parseKubeconfigUsers(
+      [
+        'clusters:',
+        '- { name: eu, cluster: { server: "https://eu.example:6443" } }',
+        '- { name: us, cluster: { server: "https://us.example:6443" } }',
+        'users:',
+        '- { name: prod-admin, user: { exec: { command: kubecred-shim, args: [credential, prod] } } }',
+        'contexts:',
+        '- { name: prod-eu, context: { cluster: eu, user: prod-admin } }',
+        '- { name: prod-eu-2, context: { cluster: eu, user: prod-admin } }',
+        '- { name: prod-us, context: { cluster: us, user: prod-admin } }',
+        '- { name: prod-nowhere, context: { cluster: gone, user: prod-admin } }',
+      ].join('\n'),
+    );
+    if ('error' in parsed) throw new Error(parsed.error);
+    const shadow = file('b', [], [], [{ name: 'eu', server: 'https://shadowed.example' }]);
+    const prod = usesByProfile([file('a', parsed.users, parsed.contexts, parsed.clusters), shadow]).get('prod');
+    expect(prod).toEqual({ contexts: ['prod-eu', 'prod-eu-2', 'prod-us', 'prod-nowhere'], servers: ['https://eu.example:6443', 'https://us.example:6443'] });
   });
 
   it('reads short in the main window, however many contexts there are', () => {

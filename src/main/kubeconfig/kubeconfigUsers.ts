@@ -13,16 +13,23 @@ export interface KubeconfigUser {
   readonly plaintextFields: readonly string[];
 }
 
-/** A context by its name, and the user it names. */
+/** A context by its name, and the user and cluster it names. */
 export interface KubeconfigContext {
   readonly name: string;
   readonly user: string | undefined;
+  readonly cluster?: string;
+}
+
+/** A cluster by its name, and its API server's URL. */
+export interface KubeconfigCluster {
+  readonly name: string;
+  readonly server: string | undefined;
 }
 
 export type KubeconfigFile =
   | { readonly file: string; readonly state: 'missing' }
   | { readonly file: string; readonly state: 'broken'; readonly error: string }
-  | { readonly file: string; readonly state: 'read'; readonly mode: number; readonly users: readonly KubeconfigUser[]; readonly contexts: readonly KubeconfigContext[] };
+  | { readonly file: string; readonly state: 'read'; readonly mode: number; readonly users: readonly KubeconfigUser[]; readonly contexts: readonly KubeconfigContext[]; readonly clusters?: readonly KubeconfigCluster[] };
 
 export interface KubeconfigIo {
   /** The file's text and permission bits; undefined when it does not exist. */
@@ -41,12 +48,12 @@ export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo
       }
       if (!content) return { file, state: 'missing' };
       const parsed = parseKubeconfigUsers(content.text);
-      return 'error' in parsed ? { file, state: 'broken', error: parsed.error } : { file, state: 'read', mode: content.mode, users: parsed.users, contexts: parsed.contexts };
+      return 'error' in parsed ? { file, state: 'broken', error: parsed.error } : { file, state: 'read', mode: content.mode, users: parsed.users, contexts: parsed.contexts, clusters: parsed.clusters };
     }),
   );
 }
 
-export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[]; contexts: KubeconfigContext[] } | { error: string } {
+export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[]; contexts: KubeconfigContext[]; clusters: KubeconfigCluster[] } | { error: string } {
   // Errors are given by line and code only: YAML's messages can quote the text, which may be a token.
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, lineCounter, version: '1.1' });
@@ -55,12 +62,22 @@ export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[]; c
   const root: unknown = doc.toJS();
   const users = isRecord(root) && Array.isArray(root.users) ? root.users : [];
   const contexts = isRecord(root) && Array.isArray(root.contexts) ? root.contexts : [];
-  return { users: users.filter(isRecord).map(userOf), contexts: contexts.filter(isRecord).map(contextOf) };
+  const clusters = isRecord(root) && Array.isArray(root.clusters) ? root.clusters : [];
+  return { users: users.filter(isRecord).map(userOf), contexts: contexts.filter(isRecord).map(contextOf), clusters: clusters.filter(isRecord).map(clusterOf) };
 }
 
 function contextOf(entry: Readonly<Record<string, unknown>>): KubeconfigContext {
   const context = isRecord(entry.context) ? entry.context : {};
-  return { name: typeof entry.name === 'string' ? entry.name : '(unnamed)', user: typeof context.user === 'string' ? context.user : undefined };
+  return {
+    name: typeof entry.name === 'string' ? entry.name : '(unnamed)',
+    user: typeof context.user === 'string' ? context.user : undefined,
+    ...(typeof context.cluster === 'string' ? { cluster: context.cluster } : {}),
+  };
+}
+
+function clusterOf(entry: Readonly<Record<string, unknown>>): KubeconfigCluster {
+  const cluster = isRecord(entry.cluster) ? entry.cluster : {};
+  return { name: typeof entry.name === 'string' ? entry.name : '(unnamed)', server: typeof cluster.server === 'string' ? cluster.server : undefined };
 }
 
 function userOf(entry: Readonly<Record<string, unknown>>): KubeconfigUser {

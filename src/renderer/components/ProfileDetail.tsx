@@ -145,6 +145,20 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
             <span className="hint">No context of your kubeconfig names this profile (kubecred install --profile {name} --context …).</span>
           )}
         </dd>
+        {profile.servers?.length ? (
+          <>
+            <dt>Clusters</dt>
+            <dd>
+              <ul className="inline-list" aria-label="cluster API servers">
+                {profile.servers.map((server) => (
+                  <li key={server}>
+                    <code>{server}</code>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
         {profile.account ? (
           <>
             <dt>Signed in as</dt>
