@@ -57,9 +57,15 @@ describe('the prompts of a real broker, by keyboard only', () => {
     const id = await pendingPrompt(kind);
     const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((route) => void window.open(route, '_blank', 'popup,width=440,height=340'), promptPageRoute(id))]);
     await popup.setViewportSize(PROMPT_WINDOW);
-    popup.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
+    popup.on('console', (m) => m.type() === 'error' && pageProblems.push(`${kind} window: ${m.text()}`));
     popup.on('pageerror', (e) => pageProblems.push(e.message));
-    await popup.getByRole('dialog').waitFor({ timeout: 10_000 });
+    await popup
+      .getByRole('dialog')
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error: Error) => {
+        const said = popup.isClosed() ? '(closed)' : await popup.locator('body').innerText().catch(() => '?');
+        throw new Error(`no ${kind} dialog in the prompt window for ${id}: it says ${JSON.stringify(said)}; page problems ${JSON.stringify(pageProblems)}`, { cause: error });
+      });
     return popup;
   };
   const focused = (page: Page) => page.evaluate(() => {
@@ -184,6 +190,10 @@ describe('the prompts of a real broker, by keyboard only', () => {
 
   it('PIN in the main window: a modal dialog over it; Escape cancels and the program is told', async () => {
     expect((await cli(['lock'])).code).toBe(0);
+    // Someone is working in the window when the question comes; afterwards the focus is back there.
+    const before = main.locator('main button:visible').first();
+    await before.focus();
+    const working = await focused(main);
     const asking = credential('onhsm');
     await expectDialog(main, /PIN for kc-prompts/);
     expect(await focused(main)).toBe('input[name=pin]');
@@ -196,6 +206,7 @@ describe('the prompts of a real broker, by keyboard only', () => {
     expect(cancelled.code).toBe(1);
     expect(cancelled.stderr).toMatch(/cancel|PIN/i);
     await main.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await focused(main)).toBe(working);
   });
 
   it('a wrong PIN: the next prompt says few tries are left, before the right PIN unlocks', async () => {

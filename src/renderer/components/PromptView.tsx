@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type SyntheticEvent } from 'react';
 import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
 import '../prompts.css';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
@@ -29,7 +29,9 @@ export function PromptView({ prompt, onAnswer, presentation = 'overlay' }: { pro
     answer.current = onAnswer;
   });
 
-  useEffect(() => {
+  // A layout effect: the dialog opens before the first paint, and closes before React removes
+  // it, so the browser gives the focus back to where it was before the question came.
+  useLayoutEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (!element.open) {
