@@ -2,6 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import { startWebUi } from '../../src/main/webui/startWebUi.js';
+import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
 import { promptPageRoute } from '../../src/shared/api/pageRoutes.js';
 import { seriousAxeViolations } from '../support/axe.js';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
@@ -341,5 +344,100 @@ describe('the prompts of a real broker, by keyboard only', () => {
 
   it('the pages logged no errors', () => {
     expect(pageProblems).toEqual([]);
+  });
+});
+
+// What a SoftHSM2 token cannot show (a last try) and what is rare with one kubectl (several
+// questions at once, many programs on one approval), through the web UI on a stand-in broker.
+describe('prompts a real token seldom shows: the last try, several questions at once', () => {
+  let ui: WebUi;
+  let chromium: TestChromium;
+  let page: Page;
+  const prompts = new PromptQueue({ timeoutMs: 30_000 });
+  const problems: string[] = [];
+  const ports: WebUiPorts = {
+    profiles: async () => [{ name: 'prod', provider: 'static', state: 'idle', expiresAt: null, lastError: null }],
+    interactions: () => [],
+    onChange: () => () => undefined,
+    login: async () => undefined,
+    logout: async () => undefined,
+    cancelLogin: async () => undefined,
+    prompts,
+    addProfile: async () => undefined,
+    removeProfile: async () => undefined,
+    profileConfig: async (name) => ({ name }),
+    updateProfile: async () => undefined,
+    storeSecret: async () => undefined,
+    auditLog: async () => [],
+    tokens: async () => [],
+    updateToken: async () => undefined,
+    preferences: async () => ({ profiles: [], tokens: [], startAtLogin: { enabled: false } }),
+    setStartAtLogin: async () => undefined,
+  };
+  const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
+
+  beforeAll(async () => {
+    await buildRenderer();
+    ui = await startWebUi({ ports, rendererDir: path.join(REPO_ROOT, 'dist', 'renderer') });
+    chromium = await launchChromium({ width: 800, height: 600 });
+    page = chromium.page;
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(ui.url);
+    await page.locator('[data-profile="prod"]').waitFor({ timeout: 10_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await ui?.close();
+  });
+
+  it('the last try is a red warning that says one more wrong PIN locks the token', async () => {
+    const asked = prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: true, finalTry: true, locked: false }, caller: 'kubectl (pid 4242)', profile: 'prod' });
+    const dialog = page.getByRole('dialog', { name: 'PIN for YubiKey PIV #1234' });
+    await dialog.waitFor();
+    const warning = dialog.getByRole('alert');
+    expect(await warning.innerText()).toMatch(/^1 try left\s+Last try: one more wrong PIN locks this token\./);
+    expect(await warning.getAttribute('class')).toContain('danger');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: path.join(SHOTS, `prompt-pin-last-try-${colorScheme}.png`) });
+      expect(await seriousAxeViolations(page), colorScheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+    await expect(asked).resolves.toBeNull();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('two questions at once: the newer on top has the keyboard; once answered, the other has it', async () => {
+    const pin = prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: false, finalTry: false, locked: false }, caller: 'kubectl (pid 4242)', profile: 'prod' });
+    await page.getByRole('dialog', { name: /PIN for/ }).waitFor();
+    expect(await focusedName()).toBe('pin');
+    const callers = [
+      { pid: 4243, name: 'k9s', path: '/home/ada/.local/share/aquaproj-aqua/pkgs/github_release/github.com/derailed/k9s/v0.50.6/k9s_Linux_amd64.tar.gz/k9s' },
+      { pid: 4244, name: 'kubectl', path: '/usr/local/bin/kubectl' },
+    ];
+    const approvals = callers.map((caller) => prompts.askApproval({ profile: 'prod', cluster: 'https://prod.example:6443', caller }));
+    const approval = page.getByRole('dialog', { name: 'Allow access to prod?' });
+    await approval.waitFor();
+    await expect.poll(() => approval.innerText()).toContain('kubectl (pid 4244)');
+    await expect.poll(focusedName, { timeout: 3_000 }).toBe('Allow once');
+    await approval.locator('summary').click();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: path.join(SHOTS, `prompt-two-at-once-${colorScheme}.png`) });
+      expect(await seriousAxeViolations(page), colorScheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Typing goes to the approval on top, not to the PIN under it.
+    await page.keyboard.press('Escape');
+    await expect(Promise.all(approvals)).resolves.toEqual([{ allow: false }, { allow: false }]);
+    await approval.waitFor({ state: 'detached' });
+    await expect.poll(focusedName).toBe('pin');
+    await page.keyboard.type('123456');
+    await page.keyboard.press('Enter');
+    await expect(pin).resolves.toBe('123456');
+    expect(problems).toEqual([]);
   });
 });

@@ -42,7 +42,15 @@ export function PromptView({ prompt, onAnswer, presentation = 'overlay' }: { pro
     if (start) start.focus();
     else element.focus();
     return () => {
-      if (element.open) element.close();
+      if (!element.open) return;
+      element.close();
+      // Chromium gives the focus back to the input of a dialog that was under this one while that
+      // dialog is still inert: the cursor shows there, yet typed keys went nowhere. Focus it again.
+      const back = document.activeElement;
+      if (back instanceof HTMLElement && back !== document.body) {
+        back.blur();
+        back.focus();
+      }
     };
   }, [presentation]);
 
