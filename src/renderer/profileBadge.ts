@@ -1,6 +1,6 @@
 import type { TokenView } from '../shared/api/prompts.js';
 import type { ProfileSummary } from '../shared/api/status.js';
-import { describeProfile, hasLogin, profileTone } from './timeLeft.js';
+import { profileStatus, type ProfileStateKind } from './timeLeft.js';
 
 /** The badge's shape: each has its own icon, so the state never rests on colour alone. */
 export type BadgeKind = 'ready' | 'signed-in' | 'expiring' | 'needs-login' | 'token-locked' | 'token-missing' | 'error';
@@ -15,24 +15,26 @@ export interface Badge {
   readonly fix?: string;
 }
 
-/** A signed-in credential this close to its end, with nothing to renew it, needs a person soon. */
-export const EXPIRING_MS = 10 * 60_000;
+/** The badge of each state profileStatus names (the tray's states): one source for when "expiring" starts. */
+const BADGE_OF_STATE: Readonly<Record<Exclude<ProfileStateKind, 'error'>, Pick<Badge, 'kind' | 'tone' | 'fix'>>> = {
+  ready: { kind: 'ready', tone: 'ok' },
+  refreshes: { kind: 'ready', tone: 'ok' },
+  signedIn: { kind: 'signed-in', tone: 'ok' },
+  expiring: { kind: 'expiring', tone: 'warn', fix: 'Log in again before it ends.' },
+  needsLogin: { kind: 'needs-login', tone: 'waiting' },
+};
 
 /**
  * A profile's badge: its state words, and a kind and tone for the icon and colour. `token` is
  * the hardware token its secret lives on, if any: a locked or missing token outranks the rest.
  */
 export function profileBadge(profile: ProfileSummary, now: number, token?: TokenView): Badge {
-  const words = describeProfile(profile, now);
-  if (profile.state === 'error') return { kind: 'error', tone: 'bad', words };
+  const status = profileStatus(profile, now);
+  const words = status.text;
+  if (status.kind === 'error') return { kind: 'error', tone: 'bad', words };
   if (token?.flags?.locked) return { kind: 'token-locked', tone: 'bad', words: 'token locked', fix: `Token ${token.name} is locked by wrong PINs: unlock it with its PUK or admin tool.` };
   if (token && !token.present) return { kind: 'token-missing', tone: 'waiting', words: 'token not plugged in', fix: `Plug in token ${token.name}.` };
-  if (profile.state === 'ready') {
-    const left = profile.expiresAt ? Date.parse(profile.expiresAt) - now : Number.NaN;
-    if (hasLogin(profile) && profile.silentRefresh !== true && left < EXPIRING_MS) return { kind: 'expiring', tone: 'warn', words, fix: 'Log in again before it ends.' };
-    return { kind: hasLogin(profile) ? 'signed-in' : 'ready', tone: 'ok', words };
-  }
-  return profileTone(profile) === 'ok' ? { kind: 'ready', tone: 'ok', words } : { kind: 'needs-login', tone: 'waiting', words };
+  return { ...BADGE_OF_STATE[status.kind], words };
 }
 
 /** The token a profile's secret (or its certificate's key) lives on, from its config.yaml fields. */

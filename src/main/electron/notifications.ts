@@ -1,5 +1,6 @@
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { formatRemaining } from '../../shared/duration.js';
+import { EXPIRING_SOON_MS } from '../../shared/profileWords.js';
 
 /** What the notifier compares: the profiles, and the requests the broker denied so far. */
 export interface BrokerSnapshot {
@@ -27,8 +28,8 @@ export interface KubecredNotification {
   readonly action: 'login' | 'open';
 }
 
-/** Warn this long before an expiry the broker cannot renew by itself. */
-export const EXPIRY_WARNING_MS = 5 * 60_000;
+/** Warn when the window's badge turns to "expiring": an expiry the broker cannot renew by itself. */
+export const EXPIRY_WARNING_MS = EXPIRING_SOON_MS;
 
 function expiresWithin(profile: ProfileSummary | undefined, now: number, windowMs: number): boolean {
   if (profile?.state !== 'ready' || profile.expiresAt === null) return false;
