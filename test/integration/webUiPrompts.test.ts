@@ -15,6 +15,7 @@ import { recordingBrowser, type RecordingBrowser } from '../support/recordingBro
 import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { promptWindowHeight } from '../../src/main/electron/windowOptions.js';
 
 const PIN = '192837';
 const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
@@ -38,8 +39,8 @@ describe('the prompts of a real broker, by keyboard only', () => {
   const pageProblems: string[] = [];
   const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
 
-  /** The id of the pending prompt of that kind, as the main window's session sees it. */
-  const pendingPrompt = async (kind: Kind): Promise<string> => {
+  /** The pending prompt of that kind (its id, and a form's fields), as the main window's session sees it. */
+  const pendingPrompt = async (kind: Kind): Promise<{ id: string; kind: string; fields?: unknown[] }> => {
     await expect
       .poll(
         () =>
@@ -52,14 +53,16 @@ describe('the prompts of a real broker, by keyboard only', () => {
       .not.toBeNull();
     return main.evaluate(async (k) => {
       const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
-      return ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find((p) => p.kind === k)!.id;
+      return ((await response.json()) as { prompts: Array<{ id: string; kind: string; fields?: unknown[] }> }).prompts.find((p) => p.kind === k)!;
     }, kind);
   };
   /** A prompt window at the tray app's size, opened from the main window as the tray does (its session travels with it). */
   const promptWindow = async (kind: Kind): Promise<Page> => {
-    const id = await pendingPrompt(kind);
+    const prompt = await pendingPrompt(kind);
+    const id = prompt.id;
     const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((route) => void window.open(route, '_blank', 'popup,width=440,height=340'), promptPageRoute(id))]);
-    await popup.setViewportSize(PROMPT_WINDOW);
+    // The tray's window for this question: a form's grows with its fields (windowOptions.ts).
+    await popup.setViewportSize({ width: PROMPT_WINDOW.width, height: promptWindowHeight({ kind: prompt.kind as Kind, ...(prompt.fields ? { fields: prompt.fields } : {}) }) });
     popup.on('console', (m) => m.type() === 'error' && pageProblems.push(`${kind} window: ${m.text()}`));
     popup.on('pageerror', (e) => pageProblems.push(e.message));
     await popup
@@ -334,6 +337,13 @@ describe('the prompts of a real broker, by keyboard only', () => {
     await window.keyboard.press('Enter');
     expect(await focused(window)).toBe('input[name=password]');
     await window.keyboard.type(ALICE.password);
+    // At its window's size the whole form shows: every field and Log in, nothing to scroll to.
+    const fits = await window.evaluate(() => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Log in');
+      const last = [...document.querySelectorAll('dialog input')].at(-1);
+      return { scrolls: document.scrollingElement!.scrollHeight > innerHeight + 1, button: (button?.getBoundingClientRect().bottom ?? Infinity) <= innerHeight, last: (last?.getBoundingClientRect().bottom ?? Infinity) <= innerHeight };
+    });
+    expect(fits).toEqual({ scrolls: false, button: true, last: true });
     await lookAndAxe(window, 'keystone-window');
     await answerBy(window, 'Enter');
     const served = await asking;

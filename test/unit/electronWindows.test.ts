@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowedNavigation, windowOpenDecision } from '../../src/main/electron/appOrigin.js';
-import { windowOptions } from '../../src/main/electron/windowOptions.js';
+import { promptWindowHeight, windowOptions } from '../../src/main/electron/windowOptions.js';
 import { buildCsp } from '../../src/main/webui/contentSecurityPolicy.js';
 import { SECURITY_HEADERS } from '../../src/main/webui/requestGuard.js';
 
@@ -25,6 +25,13 @@ describe('windowOptions', () => {
     expect((prompt.width ?? 0) * (prompt.height ?? 0)).toBeLessThan((main.width ?? 0) * (main.height ?? 0));
     expect(main.alwaysOnTop).toBeUndefined();
     expect(main.show).toBe(false);
+  });
+  it('grows a form prompt\'s window with its fields, up to a small laptop screen', () => {
+    expect(promptWindowHeight({ kind: 'pin' })).toBe(340);
+    expect(promptWindowHeight({ kind: 'form', fields: [{}] })).toBe(340);
+    expect(promptWindowHeight({ kind: 'form', fields: [{}, {}, {}, {}] })).toBe(556);
+    expect(promptWindowHeight({ kind: 'form', fields: Array.from({ length: 20 }, () => ({})) })).toBe(640);
+    expect(windowOptions('prompt', 'p', 556)).toMatchObject({ width: 440, height: 556, minHeight: 556, resizable: false });
   });
 });
 

@@ -3,7 +3,7 @@ import { MAIN_PAGE_ROUTE, promptPageRoute } from '../../shared/api/pageRoutes.js
 import type { PendingPrompt } from '../../shared/api/prompts.js';
 import { isAllowedNavigation, windowOpenDecision } from './appOrigin.js';
 import type { PromptWindows } from './promptWindows.js';
-import { windowOptions, type WindowKind } from './windowOptions.js';
+import { promptWindowHeight, windowOptions, type WindowKind } from './windowOptions.js';
 
 /**
  * Opens and tracks the app's windows, each on the broker's loopback web UI (`origin`) in one
@@ -30,7 +30,7 @@ export class WindowManager implements PromptWindows {
   }
 
   show(prompt: PendingPrompt): void {
-    const window = this.create('prompt', promptPageRoute(prompt.id));
+    const window = this.create('prompt', promptPageRoute(prompt.id), promptWindowHeight(prompt));
     this.prompts.set(prompt.id, window);
     window.on('closed', () => this.prompts.delete(prompt.id));
   }
@@ -41,8 +41,8 @@ export class WindowManager implements PromptWindows {
     if (window && !window.isDestroyed()) window.close();
   }
 
-  private create(kind: WindowKind, route: string): BrowserWindow {
-    const window = new BrowserWindow(windowOptions(kind, this.partition));
+  private create(kind: WindowKind, route: string, height?: number): BrowserWindow {
+    const window = new BrowserWindow(windowOptions(kind, this.partition, height));
     const contents = window.webContents;
     const guard = (event: { preventDefault(): void }, url: string) => {
       if (!isAllowedNavigation(url, this.origin)) event.preventDefault();
