@@ -147,7 +147,8 @@ export function App({ transport }: { transport: Transport }) {
           </p>
         ) : null}
         <div className="waiting-band" ref={band}>
-          {state?.prompts.map((p) => <PromptView key={p.id} prompt={p} onAnswer={(reply) => answer(p.id, reply)} />)}
+          {/* The newest is on top (the last modal opened); it says how many wait under it. */}
+          {state?.prompts.map((p, i, all) => <PromptView key={p.id} prompt={p} onAnswer={(reply) => answer(p.id, reply)} behind={i === all.length - 1 ? all.length - 1 : 0} />)}
           {state ? <PendingLogins interactions={state.interactions} onCancel={(name) => void run(name, () => transport.cancelLogin(name))} /> : null}
         </div>
         {state === null ? (

@@ -432,6 +432,9 @@ describe('prompts a real token seldom shows: the last try, several questions at 
     const approval = page.getByRole('dialog', { name: 'Allow access to prod?' });
     await approval.waitFor();
     await expect.poll(() => approval.innerText()).toContain('kubectl (pid 4244)');
+    // The PIN under it is hidden: the approval on top says something else waits.
+    expect(await approval.innerText()).toContain('One more question waits after this one.');
+    expect(await page.getByRole('dialog', { name: /PIN for/ }).innerText()).not.toContain('waits after this one');
     await expect.poll(focusedName, { timeout: 3_000 }).toBe('Allow once');
     await approval.locator('summary').click();
     for (const colorScheme of ['light', 'dark'] as const) {

@@ -20,7 +20,7 @@ export function escapeAnswer(prompt: PendingPrompt): PromptAnswer {
  * window (`window`). The cursor starts in its input, Enter answers, Escape cancels (denies),
  * and it counts down to when the broker stops waiting.
  */
-export function PromptView({ prompt, onAnswer, presentation = 'overlay' }: { prompt: PendingPrompt; onAnswer(reply: PromptAnswer): void; presentation?: 'overlay' | 'window' }) {
+export function PromptView({ prompt, onAnswer, presentation = 'overlay', behind = 0 }: { prompt: PendingPrompt; onAnswer(reply: PromptAnswer): void; presentation?: 'overlay' | 'window'; /** Questions hidden under this one (it is on top). */ behind?: number }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const base = useId();
   const ids: PromptIds = { title: `${base}-title`, description: `${base}-description` };
@@ -74,6 +74,7 @@ export function PromptView({ prompt, onAnswer, presentation = 'overlay' }: { pro
       onCancel={onCancel}
       data-prompt={prompt.id}
     >
+      {behind > 0 ? <p className="prompt-behind">{behind === 1 ? 'One more question waits after this one.' : `${behind} more questions wait after this one.`}</p> : null}
       <PromptBody prompt={prompt} onAnswer={onAnswer} ids={ids} />
     </dialog>
   );
