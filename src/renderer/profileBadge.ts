@@ -47,14 +47,19 @@ export function tokenOf(config: Readonly<Record<string, unknown>> | undefined): 
   return undefined;
 }
 
-/** Where a profile's secrets live, in words. */
-export function secretHome(provider: string, config: Readonly<Record<string, unknown>> | undefined): string {
+/**
+ * Where a profile's secrets live, in words. `resolved` is the broker's answer with config.yaml's
+ * default applied (ProfileSummary.secretStore), for a profile that names no store itself.
+ */
+export function secretHome(provider: string, config: Readonly<Record<string, unknown>> | undefined, resolved?: string): string {
   const token = tokenOf(config);
   if (config && typeof config.tokenCertificate === 'object' && token) return `certificate and key on hardware token ${token} (the key never leaves it)`;
   if (provider === 'exec') return 'none kept by Kubecred: its plugin gives the credential, the broker caches it in memory';
   if (token) return `hardware token ${token}`;
-  if (config?.secretStore === 'encrypted-file') return 'the encrypted file (unlocked with your passphrase)';
-  if (config?.secretStore === 'keychain') return 'the OS keychain';
+  const store = typeof config?.secretStore === 'string' ? config.secretStore : resolved;
+  const byDefault = typeof config?.secretStore === 'string' ? '' : ' (config.yaml\'s default)';
+  if (store === 'encrypted-file') return `the encrypted file (unlocked with your passphrase)${byDefault}`;
+  if (store === 'keychain') return `the OS keychain${byDefault}`;
   return "the default secret store (the OS keychain, unless config.yaml's top-level secretStore says encrypted-file)";
 }
 

@@ -122,6 +122,8 @@ describe('broker API against bad input', () => {
     const json = JSON.parse(status.stdout);
     expect(json).toMatchObject({ running: true, socket: broker.socket, pid: broker.process.pid });
     expect(json.profiles).toEqual([expect.objectContaining({ name: 'wrapped', provider: 'exec', state: 'ready' })]);
+    // A plugin keeps its own secrets: no store is named for it.
+    expect(json.profiles[0]).not.toHaveProperty('secretStore');
     const text = await run(process.execPath, [KUBECRED_CLI, 'profile', 'list'], { env: brokerEnv(home.dir) });
     expect(text.stdout).toMatch(/wrapped\s+exec\s+ready\s+-\s+\d+ min/);
   });

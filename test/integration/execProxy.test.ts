@@ -102,6 +102,9 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     expect(status.running).toBe(true);
     expect(execFileSync('ps', ['-o', 'comm=', '-p', String(status.pid)], { encoding: 'utf8' }).trim()).toBe('kubecred-proxy');
     expect((await cli(['proxy', 'status', '--bogus'])).code).toBe(2);
+    // The profiles name no secretStore: the broker says where they live, config.yaml's default applied.
+    const profiles = (JSON.parse((await cli(['status', '-o', 'json'])).stdout) as { profiles: { name: string; secretStore?: string }[] }).profiles;
+    expect(profiles.find((p) => p.name === 'prod-rsa')?.secretStore).toBe('keychain');
   });
 
   it('refuses a handshake without a local certificate, and profile A\'s certificate on B\'s listener', async () => {

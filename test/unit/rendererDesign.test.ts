@@ -47,6 +47,9 @@ describe('profile badges', () => {
     expect(tokenOf({ secretStore: 'keychain' })).toBeUndefined();
     expect(secretHome('static', { secretStore: 'encrypted-file' })).toMatch(/encrypted file/);
     expect(secretHome('exec', {})).toMatch(/^none kept by Kubecred/);
+    expect(secretHome('oidc', {}, 'keychain')).toBe("the OS keychain (config.yaml's default)");
+    expect(secretHome('oidc', {}, 'encrypted-file')).toMatch(/^the encrypted file .*\(config\.yaml's default\)$/);
+    expect(secretHome('oidc', { secretStore: 'keychain' }, 'encrypted-file')).toBe('the OS keychain');
     expect(secretHome('static', { tokenCertificate: { token: 'hsm' } })).toMatch(/never leaves/);
     expect(tickMs([profile({ expiresAt: at(1) })], now)).toBe(1_000);
     expect(tickMs([profile({ expiresAt: at(30) })], now)).toBe(15_000);

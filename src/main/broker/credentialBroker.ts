@@ -127,6 +127,8 @@ export class CredentialBroker {
         silentRefresh: this.ports.providers.peek(profile)?.canRefreshSilently?.() ?? profile.provider !== 'oidc',
         ...(cached.account ? { account: cached.account } : {}),
         ...(profile.description ? { description: profile.description } : {}),
+        // Where its secrets live once config.yaml's default is applied (an exec plugin keeps its own).
+        ...(profile.provider !== 'exec' ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore } : {}),
       };
     });
   }

@@ -121,7 +121,7 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
           {PROVIDER_WORDS[profile.provider] ? <span className="hint"> · {PROVIDER_WORDS[profile.provider]}</span> : null}
         </dd>
         <dt>Secret kept in</dt>
-        <dd>{config ? secretHome(profile.provider, config) : '…'}</dd>
+        <dd>{config ? secretHome(profile.provider, config, profile.secretStore) : '…'}</dd>
         {token ? (
           <>
             <dt>Token</dt>

@@ -17,6 +17,8 @@ export const profileSummarySchema = z.object({
   description: z.string().optional(),
   /** The kubeconfig contexts whose user calls this profile (the web UI's view of the broker's kubeconfig). */
   contexts: z.array(z.string()).optional(),
+  /** Where the profile's secrets live, config.yaml's default applied: keychain, encrypted-file or token:<name>. */
+  secretStore: z.string().optional(),
   /** The API servers of those contexts' clusters. */
   servers: z.array(z.string()).optional(),
 });
