@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
-import type { ImportService } from '../../src/main/kubeconfig/importService.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
 import type { AuditEntry, ImportPreview, Preferences, TokenView } from '../../src/shared/api/prompts.js';
 import type { ProfileSummary } from '../../src/shared/api/status.js';
 import { seriousAxeViolations } from '../support/axe.js';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
+import { previewOnlyImport } from '../support/importPreviewService.js';
 import { REPO_ROOT } from '../support/repo.js';
 
 // Issue 16: the main window as a product. The real web UI server and the built page in
@@ -35,12 +35,7 @@ function designPorts() {
   const listeners = new Set<() => void>();
   const calls: string[] = [];
   const prefs: Preferences = { profiles: [], tokens: [], startAtLogin: { enabled: false } };
-  const kubeconfigImport: ImportService = {
-    preview: async () => structuredClone(NOTHING_TO_MOVE),
-    apply: async () => {
-      throw new Error('nothing to import');
-    },
-  };
+  const kubeconfigImport = previewOnlyImport(NOTHING_TO_MOVE);
   const ports: WebUiPorts = {
     profiles: async () => profiles.map((p) => ({ ...p })),
     registries: async () => [],

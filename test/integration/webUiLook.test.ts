@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
-import type { ImportService } from '../../src/main/kubeconfig/importService.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
 import type { AuditEntry, ImportPreview, Preferences } from '../../src/shared/api/prompts.js';
 import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
 import { seriousAxeViolations } from '../support/axe.js';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
+import { previewOnlyImport } from '../support/importPreviewService.js';
 import { REPO_ROOT } from '../support/repo.js';
 
 const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
@@ -50,12 +50,7 @@ function lookPorts() {
     tokens: [{ name: 'yubikey', pinGrace: '15m' }],
     startAtLogin: { enabled: true },
   };
-  const kubeconfigImport: ImportService = {
-    preview: async () => structuredClone(NOTHING_TO_MOVE),
-    apply: async () => {
-      throw new Error('nothing to import');
-    },
-  };
+  const kubeconfigImport = previewOnlyImport(NOTHING_TO_MOVE);
   const ports: WebUiPorts = {
     profiles: async () => profiles.map((p) => ({ ...p })),
     registries: async () => [{ name: 'quay', matchImages: ['quay.io/team'], login: 'store' }],
