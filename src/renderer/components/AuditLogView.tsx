@@ -36,7 +36,7 @@ export function filterAudit(records: readonly AuditEntry[], filter: AuditFilter)
 const OUTCOME_MARK: Record<Outcome, string> = { served: '✓', denied: '⊘', failed: '✕' };
 
 /** The outcome in words, with a mark of its own, and why a request failed or was refused under it. */
-export function OutcomeCell({ entry }: { entry: AuditEntry }) {
+function OutcomeCell({ entry }: { entry: AuditEntry }) {
   return (
     <td className={`outcome outcome-${entry.outcome}`}>
       <span className="outcome-mark" aria-hidden="true">
@@ -99,30 +99,37 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
         </p>
       ) : (
         <div className="table-wrap">
-          <table className="audit" aria-label="requests">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Program</th>
-                <th scope="col">Profile</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((r, i) => (
-                <tr key={`${r.time}-${i}`} data-audit-profile={r.profile} className={r.outcome === 'denied' ? 'row-denied' : undefined}>
-                  <td className="nowrap tabular">
-                    <time dateTime={r.time}>{auditTime(r.time)}</time>
-                  </td>
-                  <td>{callerText(r)}</td>
-                  <td>{r.profile}</td>
-                  <OutcomeCell entry={r} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AuditTable records={shown} label="requests" showProfile />
         </div>
       )}
     </section>
+  );
+}
+
+/** Audit records as rows, newest first as given; denials highlighted. The profile column where several profiles show. */
+export function AuditTable({ records, label, showProfile = false }: { records: readonly AuditEntry[]; label: string; showProfile?: boolean }) {
+  return (
+    <table className="audit" aria-label={label}>
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">Program</th>
+          {showProfile ? <th scope="col">Profile</th> : null}
+          <th scope="col">Outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        {records.map((r, i) => (
+          <tr key={`${r.time}-${i}`} data-audit-profile={r.profile} className={r.outcome === 'denied' ? 'row-denied' : undefined}>
+            <td className="nowrap tabular">
+              <time dateTime={r.time}>{auditTime(r.time)}</time>
+            </td>
+            <td>{callerText(r)}</td>
+            {showProfile ? <td>{r.profile}</td> : null}
+            <OutcomeCell entry={r} />
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

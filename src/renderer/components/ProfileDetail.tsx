@@ -4,7 +4,7 @@ import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge, secretHome } from '../profileBadge.js';
 import { routeHref } from '../route.js';
 import { formatTimeLeft, hasLogin, loginOffer } from '../timeLeft.js';
-import { auditTime, callerText, OutcomeCell } from './AuditLogView.js';
+import { AuditTable, auditTime, callerText } from './AuditLogView.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 import { StatusBadge } from './StatusBadge.js';
 
@@ -174,26 +174,7 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
       {activity.length === 0 ? (
         <p className="empty">No request for this profile in the audit log.</p>
       ) : (
-        <table className="audit" aria-label={`recent activity of ${name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Program</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {activity.slice(0, 8).map((r, i) => (
-              <tr key={`${r.time}-${i}`} className={r.outcome === 'denied' ? 'row-denied' : undefined}>
-                <td className="nowrap tabular">
-                  <time dateTime={r.time}>{auditTime(r.time)}</time>
-                </td>
-                <td>{callerText(r)}</td>
-                <OutcomeCell entry={r} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AuditTable records={activity.slice(0, 8)} label={`recent activity of ${name}`} />
       )}
       <p>
         <a href={routeHref({ section: 'activity' })}>All activity</a>
