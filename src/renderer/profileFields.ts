@@ -46,7 +46,10 @@ export const OPTIONAL_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]
     { key: 'scopes', label: 'Scopes (one per line)', list: true },
   ],
   keystone: [{ key: 'caFile', label: 'CA file (PEM)' }],
-  eks: [{ key: 'stsEndpoint', label: 'STS endpoint (private VPC endpoint)' }],
+  eks: [
+    { key: 'awsProfile', label: 'AWS profile (keys from ~/.aws instead of the secret store)', placeholder: 'default' },
+    { key: 'stsEndpoint', label: 'STS endpoint (private VPC endpoint)' },
+  ],
 };
 
 /**

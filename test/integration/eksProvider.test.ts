@@ -98,3 +98,72 @@ describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byt
     expect(url(CASES[1]!).searchParams.get('X-Amz-Security-Token')).toBe(SESSION_TOKEN);
   });
 });
+
+// Issue 17, first step: a named profile of the aws CLI's own files. The CLI, given the same
+// files and --profile, is the oracle: equal tokens mean the same keys were found.
+describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-token --profile` byte for byte', () => {
+  let home: TempHome;
+  const OTHER = { accessKeyId: 'AKIAI44QH8DHBEXAMPLE', secretAccessKey: 'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY' };
+  const THIRD = { accessKeyId: 'AKIAJ2MXQ7BEXAMPLE99', secretAccessKey: 'Zx9vK3/lA0wN8sT1uQeR5yHdEXAMPLEKEY+abcd' };
+  const PROFILES = ['in-credentials', 'in-config', 'both', 'default'] as const;
+  const cli = new Map<string, string>();
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    home = await makeTempHome();
+    await writeFile(
+      `${home.dir}/credentials`,
+      [`[in-credentials]`, `aws_access_key_id = ${KEYS.accessKeyId}`, `aws_secret_access_key = ${KEYS.secretAccessKey}`, '', `[both]`, `aws_access_key_id=${KEYS.accessKeyId}`, `aws_secret_access_key=${KEYS.secretAccessKey}`, '', '# the default', `[default]`, `aws_access_key_id = ${THIRD.accessKeyId}`, `aws_secret_access_key = ${THIRD.secretAccessKey}`, ''].join('\n'),
+    );
+    await writeFile(
+      `${home.dir}/config`,
+      [`[profile in-config]`, `region = eu-west-1`, `aws_access_key_id = ${OTHER.accessKeyId}`, `aws_secret_access_key = ${OTHER.secretAccessKey}`, `aws_session_token = ${SESSION_TOKEN}`, `s3 =`, `  max_concurrent_requests = 20`, '', `[profile both]`, `aws_access_key_id = ${OTHER.accessKeyId}`, `aws_secret_access_key = ${OTHER.secretAccessKey}`, ''].join('\n'),
+    );
+    env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home.dir,
+      TZ: 'UTC',
+      AWS_CONFIG_FILE: `${home.dir}/config`,
+      AWS_SHARED_CREDENTIALS_FILE: `${home.dir}/credentials`,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      HTTP_PROXY: 'http://127.0.0.1:9',
+      ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
+    };
+    await Promise.all(
+      PROFILES.map(async (profile) => {
+        const result = await execa('faketime', ['-f', INSTANT, 'aws', 'eks', 'get-token', '--profile', profile, '--cluster-name', 'prod', '--region', 'us-east-1', '--output', 'json'], { env, extendEnv: false, timeout: 60_000 });
+        cli.set(profile, (JSON.parse(result.stdout) as { status: { token: string } }).status.token);
+      }),
+    );
+  });
+  afterAll(async () => {
+    await home?.cleanup();
+  });
+
+  const provider = (awsProfile: string) =>
+    new EksProvider(
+      { name: 'eks', provider: 'eks', approval: 'never', clusterId: 'prod', region: 'us-east-1', awsProfile },
+      { store: async () => Promise.reject(new Error('an awsProfile never reads the secret store')), clock: new FakeClock(Date.parse(`${INSTANT.replace(' ', 'T')}Z`)), env },
+    );
+
+  it.each(PROFILES)('profile %s', async (awsProfile) => {
+    const credential = await provider(awsProfile).getCredential({ profile: 'eks', cluster: undefined, interactive: false });
+    expect(credential.token).toBe(cli.get(awsProfile));
+  });
+
+  it('the files decide: the same key in both files is the credentials file\'s, as the CLI has it', () => {
+    const keyOf = (profile: string) => new URL(Buffer.from(cli.get(profile)!.slice('k8s-aws-v1.'.length), 'base64url').toString()).searchParams.get('X-Amz-Credential')?.split('/')[0];
+    expect(keyOf('both')).toBe(KEYS.accessKeyId);
+    expect(keyOf('in-config')).toBe(OTHER.accessKeyId);
+    expect(keyOf('default')).toBe(THIRD.accessKeyId);
+  });
+
+  it('a profile the files do not have, or one set to assume a role, is refused saying what to do; no key in the words', async () => {
+    await expect(provider('nowhere').getCredential({ profile: 'eks', cluster: undefined, interactive: false })).rejects.toThrow(/AWS profile "nowhere" has no aws_access_key_id/);
+    await writeFile(`${home.dir}/config`, `[profile role]\nrole_arn = arn:aws:iam::123456789012:role/dev\nsource_profile = in-credentials\n`, { flag: 'a' });
+    const refused = await provider('role').getCredential({ profile: 'eks', cluster: undefined, interactive: false }).catch((error: Error & { hint?: string }) => error);
+    expect(String(refused)).toMatch(/uses role_arn: Kubecred does not assume roles or use SSO yet/);
+    expect(`${(refused as Error).message} ${(refused as { hint?: string }).hint}`).not.toMatch(new RegExp(`${KEYS.accessKeyId}|${KEYS.secretAccessKey.replaceAll('/', '\\/')}`));
+  });
+});

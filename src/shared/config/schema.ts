@@ -172,6 +172,11 @@ const eksProfile = z.strictObject({
   region: z.string().regex(/^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/, { message: 'an AWS region is one DNS label, like us-east-1' }),
   /** Override the STS endpoint (private VPC endpoints, tests). */
   stsEndpoint: z.string().url().optional(),
+  /**
+   * A named profile of the aws CLI's files (AWS_CONFIG_FILE / AWS_SHARED_CREDENTIALS_FILE, else
+   * ~/.aws): its long-lived keys, read at each login, instead of keys in the secret store.
+   */
+  awsProfile: z.string().regex(/^[\w.@+=,-]{1,64}$/, { message: 'an AWS profile name: letters, digits and . @ + = , - _' }).optional(),
 });
 
 export const profileSchema = z.discriminatedUnion('provider', [staticProfile, execProfile, oidcProfile, keystoneProfile, eksProfile]);

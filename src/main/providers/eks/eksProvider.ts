@@ -6,6 +6,7 @@ import { BrokerError } from '../../broker/brokerError.js';
 import type { Clock } from '../../broker/clock.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import type { CredentialContext, Provider } from '../provider.js';
+import { readAwsProfileKeys } from './awsSharedProfile.js';
 import { eksToken } from './eksToken.js';
 import { stsEndpointFor } from './stsEndpoint.js';
 
@@ -13,6 +14,8 @@ export interface EksProviderDeps {
   /** The profile's secret store (aws-access-key-id, aws-secret-access-key, aws-session-token). */
   readonly store: () => Promise<SecretStore>;
   readonly clock: Clock;
+  /** Where an awsProfile's files are found (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE, HOME); the broker's environment when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export const EKS_FIELDS = { accessKeyId: 'aws-access-key-id', secretAccessKey: 'aws-secret-access-key', sessionToken: 'aws-session-token' } as const;
@@ -35,6 +38,23 @@ export class EksProvider implements Provider {
   ) {}
 
   async getCredential({ profile }: CredentialContext): Promise<Credential> {
+    const keys = this.profile.awsProfile ? await this.awsProfileKeys(profile, this.profile.awsProfile) : await this.storedKeys(profile);
+    const endpoint = this.profile.stsEndpoint ? new URL(this.profile.stsEndpoint) : stsEndpointFor(this.profile.region);
+    const { token, expiresAt } = eksToken({ clusterId: this.profile.clusterId, region: this.profile.region, endpoint, credentials: keys, now: this.deps.clock.now() });
+    // The access key id stands for the IAM identity (only STS could name the ARN); hashed,
+    // because it is half of a credential and identities may be shown.
+    const identity = `aws-access-key sha256:${createHash('sha256').update(keys.accessKeyId).digest('hex').slice(0, 16)}`;
+    return { token, expiresAt, identity };
+  }
+
+  private async awsProfileKeys(profile: string, awsProfile: string): Promise<z.infer<typeof storedKeys>> {
+    const env = this.deps.env ?? process.env;
+    const parsed = storedKeys.safeParse(await readAwsProfileKeys(awsProfile, env, env.HOME));
+    if (!parsed.success) throw new BrokerError('config-invalid', `profile "${profile}": a key of AWS profile "${awsProfile}" is empty or contains white space`, `check it with: aws configure list --profile ${awsProfile}`);
+    return parsed.data;
+  }
+
+  private async storedKeys(profile: string): Promise<z.infer<typeof storedKeys>> {
     const store = await this.deps.store();
     const [accessKeyId, secretAccessKey, sessionToken] = await Promise.all(
       [EKS_FIELDS.accessKeyId, EKS_FIELDS.secretAccessKey, EKS_FIELDS.sessionToken].map((field) => store.get({ profile, field })),
@@ -52,11 +72,6 @@ export class EksProvider implements Provider {
       const name = EKS_FIELDS[parsed.error.issues[0]?.path[0] as keyof typeof EKS_FIELDS] ?? 'a key';
       throw new BrokerError('secret-missing', `profile "${profile}": the ${name} in the ${store.name} is empty or contains white space`, `store it again: kubecred secret set ${profile} ${name}`);
     }
-    const endpoint = this.profile.stsEndpoint ? new URL(this.profile.stsEndpoint) : stsEndpointFor(this.profile.region);
-    const { token, expiresAt } = eksToken({ clusterId: this.profile.clusterId, region: this.profile.region, endpoint, credentials: parsed.data, now: this.deps.clock.now() });
-    // The access key id stands for the IAM identity (only STS could name the ARN); hashed,
-    // because it is half of a credential and identities may be shown.
-    const identity = `aws-access-key sha256:${createHash('sha256').update(parsed.data.accessKeyId).digest('hex').slice(0, 16)}`;
-    return { token, expiresAt, identity };
+    return parsed.data;
   }
 }
