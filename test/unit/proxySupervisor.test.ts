@@ -91,9 +91,11 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
     expect(proxy.requests[1]).toMatchObject({ profile: 'prod', port: 47011, upstream: { server: 'https://k8s.example:6443', certificateChainPem: 'TOKEN CERT', keyType: 'rsa', caPem: null } });
   });
 
-  it('signs a CertificateVerify for a served profile only; a pulled token ends the profile\'s connections', async () => {
+  it('signs a CertificateVerify for a served profile only; a pulled token ends the connections of every profile on it', async () => {
     const { supervisor, proxy, profile, signed, pull } = setup();
     await supervisor.credential(profile);
+    await supervisor.credential({ ...profile, name: 'prod-admin', port: 47013 });
+    await supervisor.credential({ ...profile, name: 'lab', port: 47014, token: 'other-card' });
     const answer = await proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') });
     expect(answer).toEqual({ signature: Buffer.from('signature').toString('base64') });
     expect(signed[0]).toMatchObject({ mechanism: 'rsa-pss', hash: 'sha256', data: createHash('sha256').update(CLIENT_VERIFY).digest() });
@@ -101,7 +103,7 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
     await expect(proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: Buffer.from('a JWT to sign').toString('base64') })).rejects.toThrow('not a TLS 1.3 client CertificateVerify');
     pull();
     await expect(proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') })).rejects.toMatchObject({ code: 'token-unavailable' });
-    await expect.poll(() => proxy.requests.map((r) => r.type)).toContain('revoke');
+    await expect.poll(() => proxy.requests.filter((r) => r.type === 'revoke').map((r) => r.profile).sort()).toEqual(['prod', 'prod-admin']);
     expect(signed).toHaveLength(1);
   });
 

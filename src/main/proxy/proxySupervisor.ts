@@ -211,10 +211,12 @@ export class ProxySupervisor {
       this.deps.logger.info('token signature for the exec proxy', { profile: listener.profile.name, token, scheme: String(message.scheme) });
       return { signature: signature.toString('base64') };
     } catch (error) {
-      // The token went away: every open connection of the profile ends, not just this handshake.
-      // After this refusal is on the wire: a revoke read first would end this request too, and
-      // kubectl would see "ended" instead of the refusal that names the token and what to do.
-      if ((error as BrokerError).code === 'token-unavailable') setImmediate(() => void this.revoke(listener.profile.name).catch(() => undefined));
+      // The token went away: every open connection signed with it ends (this profile's and any
+      // other's on the same token), not just this handshake. The token session has forgotten the
+      // card, so the removal watch would not see it go. After this refusal is on the wire: a
+      // revoke read first would end this request too, and kubectl would see "ended" instead of
+      // the refusal that names the token and what to do.
+      if ((error as BrokerError).code === 'token-unavailable') setImmediate(() => void this.revokeToken(token).catch(() => undefined));
       throw error;
     }
   }
