@@ -17,6 +17,24 @@ const SESSION_TOKEN = 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD6+
 const tools = await execa('sh', ['-c', 'command -v aws && command -v faketime'], { reject: false });
 const available = tools.exitCode === 0;
 
+/**
+ * The aws CLI's whole environment: its files in `home`, no instance metadata, and a proxy
+ * nobody listens on, so any network call fails loudly (get-token only signs).
+ */
+function awsCliEnv(home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    TZ: 'UTC',
+    AWS_CONFIG_FILE: `${home}/config`,
+    AWS_SHARED_CREDENTIALS_FILE: `${home}/credentials`,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
+  };
+}
+
 interface CliCase {
   readonly region: string;
   readonly cluster: string;
@@ -43,20 +61,7 @@ describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byt
     // Empty config and credentials files, no instance metadata: the CLI sees only our keys.
     await writeFile(`${home.dir}/config`, '');
     await writeFile(`${home.dir}/credentials`, '');
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home.dir,
-      TZ: 'UTC',
-      AWS_CONFIG_FILE: `${home.dir}/config`,
-      AWS_SHARED_CREDENTIALS_FILE: `${home.dir}/credentials`,
-      AWS_EC2_METADATA_DISABLED: 'true',
-      AWS_ACCESS_KEY_ID: KEYS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey,
-      // get-token only signs; a proxy nobody listens on makes any network call fail loudly.
-      HTTPS_PROXY: 'http://127.0.0.1:9',
-      HTTP_PROXY: 'http://127.0.0.1:9',
-      ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
-    };
+    const env = { ...awsCliEnv(home.dir), AWS_ACCESS_KEY_ID: KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey };
     await Promise.all(
       CASES.map(async (c) => {
         const result = await execa('faketime', ['-f', INSTANT, 'aws', 'eks', 'get-token', '--cluster-name', c.cluster, '--region', c.region, '--output', 'json'], {
@@ -119,17 +124,7 @@ describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-tok
       `${home.dir}/config`,
       [`[profile in-config]`, `region = eu-west-1`, `aws_access_key_id = ${OTHER.accessKeyId}`, `aws_secret_access_key = ${OTHER.secretAccessKey}`, `aws_session_token = ${SESSION_TOKEN}`, `s3 =`, `  max_concurrent_requests = 20`, '', `[profile both]`, `aws_access_key_id = ${OTHER.accessKeyId}`, `aws_secret_access_key = ${OTHER.secretAccessKey}`, ''].join('\n'),
     );
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home.dir,
-      TZ: 'UTC',
-      AWS_CONFIG_FILE: `${home.dir}/config`,
-      AWS_SHARED_CREDENTIALS_FILE: `${home.dir}/credentials`,
-      AWS_EC2_METADATA_DISABLED: 'true',
-      HTTPS_PROXY: 'http://127.0.0.1:9',
-      HTTP_PROXY: 'http://127.0.0.1:9',
-      ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
-    };
+    env = awsCliEnv(home.dir);
     await Promise.all(
       PROFILES.map(async (profile) => {
         const result = await execa('faketime', ['-f', INSTANT, 'aws', 'eks', 'get-token', '--profile', profile, '--cluster-name', 'prod', '--region', 'us-east-1', '--output', 'json'], { env, extendEnv: false, timeout: 60_000 });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { runKubectl } from './kubectl.js';
+import { stopChild } from './kubeApiServer.js';
 import type { TestPki } from './pki.js';
 import { REPO_ROOT } from './repo.js';
 
@@ -46,7 +47,7 @@ export async function startTestNode(options: { dir: string; pki: TestPki; adminK
   await admin(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod, namespace: 'default' }, spec: { nodeName: name, automountServiceAccountToken: false, containers: [{ name: 'app', image: 'kubecred.test/local:1', ports: [{ containerPort: 8080 }] }] } }));
   const now = new Date().toISOString();
   await admin(['patch', 'pod', pod, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { phase: 'Running', podIP: '10.0.0.10', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: 'kubecred.test/local:1', imageID: '', started: true, state: { running: { startedAt: now } } }] } })]);
-  return { name, root, stop: () => stopProcess(kubelet) };
+  return { name, root, stop: () => stopChild(kubelet) };
 }
 
 function listeningPort(kubelet: ChildProcess, stderr: () => string): Promise<number> {
@@ -66,11 +67,4 @@ function listeningPort(kubelet: ChildProcess, stderr: () => string): Promise<num
       reject(new Error(`test-kubelet exited (${code}): ${stderr()}`));
     });
   });
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }

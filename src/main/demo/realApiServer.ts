@@ -163,7 +163,8 @@ function get(url: string, ca: string): Promise<{ status: number; body: string }>
   });
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL after 10 s; resolves once the process has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
