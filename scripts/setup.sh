@@ -27,6 +27,15 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The aws CLI (the oracle of the EKS tokens) and moto's server mode (STS and IAM on loopback
+# for the role, MFA and credential_process tests), from PyPI, at the versions the tests were
+# written against. A machine image may bring them already.
+if ! python3 -c 'import awscli, moto.server, flask' 2>/dev/null; then
+  echo "setup: installing awscli and moto[server] from PyPI" >&2
+  python3 -m pip install --quiet --disable-pip-version-check 'awscli==1.45.11' 'moto[server]==5.2.1'
+  if command -v pyenv >/dev/null; then pyenv rehash; fi
+fi
+
 if ! command -v go >/dev/null; then
   if [[ -x /usr/local/go/bin/go ]]; then export PATH="/usr/local/go/bin:$PATH"; else
     echo "setup: installing Go from Debian (golang-go)" >&2

@@ -20,7 +20,11 @@ import { secretFieldsOf } from './providers/secretFields.js';
 import { ConfigSource, LAST_GOOD_CONFIG } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
+import { AwsSessions } from './providers/eks/awsSessions.js';
+import { runCredentialProcess } from './providers/eks/credentialProcess.js';
 import { EksProvider } from './providers/eks/eksProvider.js';
+import { mfaCodeAsker } from './providers/eks/mfaPrompt.js';
+import { HttpStsClient } from './providers/eks/stsClient.js';
 import { ExecProvider } from './providers/exec/execProvider.js';
 import { KeystoneProvider } from './providers/keystone/keystoneProvider.js';
 import { OidcProvider } from './providers/oidc/oidcProvider.js';
@@ -79,6 +83,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui: tokenUi, clock }));
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
   const stores = new SecretStores({ config, home: paths.home, keychain: keychainHealth, ui, tokens: (current) => tokens.current(current.tokens) });
+  const awsSessions = new AwsSessions({ clock, sts: (endpoint) => new HttpStsClient(endpoint, () => clock.now()), askMfaCode: mfaCodeAsker(ui, () => asking.describe()), runProcess: runCredentialProcess });
   const createProvider = (profile: ProfileConfig): Provider => {
     switch (profile.provider) {
       case 'static':
@@ -94,7 +99,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
       case 'keystone':
         return new KeystoneProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock });
       case 'eks':
-        return new EksProvider(profile, { store: () => stores.forProfile(profile.name), clock });
+        return new EksProvider(profile, { store: () => stores.forProfile(profile.name), clock, sessions: awsSessions });
     }
   };
   const cache = new CredentialCache(clock, undefined, (key, error) =>

@@ -48,6 +48,9 @@ export const OPTIONAL_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]
   keystone: [{ key: 'caFile', label: 'CA file (PEM)' }],
   eks: [
     { key: 'awsProfile', label: 'AWS profile (keys from ~/.aws instead of the secret store)', placeholder: 'default' },
+    { key: 'roleArn', label: 'Role to assume (one session serves every cluster)', placeholder: 'arn:aws:iam::123456789012:role/admin' },
+    { key: 'mfaSerial', label: 'MFA device (its code is asked once per session)', placeholder: 'arn:aws:iam::123456789012:mfa/alice' },
+    { key: 'externalId', label: 'External ID (when the role asks for one)' },
     { key: 'stsEndpoint', label: 'STS endpoint (private VPC endpoint)' },
   ],
 };

@@ -5,11 +5,13 @@ import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
 import type { SecretStore } from '../../src/main/secrets/secretStore.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { FakeClock } from '../unit/fakeClock.js';
+import { offlineAwsSessions } from '../support/offlineAwsSessions.js';
 
 // Equality with the real `aws eks get-token` (AWS CLI v1 here) at one fixed instant.
 // faketime -f with an absolute date freezes the clock (plain `faketime DATE` lets it run
 // from DATE, and the CLI's second-long start-up could then tick X-Amz-Date over).
 const INSTANT = '2026-01-02 03:04:05';
+const AT = Date.parse(`${INSTANT.replace(' ', 'T')}Z`);
 const KEYS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
 // Shaped like a real session token: base64 with "/", "+" and "=", which the query must escape.
 const SESSION_TOKEN = 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD6+example/session+token==';
@@ -86,7 +88,7 @@ describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byt
   it.each(CASES.map((c) => [`${c.region}, ${c.sessionToken ? 'with' : 'without'} a session token`, c] as const))('%s', async (_name, c) => {
     const provider = new EksProvider(
       { name: 'eks', provider: 'eks', approval: 'never', clusterId: c.cluster, region: c.region },
-      { store: async () => storeWith(c.sessionToken), clock: new FakeClock(Date.parse(`${INSTANT.replace(' ', 'T')}Z`)) },
+      { store: async () => storeWith(c.sessionToken), clock: new FakeClock(AT), sessions: offlineAwsSessions(new FakeClock(AT)) },
     );
     const credential = await provider.getCredential({ profile: 'eks', cluster: undefined, interactive: false });
     const expected = cli.get(c);
@@ -139,7 +141,7 @@ describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-tok
   const provider = (awsProfile: string) =>
     new EksProvider(
       { name: 'eks', provider: 'eks', approval: 'never', clusterId: 'prod', region: 'us-east-1', awsProfile },
-      { store: async () => Promise.reject(new Error('an awsProfile never reads the secret store')), clock: new FakeClock(Date.parse(`${INSTANT.replace(' ', 'T')}Z`)), env },
+      { store: async () => Promise.reject(new Error('an awsProfile never reads the secret store')), clock: new FakeClock(AT), sessions: offlineAwsSessions(new FakeClock(AT)), env },
     );
 
   it.each(PROFILES)('profile %s', async (awsProfile) => {
@@ -154,11 +156,11 @@ describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-tok
     expect(keyOf('default')).toBe(THIRD.accessKeyId);
   });
 
-  it('a profile the files do not have, or one set to assume a role, is refused saying what to do; no key in the words', async () => {
-    await expect(provider('nowhere').getCredential({ profile: 'eks', cluster: undefined, interactive: false })).rejects.toThrow(/AWS profile "nowhere" has no aws_access_key_id/);
-    await writeFile(`${home.dir}/config`, `[profile role]\nrole_arn = arn:aws:iam::123456789012:role/dev\nsource_profile = in-credentials\n`, { flag: 'a' });
-    const refused = await provider('role').getCredential({ profile: 'eks', cluster: undefined, interactive: false }).catch((error: Error & { hint?: string }) => error);
-    expect(String(refused)).toMatch(/uses role_arn: Kubecred does not assume roles or use SSO yet/);
+  it('a profile the files do not have, or one set to use SSO, is refused saying what to do; no key in the words', async () => {
+    await expect(provider('nowhere').getCredential({ profile: 'eks', cluster: undefined, interactive: false })).rejects.toThrow(/there is no AWS profile "nowhere"/);
+    await writeFile(`${home.dir}/config`, `[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\n[profile in-credentials]\nsso_session = corp\n`, { flag: 'a' });
+    const refused = await provider('in-credentials').getCredential({ profile: 'eks', cluster: undefined, interactive: false }).catch((error: Error & { hint?: string }) => error);
+    expect(String(refused)).toMatch(/uses IAM Identity Center \(SSO\), which Kubecred does not do yet \(sso_session/);
     expect(`${(refused as Error).message} ${(refused as { hint?: string }).hint}`).not.toMatch(new RegExp(`${KEYS.accessKeyId}|${KEYS.secretAccessKey.replaceAll('/', '\\/')}`));
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awsProfilesCheck, awsProfilesInUse } from '../../src/main/doctor/checks/awsProfilesCheck.js';
-import { readAwsProfileKeys } from '../../src/main/providers/eks/awsSharedProfile.js';
+import { readAwsProfilePlan } from '../../src/main/providers/eks/awsProfilePlan.js';
 import type { KubecredConfig } from '../../src/shared/config/schema.js';
 
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY';
@@ -13,7 +13,7 @@ describe('doctor: the AWS profiles eks profiles take their keys from', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kc-aws-'));
     await writeFile(path.join(dir, 'credentials'), `[team]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = ${SECRET}\n`);
-    await writeFile(path.join(dir, 'config'), '[profile admin]\nrole_arn = arn:aws:iam::123456789012:role/admin\nsource_profile = team\n');
+    await writeFile(path.join(dir, 'config'), '[profile admin]\nrole_arn = arn:aws:iam::123456789012:role/admin\nsource_profile = team\nmfa_serial = arn:aws:iam::123456789012:mfa/alice\n[profile sso]\nsso_session = corp\n');
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -24,17 +24,19 @@ describe('doctor: the AWS profiles eks profiles take their keys from', () => {
     expect(awsProfilesInUse(config)).toEqual([{ profile: 'a', awsProfile: 'team' }]);
   });
 
-  it('finds keys, refuses a role and a missing profile with what to do, and never shows a key', async () => {
+  it('describes keys and a role chain, refuses SSO and a missing profile with what to do, and never shows a key', async () => {
     const env = { AWS_CONFIG_FILE: path.join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials') };
     const check = awsProfilesCheck(
-      [{ profile: 'prod', awsProfile: 'team' }, { profile: 'ops', awsProfile: 'admin' }, { profile: 'typo', awsProfile: 'tema' }],
-      (name) => readAwsProfileKeys(name, env, dir),
+      [{ profile: 'prod', awsProfile: 'team' }, { profile: 'ops', awsProfile: 'admin' }, { profile: 'typo', awsProfile: 'tema' }, { profile: 'corp', awsProfile: 'sso' }],
+      (name) => readAwsProfilePlan(name, env, dir),
     );
     const findings = await check.run();
-    expect(findings.map((f) => [f.title, f.status])).toEqual([['AWS profile team (prod)', 'ok'], ['AWS profile admin (ops)', 'fail'], ['AWS profile tema (typo)', 'fail']]);
-    expect(findings[1]!.detail).toMatch(/uses role_arn/);
-    expect(findings[2]!.detail).toMatch(/has no aws_access_key_id/);
-    expect(findings[2]!.fix).toBe('check the profile with: aws configure list --profile tema');
+    expect(findings.map((f) => [f.title, f.status])).toEqual([['AWS profile team (prod)', 'ok'], ['AWS profile admin (ops)', 'ok'], ['AWS profile tema (typo)', 'fail'], ['AWS profile sso (corp)', 'fail']]);
+    expect(findings[0]!.detail).toBe(`keys of AWS profile "team" in ${path.join(dir, 'credentials')}`);
+    expect(findings[1]!.detail).toBe(`keys of AWS profile "team" in ${path.join(dir, 'credentials')} → role arn:aws:iam::123456789012:role/admin (MFA)`);
+    expect(findings[2]!.detail).toMatch(/there is no AWS profile "tema"/);
+    expect(findings[2]!.fix).toBe('check the name with: aws configure list-profiles');
+    expect(findings[3]!.detail).toMatch(/IAM Identity Center \(SSO\)/);
     expect(JSON.stringify(findings)).not.toContain(SECRET);
   });
 });

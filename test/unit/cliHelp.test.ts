@@ -46,7 +46,7 @@ describe('help for every command', () => {
     const { profileFromFlags } = await import('../../src/main/cli/profileFlags.js');
     const { providerFields, PROVIDERS } = await import('../../src/main/cli/providerFields.js');
     const { profileSchema } = await import('../../src/shared/config/schema.js');
-    const samples: Record<string, string> = { command: '/bin/true', issuer: 'https://id.example', 'sts-endpoint': 'https://sts.example', 'auth-url': 'https://ks.example/v3', region: 'us-east-1', 'secret-store': 'keychain', ttl: '5m', timeout: '1m', 'clock-skew': '30s', 'redirect-port': '8000', env: 'A=b' };
+    const samples: Record<string, string> = { command: '/bin/true', issuer: 'https://id.example', 'sts-endpoint': 'https://sts.example', 'auth-url': 'https://ks.example/v3', region: 'us-east-1', 'secret-store': 'keychain', ttl: '5m', timeout: '1m', 'clock-skew': '30s', 'redirect-port': '8000', env: 'A=b', 'role-arn': 'arn:aws:iam::123456789012:role/admin', 'role-session-name': 'kc', 'external-id': 'ext-42', 'duration-seconds': '3600', 'mfa-serial': 'arn:aws:iam::123456789012:mfa/alice' };
     for (const provider of PROVIDERS) {
       const flags = providerFields(provider)
         .filter((field) => field.kind !== 'file-only')

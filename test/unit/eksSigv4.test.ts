@@ -5,6 +5,7 @@ import { amzDate, canonicalQueryString, canonicalRequest, EMPTY_BODY_SHA256, sha
 import { stsEndpointFor } from '../../src/main/providers/eks/stsEndpoint.js';
 import type { SecretStore } from '../../src/main/secrets/secretStore.js';
 import { FakeClock } from './fakeClock.js';
+import { offlineAwsSessions } from '../support/offlineAwsSessions.js';
 
 // The worked GET example of the AWS SigV4 documentation ("Create a signed AWS API request":
 // IAM ListUsers, 2015-08-30T12:36:00Z, us-east-1) and its published intermediate values.
@@ -89,7 +90,7 @@ describe('EKS tokens', () => {
   it('reads the keys from the store, trimmed, and stands for the access key by a hash', async () => {
     const provider = new EksProvider(profile, {
       store: async () => store({ 'aws-access-key-id': `${credentials.accessKeyId}\n`, 'aws-secret-access-key': credentials.secretAccessKey, 'aws-session-token': `${credentials.sessionToken}\n` }),
-      clock: new FakeClock(at),
+      clock: new FakeClock(at), sessions: offlineAwsSessions(new FakeClock(at)),
     });
     const credential = await provider.getCredential(context);
     expect(credential.token).toBe(eksToken({ clusterId: 'prod-cluster', region: 'eu-west-1', endpoint: stsEndpointFor('eu-west-1'), credentials, now: at }).token);
@@ -98,7 +99,7 @@ describe('EKS tokens', () => {
   });
 
   it('uses the profile\'s stsEndpoint, port and all', async () => {
-    const provider = new EksProvider({ ...profile, stsEndpoint: 'https://STS.example.test:8443' }, { store: async () => store({ 'aws-access-key-id': 'AKID', 'aws-secret-access-key': 'secret' }), clock: new FakeClock(at) });
+    const provider = new EksProvider({ ...profile, stsEndpoint: 'https://STS.example.test:8443' }, { store: async () => store({ 'aws-access-key-id': 'AKID', 'aws-secret-access-key': 'secret' }), clock: new FakeClock(at), sessions: offlineAwsSessions(new FakeClock(at)) });
     const { token } = await provider.getCredential(context);
     const url = new URL(Buffer.from(token!.slice('k8s-aws-v1.'.length), 'base64url').toString());
     expect(url.origin).toBe('https://sts.example.test:8443');
@@ -106,13 +107,13 @@ describe('EKS tokens', () => {
   });
 
   it('names the missing keys and the commands that store them', async () => {
-    const none = new EksProvider(profile, { store: async () => store({}), clock: new FakeClock(at) });
+    const none = new EksProvider(profile, { store: async () => store({}), clock: new FakeClock(at), sessions: offlineAwsSessions(new FakeClock(at)) });
     await expect(none.getCredential(context)).rejects.toMatchObject({
       code: 'secret-missing',
       message: 'profile "eks" has no aws-access-key-id and no aws-secret-access-key in the test keychain',
       hint: expect.stringContaining('kubecred secret set eks aws-access-key-id; kubecred secret set eks aws-secret-access-key'),
     });
-    const broken = new EksProvider(profile, { store: async () => store({ 'aws-access-key-id': 'AKID', 'aws-secret-access-key': 'half one' }), clock: new FakeClock(at) });
+    const broken = new EksProvider(profile, { store: async () => store({ 'aws-access-key-id': 'AKID', 'aws-secret-access-key': 'half one' }), clock: new FakeClock(at), sessions: offlineAwsSessions(new FakeClock(at)) });
     await expect(broken.getCredential(context)).rejects.toMatchObject({ code: 'secret-missing', message: expect.stringContaining('aws-secret-access-key in the test keychain is empty or contains white space') });
     await expect(broken.getCredential(context)).rejects.not.toThrow('half one');
   });

@@ -18,6 +18,9 @@ describe('redactForeignText (B8, B9)', () => {
       ['id token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJlc2lnbmF0dXJl', 'eyJhbGciOiJSUzI1NiJ9'],
       ['key AKIAIOSFODNN7EXAMPLE was refused', 'AKIAIOSFODNN7EXAMPLE'],
       ['PGPASSWORD=hunter2 psql', 'hunter2'],
+      // An AWS secret key: "/" cuts it into parts that look like words (a credential_process's stderr).
+      ['got wJalrXUtnFEMI/K7MDENG/bPxRfiCYzPLANTEDKEY back', 'bPxRfiCYzPLANTEDKEY'],
+      ['aws_secret_access_key=abcdefghij/klmnopqrst', 'klmnopqrst'],
     ];
     for (const [line, secret] of cases) expect(redactForeignText(line), line).not.toContain(secret);
   });

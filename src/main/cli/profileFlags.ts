@@ -2,7 +2,7 @@ import { UsageError } from './io.js';
 
 // Fields that take a list: a repeated flag adds to them.
 const LIST_FIELDS = new Set(['args', 'scopes']);
-const NUMBER_FIELDS = new Set(['redirectPort']);
+const NUMBER_FIELDS = new Set(['redirectPort', 'durationSeconds']);
 const SECRET_FLAGS = /^(password|token|secret|client-secret|pin|aws-secret-access-key|application-credential-secret)$/;
 
 /** `--client-id x --scope openid --scope email` -> { clientId: 'x', scopes: ['openid', 'email'] }. */

@@ -48,9 +48,9 @@ function describeField(key: string, schema: z.ZodType): ProviderField {
   const choices = enumValues(schema);
   if (key === 'env') return { key, flag: 'env', kind: 'env', required };
   if (schema.safeParse(['x']).success && !schema.safeParse('x').success) return { key, flag: kebab.replace(/s$/, ''), kind: 'list', required };
-  if (schema.safeParse(1).success && !schema.safeParse('1').success) return { key, flag: kebab, kind: 'number', required };
+  if (baseType(schema) === 'number' || (schema.safeParse(1).success && !schema.safeParse('1').success)) return { key, flag: kebab, kind: 'number', required };
   // A map or a nested object: config.yaml only.
-  if (!choices && !isTextLike(schema)) return { key, flag: kebab, kind: 'file-only', required };
+  if (!choices && baseType(schema) !== 'string' && !isTextLike(schema)) return { key, flag: kebab, kind: 'file-only', required };
   return { key, flag: kebab, kind: 'text', required, ...(choices ? { choices } : {}) };
 }
 
@@ -59,9 +59,22 @@ function isTextLike(schema: z.ZodType): boolean {
   return ['https://x.example', 'a', '1s', 'us-east-1', '/x', 'keychain'].some((sample) => schema.safeParse(sample).success);
 }
 
+type Def = { type?: string; entries?: Record<string, string>; innerType?: unknown };
+
+/** The schema's definition under optional/default wrappers. */
+function innerDef(schema: z.ZodType): Def | undefined {
+  let def = (schema as unknown as { def?: Def }).def;
+  while (def?.innerType) def = (def.innerType as { def?: Def }).def;
+  return def;
+}
+
+/** string, number, enum, object...: what a pattern or a range does not change (an ARN is text). */
+function baseType(schema: z.ZodType): string | undefined {
+  return innerDef(schema)?.type;
+}
+
 function enumValues(schema: z.ZodType): readonly string[] | undefined {
-  let def = (schema as unknown as { def?: { type?: string; entries?: Record<string, string>; innerType?: unknown } }).def;
-  while (def?.innerType) def = (def.innerType as { def?: typeof def }).def;
+  const def = innerDef(schema);
   return def?.type === 'enum' && def.entries ? Object.values(def.entries) : undefined;
 }
 

@@ -21,7 +21,7 @@ import { runDirCheck, type FileFacts } from './checks/runDirCheck.js';
 import { shimCheck } from './checks/shimCheck.js';
 import { proxiedPorts, proxyPortsCheck } from './checks/proxyPortsCheck.js';
 import { awsProfilesCheck, awsProfilesInUse } from './checks/awsProfilesCheck.js';
-import { readAwsProfileKeys } from '../providers/eks/awsSharedProfile.js';
+import { readAwsProfilePlan } from '../providers/eks/awsProfilePlan.js';
 import { portHolder } from './probes/portHolder.js';
 import type { Check } from './finding.js';
 import { readKubeconfigs } from '../kubeconfig/kubeconfigUsers.js';
@@ -59,7 +59,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
     kubectlVersionCheck(kubeconfigs, () => kubectlVersion(e.env.KUBECTL || 'kubectl', PROBE_TIMEOUT_MS)),
     clockSkewCheck(oidcIssuers(config), (url, caFile) => issuerDate(url, caFile, PROBE_TIMEOUT_MS), systemClock),
     proxyPortsCheck(proxiedPorts(config), (port) => portHolder(port, PROBE_TIMEOUT_MS)),
-    awsProfilesCheck(awsProfilesInUse(config), (awsProfile) => readAwsProfileKeys(awsProfile, e.env, e.homedir)),
+    awsProfilesCheck(awsProfilesInUse(config), (awsProfile) => readAwsProfilePlan(awsProfile, e.env, e.homedir)),
   ];
 }
 

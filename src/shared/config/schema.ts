@@ -177,6 +177,14 @@ const eksProfile = z.strictObject({
    * ~/.aws): its long-lived keys, read at each login, instead of keys in the secret store.
    */
   awsProfile: z.string().regex(/^[\w.@+=,-]{1,64}$/, { message: 'an AWS profile name: letters, digits and . @ + = , - _' }).optional(),
+  /** A role to assume (sts:AssumeRole) with the keys above; the session is kept in memory and shared. */
+  roleArn: z.string().regex(/^arn:[\w-]+:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/, { message: 'a role ARN, like arn:aws:iam::123456789012:role/admin' }).optional(),
+  roleSessionName: z.string().regex(/^[\w+=,.@-]{2,64}$/, { message: 'a role session name: 2 to 64 of letters, digits and + = , . @ - _' }).optional(),
+  externalId: z.string().regex(/^[\w+=,.@:/-]{2,1224}$/, { message: 'an external id: 2 to 1224 of letters, digits and + = , . @ : / - _' }).optional(),
+  /** The session's length in seconds (STS allows 900 up to the role's maximum, at most 43200). */
+  durationSeconds: z.number().int().min(900).max(43_200).optional(),
+  /** An MFA device: its code is asked once per session (with roleArn: for the role; alone: sts:GetSessionToken). */
+  mfaSerial: z.string().regex(/^(arn:[\w-]+:iam::\d{12}:(mfa|u2f)\/[\w+=,.@/-]+|[A-Z0-9]{9,256})$/, { message: 'an MFA device ARN, like arn:aws:iam::123456789012:mfa/alice, or a hardware device serial number' }).optional(),
 });
 
 export const profileSchema = z.discriminatedUnion('provider', [staticProfile, execProfile, oidcProfile, keystoneProfile, eksProfile]);

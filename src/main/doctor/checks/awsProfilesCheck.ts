@@ -1,5 +1,6 @@
 import type { KubecredConfig } from '../../../shared/config/schema.js';
 import { BrokerError } from '../../broker/brokerError.js';
+import type { CredentialPlan } from '../../providers/eks/credentialPlan.js';
 import { fail, ok, type Check, type Finding } from '../finding.js';
 
 /** The eks profiles that take their keys from a named profile of the aws CLI's files. */
@@ -7,12 +8,19 @@ export function awsProfilesInUse(config: KubecredConfig | undefined): { profile:
   return (config?.profiles ?? []).flatMap((p) => (p.provider === 'eks' && p.awsProfile ? [{ profile: p.name, awsProfile: p.awsProfile }] : []));
 }
 
+/** What the plan does, in a line: where the keys come from and the roles they lead to. */
+export function describePlan(plan: CredentialPlan): string {
+  const source = plan.source.kind === 'keys' ? `keys of ${plan.source.from}` : `keys printed by the ${plan.source.from}`;
+  const steps = plan.steps.map((step) => (step.kind === 'role' ? `role ${step.roleArn}${step.mfaSerial ? ' (MFA)' : ''}` : `an MFA session (${step.mfaSerial})`));
+  return [source, ...steps].join(' → ');
+}
+
 /**
- * Each awsProfile must resolve to long-lived keys the way the aws CLI would find them: caught
- * here, a typo or a profile set to assume a role is a line in doctor, not a failed kubectl.
+ * Each awsProfile must resolve the way the aws CLI would resolve it: caught here, a typo, a
+ * broken source_profile or an SSO profile is a line in doctor, not a failed kubectl.
  * `resolve` reads the files and throws what the broker would say; the keys are never shown.
  */
-export function awsProfilesCheck(uses: readonly { profile: string; awsProfile: string }[], resolve: (awsProfile: string) => Promise<unknown>): Check {
+export function awsProfilesCheck(uses: readonly { profile: string; awsProfile: string }[], resolve: (awsProfile: string) => Promise<CredentialPlan>): Check {
   return {
     name: 'aws',
     async run(): Promise<Finding[]> {
@@ -20,8 +28,7 @@ export function awsProfilesCheck(uses: readonly { profile: string; awsProfile: s
         uses.map(async ({ profile, awsProfile }) => {
           const title = `AWS profile ${awsProfile} (${profile})`;
           try {
-            await resolve(awsProfile);
-            return ok(title, 'long-lived keys found in the aws CLI\'s files');
+            return ok(title, describePlan(await resolve(awsProfile)));
           } catch (error) {
             const said = error instanceof BrokerError ? error : undefined;
             return fail(title, said?.message ?? (error as Error).message, said?.hint ?? `check it with: aws configure list --profile ${awsProfile}`);

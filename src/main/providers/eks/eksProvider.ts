@@ -6,7 +6,9 @@ import { BrokerError } from '../../broker/brokerError.js';
 import type { Clock } from '../../broker/clock.js';
 import type { SecretStore } from '../../secrets/secretStore.js';
 import type { CredentialContext, Provider } from '../provider.js';
-import { readAwsProfileKeys } from './awsSharedProfile.js';
+import { readAwsProfilePlan } from './awsProfilePlan.js';
+import { tokenLifetimeEnd, type AwsSessions } from './awsSessions.js';
+import type { CredentialPlan, SessionStep } from './credentialPlan.js';
 import { eksToken } from './eksToken.js';
 import { stsEndpointFor } from './stsEndpoint.js';
 
@@ -16,6 +18,8 @@ export interface EksProviderDeps {
   readonly clock: Clock;
   /** Where an awsProfile's files are found (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE, HOME); the broker's environment when absent. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Session credentials (roles, MFA, credential_process), shared by every eks profile. */
+  readonly sessions: AwsSessions;
 }
 
 export const EKS_FIELDS = { accessKeyId: 'aws-access-key-id', secretAccessKey: 'aws-secret-access-key', sessionToken: 'aws-session-token' } as const;
@@ -26,8 +30,9 @@ const storedKeys = z.object({ accessKeyId: key, secretAccessKey: key, sessionTok
 
 /**
  * AWS EKS tokens, made here exactly as `aws eks get-token` makes them, from keys in the
- * secret store. Nothing goes over the network: the token is a presigned URL that EKS
- * itself calls STS with.
+ * secret store or a profile of the aws CLI's files, through a role or an MFA session when
+ * asked. Signing needs no network (the token is a presigned URL that EKS itself calls STS
+ * with); the sessions do, once for every caller.
  */
 export class EksProvider implements Provider {
   readonly kind = 'eks';
@@ -37,21 +42,39 @@ export class EksProvider implements Provider {
     private readonly deps: EksProviderDeps,
   ) {}
 
-  async getCredential({ profile }: CredentialContext): Promise<Credential> {
-    const keys = this.profile.awsProfile ? await this.awsProfileKeys(profile, this.profile.awsProfile) : await this.storedKeys(profile);
-    const endpoint = this.profile.stsEndpoint ? new URL(this.profile.stsEndpoint) : stsEndpointFor(this.profile.region);
-    const { token, expiresAt } = eksToken({ clusterId: this.profile.clusterId, region: this.profile.region, endpoint, credentials: keys, now: this.deps.clock.now() });
-    // The access key id stands for the IAM identity (only STS could name the ARN); hashed,
-    // because it is half of a credential and identities may be shown.
-    const identity = `aws-access-key sha256:${createHash('sha256').update(keys.accessKeyId).digest('hex').slice(0, 16)}`;
-    return { token, expiresAt, identity };
+  async getCredential({ profile, signal }: CredentialContext): Promise<Credential> {
+    const plan = await this.plan(profile);
+    const url = this.profile.stsEndpoint ? new URL(this.profile.stsEndpoint) : stsEndpointFor(this.profile.region);
+    const keys = await this.deps.sessions.keysFor(plan, profile, { url, region: this.profile.region }, signal);
+    const checked = storedKeys.safeParse({ accessKeyId: keys.accessKeyId, secretAccessKey: keys.secretAccessKey, sessionToken: keys.sessionToken });
+    if (!checked.success) throw new BrokerError('config-invalid', `profile "${profile}": a key from ${plan.source.from} is empty or contains white space`, 'check the keys (aws configure list --profile <name>, or kubecred secret set)');
+    const { token, expiresAt } = eksToken({ clusterId: this.profile.clusterId, region: this.profile.region, endpoint: url, credentials: checked.data, now: this.deps.clock.now() });
+    const role = plan.steps.filter((step) => step.kind === 'role').at(-1);
+    // The role names the identity; else the access key id, hashed: it is half of a credential
+    // and identities may be shown.
+    const identity = role ? `${role.roleArn} (assumed)` : `aws-access-key sha256:${createHash('sha256').update(keys.accessKeyId).digest('hex').slice(0, 16)}`;
+    return { token, expiresAt: tokenLifetimeEnd(keys, expiresAt), identity };
   }
 
-  private async awsProfileKeys(profile: string, awsProfile: string): Promise<z.infer<typeof storedKeys>> {
+  /** `kubecred login`: a new session now (a new MFA code), not the one in memory. */
+  async login(context: CredentialContext): Promise<Credential> {
+    this.deps.sessions.forgetAll();
+    return this.getCredential(context);
+  }
+
+  async logout(): Promise<void> {
+    this.deps.sessions.forgetAll();
+  }
+
+  /** The source of keys (the secret store, or the aws CLI's files), then the profile's own STS steps. */
+  private async plan(profile: string): Promise<CredentialPlan> {
     const env = this.deps.env ?? process.env;
-    const parsed = storedKeys.safeParse(await readAwsProfileKeys(awsProfile, env, env.HOME));
-    if (!parsed.success) throw new BrokerError('config-invalid', `profile "${profile}": a key of AWS profile "${awsProfile}" is empty or contains white space`, `check it with: aws configure list --profile ${awsProfile}`);
-    return parsed.data;
+    const base: CredentialPlan = this.profile.awsProfile
+      ? await readAwsProfilePlan(this.profile.awsProfile, env, env.HOME)
+      : { source: { kind: 'keys', keys: await this.storedKeys(profile), from: 'the secret store' }, steps: [] };
+    const { roleArn, roleSessionName, externalId, durationSeconds, mfaSerial } = this.profile;
+    const own: SessionStep[] = roleArn ? [{ kind: 'role', roleArn, roleSessionName, externalId, durationSeconds, mfaSerial }] : mfaSerial ? [{ kind: 'mfa-session', mfaSerial, durationSeconds }] : [];
+    return { source: base.source, steps: [...base.steps, ...own] };
   }
 
   private async storedKeys(profile: string): Promise<z.infer<typeof storedKeys>> {

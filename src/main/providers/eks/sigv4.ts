@@ -117,3 +117,29 @@ export function presignUrl(input: PresignInput): string {
   const sig = signature(signingKey(input.credentials.secretAccessKey, dateStamp, input.region, input.service), stringToSign(amz, credentialScope, request.text));
   return `${input.url.protocol}//${input.url.host}${path}?${query}&X-Amz-Signature=${sig}`;
 }
+
+export interface SignedPostInput {
+  readonly url: URL;
+  readonly region: string;
+  readonly service: string;
+  readonly credentials: AwsCredentials;
+  /** The form body, already serialized. */
+  readonly body: string;
+  readonly contentType: string;
+  readonly now: number;
+}
+
+/**
+ * The headers of a SigV4-signed POST as botocore's SigV4Auth makes them for query-protocol
+ * services (STS): host, content-type, x-amz-date and the session token signed, the body hashed.
+ */
+export function signedPostHeaders(input: SignedPostInput): Record<string, string> {
+  const { amzDate: amz, dateStamp } = amzDate(input.now);
+  const credentialScope = `${dateStamp}/${input.region}/${input.service}/aws4_request`;
+  const headers: Record<string, string> = { 'content-type': input.contentType, host: input.url.host, 'x-amz-date': amz };
+  if (input.credentials.sessionToken !== undefined) headers['x-amz-security-token'] = input.credentials.sessionToken;
+  const path = input.url.pathname === '' ? '/' : input.url.pathname;
+  const request = canonicalRequest({ method: 'POST', path, canonicalQuery: '', headers, payloadHash: sha256Hex(input.body) });
+  const sig = signature(signingKey(input.credentials.secretAccessKey, dateStamp, input.region, input.service), stringToSign(amz, credentialScope, request.text));
+  return { ...headers, authorization: `${ALGORITHM} Credential=${input.credentials.accessKeyId}/${credentialScope}, SignedHeaders=${request.signedHeaders}, Signature=${sig}` };
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { BrokerError } from '../../broker/brokerError.js';
+import type { Clock } from '../../broker/clock.js';
+import { SingleFlight } from '../oidc/singleFlight.js';
+import type { CredentialPlan, KeySource, SessionStep } from './credentialPlan.js';
+import type { ProcessCredentials } from './credentialProcess.js';
+import type { AwsCredentials } from './sigv4.js';
+import type { SessionCredentials, StsClient, StsEndpoint } from './stsClient.js';
+
+/** Keys that sign, and until when they may (undefined: long-lived). */
+export interface SigningKeys extends AwsCredentials {
+  readonly expiresAt?: Date | undefined;
+}
+
+export interface MfaQuestion {
+  readonly profile: string;
+  readonly mfaSerial: string;
+  /** What the code unlocks: "role arn:aws:iam::1:role/admin" or "an MFA session". */
+  readonly purpose: string;
+}
+
+export interface AwsSessionsDeps {
+  readonly clock: Clock;
+  readonly sts: (endpoint: StsEndpoint) => StsClient;
+  /** The code from the user's MFA device; null: they cancelled. */
+  readonly askMfaCode: (question: MfaQuestion) => Promise<string | null>;
+  readonly runProcess: (command: string, from: string, signal?: AbortSignal) => Promise<ProcessCredentials>;
+}
+
+/**
+ * Session credentials are reused while this much of their life is left: an EKS token signed
+ * with them lives up to 14 minutes and must not outlive them (see tokenLifetime).
+ */
+export const SESSION_REUSE_MARGIN_MS = 5 * 60_000;
+
+/**
+ * The broker's memory of AWS session credentials (AssumeRole, GetSessionToken, a
+ * credential_process's temporary keys), shared by every eks profile and caller: one MFA code
+ * or one AssumeRole serves them all until shortly before the session ends. Held only here,
+ * never written anywhere; keyed by a hash of what identifies the session (the keys that ask,
+ * the role, external id, MFA device, endpoint), so a changed setting is a new session.
+ */
+export class AwsSessions {
+  private readonly held = new Map<string, SigningKeys>();
+  private readonly flights = new SingleFlight<SigningKeys>(() => new BrokerError('timed-out', 'the caller stopped waiting for the AWS session', 'run the command again'));
+
+  constructor(private readonly deps: AwsSessionsDeps) {}
+
+  /** The keys at the end of the plan, from memory when they last long enough. */
+  async keysFor(plan: CredentialPlan, profile: string, endpoint: StsEndpoint, signal?: AbortSignal): Promise<SigningKeys> {
+    let keys = await this.sourceKeys(plan.source, signal);
+    for (const step of plan.steps) {
+      const key = sessionKey(keys, step, endpoint);
+      const held = this.fresh(key);
+      keys = held ?? (await this.flights.run(key, (flightSignal) => this.startSession(key, keys, step, profile, endpoint, flightSignal), signal));
+    }
+    return keys;
+  }
+
+  /** Forgets every session (kubecred logout of an eks profile, a lock of the machine). */
+  forgetAll(): void {
+    this.held.clear();
+  }
+
+  private async sourceKeys(source: KeySource, signal?: AbortSignal): Promise<SigningKeys> {
+    if (source.kind === 'keys') return source.keys;
+    const key = `process\u0000${source.command}`;
+    const held = this.fresh(key);
+    if (held) return held;
+    return this.flights.run(key, async (flightSignal) => {
+      const keys = await this.deps.runProcess(source.command, source.from, flightSignal);
+      // Temporary keys are kept until shortly before they end; long-lived ones are asked for
+      // again at each login, as the aws CLI runs the process at each start.
+      if (keys.expiresAt) this.held.set(key, keys);
+      return keys;
+    }, signal);
+  }
+
+  private fresh(key: string): SigningKeys | undefined {
+    const held = this.held.get(key);
+    if (held?.expiresAt && held.expiresAt.getTime() - this.deps.clock.now() > SESSION_REUSE_MARGIN_MS) return held;
+    if (held) this.held.delete(key);
+    return undefined;
+  }
+
+  private async startSession(key: string, keys: AwsCredentials, step: SessionStep, profile: string, endpoint: StsEndpoint, signal: AbortSignal): Promise<SessionCredentials> {
+    const purpose = step.kind === 'role' ? `role ${step.roleArn}` : 'an MFA session';
+    const mfaSerial = step.mfaSerial;
+    let mfa: { serialNumber: string; tokenCode: string } | undefined;
+    if (mfaSerial) {
+      const code = await this.deps.askMfaCode({ profile, mfaSerial, purpose });
+      if (code === null) throw new BrokerError('denied', `the MFA code for ${purpose} was not given`, `run the command again, or kubecred login ${profile}`);
+      const tokenCode = code.trim();
+      if (!/^\d{6}$/.test(tokenCode)) throw new BrokerError('denied', `an MFA code is six digits; what was typed for ${mfaSerial} is not`, 'run the command again and type the six digits your MFA device shows');
+      mfa = { serialNumber: mfaSerial, tokenCode };
+    }
+    const sts = this.deps.sts(endpoint);
+    const session =
+      step.kind === 'role'
+        ? await sts.assumeRole(keys, { roleArn: step.roleArn, roleSessionName: step.roleSessionName, durationSeconds: step.durationSeconds, externalId: step.externalId, mfa }, signal)
+        : await sts.getSessionToken(keys, { durationSeconds: step.durationSeconds, mfa }, signal);
+    this.held.set(key, session);
+    return session;
+  }
+}
+
+function sessionKey(keys: AwsCredentials, step: SessionStep, endpoint: StsEndpoint): string {
+  const identity = [keys.accessKeyId, step, endpoint.url.origin, endpoint.region];
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+}
+
+/**
+ * How long an EKS token signed with these keys may be used: the CLI's 14 minutes, cut to end
+ * a minute before the keys do (EKS asks STS about the token each time it sees it).
+ */
+export function tokenLifetimeEnd(keys: SigningKeys, tokenEnd: Date): Date {
+  if (!keys.expiresAt) return tokenEnd;
+  return new Date(Math.min(tokenEnd.getTime(), keys.expiresAt.getTime() - 60_000));
+}

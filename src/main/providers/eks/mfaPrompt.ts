@@ -1,0 +1,24 @@
+import { BrokerError } from '../../broker/brokerError.js';
+import type { LoginUiPort } from '../../broker/uiPort.js';
+import type { MfaQuestion } from './awsSessions.js';
+
+/**
+ * Asks for an MFA code in the window (the tray's or the web UI's), naming the device, what
+ * it unlocks and the program that asked. With no window to ask in, the error says where the
+ * question can be answered.
+ */
+export function mfaCodeAsker(ui: Pick<LoginUiPort, 'askForm'>, describeAsker: () => Promise<{ caller?: string }>): (question: MfaQuestion) => Promise<string | null> {
+  return async ({ profile, mfaSerial, purpose }) => {
+    const { caller } = await describeAsker();
+    const title = `MFA code for ${purpose}${caller ? `, asked by ${caller}` : ''}`;
+    try {
+      const answers = await ui.askForm({ profile, title, fields: [{ name: 'mfaCode', label: `Code from ${mfaSerial}`, secret: true }] });
+      return answers === null ? null : (answers.mfaCode ?? '');
+    } catch (error) {
+      if (error instanceof BrokerError && error.code === 'locked') {
+        throw new BrokerError('locked', `profile "${profile}" needs a code from MFA device ${mfaSerial} and there is no window to ask in`, `open the Kubecred window (kubecred ui) and run the command again; one code then serves every cluster for the session`);
+      }
+      throw error;
+    }
+  };
+}

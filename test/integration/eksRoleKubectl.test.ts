@@ -1,0 +1,129 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { xmlText } from '../../src/main/providers/eks/stsClient.js';
+import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import { writeExecKubeconfig } from '../support/kubeconfig.js';
+import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { startMotoSts, type MotoSts } from '../support/motoSts.js';
+import { createTestPki } from '../support/pki.js';
+import { recordingBrowser } from '../support/recordingBrowser.js';
+import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { startTokenWebhook, type TokenWebhook } from '../support/tokenWebhook.js';
+import { webUiClient, type WebUiClient } from '../support/webUiClient.js';
+
+const ROLE = 'arn:aws:iam::123456789012:role/admin';
+const MFA = 'arn:aws:iam::123456789012:mfa/alice';
+const CODE = '246810';
+const CALLERS = 50;
+
+const tools = await execa('sh', ['-c', 'command -v moto_server'], { reject: false });
+const available = tools.exitCode === 0 || process.env.CI === 'true';
+
+// Issue 17: 50 kubectl at once through the broker, an eks profile that assumes a role with
+// MFA. moto is STS; the webhook stands where aws-iam-authenticator runs on EKS. It cannot ask
+// STS about the token (moto does not serve presigned GetCallerIdentity), so it accepts a
+// token signed with session keys moto handed out, and names that session's role.
+describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one broker', () => {
+  let home: TempHome;
+  let moto: MotoSts;
+  let api: KubeApiServer;
+  let webhook: TokenWebhook;
+  let broker: TestBroker;
+  let ui: WebUiClient;
+  const kubeconfigs: string[] = [];
+  const { cli } = callersFor(() => home.dir);
+  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+
+  function sessionRoleOf(token: string): { username: string } | undefined {
+    if (!token.startsWith('k8s-aws-v1.')) return undefined;
+    const url = new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString());
+    const keyId = url.searchParams.get('X-Amz-Credential')?.split('/')[0];
+    const issued = moto.calls.find((c) => c.action === 'AssumeRole' && c.status === 200 && xmlText(c.answer, 'AccessKeyId') === keyId);
+    const sessionToken = issued && xmlText(issued.answer, 'SessionToken');
+    return issued && sessionToken === url.searchParams.get('X-Amz-Security-Token') ? { username: xmlText(issued.answer, 'Arn')! } : undefined;
+  }
+
+  /** The window's pending questions, once there is one (30 s at most). */
+  async function promptsWhenAsked() {
+    let prompts = await ui.prompts();
+    for (const deadline = Date.now() + 30_000; prompts.length === 0 && Date.now() < deadline; prompts = await ui.prompts()) await new Promise((resolve) => setTimeout(resolve, 100));
+    return prompts;
+  }
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    moto = await startMotoSts();
+    const alice = await moto.iamUser('alice', [ROLE]);
+    await writeFile(path.join(home.dir, 'aws-credentials'), `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`);
+    await writeFile(path.join(home.dir, 'aws-config'), `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n`);
+    const pki = await createTestPki(path.join(home.dir, 'pki'));
+    webhook = await startTokenWebhook(home.dir, pki, sessionRoleOf);
+    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokenWebhookConfig: webhook.configFile });
+    const profile = (name: string, cluster: string) => `  - { name: ${name}, provider: eks, clusterId: ${cluster}, region: eu-west-1, awsProfile: admin, stsEndpoint: "${moto.url}" }`;
+    await writeConfig(home.dir, `profiles:\n${profile('eks-prod', 'prod')}\n${profile('eks-staging', 'staging')}\n`);
+    const browser = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials'), KUBECRED_BROWSER: browser.command }, ['--ui']);
+    ui = await webUiClient(await browser.nth(0, 10_000));
+    for (const name of ['eks-prod', 'eks-staging']) {
+      kubeconfigs.push(await writeExecKubeconfig({ path: path.join(home.dir, `${name}.kubeconfig`), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', name], apiVersion: 'client.authentication.k8s.io/v1beta1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true }));
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await broker?.stop();
+    await api?.stop();
+    await webhook?.close();
+    await moto?.stop();
+    await home?.cleanup();
+  });
+
+  it('one MFA question in the window, naming the role and kubectl; one AssumeRole; all 50 are the role', async () => {
+    const assumedBefore = moto.count('AssumeRole');
+    const callers = Array.from({ length: CALLERS }, (_, i) => runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig: kubeconfigs[i % 2]!, env: brokerEnv(home.dir) }));
+    const prompts = await promptsWhenAsked();
+    expect(prompts).toHaveLength(1);
+    const [prompt] = prompts;
+    expect(prompt).toMatchObject({ kind: 'form', title: expect.stringMatching(new RegExp(`^MFA code for role ${ROLE}, asked by ${path.basename(kubectl.path).replace(/\./g, '\\.')} \\(pid \\d+\\)$`)) });
+    expect(prompt!.kind === 'form' && prompt!.fields).toEqual([{ name: 'mfaCode', label: `Code from ${MFA}`, secret: true }]);
+    // Everyone else waits on the same question: still one after a moment.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await ui.prompts()).toHaveLength(1);
+    expect(await ui.answer(prompt!.id, { kind: 'form', values: { mfaCode: CODE } })).toBe(200);
+    const results = await Promise.all(callers);
+    for (const result of results) expect([result.code, result.stdout], result.stderr).toEqual([0, `arn:aws:sts::123456789012:assumed-role/admin/alice`]);
+    expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
+    expect(moto.calls.filter((c) => c.action === 'AssumeRole').at(-1)!.params.get('TokenCode')).toBe(CODE);
+    expect(broker.output()).not.toContain(CODE);
+  });
+
+  it('kubecred logout forgets the session: the next kubectl asks for a new code', async () => {
+    const assumedBefore = moto.count('AssumeRole');
+    const logout = await cli(['logout', 'eks-prod']);
+    expect(logout.code, logout.stderr).toBe(0);
+    const caller = runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig: kubeconfigs[0]!, env: brokerEnv(home.dir) });
+    const prompts = await promptsWhenAsked();
+    expect(prompts).toHaveLength(1);
+    expect(await ui.answer(prompts[0]!.id, { kind: 'form', values: { mfaCode: '135790' } })).toBe(200);
+    const result = await caller;
+    expect(result.code, result.stderr).toBe(0);
+    expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
+  });
+
+  it('a cancelled question: kubectl fails saying the code was not given, and STS is not asked', async () => {
+    await cli(['logout', 'eks-staging']);
+    const assumedBefore = moto.count('AssumeRole');
+    const caller = runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig: kubeconfigs[1]!, env: brokerEnv(home.dir) });
+    const prompts = await promptsWhenAsked();
+    expect(await ui.answer(prompts[0]!.id, { kind: 'cancel' })).toBe(200);
+    const result = await caller;
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`the MFA code for role ${ROLE} was not given`);
+    expect(moto.count('AssumeRole')).toBe(assumedBefore);
+  });
+});
