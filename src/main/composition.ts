@@ -20,11 +20,8 @@ import { secretFieldsOf } from './providers/secretFields.js';
 import { ConfigSource, LAST_GOOD_CONFIG } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
-import { AwsSessions } from './providers/eks/awsSessions.js';
-import { runCredentialProcess } from './providers/eks/credentialProcess.js';
+import { composeAwsSessions } from './providers/eks/composeAwsSessions.js';
 import { EksProvider } from './providers/eks/eksProvider.js';
-import { mfaCodeAsker } from './providers/eks/mfaPrompt.js';
-import { HttpStsClient } from './providers/eks/stsClient.js';
 import { ExecProvider } from './providers/exec/execProvider.js';
 import { KeystoneProvider } from './providers/keystone/keystoneProvider.js';
 import { OidcProvider } from './providers/oidc/oidcProvider.js';
@@ -83,7 +80,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui: tokenUi, clock }));
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
   const stores = new SecretStores({ config, home: paths.home, keychain: keychainHealth, ui, tokens: (current) => tokens.current(current.tokens) });
-  const awsSessions = new AwsSessions({ clock, sts: (endpoint) => new HttpStsClient(endpoint, () => clock.now()), askMfaCode: mfaCodeAsker(ui, () => asking.describe()), runProcess: runCredentialProcess });
+  const awsSessions = composeAwsSessions(clock, ui, () => asking.describe());
   const createProvider = (profile: ProfileConfig): Provider => {
     switch (profile.provider) {
       case 'static':

@@ -6,6 +6,7 @@ import type { EksProfileConfig } from '../../src/shared/config/schema.js';
 import { AwsSessions, type MfaQuestion } from '../../src/main/providers/eks/awsSessions.js';
 import { runCredentialProcess } from '../../src/main/providers/eks/credentialProcess.js';
 import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
+import { HttpSsoClient } from '../../src/main/providers/eks/ssoClient.js';
 import { HttpStsClient } from '../../src/main/providers/eks/stsClient.js';
 import type { AwsCredentials } from '../../src/main/providers/eks/sigv4.js';
 import { startMotoSts, type MotoSts } from '../support/motoSts.js';
@@ -45,6 +46,8 @@ describe.skipIf(!available)('eks roles, MFA and credential_process against moto'
       sts: (endpoint) => new HttpStsClient(endpoint, () => clock.now()),
       askMfaCode: async (question) => (questions.push(question), answer),
       runProcess: runCredentialProcess,
+      sso: new HttpSsoClient({}),
+      ssoLogin: () => Promise.reject(new Error('these profiles never use SSO')),
     });
   const eks = (settings: Partial<EksProfileConfig>, sessions: AwsSessions, clock: FakeClock, cluster = 'prod') =>
     new EksProvider(

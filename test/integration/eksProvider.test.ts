@@ -156,11 +156,11 @@ describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-tok
     expect(keyOf('default')).toBe(THIRD.accessKeyId);
   });
 
-  it('a profile the files do not have, or one set to use SSO, is refused saying what to do; no key in the words', async () => {
+  it('a profile the files do not have, or an SSO profile without its session, is refused saying what to do; no key in the words', async () => {
     await expect(provider('nowhere').getCredential({ profile: 'eks', cluster: undefined, interactive: false })).rejects.toThrow(/there is no AWS profile "nowhere"/);
     await writeFile(`${home.dir}/config`, `[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\n[profile in-credentials]\nsso_session = corp\n`, { flag: 'a' });
     const refused = await provider('in-credentials').getCredential({ profile: 'eks', cluster: undefined, interactive: false }).catch((error: Error & { hint?: string }) => error);
-    expect(String(refused)).toMatch(/uses IAM Identity Center \(SSO\), which Kubecred does not do yet \(sso_session/);
+    expect(String(refused)).toMatch(/AWS profile "in-credentials" names sso_session corp, and .* has no \[sso-session corp\]/);
     expect(`${(refused as Error).message} ${(refused as { hint?: string }).hint}`).not.toMatch(new RegExp(`${KEYS.accessKeyId}|${KEYS.secretAccessKey.replaceAll('/', '\\/')}`));
   });
 });

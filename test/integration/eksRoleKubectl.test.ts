@@ -13,6 +13,8 @@ import { createTestPki } from '../support/pki.js';
 import { recordingBrowser } from '../support/recordingBrowser.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { run } from '../support/run.js';
+import { KUBECRED_CLI } from '../support/repo.js';
 import { startTokenWebhook, type TokenWebhook } from '../support/tokenWebhook.js';
 import { webUiClient, type WebUiClient } from '../support/webUiClient.js';
 
@@ -61,7 +63,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     moto = await startMotoSts();
     const alice = await moto.iamUser('alice', [ROLE]);
     await writeFile(path.join(home.dir, 'aws-credentials'), `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`);
-    await writeFile(path.join(home.dir, 'aws-config'), `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n`);
+    await writeFile(path.join(home.dir, 'aws-config'), `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n[profile ops]\nrole_arn = ${ROLE}\nsource_profile = alice\nrole_session_name = ops\n`);
     const pki = await createTestPki(path.join(home.dir, 'pki'));
     webhook = await startTokenWebhook(home.dir, pki, sessionRoleOf);
     api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokenWebhookConfig: webhook.configFile });
@@ -125,5 +127,31 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(`the MFA code for role ${ROLE} was not given`);
     expect(moto.count('AssumeRole')).toBe(assumedBefore);
+  });
+
+  it('kubecred import turns an `aws eks get-token` exec block into an eks profile that gives kubectl the same identity', async () => {
+    const awsFiles = { AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials') };
+    const aws = (await execa('sh', ['-c', 'command -v aws'])).stdout.trim();
+    const kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'aws.kubeconfig'), server: api.url, caPem: api.caPem, command: aws,
+      args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'],
+      apiVersion: 'client.authentication.k8s.io/v1beta1', env: { AWS_PROFILE: 'ops', AWS_ENDPOINT_URL_STS: moto.url },
+    });
+    const whoami = () => runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: { ...brokerEnv(home.dir), ...awsFiles } });
+    // Before: the aws CLI itself is the plugin (it assumes the role at every run).
+    const before = await whoami();
+    expect([before.code, before.stdout], before.stderr).toEqual([0, 'arn:aws:sts::123456789012:assumed-role/admin/ops']);
+
+    const imported = await run(process.execPath, [KUBECRED_CLI, 'import'], { env: { ...brokerEnv(home.dir), KUBECONFIG: kubeconfig } });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "ops"');
+    const profiles = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{ name: string; provider: string }>;
+    expect(profiles.find((p) => p.provider === 'eks' && p.name !== 'eks-prod' && p.name !== 'eks-staging')).toBeDefined();
+
+    // After: kubectl runs Kubecred's shim, with the same identity; the aws CLI is not run.
+    const assumedBefore = moto.count('AssumeRole');
+    const after = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: { ...brokerEnv(home.dir), PATH: '/usr/bin:/bin' } });
+    expect([after.code, after.stdout], after.stderr).toEqual([0, before.stdout]);
+    expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
   });
 });

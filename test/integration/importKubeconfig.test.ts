@@ -108,7 +108,7 @@ describe('kubecred import', () => {
   });
 
   it('kubectl works through Kubecred afterwards: tokens, token files, inline and file certificates, a wrapped plugin', async () => {
-    // eks is left out: its user calls aws, which this machine does not have.
+    // eks is left out: it becomes an eks profile of AWS profile prod-admin, which these files do not have (eksRoleKubectl.test.ts imports one for real).
     const cases: Array<[KubeconfigFixture, string | undefined]> = [['aks', undefined], ['kind', undefined], ['minikube', undefined], ['commented', 'staging'], ['commented', 'staging-file'], ['gke', undefined]];
     for (const [name, context] of cases) {
       for (const build of [OLDEST, NEWEST]) {

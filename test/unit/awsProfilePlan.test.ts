@@ -45,9 +45,26 @@ describe('an AWS profile planned as the aws CLI resolves it', () => {
     expect(() => planOfAwsProfile('a', `[profile a]\nrole_arn=${ROLE}\nsource_profile=gone\n`, '', WHERE)).toThrow('there is no AWS profile "gone"');
     expect(() => planOfAwsProfile('a', `[profile a]\nrole_arn=${ROLE}\n`, '', WHERE)).toThrow('has role_arn but no source_profile');
     expect(() => planOfAwsProfile('a', `[profile a]\nrole_arn=${ROLE}\ncredential_source=Ec2InstanceMetadata\n`, '', WHERE)).toThrow(/instance or container metadata/);
-    expect(() => planOfAwsProfile('p', '[profile p]\nsso_session = corp\n', '[p]\naws_access_key_id=K\naws_secret_access_key=KS\n', WHERE)).toThrow(/IAM Identity Center \(SSO\).*sso_session/);
+    expect(() => planOfAwsProfile('p', '[profile p]\nsso_session = corp\n', '[p]\naws_access_key_id=K\naws_secret_access_key=KS\n', WHERE)).toThrow('AWS profile "p" names sso_session corp, and /h/.aws/config has no [sso-session corp]');
+    expect(() => planOfAwsProfile('p', '[sso-session corp]\nsso_start_url = https://x/start\n[profile p]\nsso_session = corp\nsso_account_id = 1\nsso_role_name = R\n', '', WHERE)).toThrow('[sso-session corp] has no sso_region');
+    expect(() => planOfAwsProfile('p', '[profile p]\nweb_identity_token_file = /t\n', '', WHERE)).toThrow(/uses web identity/);
     expect(() => planOfAwsProfile('a', `[profile a]\nrole_arn=${ROLE}\nsource_profile=a\naws_access_key_id=K\naws_secret_access_key=S\nduration_seconds=60\n`, '', WHERE)).toThrow(/duration_seconds = 60: STS takes whole seconds from 900 to 43200/);
     expect(() => planOfAwsProfile('p', '', '[p]\naws_access_key_id=K\n', WHERE)).toThrow(/has no aws_access_key_id and aws_secret_access_key in \/h\/.aws\/credentials or \/h\/.aws\/config/);
+  });
+});
+
+describe('an IAM Identity Center (SSO) profile', () => {
+  it('takes start URL and region from its [sso-session] (or itself, the legacy form), before keys; a role may sit on it', () => {
+    const config = [
+      '[sso-session corp]', 'sso_start_url = https://corp.awsapps.com/start', 'sso_region = eu-central-1', 'sso_registration_scopes = sso:account:access, extra',
+      '[profile dev]', 'sso_session = corp', 'sso_account_id = 111122223333', 'sso_role_name = Developer', 'aws_access_key_id = K', 'aws_secret_access_key = S',
+      '[profile old]', 'sso_start_url = https://old/start', 'sso_region = us-east-1', 'sso_account_id = 1', 'sso_role_name = R',
+      '[profile up]', `role_arn = ${ROLE}`, 'source_profile = dev',
+    ].join('\n');
+    expect(planOfAwsProfile('dev', config, '', WHERE)).toEqual({ source: { kind: 'sso', startUrl: 'https://corp.awsapps.com/start', region: 'eu-central-1', accountId: '111122223333', roleName: 'Developer', scopes: ['sso:account:access', 'extra'], from: 'IAM Identity Center role of AWS profile "dev"' }, steps: [] });
+    expect(planOfAwsProfile('old', config, '', WHERE).source).toMatchObject({ kind: 'sso', startUrl: 'https://old/start', region: 'us-east-1', scopes: [] });
+    const up = planOfAwsProfile('up', config, '', WHERE);
+    expect([up.source.kind, up.steps.length]).toEqual(['sso', 1]);
   });
 });
 

@@ -24,7 +24,7 @@ describe('doctor: the AWS profiles eks profiles take their keys from', () => {
     expect(awsProfilesInUse(config)).toEqual([{ profile: 'a', awsProfile: 'team' }]);
   });
 
-  it('describes keys and a role chain, refuses SSO and a missing profile with what to do, and never shows a key', async () => {
+  it('describes keys and a role chain, refuses a broken SSO profile and a missing profile with what to do, and never shows a key', async () => {
     const env = { AWS_CONFIG_FILE: path.join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'credentials') };
     const check = awsProfilesCheck(
       [{ profile: 'prod', awsProfile: 'team' }, { profile: 'ops', awsProfile: 'admin' }, { profile: 'typo', awsProfile: 'tema' }, { profile: 'corp', awsProfile: 'sso' }],
@@ -36,7 +36,7 @@ describe('doctor: the AWS profiles eks profiles take their keys from', () => {
     expect(findings[1]!.detail).toBe(`keys of AWS profile "team" in ${path.join(dir, 'credentials')} → role arn:aws:iam::123456789012:role/admin (MFA)`);
     expect(findings[2]!.detail).toMatch(/there is no AWS profile "tema"/);
     expect(findings[2]!.fix).toBe('check the name with: aws configure list-profiles');
-    expect(findings[3]!.detail).toMatch(/IAM Identity Center \(SSO\)/);
+    expect(findings[3]!.detail).toBe(`AWS profile "sso" names sso_session corp, and ${path.join(dir, 'config')} has no [sso-session corp]`);
     expect(JSON.stringify(findings)).not.toContain(SECRET);
   });
 });

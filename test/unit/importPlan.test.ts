@@ -10,6 +10,7 @@ import { unifiedDiff } from '../../src/main/kubeconfig/lineDiff.js';
 import { profileNameFor } from '../../src/main/kubeconfig/profileNames.js';
 import { ImportInputError } from '../../src/main/kubeconfig/readSecretSource.js';
 import { KUBECONFIG_FIXTURES, writeKubeconfigFixture, type KubeconfigFixture } from '../support/kubeconfig.js';
+import { profileSchema } from '../../src/shared/config/schema.js';
 
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBplanted-cert\n-----END CERTIFICATE-----\n';
 const KEY = '-----BEGIN EC PRIVATE KEY-----\nplanted-key-7f3a\n-----END EC PRIVATE KEY-----\n';
@@ -59,11 +60,18 @@ describe('kubecred import plan', () => {
     expect(kind.imported[0]!.secrets.map((s) => [s.field, s.value])).toEqual([['client-certificate', CERT], ['client-key', KEY]]);
 
     const eks = await plan('eks');
-    expect(eks.imported.map((u) => [u.profile, u.provider])).toEqual([['arn-aws-eks-eu-west-1-123456789012-cluster-prod', 'exec'], ['ci-deployer', 'static']]);
-    expect(eks.imported[0]!.profileInput).toMatchObject({ command: 'aws', args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'], env: [{ name: 'AWS_PROFILE', value: 'prod-admin' }], apiVersion: 'client.authentication.k8s.io/v1beta1' });
+    // Issue 17: `aws eks get-token` with AWS_PROFILE becomes an eks profile doing the same.
+    expect(eks.imported.map((u) => [u.profile, u.provider])).toEqual([['arn-aws-eks-eu-west-1-123456789012-cluster-prod', 'eks'], ['ci-deployer', 'static']]);
+    expect(eks.imported[0]!.profileInput).toEqual({ name: 'arn-aws-eks-eu-west-1-123456789012-cluster-prod', description: expect.stringContaining('imported from user'), provider: 'eks', clusterId: 'prod', region: 'eu-west-1', awsProfile: 'prod-admin' });
+    expect(profileSchema.safeParse(eks.imported[0]!.profileInput).success).toBe(true);
+    expect(eks.imported[0]!.notes).toEqual(['this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "prod-admin", one session for every cluster and caller (kubecred doctor checks the profile)']);
 
     // A wrapped plugin's arguments and env move into config.yaml as they are: said every time (B10).
-    expect(eks.imported[0]!.notes[0]).toMatch(/^its 8 plugin argument\(s\) and its env AWS_PROFILE move into config.yaml in plain text/);
+    await writeFile(at('aws-kept.yaml'), 'users:\n- name: kept\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: aws\n      args: [eks, get-token, --cluster-name, prod, --output, json]\n      env: [{name: AWS_PROFILE, value: prod-admin}]\n');
+    const [kept] = (await planImport(await loadKubeconfigSet([at('aws-kept.yaml')]), OPTIONS)).imported;
+    expect(kept!.provider).toBe('exec');
+    expect(kept!.notes[0]).toMatch(/^its 6 plugin argument\(s\) and its env AWS_PROFILE move into config.yaml in plain text/);
+    expect(kept!.notes).toContain('this is aws eks get-token, kept as a wrapped plugin because of no --region (nor AWS_REGION in its env): the region then comes from the AWS profile, which Kubecred does not guess at import; an eks profile (kubecred profile add <name> --provider eks) makes the same tokens itself');
 
     const minikube = await plan('minikube');
     expect(minikube.imported[0]!.secrets.map((s) => s.file)).toEqual([at('profiles/minikube/client.crt'), at('profiles/minikube/client.key')]);

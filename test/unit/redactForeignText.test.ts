@@ -31,6 +31,7 @@ describe('redactForeignText (B8, B9)', () => {
       'To sign in, use a web browser to open the page https://microsoft.com/devicelogin and enter the code FAKE1234 to authenticate.',
       'exec: "gke-gcloud-auth-plugin": executable file not found in $PATH',
       'dial tcp 10.0.12.7:443: connect: connection refused',
+      'exec plugin "/tmp/kc-tTd9jM/leaky-plugin.sh" failed',
     ]) {
       expect(redactForeignText(line)).toBe(line);
     }

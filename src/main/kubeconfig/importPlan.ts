@@ -2,6 +2,7 @@ import path from 'node:path';
 import { EXEC_API_VERSIONS } from '../../shared/execCredential.js';
 import { renderKubeconfig, namedEntries, type KubeconfigFile } from './kubeconfigDocument.js';
 import { effectiveEntries, type LocatedEntry } from './kubeconfigSet.js';
+import { eksFromAwsExec } from './awsEksExec.js';
 import { kubecredExecBlock, type ExecApiVersion } from './kubecredExec.js';
 import { unifiedDiff } from './lineDiff.js';
 import { removeKeepingComments } from './movedComments.js';
@@ -14,7 +15,7 @@ export interface ImportedUser {
   readonly file: string;
   readonly user: string;
   readonly profile: string;
-  readonly provider: 'static' | 'oidc' | 'exec';
+  readonly provider: 'static' | 'oidc' | 'exec' | 'eks';
   /** The profile for config.yaml; holds no secret. */
   readonly profileInput: Record<string, unknown>;
   readonly secrets: readonly SecretValue[];
@@ -106,12 +107,18 @@ async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredent
     const resolved = !path.isAbsolute(command) && /[\\/]/.test(command) ? path.resolve(path.dirname(file), command) : (options.findCommand?.(command) ?? command);
     const apiVersion = EXEC_API_VERSIONS.find((version) => version === exec.apiVersion);
     const env = Array.isArray(exec.env) ? (exec.env as Array<{ name?: unknown }>) : [];
-    const profileInput = { ...base, provider: 'exec', command: resolved, args: exec.args ?? [], env, ...(apiVersion ? { apiVersion } : {}) };
     const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
+    const eks = eksFromAwsExec(command, args, env.map((e) => ({ name: String(e.name), value: String((e as { value?: unknown }).value ?? '') })));
+    if (eks?.kind === 'eks') {
+      const note = `this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "${eks.settings.awsProfile}"${eks.settings.roleArn ? ` through role ${eks.settings.roleArn}` : ''}, one session for every cluster and caller (kubecred doctor checks the profile)`;
+      return { ...common, provider: 'eks', profileInput: { ...base, provider: 'eks', ...eks.settings }, secrets: [], notes: [note] };
+    }
+    const profileInput = { ...base, provider: 'exec', command: resolved, args: exec.args ?? [], env, ...(apiVersion ? { apiVersion } : {}) };
     const notes = [
       plainTextWarning(args.length, env.map((e) => String(e.name))),
       resolved === command && !path.isAbsolute(command) && options.findCommand ? `${command} is not on this shell's PATH, so kubectl could not run it either: install it, or set its full path with kubecred profile set ${profile} --command /path/to/${command}` : undefined,
       kubeloginOffer(command, args, profile),
+      eks?.kind === 'kept' ? eks.reason : undefined,
     ].filter((note): note is string => note !== undefined);
     return { ...common, provider: 'exec', profileInput, secrets: [], notes };
   }

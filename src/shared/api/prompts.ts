@@ -134,7 +134,7 @@ export const importMoveSchema = z.object({
   file: z.string(),
   user: z.string(),
   profile: z.string(),
-  provider: z.enum(['static', 'oidc', 'exec']),
+  provider: z.enum(['static', 'oidc', 'exec', 'eks']),
   secrets: z.array(z.string()),
   /** What to act on afterwards, one sentence each. */
   notes: z.array(z.string()).default([]),

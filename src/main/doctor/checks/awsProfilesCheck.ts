@@ -10,7 +10,7 @@ export function awsProfilesInUse(config: KubecredConfig | undefined): { profile:
 
 /** What the plan does, in a line: where the keys come from and the roles they lead to. */
 export function describePlan(plan: CredentialPlan): string {
-  const source = plan.source.kind === 'keys' ? `keys of ${plan.source.from}` : `keys printed by the ${plan.source.from}`;
+  const source = plan.source.kind === 'keys' ? `keys of ${plan.source.from}` : plan.source.kind === 'sso' ? `IAM Identity Center role ${plan.source.roleName} in account ${plan.source.accountId} (${plan.source.startUrl})` : `keys printed by the ${plan.source.from}`;
   const steps = plan.steps.map((step) => (step.kind === 'role' ? `role ${step.roleArn}${step.mfaSerial ? ' (MFA)' : ''}` : `an MFA session (${step.mfaSerial})`));
   return [source, ...steps].join(' → ');
 }

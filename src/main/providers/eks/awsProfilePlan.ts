@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { BrokerError } from '../../broker/brokerError.js';
 import { awsSharedFiles, parseAwsIni, type AwsKeys } from './awsSharedProfile.js';
-import type { CredentialPlan, KeySource } from './credentialPlan.js';
+import type { CredentialPlan, KeySource, SsoSource } from './credentialPlan.js';
 
 type Section = ReadonlyMap<string, string>;
 interface Files {
@@ -14,10 +14,8 @@ const MAX_CHAIN = 10;
 const NOT_SUPPORTED: readonly (readonly [string, string])[] = [
   ['credential_source', 'takes its source keys from instance or container metadata, which a workstation does not have'],
   ['web_identity_token_file', 'uses web identity, which Kubecred does not do'],
-  ['sso_session', 'uses IAM Identity Center (SSO), which Kubecred does not do yet'],
-  ['sso_start_url', 'uses IAM Identity Center (SSO), which Kubecred does not do yet'],
-  ['sso_account_id', 'uses IAM Identity Center (SSO), which Kubecred does not do yet'],
 ];
+const SSO_KEYS = ['sso_session', 'sso_start_url', 'sso_account_id', 'sso_role_name'];
 
 /**
  * What the aws CLI does for `--profile name`, as a plan: botocore's chain for one profile
@@ -53,13 +51,15 @@ export function planOfAwsProfile(name: string, configText: string, credentialsTe
     }
     const unsupported = NOT_SUPPORTED.find(([key]) => merged.has(key));
     if (unsupported) throw refused(profile, unsupported, where);
+    // botocore's chain tries SSO before the credentials file's keys.
+    if (SSO_KEYS.some((key) => merged.has(key))) return { source: ssoSource(profile, merged, config, where), steps: [] };
     return { source: keySource(profile, fromConfig, fromCredentials, where, false), steps: [] };
   };
   return resolve(name, []);
 }
 
 function refused(profile: string, [key, why]: readonly [string, string], where: Files): BrokerError {
-  return new BrokerError('config-invalid', `AWS profile "${profile}" ${why} (${key} in ${where.config})`, 'point awsProfile at a profile with keys, role_arn + source_profile, or credential_process; or keep aws eks get-token for this cluster');
+  return new BrokerError('config-invalid', `AWS profile "${profile}" ${why} (${key} in ${where.config})`, 'point awsProfile at a profile with keys, role_arn + source_profile, credential_process or SSO; or keep aws eks get-token for this cluster');
 }
 
 function roleStep(profile: string, roleArn: string, merged: Section, where: Files) {
@@ -69,6 +69,29 @@ function roleStep(profile: string, roleArn: string, merged: Section, where: File
     throw new BrokerError('config-invalid', `AWS profile "${profile}" has duration_seconds = ${duration}: STS takes whole seconds from 900 to 43200`, `fix it in ${where.config}`);
   }
   return { kind: 'role' as const, roleArn, roleSessionName: merged.get('role_session_name'), externalId: merged.get('external_id'), durationSeconds, mfaSerial: merged.get('mfa_serial') };
+}
+
+/** An SSO profile: its account and role, and the start URL and region of its [sso-session] (or its own, the legacy form). */
+function ssoSource(profile: string, merged: Section, config: ReadonlyMap<string, Section>, where: Files): SsoSource {
+  const sessionName = merged.get('sso_session');
+  const session = sessionName === undefined ? merged : config.get(`sso-session ${sessionName}`);
+  if (!session) throw new BrokerError('config-invalid', `AWS profile "${profile}" names sso_session ${sessionName}, and ${where.config} has no [sso-session ${sessionName}]`, `add it (aws configure sso-session), or fix sso_session of [profile ${profile}]`);
+  const need = (section: Section, key: string, of: string) => {
+    const value = section.get(key);
+    if (!value) throw new BrokerError('config-invalid', `${of} has no ${key}`, `add ${key} to it in ${where.config} (aws configure sso sets them all)`);
+    return value;
+  };
+  const of = sessionName === undefined ? `AWS profile "${profile}"` : `[sso-session ${sessionName}]`;
+  const scopes = (session.get('sso_registration_scopes') ?? '').split(',').map((scope) => scope.trim()).filter(Boolean);
+  return {
+    kind: 'sso',
+    startUrl: need(session, 'sso_start_url', of),
+    region: need(session, 'sso_region', of),
+    accountId: need(merged, 'sso_account_id', `AWS profile "${profile}"`),
+    roleName: need(merged, 'sso_role_name', `AWS profile "${profile}"`),
+    scopes,
+    from: `IAM Identity Center role of AWS profile "${profile}"`,
+  };
 }
 
 /** Keys from one file as a whole set (the credentials file's first), else credential_process. */

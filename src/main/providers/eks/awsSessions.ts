@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { BrokerError } from '../../broker/brokerError.js';
 import type { Clock } from '../../broker/clock.js';
 import { SingleFlight } from '../oidc/singleFlight.js';
-import type { CredentialPlan, KeySource, SessionStep } from './credentialPlan.js';
+import type { CredentialPlan, KeySource, SessionStep, SsoSource } from './credentialPlan.js';
 import type { ProcessCredentials } from './credentialProcess.js';
 import type { AwsCredentials } from './sigv4.js';
+import type { SsoClient } from './ssoClient.js';
+import type { SsoAccessToken, SsoSessionSettings } from './ssoDeviceLogin.js';
 import type { SessionCredentials, StsClient, StsEndpoint } from './stsClient.js';
 
 /** Keys that sign, and until when they may (undefined: long-lived). */
@@ -25,6 +27,9 @@ export interface AwsSessionsDeps {
   /** The code from the user's MFA device; null: they cancelled. */
   readonly askMfaCode: (question: MfaQuestion) => Promise<string | null>;
   readonly runProcess: (command: string, from: string, signal?: AbortSignal) => Promise<ProcessCredentials>;
+  readonly sso: SsoClient;
+  /** A device login to IAM Identity Center, shown to the user (ssoDeviceLogin). */
+  readonly ssoLogin: (settings: SsoSessionSettings, profile: string, signal: AbortSignal) => Promise<SsoAccessToken>;
 }
 
 /**
@@ -42,13 +47,15 @@ export const SESSION_REUSE_MARGIN_MS = 5 * 60_000;
  */
 export class AwsSessions {
   private readonly held = new Map<string, SigningKeys>();
+  private readonly ssoTokens = new Map<string, SsoAccessToken>();
   private readonly flights = new SingleFlight<SigningKeys>(() => new BrokerError('timed-out', 'the caller stopped waiting for the AWS session', 'run the command again'));
+  private readonly ssoLogins = new SingleFlight<SsoAccessToken>(() => new BrokerError('timed-out', 'the caller stopped waiting for the IAM Identity Center login', 'run the command again'));
 
   constructor(private readonly deps: AwsSessionsDeps) {}
 
   /** The keys at the end of the plan, from memory when they last long enough. */
   async keysFor(plan: CredentialPlan, profile: string, endpoint: StsEndpoint, signal?: AbortSignal): Promise<SigningKeys> {
-    let keys = await this.sourceKeys(plan.source, signal);
+    let keys = await this.sourceKeys(plan.source, profile, signal);
     for (const step of plan.steps) {
       const key = sessionKey(keys, step, endpoint);
       const held = this.fresh(key);
@@ -60,10 +67,12 @@ export class AwsSessions {
   /** Forgets every session (kubecred logout of an eks profile, a lock of the machine). */
   forgetAll(): void {
     this.held.clear();
+    this.ssoTokens.clear();
   }
 
-  private async sourceKeys(source: KeySource, signal?: AbortSignal): Promise<SigningKeys> {
+  private async sourceKeys(source: KeySource, profile: string, signal?: AbortSignal): Promise<SigningKeys> {
     if (source.kind === 'keys') return source.keys;
+    if (source.kind === 'sso') return this.ssoRoleKeys(source, profile, signal);
     const key = `process\u0000${source.command}`;
     const held = this.fresh(key);
     if (held) return held;
@@ -73,6 +82,33 @@ export class AwsSessions {
       // again at each login, as the aws CLI runs the process at each start.
       if (keys.expiresAt) this.held.set(key, keys);
       return keys;
+    }, signal);
+  }
+
+  /** The role's credentials with the SSO access token in memory; a token the portal refuses is replaced by one new login. */
+  private ssoRoleKeys(source: SsoSource, profile: string, signal?: AbortSignal): Promise<SigningKeys> {
+    const key = ['sso', source.startUrl, source.region, source.accountId, source.roleName].join('\u0000');
+    const held = this.fresh(key);
+    if (held) return Promise.resolve(held);
+    return this.flights.run(key, async (flightSignal) => {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const token = await this.ssoToken(source, profile, flightSignal);
+        const keys = await this.deps.sso.getRoleCredentials(source.region, token.accessToken, source.accountId, source.roleName, flightSignal);
+        if (keys) return this.held.set(key, keys), keys;
+        this.ssoTokens.delete(ssoTokenKey(source));
+      }
+      throw new BrokerError('denied', `IAM Identity Center refused a fresh login's token for role ${source.roleName} in account ${source.accountId}`, 'check that your SSO user may use this account and role (sso_account_id, sso_role_name)');
+    }, signal);
+  }
+
+  private ssoToken(source: SsoSource, profile: string, signal: AbortSignal): Promise<SsoAccessToken> {
+    const key = ssoTokenKey(source);
+    const held = this.ssoTokens.get(key);
+    if (held && held.expiresAt.getTime() - this.deps.clock.now() > 60_000) return Promise.resolve(held);
+    return this.ssoLogins.run(key, async (loginSignal) => {
+      const token = await this.deps.ssoLogin({ startUrl: source.startUrl, region: source.region, scopes: source.scopes }, profile, loginSignal);
+      this.ssoTokens.set(key, token);
+      return token;
     }, signal);
   }
 
@@ -102,6 +138,11 @@ export class AwsSessions {
     this.held.set(key, session);
     return session;
   }
+}
+
+/** One SSO session per start URL and region, as the aws CLI's [sso-session] shares one login. */
+function ssoTokenKey(source: SsoSource): string {
+  return `${source.startUrl}\u0000${source.region}`;
 }
 
 function sessionKey(keys: AwsCredentials, step: SessionStep, endpoint: StsEndpoint): string {

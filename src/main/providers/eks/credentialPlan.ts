@@ -1,9 +1,21 @@
 import type { AwsKeys } from './awsSharedProfile.js';
 
-/** Where the first keys come from: long-lived keys, or a program that prints them (credential_process). */
+/** An IAM Identity Center (SSO) role: a device login to the start URL, then the role's credentials. */
+export interface SsoSource {
+  readonly kind: 'sso';
+  readonly startUrl: string;
+  readonly region: string;
+  readonly accountId: string;
+  readonly roleName: string;
+  readonly scopes: readonly string[];
+  readonly from: string;
+}
+
+/** Where the first keys come from: long-lived keys, a program that prints them (credential_process), or SSO. */
 export type KeySource =
   | { readonly kind: 'keys'; readonly keys: AwsKeys; readonly from: string }
-  | { readonly kind: 'process'; readonly command: string; readonly from: string };
+  | { readonly kind: 'process'; readonly command: string; readonly from: string }
+  | SsoSource;
 
 /** sts:AssumeRole with the keys so far; the MFA code is asked when mfaSerial is set. */
 export interface RoleStep {

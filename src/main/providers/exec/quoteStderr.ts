@@ -15,9 +15,10 @@ const AUTH_SCHEME = /\b(Bearer|Basic|Negotiate)\s+[A-Za-z0-9+/=_.~-]+/gi;
 const TOKEN_RUN = /[A-Za-z0-9+/=_.-]{16,}/g;
 const RUN_PART = /[-_./=]+/;
 const RANDOM_PART = /^(?=.*\d)(?=.*[A-Za-z]).{9,}$|^.{24,}$/;
-// A whole run mixing upper case, lower case and digits over 20 characters is a key even when
-// its separators cut it into short parts (AWS secret keys carry "/" and "+").
-const MIXED_RUN = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).{20,}$/;
+// A whole run of 30 or more mixing upper case, lower case and digits is a key even when its
+// separators cut it into short parts (AWS secret keys carry "/" and "+"); an absolute path
+// (a random temporary folder in it) is not one.
+const MIXED_RUN = /^(?![/~])(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).{30,}$/;
 
 /**
  * Foreign text (a plugin's stderr) made fit for one line of an error: escapes and controls
