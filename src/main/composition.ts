@@ -21,6 +21,7 @@ import { ConfigSource, LAST_GOOD_CONFIG } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
 import { composeAwsSessions } from './providers/eks/composeAwsSessions.js';
+import { OfferedMfaCodes } from './providers/eks/mfaPrompt.js';
 import { EksProvider } from './providers/eks/eksProvider.js';
 import { ExecProvider } from './providers/exec/execProvider.js';
 import { KeystoneProvider } from './providers/keystone/keystoneProvider.js';
@@ -59,6 +60,8 @@ export interface BrokerServices {
   readonly interactions: InteractionBoard;
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
   readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
+  /** MFA codes typed in a terminal, for the eks profile that asked (POST /v1/profiles/:name/mfa). */
+  readonly mfaCodes: Pick<OfferedMfaCodes, 'offer'>;
   /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
   keychainFailure(): string | null;
   /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */
@@ -80,7 +83,8 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui: tokenUi, clock }));
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
   const stores = new SecretStores({ config, home: paths.home, keychain: keychainHealth, ui, tokens: (current) => tokens.current(current.tokens) });
-  const awsSessions = composeAwsSessions(clock, ui, () => asking.describe());
+  const mfaCodes = new OfferedMfaCodes(() => clock.now());
+  const awsSessions = composeAwsSessions(clock, ui, () => asking.describe(), mfaCodes);
   const createProvider = (profile: ProfileConfig): Provider => {
     switch (profile.provider) {
       case 'static':
@@ -155,6 +159,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     registries,
     interactions,
     proxies,
+    mfaCodes,
     keychainFailure: () => keychainHealth.lastFailure(),
     onProfilesChanged: (listener) => cache.changes.onChange(listener),
     close: async () => {

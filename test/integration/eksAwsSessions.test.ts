@@ -132,7 +132,7 @@ describe.skipIf(!available)('eks roles, MFA and credential_process against moto'
     };
     const first = await round();
     expect([first.asked, first.assumed, first.tokens.length]).toEqual([1, 1, 50]);
-    expect(questions.at(-1)).toEqual({ profile: expect.stringMatching(/^eks-[01]$/), mfaSerial: MFA, purpose: `role ${ADMIN}` });
+    expect(questions.at(-1)).toEqual({ profile: expect.stringMatching(/^eks-[01]$/), mfaSerial: MFA, purpose: 'role admin in account 123456789012' });
     const keyIds = new Set(first.tokens.map((c) => tokenUrl(c.token!).searchParams.get('X-Amz-Credential')!.split('/')[0]));
     expect(keyIds.size).toBe(1);
     // The session lasts duration_seconds = 1800; a token never outlives it.

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { startMotoSts, type MotoSts } from '../support/motoSts.js';
 import { createTestPki } from '../support/pki.js';
 import { recordingBrowser } from '../support/recordingBrowser.js';
-import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { seriousAxeViolations } from '../support/axe.js';
+import { launchChromium } from '../support/chromium.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { run } from '../support/run.js';
 import { KUBECRED_CLI } from '../support/repo.js';
@@ -22,9 +24,17 @@ const ROLE = 'arn:aws:iam::123456789012:role/admin';
 const MFA = 'arn:aws:iam::123456789012:mfa/alice';
 const CODE = '246810';
 const CALLERS = 50;
+const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
 
 const tools = await execa('sh', ['-c', 'command -v moto_server'], { reject: false });
 const available = tools.exitCode === 0 || process.env.CI === 'true';
+
+/** The aws CLI's files in `dir`: alice's keys (an IAM user of `moto` allowed to assume ROLE), and `config`. */
+async function writeAwsFiles(dir: string, moto: MotoSts, config: string): Promise<void> {
+  const alice = await moto.iamUser('alice', [ROLE]);
+  await writeFile(path.join(dir, 'aws-credentials'), `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`);
+  await writeFile(path.join(dir, 'aws-config'), config);
+}
 
 // Issue 17: 50 kubectl at once through the broker, an eks profile that assumes a role with
 // MFA. moto is STS; the webhook stands where aws-iam-authenticator runs on EKS. It cannot ask
@@ -61,9 +71,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     assertBuilt({ shim: true });
     home = await makeTempHome();
     moto = await startMotoSts();
-    const alice = await moto.iamUser('alice', [ROLE]);
-    await writeFile(path.join(home.dir, 'aws-credentials'), `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`);
-    await writeFile(path.join(home.dir, 'aws-config'), `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n[profile ops]\nrole_arn = ${ROLE}\nsource_profile = alice\nrole_session_name = ops\n`);
+    await writeAwsFiles(home.dir, moto, `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n[profile ops]\nrole_arn = ${ROLE}\nsource_profile = alice\nrole_session_name = ops\n`);
     const pki = await createTestPki(path.join(home.dir, 'pki'));
     webhook = await startTokenWebhook(home.dir, pki, sessionRoleOf);
     api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokenWebhookConfig: webhook.configFile });
@@ -91,12 +99,28 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     const prompts = await promptsWhenAsked();
     expect(prompts).toHaveLength(1);
     const [prompt] = prompts;
-    expect(prompt).toMatchObject({ kind: 'form', title: expect.stringMatching(new RegExp(`^MFA code for role ${ROLE}, asked by ${path.basename(kubectl.path).replace(/\./g, '\\.')} \\(pid \\d+\\)$`)) });
-    expect(prompt!.kind === 'form' && prompt!.fields).toEqual([{ name: 'mfaCode', label: `Code from ${MFA}`, secret: true }]);
+    expect(prompt).toMatchObject({ kind: 'form', title: expect.stringMatching(new RegExp(`^MFA code for role admin in account 123456789012, asked by ${path.basename(kubectl.path).replace(/\./g, '\\.')} \\(pid \\d+\\)$`)) });
+    expect(prompt!.kind === 'form' && prompt!.fields).toEqual([{ name: 'mfaCode', label: `Code from MFA device ${MFA}`, secret: true }]);
     // Everyone else waits on the same question: still one after a moment.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await ui.prompts()).toHaveLength(1);
-    expect(await ui.answer(prompt!.id, { kind: 'form', values: { mfaCode: CODE } })).toBe(200);
+    // Answered as a person would: in the main window's dialog, the code typed and Enter.
+    const chromium = await launchChromium({ width: 800, height: 600 });
+    try {
+      await chromium.page.goto((await cli(['ui', '--print'])).stdout.trim());
+      const dialog = chromium.page.getByRole('dialog', { name: /MFA code for role/ });
+      await dialog.waitFor();
+      const field = dialog.getByLabel(`Code from MFA device ${MFA}`);
+      expect(await field.getAttribute('type')).toBe('password');
+      await mkdir(SHOTS, { recursive: true });
+      await chromium.page.screenshot({ path: path.join(SHOTS, 'prompt-mfa-light.png') });
+      expect(await seriousAxeViolations(chromium.page)).toEqual([]);
+      await field.fill(CODE);
+      await field.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      await chromium.close();
+    }
     const results = await Promise.all(callers);
     for (const result of results) expect([result.code, result.stdout], result.stderr).toEqual([0, `arn:aws:sts::123456789012:assumed-role/admin/alice`]);
     expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
@@ -125,7 +149,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     expect(await ui.answer(prompts[0]!.id, { kind: 'cancel' })).toBe(200);
     const result = await caller;
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain(`the MFA code for role ${ROLE} was not given`);
+    expect(result.stderr).toContain('the MFA code for role admin in account 123456789012 was not given');
     expect(moto.count('AssumeRole')).toBe(assumedBefore);
   });
 
@@ -137,8 +161,9 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
       args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'],
       apiVersion: 'client.authentication.k8s.io/v1beta1', env: { AWS_PROFILE: 'ops', AWS_ENDPOINT_URL_STS: moto.url },
     });
-    const whoami = () => runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: { ...brokerEnv(home.dir), ...awsFiles } });
-    // Before: the aws CLI itself is the plugin (it assumes the role at every run).
+    // HOME: the CLI keeps assumed roles in ~/.aws/cli/cache, which must not outlive this moto.
+    const whoami = () => runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: { ...brokerEnv(home.dir), ...awsFiles, HOME: home.dir } });
+    // Before: the aws CLI itself is the plugin.
     const before = await whoami();
     expect([before.code, before.stdout], before.stderr).toEqual([0, 'arn:aws:sts::123456789012:assumed-role/admin/ops']);
 
@@ -153,5 +178,52 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     const after = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: { ...brokerEnv(home.dir), PATH: '/usr/bin:/bin' } });
     expect([after.code, after.stdout], after.stderr).toEqual([0, before.stdout]);
     expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
+  });
+});
+
+// Issue 17: with no window to ask in, a kubectl in a terminal is asked there (the native shim
+// hands the call to the kubecred CLI), and the code serves every profile of the session.
+describe.skipIf(!available)('an MFA code typed in kubectl\'s terminal, the broker without a window', () => {
+  let home: TempHome;
+  let moto: MotoSts;
+  let broker: TestBroker;
+  const { credential } = callersFor(() => home.dir);
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    moto = await startMotoSts();
+    await writeAwsFiles(home.dir, moto, `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\n`);
+    const profile = (name: string, cluster: string) => `  - { name: ${name}, provider: eks, clusterId: ${cluster}, region: eu-west-1, awsProfile: admin, stsEndpoint: "${moto.url}" }`;
+    await writeConfig(home.dir, `profiles:\n${profile('eks-a', 'a')}\n${profile('eks-b', 'b')}\n`);
+    broker = await startTestBroker(home.dir, { AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials') });
+  }, 60_000);
+
+  afterAll(async () => {
+    await broker?.stop();
+    await moto?.stop();
+    await home?.cleanup();
+  });
+
+  it('without a terminal: the error says where the code can be typed, and STS is not asked', async () => {
+    const answer = await credential('eks-a');
+    expect(answer.code).toBe(1);
+    expect(answer.stderr).toContain(`profile "eks-a" needs a code from MFA device ${MFA} and there is no window to ask in`);
+    expect(answer.stderr).toContain('Run the command in a terminal, or open the Kubecred window (kubecred ui)');
+    expect(moto.count('AssumeRole')).toBe(0);
+  });
+
+  it('in a terminal: asked once, hidden; the code opens the session, and another profile of it is served without asking', async () => {
+    // A real pseudo-terminal (util-linux script); the code is typed once the prompt is up.
+    const typed = `(sleep 2; printf '%s\\r' "$KC_TYPED_CODE") | script -q -e -c "${NATIVE_SHIM} credential eks-a" /dev/null`;
+    const session = await run('bash', ['-c', typed], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: true } }), KC_TYPED_CODE: CODE } });
+    expect(session.code, session.stdout).toBe(0);
+    expect(session.stdout).toContain('Kubecred: MFA code for profile eks-a (one code serves every cluster for the session) (input hidden)');
+    expect(session.stdout).not.toContain(CODE);
+    expect(JSON.parse(session.stdout.slice(session.stdout.indexOf('{"apiVersion"')).trim()).status.token).toMatch(/^k8s-aws-v1\./);
+    expect(moto.calls.filter((c) => c.action === 'AssumeRole').map((c) => c.params.get('TokenCode'))).toEqual([CODE]);
+    const other = await credential('eks-b');
+    expect(other.code, other.stderr).toBe(0);
+    expect(moto.count('AssumeRole')).toBe(1);
   });
 });

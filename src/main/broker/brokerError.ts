@@ -26,7 +26,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
  * Messages must never contain a secret; providers quote only stderr, redacted.
  */
 /** A question that would let the request succeed, for a caller that can ask its user in a terminal. */
-export type PromptNeeded = { readonly kind: 'token-pin'; readonly token: string } | { readonly kind: 'passphrase' };
+export type PromptNeeded = { readonly kind: 'token-pin'; readonly token: string } | { readonly kind: 'passphrase' } | { readonly kind: 'mfa-code'; readonly profile: string };
 
 export class BrokerError extends Error {
   constructor(

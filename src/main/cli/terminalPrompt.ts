@@ -7,16 +7,23 @@ import { readSecretInput } from './readSecretInput.js';
 import { requestStartingBroker } from './withBroker.js';
 
 /**
- * The broker needs a PIN or passphrase and the caller has a terminal: ask there (hidden),
+ * The broker needs a PIN, an MFA code or a passphrase and the caller has a terminal: ask there (hidden),
  * hand the answer to the broker, and report whether a retry can succeed. One attempt only:
  * a wrong PIN is never tried twice.
  */
 export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliContext): Promise<boolean> {
   const prompt = answer.headers[HEADERS.prompt];
   if (typeof prompt !== 'string' || !context.io.stdin.isTTY) return false;
-  const [kind, token] = prompt.split(' ');
+  const [kind, name] = prompt.split(' ');
   const { io } = context;
-  const ask = kind === 'token-pin' && token ? { label: `Kubecred: PIN for token ${printable(token, 80)}`, path: `/v1/tokens/${encodeURIComponent(token)}/login`, field: 'pin' } : kind === 'passphrase' ? { label: 'Kubecred: passphrase of the encrypted secret file', path: '/v1/unlock', field: 'passphrase' } : undefined;
+  const ask =
+    kind === 'token-pin' && name
+      ? { label: `Kubecred: PIN for token ${printable(name, 80)}`, path: `/v1/tokens/${encodeURIComponent(name)}/login`, field: 'pin' }
+      : kind === 'mfa-code' && name
+        ? { label: `Kubecred: MFA code for profile ${printable(name, 80)} (one code serves every cluster for the session)`, path: `/v1/profiles/${encodeURIComponent(name)}/mfa`, field: 'code' }
+        : kind === 'passphrase'
+          ? { label: 'Kubecred: passphrase of the encrypted secret file', path: '/v1/unlock', field: 'passphrase' }
+          : undefined;
   if (!ask) return false;
   const value = await readSecretInput(io, ask.label);
   if (!value) return false;

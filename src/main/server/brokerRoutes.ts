@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { credentialRequestSchema } from '../../shared/api/credentialRequest.js';
 import { HEADERS, ROUTES } from '../../shared/api/routes.js';
-import { passphraseSchema, pinSchema, secretWriteSchema, type BrokerStatus } from '../../shared/api/status.js';
+import { mfaCodeSchema, passphraseSchema, pinSchema, secretWriteSchema, type BrokerStatus } from '../../shared/api/status.js';
 import { dockerServerCallSchema, dockerStoreCallSchema, providerCallSchema } from '../../shared/registry/registryRequests.js';
 import { asBrokerError, BrokerError } from '../broker/brokerError.js';
 import type { BrokerServices } from '../composition.js';
@@ -30,7 +30,7 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes({ credentials: broker, admin, interactions, registries, proxies, keychainFailure }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
+export function brokerRoutes({ credentials: broker, admin, interactions, registries, proxies, mfaCodes, keychainFailure }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
   return [
     ...registryRoutes(registries, peers),
     {
@@ -109,6 +109,18 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
           await broker.logout(name);
           replyJson(response, 200, { profile: name, loggedOut: true });
         }
+      },
+    },
+    {
+      // An MFA code typed in a terminal: it opens the profile's AWS session now, so the retry is served from memory.
+      method: 'POST',
+      pattern: /^\/v1\/profiles\/([^/]+)\/mfa$/,
+      handler: async (request, response, [profile = '']) => {
+        const body = mfaCodeSchema.safeParse(await readJsonBody(request));
+        if (!body.success) throw invalidBody(body.error.issues[0]);
+        const name = decodeURIComponent(profile);
+        mfaCodes.offer(name, body.data.code);
+        replyJson(response, 200, { profile: name, ...(await broker.refresh(name)) });
       },
     },
     {

@@ -15,12 +15,19 @@ export function replyJson(response: ServerResponse, status: number, body: unknow
 export function replyError(response: ServerResponse, error: BrokerError, wantsJson: boolean, fromTerminal = false): void {
   response.setHeader(HEADERS.exitCode, '1');
   if (error.prompt) {
-    response.setHeader(HEADERS.prompt, error.prompt.kind === 'token-pin' ? `token-pin ${error.prompt.token}` : 'passphrase');
+    response.setHeader(HEADERS.prompt, promptHeader(error.prompt));
     // The native shim cannot prompt: with a terminal it hands the call to the Node CLI, which can.
     if (fromTerminal) response.setHeader(HEADERS.handover, 'terminal');
   }
   if (wantsJson) replyJson(response, error.httpStatus, error.toBody());
   else send(response, error.httpStatus, 'text/plain; charset=utf-8', renderErrorLine(error));
+}
+
+/** "token-pin <token>", "mfa-code <profile>" or "passphrase": names are plain (config.yaml's patterns), so one space splits them. */
+function promptHeader(prompt: NonNullable<BrokerError['prompt']>): string {
+  if (prompt.kind === 'token-pin') return `token-pin ${prompt.token}`;
+  if (prompt.kind === 'mfa-code') return `mfa-code ${prompt.profile}`;
+  return 'passphrase';
 }
 
 export function send(response: ServerResponse, status: number, contentType: string, body: string): void {

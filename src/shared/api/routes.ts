@@ -22,7 +22,7 @@ export const ROUTES = {
 export const HEADERS = {
   exitCode: 'kubecred-exit-code',
   handover: 'kubecred-handover',
-  /** What to ask the user so a retry succeeds: "token-pin <token>" or "passphrase". */
+  /** What to ask the user so a retry succeeds: "token-pin <token>", "mfa-code <profile>" or "passphrase". */
   prompt: 'kubecred-prompt',
 } as const;
 

@@ -4,6 +4,7 @@ import { statusSchema, type Interaction } from '../../../shared/api/status.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { UsageError, type Command, type CliContext } from '../io.js';
 import { printBrokerError } from '../printError.js';
+import { answerPromptInTerminal } from '../terminalPrompt.js';
 import { requestStartingBroker } from '../withBroker.js';
 
 const POLL_MS = 500;
@@ -42,6 +43,11 @@ export const loginCommand: Command = {
     const watcher = watchInteractions(context, profile, () => finished);
     const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/login`)).finally(() => (finished = true));
     await watcher;
+    // An eks profile's MFA code, asked here when the broker has no window: answering it logs in.
+    if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) {
+      context.io.stderr.write(`kubecred: logged in to ${printable(profile)}\n`);
+      return 0;
+    }
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     const { expiresAt, account } = JSON.parse(answer.body) as { expiresAt: string | null; account?: string };
     // Who signed in, so a login completed by someone else in your name does not go unnoticed.

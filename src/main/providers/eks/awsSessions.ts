@@ -17,7 +17,7 @@ export interface SigningKeys extends AwsCredentials {
 export interface MfaQuestion {
   readonly profile: string;
   readonly mfaSerial: string;
-  /** What the code unlocks: "role arn:aws:iam::1:role/admin" or "an MFA session". */
+  /** What the code unlocks: "role admin in account 123456789012" or "an MFA session". */
   readonly purpose: string;
 }
 
@@ -120,7 +120,7 @@ export class AwsSessions {
   }
 
   private async startSession(key: string, keys: AwsCredentials, step: SessionStep, profile: string, endpoint: StsEndpoint, signal: AbortSignal): Promise<SessionCredentials> {
-    const purpose = step.kind === 'role' ? `role ${step.roleArn}` : 'an MFA session';
+    const purpose = step.kind === 'role' ? roleLabel(step.roleArn) : 'an MFA session';
     const mfaSerial = step.mfaSerial;
     let mfa: { serialNumber: string; tokenCode: string } | undefined;
     if (mfaSerial) {
@@ -138,6 +138,12 @@ export class AwsSessions {
     this.held.set(key, session);
     return session;
   }
+}
+
+/** "role admin in account 123456789012": what a person recognises, short enough for a dialog's heading. */
+export function roleLabel(roleArn: string): string {
+  const parts = /^arn:[^:]+:iam::(\d{12}):role\/(?:.*\/)?([^/]+)$/.exec(roleArn);
+  return parts ? `role ${parts[2]} in account ${parts[1]}` : `role ${roleArn}`;
 }
 
 /** One SSO session per start URL and region, as the aws CLI's [sso-session] shares one login. */

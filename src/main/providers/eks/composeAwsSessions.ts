@@ -2,18 +2,18 @@ import type { Clock } from '../../broker/clock.js';
 import type { LoginUiPort } from '../../broker/uiPort.js';
 import { AwsSessions } from './awsSessions.js';
 import { runCredentialProcess } from './credentialProcess.js';
-import { mfaCodeAsker } from './mfaPrompt.js';
+import { mfaCodeAsker, type OfferedMfaCodes } from './mfaPrompt.js';
 import { HttpSsoClient } from './ssoClient.js';
 import { ssoDeviceLogin } from './ssoDeviceLogin.js';
 import { HttpStsClient } from './stsClient.js';
 
 /** The broker's one AwsSessions: STS and SSO over HTTPS, questions and logins through its UI. */
-export function composeAwsSessions(clock: Clock, ui: LoginUiPort, describeAsker: () => Promise<{ caller?: string }>, env: Readonly<Record<string, string | undefined>> = process.env): AwsSessions {
+export function composeAwsSessions(clock: Clock, ui: LoginUiPort, describeAsker: () => Promise<{ caller?: string }>, offered: OfferedMfaCodes, env: Readonly<Record<string, string | undefined>> = process.env): AwsSessions {
   const sso = new HttpSsoClient(env);
   return new AwsSessions({
     clock,
     sts: (endpoint) => new HttpStsClient(endpoint, () => clock.now()),
-    askMfaCode: mfaCodeAsker(ui, describeAsker),
+    askMfaCode: mfaCodeAsker(ui, describeAsker, offered),
     runProcess: runCredentialProcess,
     sso,
     ssoLogin: (settings, profile, signal) => ssoDeviceLogin(settings, profile, { sso, clock, show: (prompt, until) => ui.showLogin(prompt, until), openBrowser: (url) => ui.openBrowser(url) }, signal),
