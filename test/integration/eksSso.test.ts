@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,11 @@ import { AwsSessions } from '../../src/main/providers/eks/awsSessions.js';
 import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
 import { HttpSsoClient } from '../../src/main/providers/eks/ssoClient.js';
 import { ssoDeviceLogin } from '../../src/main/providers/eks/ssoDeviceLogin.js';
+import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { V1_EXEC_INFO } from '../support/callers.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { run } from '../support/run.js';
 import { startSsoStandIn, type SsoStandIn } from '../support/ssoStandIn.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { FakeClock } from '../unit/fakeClock.js';
@@ -132,9 +138,59 @@ describe.skipIf(!available)('eks with IAM Identity Center (SSO) profiles', () =>
       const refused = await eks('dev', sessionsFor(clock, wall, false), clock).getCredential({ profile: 'eks-dev', cluster: undefined, interactive: false }).catch((error: Error & { hint?: string }) => error);
       Object.assign(env, savedEnv);
       expect(String(refused)).toMatch(/the IAM Identity Center login for https:\/\/corp\.awsapps\.com\/start was not approved in time \(code [0-9A-F]{4}-[0-9A-F]{4}\)/);
-      expect((refused as { hint?: string }).hint).toBe('run kubecred login eks-dev (or Log in in the Kubecred window) and approve the code in the browser');
+      expect((refused as { hint?: string }).hint).toBe('run kubecred login eks-dev and approve the code in the browser');
     } finally {
       await quick.stop();
     }
+  });
+});
+
+// Through a real broker: the device login reaches the caller's stderr (the shim prints the
+// broker's interim notice) and the browser, and one approval serves every profile of the session.
+describe.skipIf(!available)('an SSO eks profile served by the broker', () => {
+  let home: TempHome;
+  let sso: SsoStandIn;
+  let broker: TestBroker;
+  let browser: RecordingBrowser;
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    sso = await startSsoStandIn();
+    sso.setRole('111122223333', 'Developer', DEV, Date.now() + 3_600_000);
+    sso.setRole('111122223333', 'Operator', OPS, Date.now() + 3_600_000);
+    await writeFile(path.join(home.dir, 'aws-config'), ['[sso-session corp]', 'sso_start_url = https://corp.awsapps.com/start', 'sso_region = eu-central-1', '[profile dev]', 'sso_session = corp', 'sso_account_id = 111122223333', 'sso_role_name = Developer', '[profile ops]', 'sso_session = corp', 'sso_account_id = 111122223333', 'sso_role_name = Operator', ''].join('\n'));
+    await writeConfig(home.dir, 'profiles:\n  - { name: eks-dev, provider: eks, clusterId: a, region: eu-west-1, awsProfile: dev }\n  - { name: eks-ops, provider: eks, clusterId: b, region: eu-west-1, awsProfile: ops }\n');
+    browser = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'none'), AWS_ENDPOINT_URL_SSO: sso.url, AWS_ENDPOINT_URL_SSO_OIDC: sso.url, KUBECRED_BROWSER: browser.command });
+  }, 60_000);
+
+  afterAll(async () => {
+    await broker?.stop();
+    await sso?.stop();
+    await home?.cleanup();
+  });
+
+  it('kubectl\'s stderr shows the code and page, the browser opens it; approved once, both roles are served', async () => {
+    const child = spawn(NATIVE_SHIM, ['credential', 'eks-dev'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const notice = /sign in to profile "eks-dev": open (\S+) and enter the code (\S+)/;
+    await expect.poll(() => stderr, { timeout: 15_000 }).toMatch(notice);
+    const [, page, code] = notice.exec(stderr)!;
+    expect(page).toBe(`${sso.url}/device?user_code=${code}`);
+    // The broker opened the page with the code in it; the person approves it there.
+    const opened = await browser.nth(0, 10_000);
+    expect(opened).toBe(`${sso.url}/device?user_code=${code}`);
+    expect((await fetch(opened)).ok).toBe(true);
+    expect(await exited, stderr).toBe(0);
+    const token = (JSON.parse(stdout) as { status: { token: string } }).status.token;
+    expect(new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString()).searchParams.get('X-Amz-Credential')).toMatch(new RegExp(`^${DEV.accessKeyId}/`));
+    const other = await run(NATIVE_SHIM, ['credential', 'eks-ops'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+    expect(other.code, other.stderr).toBe(0);
+    expect(sso.counts.authorizations).toBe(1);
+    expect(broker.output()).not.toContain(DEV.secretAccessKey);
   });
 });

@@ -46,7 +46,7 @@ export async function ssoDeviceLogin(settings: SsoSessionSettings, profile: stri
       if (poll.kind === 'token') return { accessToken: poll.accessToken, expiresAt: new Date(deps.clock.now() + poll.expiresInSeconds * 1000) };
       if (poll.kind === 'slow-down') interval += 5000;
       if (deps.clock.now() >= deadline) {
-        throw new BrokerError('timed-out', `the IAM Identity Center login for ${settings.startUrl} was not approved in time (code ${device.userCode})`, `run kubecred login ${profile} (or Log in in the Kubecred window) and approve the code in the browser`);
+        throw new BrokerError('timed-out', `the IAM Identity Center login for ${settings.startUrl} was not approved in time (code ${device.userCode})`, `run kubecred login ${profile} and approve the code in the browser`);
       }
     }
   } finally {
