@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { startMotoSts, type MotoSts } from '../support/motoSts.js';
+import { rawExchange } from '../support/rawSocket.js';
 import { createTestPki } from '../support/pki.js';
 import { recordingBrowser } from '../support/recordingBrowser.js';
 import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
@@ -226,4 +227,19 @@ describe.skipIf(!available)('an MFA code typed in kubectl\'s terminal, the broke
     expect(other.code, other.stderr).toBe(0);
     expect(moto.count('AssumeRole')).toBe(1);
   });
+
+  it.each([
+    ['a code that is not six digits', 'eks-a', { code: '12345x' }, 400, 'an MFA code is six digits'],
+    ['no code', 'eks-a', {}, 400, 'code'],
+    ['an unknown profile', 'nope', { code: '123456' }, 404, '"code":"unknown-profile"'],
+  ])('a lying client on /v1/profiles/:name/mfa, %s: a JSON error, no STS call', async (_name, profile, body, status, words) => {
+    const secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
+    const text = JSON.stringify(body);
+    const assumed = moto.count('AssumeRole');
+    const answer = await rawExchange(broker.socket, `POST /v1/profiles/${profile}/mfa HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`, { endAfterWrite: false });
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
+    expect(answer, answer).toContain(words);
+    expect(moto.count('AssumeRole')).toBe(assumed);
+  });
 });
+
