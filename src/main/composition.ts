@@ -21,6 +21,7 @@ import { ConfigSource, LAST_GOOD_CONFIG } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
 import { composeAwsSessions } from './providers/eks/composeAwsSessions.js';
+import { eksSignsIn } from './providers/eks/eksSignsIn.js';
 import { OfferedMfaCodes } from './providers/eks/mfaPrompt.js';
 import { EksProvider } from './providers/eks/eksProvider.js';
 import { ExecProvider } from './providers/exec/execProvider.js';
@@ -134,6 +135,7 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     revocations: new RevocationCheck(new HttpsClusterProbe(), clock),
     secretFields: secretFieldsOf,
     asking,
+    signsIn: async (profile) => (profile.provider === 'eks' ? eksSignsIn(profile, process.env) : undefined),
   });
   const registries = new RegistryBroker({
     clock,

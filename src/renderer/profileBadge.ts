@@ -55,6 +55,7 @@ export function secretHome(provider: string, config: Readonly<Record<string, unk
   const token = tokenOf(config);
   if (config && typeof config.tokenCertificate === 'object' && token) return `certificate and key on hardware token ${token} (the key never leaves it)`;
   if (provider === 'exec') return 'none kept by Kubecred: its plugin gives the credential, the broker caches it in memory';
+  if (provider === 'eks' && typeof config?.awsProfile === 'string') return `the aws CLI's files (AWS profile ${config.awsProfile}); sessions only in the broker's memory`;
   if (token) return `hardware token ${token}`;
   const store = typeof config?.secretStore === 'string' ? config.secretStore : resolved;
   const byDefault = typeof config?.secretStore === 'string' ? '' : ' (config.yaml\'s default)';

@@ -16,9 +16,12 @@ export function formatTimeLeft(expiresAt: string | null | undefined, now: number
 /** Providers whose credential comes from a person signing in; the others need nobody. */
 const SIGN_IN_PROVIDERS = new Set(['oidc', 'keystone']);
 
-/** Whether the profile offers Log in: a static token, a wrapped plugin or EKS keys have nothing to log in to. */
-export function hasLogin(profile: Pick<ProfileSummary, 'provider'>): boolean {
-  return SIGN_IN_PROVIDERS.has(profile.provider);
+/**
+ * Whether the profile offers Log in: the broker says (an eks profile with MFA or SSO does);
+ * else by provider: a static token, a wrapped plugin or EKS keys have nothing to log in to.
+ */
+export function hasLogin(profile: Pick<ProfileSummary, 'provider' | 'login'>): boolean {
+  return profile.login ?? SIGN_IN_PROVIDERS.has(profile.provider);
 }
 
 /** A signed-in credential the broker cannot renew by itself is "expiring" this long before it ends. */

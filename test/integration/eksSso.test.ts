@@ -11,9 +11,10 @@ import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
 import { HttpSsoClient } from '../../src/main/providers/eks/ssoClient.js';
 import { ssoDeviceLogin } from '../../src/main/providers/eks/ssoDeviceLogin.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
-import { V1_EXEC_INFO } from '../support/callers.js';
+import { V1_EXEC_INFO, callersFor } from '../support/callers.js';
+import { launchChromium } from '../support/chromium.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
-import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { startSsoStandIn, type SsoStandIn } from '../support/ssoStandIn.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -24,6 +25,7 @@ import { FakeClock } from '../unit/fakeClock.js';
 const INSTANT = '2026-01-02 03:04:05';
 const AT = Date.parse(`${INSTANT.replace(' ', 'T')}Z`);
 const DEV = { accessKeyId: 'ASIASSODEVEXAMPLE001', secretAccessKey: 'ssoDevSecretKeyExample/0123456789abcdefGH', sessionToken: 'IQoJb3JpZ2luX2VjEFsoSession+Token/dev==' };
+const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
 const OPS = { accessKeyId: 'ASIASSOOPSEXAMPLE002', secretAccessKey: 'ssoOpsSecretKeyExample/0123456789abcdefGH', sessionToken: 'IQoJb3JpZ2luX2VjEFsoSession+Token/ops==' };
 
 const tools = await execa('sh', ['-c', 'command -v aws && command -v faketime'], { reject: false });
@@ -152,6 +154,7 @@ describe.skipIf(!available)('an SSO eks profile served by the broker', () => {
   let sso: SsoStandIn;
   let broker: TestBroker;
   let browser: RecordingBrowser;
+  const { cli } = callersFor(() => home.dir);
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -193,4 +196,30 @@ describe.skipIf(!available)('an SSO eks profile served by the broker', () => {
     expect(sso.counts.authorizations).toBe(1);
     expect(broker.output()).not.toContain(DEV.secretAccessKey);
   });
+
+  it('the main window offers Log in on an SSO eks profile; pressing it runs one device login', async () => {
+    expect((await cli(['logout', 'eks-dev'])).code).toBe(0);
+    const status = JSON.parse((await cli(['status', '-o', 'json'])).stdout) as { profiles: Array<{ name: string; login?: boolean }> };
+    expect(status.profiles.map((p) => [p.name, p.login])).toEqual([['eks-dev', true], ['eks-ops', true]]);
+    const before = sso.counts.authorizations;
+    const chromium = await launchChromium({ width: 800, height: 600 });
+    try {
+      await chromium.page.goto((await cli(['ui', '--print'])).stdout.trim());
+      await chromium.page.getByRole('link', { name: 'eks-dev' }).click();
+      const login = chromium.page.getByRole('button', { name: 'Log in' });
+      await login.waitFor();
+      await mkdir(SHOTS, { recursive: true });
+      await chromium.page.screenshot({ path: path.join(SHOTS, 'profile-eks-sso.png') });
+      await login.click();
+      // The window shows the code while it waits; the broker opened the page in the browser.
+      await chromium.page.getByText(/enter the code|[0-9A-F]{4}-[0-9A-F]{4}/).first().waitFor();
+      await chromium.page.screenshot({ path: path.join(SHOTS, 'profile-eks-sso-waiting.png') });
+      expect((await fetch(await browser.nth(1, 10_000))).ok).toBe(true);
+      await expect.poll(async () => (JSON.parse((await cli(['status', '-o', 'json'])).stdout) as { profiles: Array<{ name: string; state: string }> }).profiles.find((p) => p.name === 'eks-dev')?.state, { timeout: 15_000 }).toBe('ready');
+    } finally {
+      await chromium.close();
+    }
+    expect(sso.counts.authorizations - before).toBe(1);
+  });
 });
+

@@ -47,6 +47,7 @@ describe('profile badges', () => {
     expect(tokenOf({ secretStore: 'keychain' })).toBeUndefined();
     expect(secretHome('static', { secretStore: 'encrypted-file' })).toMatch(/encrypted file/);
     expect(secretHome('exec', {})).toMatch(/^none kept by Kubecred/);
+    expect(secretHome('eks', { awsProfile: 'dev' }, 'keychain')).toBe("the aws CLI's files (AWS profile dev); sessions only in the broker's memory");
     expect(secretHome('oidc', {}, 'keychain')).toBe("the OS keychain (config.yaml's default)");
     expect(secretHome('oidc', {}, 'encrypted-file')).toMatch(/^the encrypted file .*\(config\.yaml's default\)$/);
     expect(secretHome('oidc', { secretStore: 'keychain' }, 'encrypted-file')).toBe('the OS keychain');

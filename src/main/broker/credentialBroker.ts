@@ -48,6 +48,8 @@ export interface BrokerPorts {
   readonly issuerChecks?: IssuerRecheck;
   /** Lets a question asked while serving (a token PIN) name the profile and the program. */
   readonly asking?: AskingContext;
+  /** Whether Log in means something for a profile whose provider alone does not say (eks: MFA or SSO); undefined: the provider says. */
+  readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
@@ -116,11 +118,13 @@ export class CredentialBroker {
 
   async profiles(): Promise<ProfileSummary[]> {
     const { config } = await this.ports.config.current();
-    return config.profiles.map((profile) => {
+    const signsIn = await Promise.all(config.profiles.map((profile) => this.ports.signsIn?.(profile)));
+    return config.profiles.map((profile, index) => {
       const cached = this.ports.cache.describe(profile.name);
       return {
         name: profile.name,
         provider: profile.provider,
+        ...(signsIn[index] !== undefined ? { login: signsIn[index] } : {}),
         state: cached.cached ? 'ready' : cached.lastError ? 'error' : 'idle',
         expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
         lastError: cached.lastError,

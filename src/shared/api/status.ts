@@ -11,6 +11,8 @@ export const profileSummarySchema = z.object({
   lastError: z.string().nullable(),
   /** The broker can renew the credential without the user (no expiry warning needed). */
   silentRefresh: z.boolean().optional(),
+  /** Log in means something: a person signs in (OIDC, Keystone) or types an MFA code or approves an SSO login (eks). */
+  login: z.boolean().optional(),
   /** Who is signed in (an OIDC email or user name), while a credential is cached. */
   account: z.string().nullable().optional(),
   /** config.yaml's description (an import says where the profile came from). */
