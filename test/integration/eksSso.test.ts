@@ -98,6 +98,16 @@ describe.skipIf(!available)('eks with IAM Identity Center (SSO) profiles', () =>
     expect(shown.at(-1)).toMatchObject({ profile: 'eks', kind: 'device', verificationUri: `${sso.url}/device` });
   });
 
+  it('sso on the profile itself (no aws files): the same role credentials; sso with awsProfile is refused', async () => {
+    const clock = new FakeClock(Date.now());
+    const settings = { name: 'eks', provider: 'eks', approval: 'never', clusterId: 'prod', region: 'eu-west-1', sso: { startUrl: 'https://corp.awsapps.com/start', region: 'eu-central-1', accountId: '111122223333', roleName: 'Operator' } } as EksProfileConfig;
+    const provider = new EksProvider(settings, { store: () => Promise.reject(new Error('no store')), clock, env, sessions: sessionsFor(clock) });
+    const credential = await provider.getCredential({ profile: 'eks', cluster: undefined, interactive: false });
+    expect(new URL(Buffer.from(credential.token!.slice('k8s-aws-v1.'.length), 'base64url').toString()).searchParams.get('X-Amz-Credential')).toMatch(new RegExp(`^${OPS.accessKeyId}/`));
+    const both = new EksProvider({ ...settings, awsProfile: 'dev' }, { store: () => Promise.reject(new Error('no store')), clock, env, sessions: sessionsFor(clock) });
+    await expect(both.getCredential({ profile: 'eks', cluster: undefined, interactive: false })).rejects.toThrow('profile "eks" sets both sso and awsProfile');
+  });
+
   it('50 callers of two roles in one SSO session: one device login, one GetRoleCredentials per role, 50 tokens', async () => {
     const clock = new FakeClock(Date.now());
     const sessions = sessionsFor(clock);

@@ -184,6 +184,19 @@ const eksProfile = z.strictObject({
   /** The session's length in seconds (STS allows 900 up to the role's maximum, at most 43200). */
   durationSeconds: z.number().int().min(900).max(43_200).optional(),
   /** An MFA device: its code is asked once per session (with roleArn: for the role; alone: sts:GetSessionToken). */
+  /**
+   * An IAM Identity Center (SSO) role, without the aws CLI's files: where to log in and which
+   * role to use. (An AWS profile with sso_session works through awsProfile.)
+   */
+  sso: z
+    .strictObject({
+      startUrl: z.string().url(),
+      region: z.string().regex(/^[a-z0-9-]{1,63}$/, { message: 'the region of IAM Identity Center, like eu-central-1' }),
+      accountId: z.string().regex(/^\d{12}$/, { message: 'an AWS account id: twelve digits' }),
+      roleName: z.string().min(1).max(128),
+      scopes: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
   mfaSerial: z.string().regex(/^(arn:[\w-]+:iam::\d{12}:(mfa|u2f)\/[\w+=,.@/-]+|[A-Z0-9]{9,256})$/, { message: 'an MFA device ARN, like arn:aws:iam::123456789012:mfa/alice, or a hardware device serial number' }).optional(),
 });
 

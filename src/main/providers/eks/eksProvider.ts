@@ -69,9 +69,13 @@ export class EksProvider implements Provider {
   /** The source of keys (the secret store, or the aws CLI's files), then the profile's own STS steps. */
   private async plan(profile: string): Promise<CredentialPlan> {
     const env = this.deps.env ?? process.env;
-    const base: CredentialPlan = this.profile.awsProfile
-      ? await readAwsProfilePlan(this.profile.awsProfile, env, env.HOME)
-      : { source: { kind: 'keys', keys: await this.storedKeys(profile), from: 'the secret store' }, steps: [] };
+    const { sso } = this.profile;
+    if (sso && this.profile.awsProfile) throw new BrokerError('config-invalid', `profile "${profile}" sets both sso and awsProfile`, 'keep one: sso for an IAM Identity Center role, awsProfile for a profile of the aws CLI\'s files');
+    const base: CredentialPlan = sso
+      ? { source: { kind: 'sso', ...sso, scopes: sso.scopes ?? [], from: `IAM Identity Center role of profile "${profile}"` }, steps: [] }
+      : this.profile.awsProfile
+        ? await readAwsProfilePlan(this.profile.awsProfile, env, env.HOME)
+        : { source: { kind: 'keys', keys: await this.storedKeys(profile), from: 'the secret store' }, steps: [] };
     const { roleArn, roleSessionName, externalId, durationSeconds, mfaSerial } = this.profile;
     const own: SessionStep[] = roleArn ? [{ kind: 'role', roleArn, roleSessionName, externalId, durationSeconds, mfaSerial }] : mfaSerial ? [{ kind: 'mfa-session', mfaSerial, durationSeconds }] : [];
     return { source: base.source, steps: [...base.steps, ...own] };

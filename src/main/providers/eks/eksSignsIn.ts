@@ -7,7 +7,7 @@ import { readAwsProfilePlan } from './awsProfilePlan.js';
  * no: doctor and the first call explain why.
  */
 export async function eksSignsIn(profile: EksProfileConfig, env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
-  if (profile.mfaSerial) return true;
+  if (profile.mfaSerial || profile.sso) return true;
   if (!profile.awsProfile) return false;
   try {
     const plan = await readAwsProfilePlan(profile.awsProfile, env, env.HOME);
