@@ -15,7 +15,8 @@ import { brokerImportService } from './kubeconfig/brokerImportService.js';
 import { kubeconfigFiles } from './kubeconfig/kubeconfigFiles.js';
 import { ProfileContexts, type ProfileUse } from './kubeconfig/profileContexts.js';
 import type { KubecredPaths } from './platform/paths.js';
-import type { Route } from './server/brokerRoutes.js';
+import { ROUTES } from '../shared/api/routes.js';
+import { exact, type Route } from './server/brokerRoutes.js';
 import { replyJson } from './server/reply.js';
 import { readAuditTail } from './state/auditReader.js';
 import { startWebUi } from './webui/startWebUi.js';
@@ -189,7 +190,7 @@ export function webUiRoutes(host: WebUiHost | undefined, peers: PeerCredentialRe
   return [
     {
       method: 'POST',
-      pattern: /^\/v1\/webui\/link$/,
+      pattern: exact(ROUTES.webUiLink),
       handler: async (request, response) => {
         if (!host) {
           replyJson(response, 409, { error: { code: 'bad-request', message: 'this broker has its own windows and no web UI', hint: 'open Kubecred from its tray icon' } });

@@ -1,4 +1,4 @@
-import { HEADERS } from '../../shared/api/routes.js';
+import { HEADERS, ROUTES } from '../../shared/api/routes.js';
 import { printable } from '../../shared/printable.js';
 import type { BrokerAnswer } from './brokerClient.js';
 import type { CliContext } from './io.js';
@@ -18,11 +18,11 @@ export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliC
   const { io } = context;
   const ask =
     kind === 'token-pin' && name
-      ? { label: `Kubecred: PIN for token ${printable(name, 80)}`, path: `/v1/tokens/${encodeURIComponent(name)}/login`, field: 'pin' }
+      ? { label: `Kubecred: PIN for token ${printable(name, 80)}`, path: ROUTES.tokenAction(name, 'login'), field: 'pin' }
       : kind === 'mfa-code' && name
-        ? { label: `Kubecred: MFA code for profile ${printable(name, 80)} (one code serves every cluster for the session)`, path: `/v1/profiles/${encodeURIComponent(name)}/mfa`, field: 'code' }
+        ? { label: `Kubecred: MFA code for profile ${printable(name, 80)} (one code serves every cluster for the session)`, path: ROUTES.profileAction(name, 'mfa'), field: 'code' }
         : kind === 'passphrase'
-          ? { label: 'Kubecred: passphrase of the encrypted secret file', path: '/v1/unlock', field: 'passphrase' }
+          ? { label: 'Kubecred: passphrase of the encrypted secret file', path: ROUTES.unlock, field: 'passphrase' }
           : undefined;
   if (!ask) return false;
   const value = await readSecretInput(io, ask.label);

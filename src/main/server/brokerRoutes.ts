@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { credentialRequestSchema } from '../../shared/api/credentialRequest.js';
-import { HEADERS, ROUTES } from '../../shared/api/routes.js';
+import { HEADERS, ROUTE_PATTERNS, ROUTES } from '../../shared/api/routes.js';
 import { mfaCodeSchema, passphraseSchema, pinSchema, secretWriteSchema, type BrokerStatus } from '../../shared/api/status.js';
 import { dockerServerCallSchema, dockerStoreCallSchema, providerCallSchema } from '../../shared/registry/registryRequests.js';
 import { asBrokerError, BrokerError } from '../broker/brokerError.js';
@@ -84,7 +84,7 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'PUT',
-      pattern: /^\/v1\/secrets\/([^/]+)\/([^/]+)$/,
+      pattern: ROUTE_PATTERNS.secret,
       handler: async (request, response, [profile = '', field = '']) => {
         const body = secretWriteSchema.safeParse(await readJsonBody(request, 300 * 1024));
         if (!body.success) throw invalidBody(body.error.issues[0]);
@@ -95,12 +95,12 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'GET',
-      pattern: /^\/v1\/secrets\/([^/]+)$/,
+      pattern: ROUTE_PATTERNS.secrets,
       handler: async (_request, response, [profile = '']) => replyJson(response, 200, await broker.listSecrets(decodeURIComponent(profile))),
     },
     {
       method: 'POST',
-      pattern: /^\/v1\/profiles\/([^/]+)\/(login|logout|refresh)$/,
+      pattern: ROUTE_PATTERNS.profileAction,
       handler: async (_request, response, [profile = '', action]) => {
         const name = decodeURIComponent(profile);
         if (action === 'login') replyJson(response, 200, { profile: name, ...(await broker.login(name)) });
@@ -114,7 +114,7 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     {
       // An MFA code typed in a terminal: it opens the profile's AWS session now, so the retry is served from memory.
       method: 'POST',
-      pattern: /^\/v1\/profiles\/([^/]+)\/mfa$/,
+      pattern: ROUTE_PATTERNS.profileMfa,
       handler: async (request, response, [profile = '']) => {
         const body = mfaCodeSchema.safeParse(await readJsonBody(request));
         if (!body.success) throw invalidBody(body.error.issues[0]);
@@ -125,7 +125,7 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'POST',
-      pattern: exact('/v1/unlock'),
+      pattern: exact(ROUTES.unlock),
       handler: async (request, response) => {
         const body = passphraseSchema.safeParse(await readJsonBody(request));
         if (!body.success) throw invalidBody(body.error.issues[0]);
@@ -134,7 +134,7 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'POST',
-      pattern: exact('/v1/lock'),
+      pattern: exact(ROUTES.lock),
       handler: async (_request, response) => {
         await admin.lockAll();
         replyJson(response, 200, { locked: true });
@@ -152,12 +152,12 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'GET',
-      pattern: exact('/v1/tokens'),
+      pattern: exact(ROUTES.tokens),
       handler: async (_request, response) => replyJson(response, 200, { tokens: await admin.listTokens() }),
     },
     {
       method: 'POST',
-      pattern: /^\/v1\/tokens\/([^/]+)\/(login|logout)$/,
+      pattern: ROUTE_PATTERNS.tokenAction,
       handler: async (request, response, [token = '', action]) => {
         const name = decodeURIComponent(token);
         if (action === 'login') {
@@ -172,7 +172,7 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     },
     {
       method: 'DELETE',
-      pattern: /^\/v1\/secrets\/([^/]+)\/([^/]+)$/,
+      pattern: ROUTE_PATTERNS.secret,
       handler: async (_request, response, [profile = '', field = '']) => {
         const deleted = await broker.deleteSecret(decodeURIComponent(profile), decodeURIComponent(field));
         replyJson(response, 200, { deleted });
@@ -212,7 +212,8 @@ function postRoute<T>(path: string, schema: z.ZodType<T>, answer: (body: T, requ
   };
 }
 
-function exact(path: string): RegExp {
+/** A matcher for one fixed path of ROUTES. */
+export function exact(path: string): RegExp {
   return new RegExp(`^${path.replace(/[/.]/g, '\\$&')}$`);
 }
 

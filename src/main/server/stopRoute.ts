@@ -1,4 +1,5 @@
-import type { Route } from './brokerRoutes.js';
+import { ROUTES } from '../../shared/api/routes.js';
+import { exact, type Route } from './brokerRoutes.js';
 import { replyJson } from './reply.js';
 
 /**
@@ -8,7 +9,7 @@ import { replyJson } from './reply.js';
 export function stopRoute(requestStop: () => void): Route {
   return {
     method: 'POST',
-    pattern: /^\/v1\/stop$/,
+    pattern: exact(ROUTES.stop),
     handler: async (_request, response) => {
       replyJson(response, 202, { pid: process.pid, stopping: true });
       response.once('finish', requestStop);

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/api/routes.js';
 import { readSecretInput } from '../readSecretInput.js';
 import { printBrokerError } from '../printError.js';
 import { UsageError, type Command } from '../io.js';
@@ -13,7 +14,7 @@ export const unlockCommand: Command = {
       context.io.stderr.write('kubecred: no passphrase given\n');
       return 1;
     }
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', '/v1/unlock', { passphrase }));
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.unlock, { passphrase }));
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     const { created } = JSON.parse(answer.body) as { created: boolean };
     context.io.stderr.write(created ? 'kubecred: created a new encrypted secret file with this passphrase; keep it safe, it cannot be recovered\n' : 'kubecred: unlocked\n');
@@ -26,7 +27,7 @@ export const lockCommand: Command = {
   usage: 'kubecred lock   (forget cached credentials, PINs and the file key now)',
   async run(args, context) {
     if (args.length > 0) throw new UsageError('lock takes no arguments');
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', '/v1/lock'));
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.lock));
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     context.io.stderr.write('kubecred: locked: cached credentials, PINs and the file key are forgotten\n');
     return 0;

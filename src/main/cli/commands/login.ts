@@ -41,7 +41,7 @@ export const loginCommand: Command = {
     if (!profile || rest.length > 0) throw new UsageError('expected: login <profile>');
     let finished = false;
     const watcher = watchInteractions(context, profile, () => finished);
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/login`)).finally(() => (finished = true));
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.profileAction(profile, 'login'))).finally(() => (finished = true));
     await watcher;
     // An eks profile's MFA code, asked here when the broker has no window: answering it logs in.
     if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) {
@@ -57,14 +57,14 @@ export const loginCommand: Command = {
 };
 
 /** One action on a profile (POST /v1/profiles/:name/<action>); `done` says what came of it. */
-function profileAction(name: string, action: string, usage: string, done: (profile: string, answer: { expiresAt?: string | null; account?: string }) => string): Command {
+function profileAction(name: string, action: 'logout' | 'refresh', usage: string, done: (profile: string, answer: { expiresAt?: string | null; account?: string }) => string): Command {
   return {
     name,
     usage,
     async run(args, context) {
       const [profile, ...rest] = args;
       if (!profile || rest.length > 0) throw new UsageError(`expected: ${name} <profile>`);
-      const answer = await requestStartingBroker(context, (client) => client.request('POST', `/v1/profiles/${encodeURIComponent(profile)}/${action}`));
+      const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.profileAction(profile, action)));
       if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
       context.io.stderr.write(`kubecred: ${done(printable(profile), JSON.parse(answer.body) as { expiresAt?: string | null; account?: string })}\n`);
       return 0;

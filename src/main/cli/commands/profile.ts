@@ -50,7 +50,7 @@ export const profileCommand: Command = {
       const [name, ...extra] = rest;
       if (!name || extra.length) throw new UsageError('expected: profile rm <name>');
       // Its secrets first: once config.yaml no longer names it, nothing would point at them.
-      const listed = await requestStartingBroker(context, (client) => client.request('GET', `/v1/secrets/${encodeURIComponent(name)}`));
+      const listed = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.secrets(name)));
       if (listed.status !== 200) return printBrokerError(listed, io.stderr);
       const { fields } = JSON.parse(listed.body) as { fields: string[] };
       for (const field of fields) {

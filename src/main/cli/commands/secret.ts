@@ -12,7 +12,7 @@ export const secretCommand: Command = {
     const [sub, profile, field, ...rest] = args;
     const { io } = context;
     if (sub === 'list' && profile && field === undefined) {
-      const answer = await requestStartingBroker(context, (client) => client.request('GET', `/v1/secrets/${encodeURIComponent(profile)}`));
+      const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.secrets(profile)));
       if (answer.status !== 200) return printBrokerError(answer, io.stderr);
       const { store, fields } = JSON.parse(answer.body) as { store: string; fields: string[] };
       io.stdout.write(fields.length ? `${fields.join('\n')}\n` : '');

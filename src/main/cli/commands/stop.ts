@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/api/routes.js';
 import { BrokerClient, type BrokerAnswer } from '../brokerClient.js';
 import { UsageError, type CliContext, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
@@ -9,7 +10,7 @@ export async function stopBroker({ paths }: CliContext): Promise<{ stopped: bool
   const client = new BrokerClient(paths);
   let answer;
   try {
-    answer = await client.request('POST', '/v1/stop');
+    answer = await client.request('POST', ROUTES.stop);
   } catch {
     return { stopped: false };
   }

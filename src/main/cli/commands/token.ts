@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/api/routes.js';
 import { readSecretInput } from '../readSecretInput.js';
 import { printBrokerError } from '../printError.js';
 import { UsageError, type Command } from '../io.js';
@@ -25,14 +26,14 @@ export const tokenCommand: Command = {
     const { io } = context;
     if (sub === 'list') {
       const output = parseOutputFlag(name === undefined ? [] : [name, ...rest]);
-      const answer = await requestStartingBroker(context, (client) => client.request('GET', '/v1/tokens'));
+      const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.tokens));
       if (answer.status !== 200) return printBrokerError(answer, io.stderr);
       const { tokens } = JSON.parse(answer.body) as { tokens: TokenRow[] };
       io.stdout.write(output === 'json' ? `${JSON.stringify(tokens, null, 2)}\n` : renderTokens(tokens));
       return 0;
     }
     if ((sub !== 'login' && sub !== 'logout') || !name || rest.length > 0) throw new UsageError('expected: token list, token login <token> or token logout <token>');
-    const path = `/v1/tokens/${encodeURIComponent(name)}/${sub}`;
+    const path = ROUTES.tokenAction(name, sub);
     const body = sub === 'login' ? { pin: await readSecretInput(io, `PIN for token ${name}`) } : undefined;
     if (body && !body.pin) {
       io.stderr.write('kubecred: no PIN given. Type it at the prompt, or pipe it on stdin\n');

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/api/routes.js';
 import { privateBrowserOpener } from '../../platform/privateLinkOpener.js';
 import { BrokerClient } from '../brokerClient.js';
 import { UsageError, type Command } from '../io.js';
@@ -10,7 +11,7 @@ export const uiCommand: Command = {
   async run(args, { paths, io }) {
     const print = args.includes('--print');
     if (args.some((a) => a !== '--print')) throw new UsageError('ui takes only --print');
-    const answer = await new BrokerClient(paths).request('POST', '/v1/webui/link');
+    const answer = await new BrokerClient(paths).request('POST', ROUTES.webUiLink);
     if (answer.status !== 200) return printBrokerError(answer, io.stderr);
     const { url } = JSON.parse(answer.body) as { url: string };
     if (!print && (await privateBrowserOpener(paths, io.env).open(url))) {
