@@ -1,9 +1,8 @@
+import type { ApprovalPolicy } from '../../shared/config/schema.js';
 import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
 import type { ApprovalRequest, ApprovalUiPort } from './uiPort.js';
 import { callerLabel } from './callerLabel.js';
-
-export type ApprovalPolicy = 'never' | 'once-per-process' | 'always';
 
 /** When a process started: with its pid, names it for good, since pids are reused. */
 export interface ProcessStartPort {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalPolicySchema } from '../config/schema.js';
 import { interactionSchema, profileSummarySchema, registrySummarySchema } from './status.js';
 
 // The one contract for the questions the broker asks the user (PIN, store passphrase,
@@ -116,7 +117,7 @@ export const tokensResponseSchema = z.object({ tokens: z.array(tokenViewSchema) 
 
 /** The main window's preferences, read from config.yaml and the login items. */
 export const preferencesSchema = z.object({
-  profiles: z.array(z.object({ name: z.string(), approval: z.enum(['never', 'once-per-process', 'always']) })),
+  profiles: z.array(z.object({ name: z.string(), approval: approvalPolicySchema })),
   tokens: z.array(z.object({ name: z.string(), pinGrace: z.string() })),
   /** `problem`: why it cannot be set here (macOS, Windows: the tray app does it). */
   startAtLogin: z.object({ enabled: z.boolean(), problem: z.string().optional() }),

@@ -16,8 +16,10 @@ const duration = z.string().refine((text) => parseDuration(text) !== undefined, 
   message: 'a duration looks like 30s, 15m, 1h or 1h30m',
 });
 
-/** When the user must approve a program's request for the profile's credential. */
-const approvalPolicy = z.enum(['never', 'once-per-process', 'always']).default('never');
+/** When the user must approve a program's request for the profile's credential: the one list of them. */
+export const approvalPolicySchema = z.enum(['never', 'once-per-process', 'always']);
+export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>;
+const approvalPolicy = approvalPolicySchema.default('never');
 
 /** What every profile has, whatever its provider. */
 const profileBase = {
