@@ -9,7 +9,8 @@ import { removeKeepingComments } from './movedComments.js';
 import { profileNameFor } from './profileNames.js';
 import { readSecretSource, type SecretValue } from './readSecretSource.js';
 import { SECRET_ENV, redactedCopy } from './redactSecrets.js';
-import { CREDENTIAL_KEYS, classifyUser, type UserCredential } from './userCredentials.js';
+import { classifyUser, type UserCredential } from './userCredentials.js';
+import { CREDENTIAL_KEYS } from './userFields.js';
 
 export interface ImportedUser {
   readonly file: string;

@@ -5,7 +5,8 @@ import { withKubeconfigLock } from './kubeconfigLock.js';
 import { backupKubeconfig, replaceKubeconfig } from './kubeconfigWrite.js';
 import { currentContext, findEntry, loadKubeconfigSet } from './kubeconfigSet.js';
 import { kubecredExecBlock, type ExecApiVersion } from './kubecredExec.js';
-import { CREDENTIAL_KEYS, classifyUser } from './userCredentials.js';
+import { classifyUser } from './userCredentials.js';
+import { CREDENTIAL_KEYS } from './userFields.js';
 import { pointContextAtProxy, type ProxyCluster } from './proxyCluster.js';
 
 export interface InstallRequest {

@@ -1,15 +1,11 @@
 import { LineCounter, parseDocument } from 'yaml';
-
-/** Fields of a kubeconfig user that hold a credential in the file itself. */
-export const PLAINTEXT_FIELDS = ['token', 'client-key-data', 'password'] as const;
-/** The legacy auth-provider keeps OIDC tokens in its config map. */
-const AUTH_PROVIDER_SECRETS = ['id-token', 'refresh-token', 'client-secret'];
+import { AUTH_PROVIDER_SECRET_FIELDS, INLINE_SECRET_FIELDS } from './userFields.js';
 
 export interface KubeconfigUser {
   readonly name: string;
   /** The user's exec block as written, when it has one. */
   readonly exec?: Readonly<Record<string, unknown>>;
-  /** Which of PLAINTEXT_FIELDS the user sets; the values themselves are never kept. */
+  /** Which of INLINE_SECRET_FIELDS the user sets (and auth-provider); the values themselves are never kept. */
   readonly plaintextFields: readonly string[];
 }
 
@@ -85,14 +81,14 @@ function userOf(entry: Readonly<Record<string, unknown>>): KubeconfigUser {
   return {
     name: typeof entry.name === 'string' ? entry.name : '(unnamed)',
     ...(isRecord(user.exec) ? { exec: user.exec } : {}),
-    plaintextFields: [...PLAINTEXT_FIELDS.filter((field) => isFilled(user[field])), ...(holdsAuthProviderSecret(user) ? ['auth-provider'] : [])],
+    plaintextFields: [...INLINE_SECRET_FIELDS.filter((field) => isFilled(user[field])), ...(holdsAuthProviderSecret(user) ? ['auth-provider'] : [])],
   };
 }
 
 function holdsAuthProviderSecret(user: Readonly<Record<string, unknown>>): boolean {
   const provider = user['auth-provider'];
   const config = isRecord(provider) && isRecord(provider.config) ? provider.config : {};
-  return AUTH_PROVIDER_SECRETS.some((key) => isFilled(config[key]));
+  return AUTH_PROVIDER_SECRET_FIELDS.some((key) => isFilled(config[key]));
 }
 
 function isFilled(value: unknown): boolean {

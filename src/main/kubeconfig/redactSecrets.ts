@@ -1,10 +1,9 @@
 import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import { namedEntries } from './kubeconfigDocument.js';
 import { kubecredProfileOf } from './kubecredExec.js';
+import { AUTH_PROVIDER_SECRET_FIELDS, INLINE_CREDENTIAL_FIELDS } from './userFields.js';
 
 export const REDACTED = '<redacted>';
-const USER_SECRET_KEYS = ['token', 'client-certificate-data', 'client-key-data', 'password'];
-const PROVIDER_SECRET_KEYS = ['refresh-token', 'client-secret', 'id-token', 'access-token'];
 export const SECRET_ENV = /SECRET|TOKEN|PASSWORD|PASSWD|KEY|CREDENTIAL/i;
 
 /**
@@ -17,9 +16,9 @@ export function redactedCopy(doc: Document): Document {
   const copy = doc.clone();
   for (const { body } of namedEntries(copy, 'users')) {
     if (!body) continue;
-    for (const key of USER_SECRET_KEYS) if (body.has(key)) body.set(key, REDACTED);
+    for (const key of INLINE_CREDENTIAL_FIELDS) if (body.has(key)) body.set(key, REDACTED);
     const config = body.getIn(['auth-provider', 'config'], true);
-    if (isMap(config)) for (const key of PROVIDER_SECRET_KEYS) if (config.has(key)) config.set(key, REDACTED);
+    if (isMap(config)) for (const key of AUTH_PROVIDER_SECRET_FIELDS) if (config.has(key)) config.set(key, REDACTED);
     const env = body.getIn(['exec', 'env'], true);
     if (isSeq(env)) {
       for (const entry of env.items) if (isMap(entry) && entry.has('value')) entry.set('value', REDACTED);

@@ -21,8 +21,6 @@ export type UserCredential =
   | { readonly kind: 'exec'; readonly exec: Readonly<Record<string, unknown>> }
   | { readonly kind: 'left'; readonly reason: string; readonly holdsCredentials: boolean };
 
-/** Keys that hold a credential; import removes them from the user once the secrets are stored. */
-export const CREDENTIAL_KEYS = ['token', 'tokenFile', 'client-certificate', 'client-certificate-data', 'client-key', 'client-key-data', 'auth-provider', 'exec'] as const;
 
 const STATIC_SOURCES: ReadonlyArray<{ field: string; inline: string; path: string }> = [
   { field: 'token', inline: 'token', path: 'tokenFile' },
