@@ -182,6 +182,14 @@ describe.skipIf(!available)('eks roles, MFA and credential_process against moto'
     expect(moto.count('AssumeRole')).toBe(assumed);
   });
 
+  it('an STS endpoint Kubecred refuses (plain http off loopback) is said before anyone is asked for a code', async () => {
+    const clock = new FakeClock(Date.now());
+    const asked = questions.length;
+    const refused = await eks({ awsProfile: 'admin-mfa', stsEndpoint: 'http://sts.example.com/' }, sessionsFor(clock), clock).getCredential({ profile: 'eks', cluster: undefined, interactive: false }).catch((error: Error) => error);
+    expect(String(refused)).toContain('the STS endpoint http://sts.example.com is not https');
+    expect(questions.length).toBe(asked);
+  });
+
   it('a role the user may not assume: moto\'s AccessDenied quoted, with what to do, no key in it', async () => {
     const clock = new FakeClock(Date.now());
     const refused = await eks({ awsProfile: 'forbidden' }, sessionsFor(clock), clock).getCredential({ profile: 'eks', cluster: undefined, interactive: false }).catch((error: Error) => error);

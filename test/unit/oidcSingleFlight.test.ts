@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SingleFlight } from '../../src/main/providers/oidc/singleFlight.js';
+import { SingleFlight } from '../../src/main/providers/singleFlight.js';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

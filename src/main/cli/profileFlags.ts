@@ -1,8 +1,10 @@
 import { UsageError } from './io.js';
+import { PROVIDERS, providerFields } from './providerFields.js';
 
-// Fields that take a list: a repeated flag adds to them.
-const LIST_FIELDS = new Set(['args', 'scopes']);
-const NUMBER_FIELDS = new Set(['redirectPort', 'durationSeconds']);
+// What config.yaml's schema says each field takes: a list (a repeated flag adds to it) or a number.
+const FIELDS = PROVIDERS.flatMap((provider) => providerFields(provider));
+const LIST_FIELDS = new Set(FIELDS.filter((field) => field.kind === 'list').map((field) => field.key));
+const NUMBER_FIELDS = new Set(FIELDS.filter((field) => field.kind === 'number').map((field) => field.key));
 const SECRET_FLAGS = /^(password|token|secret|client-secret|pin|aws-secret-access-key|application-credential-secret)$/;
 
 /** `--client-id x --scope openid --scope email` -> { clientId: 'x', scopes: ['openid', 'email'] }. */

@@ -63,6 +63,8 @@ export type BrokerStatus = z.infer<typeof statusSchema>;
 export const secretWriteSchema = z.object({ value: z.string().min(1).max(256 * 1024) });
 
 export const passphraseSchema = z.object({ passphrase: z.string().min(1).max(1024) });
-/** A code from an MFA device, typed in a terminal (six digits; STS says the rest). */
-export const mfaCodeSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, { message: 'an MFA code is six digits' }) });
+/** A code from an MFA device (six digits; STS says the rest), however it was typed. */
+export const mfaCode = z.string().trim().regex(/^\d{6}$/, { message: 'an MFA code is six digits' });
+/** An MFA code typed in a terminal. */
+export const mfaCodeSchema = z.object({ code: mfaCode });
 export const pinSchema = z.object({ pin: z.string().min(1).max(256) });

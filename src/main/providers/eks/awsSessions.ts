@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { mfaCode } from '../../../shared/api/status.js';
 import { BrokerError } from '../../broker/brokerError.js';
 import type { Clock } from '../../broker/clock.js';
-import { SingleFlight } from '../oidc/singleFlight.js';
+import { SingleFlight } from '../singleFlight.js';
 import type { CredentialPlan, KeySource, SessionStep, SsoSource } from './credentialPlan.js';
 import type { ProcessCredentials } from './credentialProcess.js';
 import type { AwsCredentials } from './sigv4.js';
@@ -120,17 +121,18 @@ export class AwsSessions {
   }
 
   private async startSession(key: string, keys: AwsCredentials, step: SessionStep, profile: string, endpoint: StsEndpoint, signal: AbortSignal): Promise<SessionCredentials> {
+    // Made first: an endpoint Kubecred refuses (plain http) is said before anyone types a code.
+    const sts = this.deps.sts(endpoint);
     const purpose = step.kind === 'role' ? roleLabel(step.roleArn) : 'an MFA session';
     const mfaSerial = step.mfaSerial;
     let mfa: { serialNumber: string; tokenCode: string } | undefined;
     if (mfaSerial) {
       const code = await this.deps.askMfaCode({ profile, mfaSerial, purpose });
       if (code === null) throw new BrokerError('denied', `the MFA code for ${purpose} was not given`, `run the command again, or kubecred login ${profile}`);
-      const tokenCode = code.trim();
-      if (!/^\d{6}$/.test(tokenCode)) throw new BrokerError('denied', `an MFA code is six digits; what was typed for ${mfaSerial} is not`, 'run the command again and type the six digits your MFA device shows');
-      mfa = { serialNumber: mfaSerial, tokenCode };
+      const tokenCode = mfaCode.safeParse(code);
+      if (!tokenCode.success) throw new BrokerError('denied', `an MFA code is six digits; what was typed for ${mfaSerial} is not`, 'run the command again and type the six digits your MFA device shows');
+      mfa = { serialNumber: mfaSerial, tokenCode: tokenCode.data };
     }
-    const sts = this.deps.sts(endpoint);
     const session =
       step.kind === 'role'
         ? await sts.assumeRole(keys, { roleArn: step.roleArn, roleSessionName: step.roleSessionName, durationSeconds: step.durationSeconds, externalId: step.externalId, mfa }, signal)

@@ -1,5 +1,6 @@
 import { withoutTerminalControls } from '../../../shared/printable.js';
 import { BrokerError } from '../../broker/brokerError.js';
+import { awsFetch, requireHttpsOrLoopback } from './awsFetch.js';
 import type { SessionCredentials } from './stsClient.js';
 
 /** A client registration with IAM Identity Center's OIDC service (public, for the device grant). */
@@ -28,8 +29,6 @@ export interface SsoClient {
   /** null: the access token is no longer accepted (the SSO session ended). */
   getRoleCredentials(region: string, accessToken: string, accountId: string, roleName: string, signal?: AbortSignal): Promise<SessionCredentials | null>;
 }
-
-const TIMEOUT_MS = 15_000;
 
 /**
  * SSO over HTTPS at the region's endpoints, or where AWS_ENDPOINT_URL_SSO_OIDC and
@@ -88,26 +87,17 @@ interface Answer {
 }
 
 async function exchange(url: URL, init: RequestInit, signal?: AbortSignal): Promise<Answer> {
-  const { protocol, hostname } = url;
-  if (protocol !== 'https:' && !(protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(hostname))) {
-    throw new BrokerError('config-invalid', `the SSO endpoint ${url.origin} is not https`, 'set AWS_ENDPOINT_URL_SSO and AWS_ENDPOINT_URL_SSO_OIDC to https:// URLs (plain http only on 127.0.0.1)');
-  }
+  requireHttpsOrLoopback(url, 'SSO', 'set AWS_ENDPOINT_URL_SSO and AWS_ENDPOINT_URL_SSO_OIDC to https:// URLs (plain http only on 127.0.0.1)');
+  const answer = await awsFetch(url, init, signal, (reason) =>
+    new BrokerError('provider-failed', `IAM Identity Center at ${url.origin} did not answer (${reason})`, 'check the network, and sso_region / sso_start_url of the AWS profile'),
+  );
+  let json: unknown = {};
   try {
-    const timeout = AbortSignal.timeout(TIMEOUT_MS);
-    const answer = await fetch(url, { ...init, redirect: 'error', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    const text = await answer.text();
-    let json: unknown = {};
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = {};
-    }
-    return { status: answer.status, json, errorType: answer.headers.get('x-amzn-errortype')?.split(':')[0], url };
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason as Error;
-    const cause = (error as { cause?: { code?: string } }).cause;
-    throw new BrokerError('provider-failed', `IAM Identity Center at ${url.origin} did not answer (${cause?.code ?? (error as Error).name})`, 'check the network, and sso_region / sso_start_url of the AWS profile');
+    json = JSON.parse(answer.text);
+  } catch {
+    json = {};
   }
+  return { status: answer.status, json, errorType: answer.headers.get('x-amzn-errortype')?.split(':')[0], url };
 }
 
 /** AWS's own error words (a type and a message), never a token: these bodies hold none. */

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { BrokerError } from '../../broker/brokerError.js';
 import type { Clock } from '../../broker/clock.js';
 import type { LoginPrompt } from '../../broker/uiPort.js';
@@ -15,7 +16,6 @@ export interface DeviceLoginDeps {
   /** Shows the code and page until the signal aborts; and opens the page when there is a browser. */
   readonly show: (prompt: LoginPrompt, signal: AbortSignal) => void;
   readonly openBrowser: (url: string) => Promise<boolean>;
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export interface SsoAccessToken {
@@ -37,11 +37,10 @@ export async function ssoDeviceLogin(settings: SsoSessionSettings, profile: stri
   try {
     deps.show({ profile, kind: 'device', userCode: device.userCode, verificationUri: device.verificationUri, ...(device.verificationUriComplete ? { verificationUriComplete: device.verificationUriComplete } : {}) }, shown.signal);
     void deps.openBrowser(device.verificationUriComplete ?? device.verificationUri).catch(() => false);
-    const sleep = deps.sleep ?? pause;
     const deadline = deps.clock.now() + device.expiresInSeconds * 1000;
     let interval = Math.max(1, device.intervalSeconds) * 1000;
     for (;;) {
-      await sleep(interval, signal);
+      await wait(interval, undefined, { signal });
       const poll = await deps.sso.createToken(settings.region, client, device.deviceCode, signal);
       if (poll.kind === 'token') return { accessToken: poll.accessToken, expiresAt: new Date(deps.clock.now() + poll.expiresInSeconds * 1000) };
       if (poll.kind === 'slow-down') interval += 5000;
@@ -53,13 +52,4 @@ export async function ssoDeviceLogin(settings: SsoSessionSettings, profile: stri
     signal.removeEventListener('abort', stopShowing);
     shown.abort();
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (signal.removeEventListener('abort', stop), resolve()), ms);
-    const stop = () => (clearTimeout(timer), reject(signal.reason as Error));
-    if (signal.aborted) return stop();
-    signal.addEventListener('abort', stop, { once: true });
-  });
 }

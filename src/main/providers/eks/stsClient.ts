@@ -1,5 +1,6 @@
 import { BrokerError } from '../../broker/brokerError.js';
 import { withoutTerminalControls } from '../../../shared/printable.js';
+import { awsFetch, requireHttpsOrLoopback } from './awsFetch.js';
 import { signedPostHeaders, uriEncode, type AwsCredentials } from './sigv4.js';
 
 /** Credentials STS hands out for a while (AssumeRole, GetSessionToken). */
@@ -40,7 +41,6 @@ export interface StsEndpoint {
 }
 
 const CONTENT_TYPE = 'application/x-www-form-urlencoded; charset=utf-8';
-const TIMEOUT_MS = 15_000;
 const MAX_ANSWER_BYTES = 256 * 1024;
 
 /**
@@ -53,11 +53,7 @@ export class HttpStsClient implements StsClient {
     private readonly endpoint: StsEndpoint,
     private readonly now: () => number,
   ) {
-    const { protocol, hostname } = endpoint.url;
-    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(hostname);
-    if (protocol !== 'https:' && !(protocol === 'http:' && loopback)) {
-      throw new BrokerError('config-invalid', `the STS endpoint ${endpoint.url.origin} is not https`, 'set stsEndpoint to an https:// URL (plain http only on 127.0.0.1)');
-    }
+    requireHttpsOrLoopback(endpoint.url, 'STS', 'set stsEndpoint to an https:// URL (plain http only on 127.0.0.1)');
   }
 
   /**
@@ -89,17 +85,9 @@ export class HttpStsClient implements StsClient {
     const body = [['Action', action], ['Version', '2011-06-15'], ...params].map(([k, v]) => `${uriEncode(k!)}=${uriEncode(v!)}`).join('&');
     const headers = signedPostHeaders({ url: this.endpoint.url, region: this.endpoint.region, service: 'sts', credentials: keys, body, contentType: CONTENT_TYPE, now: this.now() });
     const { host: _host, ...sent } = headers;
-    let status: number;
-    let text: string;
-    try {
-      const answer = await fetch(this.endpoint.url, { method: 'POST', headers: { ...sent, 'user-agent': 'kubecred' }, body, signal: anyOf(signal, AbortSignal.timeout(TIMEOUT_MS)), redirect: 'error' });
-      status = answer.status;
-      text = await answer.text();
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason as Error;
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new BrokerError('provider-failed', `STS at ${this.endpoint.url.origin} did not answer ${action} (${cause?.code ?? cause?.message ?? (error as Error).name})`, 'check the network, or the profile\'s stsEndpoint and region');
-    }
+    const { status, text } = await awsFetch(this.endpoint.url, { method: 'POST', headers: { ...sent, 'user-agent': 'kubecred' }, body }, signal, (reason) =>
+      new BrokerError('provider-failed', `STS at ${this.endpoint.url.origin} did not answer ${action} (${reason})`, 'check the network, or the profile\'s stsEndpoint and region'),
+    );
     if (text.length > MAX_ANSWER_BYTES) throw new BrokerError('provider-failed', `STS answered ${action} with ${text.length} bytes`, 'check the profile\'s stsEndpoint');
     if (status !== 200) throw stsFailure(action, status, text, keys);
     const field = (name: string) => xmlText(text, name);
@@ -114,10 +102,6 @@ export class HttpStsClient implements StsClient {
 
 function optional(name: string, value: string | number | undefined): [string, string][] {
   return value === undefined ? [] : [[name, String(value)]];
-}
-
-function anyOf(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
-  return a ? AbortSignal.any([a, b]) : b;
 }
 
 /** The text of the first <name> element; STS answers are flat enough for this. */

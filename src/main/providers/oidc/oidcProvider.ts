@@ -13,7 +13,7 @@ import { credentialFromIdToken } from './idTokenCredential.js';
 import { IssuerConnection, clockSkewMs } from './issuerConnection.js';
 import type { LoginFlowOptions, TokenResponse } from './loginFlow.js';
 import { oauthErrorCode, oidcFailure } from './oidcErrors.js';
-import { SingleFlight } from './singleFlight.js';
+import { SingleFlight } from '../singleFlight.js';
 
 export const REFRESH_TOKEN_FIELD = 'refresh-token';
 export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
