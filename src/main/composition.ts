@@ -1,17 +1,18 @@
 import path from 'node:path';
 import type { ProfileConfig } from '../shared/config/schema.js';
-import { systemClock, type Clock } from './broker/clock.js';
+import { systemClock, type Clock } from './core/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
-import { CredentialCache } from './broker/credentialCache.js';
-import type { Logger } from './broker/logger.js';
+import { CredentialCache } from './cache/credentialCache.js';
+import type { Logger } from './core/logger.js';
 import { HeadlessUi } from './broker/headlessUi.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
 import { privateBrowserOpener } from './platform/privateLinkOpener.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
 import { RegistryBroker } from './broker/registryBroker.js';
+import type { BrokerServices } from './broker/brokerServices.js';
 import { runPasswordCommand } from './registry/passwordCommand.js';
 import { RegistryLogins } from './registry/registryLogins.js';
-import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
+import type { ApprovalUiPort, LoginUiPort, UiPort } from './core/uiPorts.js';
 import { AskingContext } from './broker/askingContext.js';
 import { Approvals } from './broker/approvals.js';
 import { RevocationCheck } from './broker/revocationCheck.js';
@@ -33,7 +34,7 @@ import { KeychainStore } from './secrets/keychain/keychainStore.js';
 import { HealthRecordingStore } from './secrets/storeHealth.js';
 import { createPkcs11Service, type Pkcs11Service } from './secrets/pkcs11/pkcs11Service.js';
 import { SecretAdmin } from './secrets/secretAdmin.js';
-import type { SecretStore } from './secrets/secretStore.js';
+import type { SecretStore } from './core/secretStore.js';
 import { SecretStores } from './secrets/secretStores.js';
 import { TokenServiceHolder } from './secrets/tokenServiceHolder.js';
 import { FileAuditLog } from './state/fileAuditLog.js';
@@ -53,22 +54,6 @@ export interface CompositionOptions {
   readonly interactions?: InteractionBoard;
 }
 
-export interface BrokerServices {
-  readonly credentials: CredentialBroker;
-  readonly admin: SecretAdmin;
-  /** Image registry credentials (kubelet credential provider, docker credential helper). */
-  readonly registries: RegistryBroker;
-  readonly interactions: InteractionBoard;
-  /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
-  readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
-  /** MFA codes typed in a terminal, for the eks profile that asked (POST /v1/profiles/:name/mfa). */
-  readonly mfaCodes: Pick<OfferedMfaCodes, 'offer'>;
-  /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
-  keychainFailure(): string | null;
-  /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */
-  onProfilesChanged(listener: () => void): () => void;
-  close(): Promise<void>;
-}
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
 export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new HeadlessUi(interactions, privateBrowserOpener(paths)) }: CompositionOptions): BrokerServices {

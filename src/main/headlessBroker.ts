@@ -1,16 +1,18 @@
-import { HeadlessUi, type UrlOpener } from './broker/headlessUi.js';
+import { HeadlessUi } from './broker/headlessUi.js';
+import type { UrlOpener } from './core/ports.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
-import type { Logger } from './broker/logger.js';
-import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
-import { composeBroker, type BrokerServices } from './composition.js';
+import type { Logger } from './core/logger.js';
+import type { ApprovalUiPort, LoginUiPort, UiPort } from './core/uiPorts.js';
+import type { BrokerServices } from './broker/brokerServices.js';
+import { composeBroker } from './composition.js';
 import { privateBrowserOpener } from './platform/privateLinkOpener.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { PeerCredentialReader } from './platform/peerCredentials.js';
 import { brokerRoutes } from './server/brokerRoutes.js';
 import { stopRoute } from './server/stopRoute.js';
 import { startBrokerServer, type RunningServer } from './server/brokerServer.js';
-import type { SecretStore } from './secrets/secretStore.js';
-import { kubecredVersion } from './version.js';
+import type { SecretStore } from './core/secretStore.js';
+import { kubecredVersion } from './platform/version.js';
 import { PromptQueue, promptingUi, startBrokerWebUi, WebUiHost, webUiRoutes, type LoginItem } from './webUiBroker.js';
 import type { WebUi } from './webui/webUiPorts.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from './broker/logger.js';
+import type { Logger } from './core/logger.js';
 import { startHeadlessBroker, type RunningBroker } from './headlessBroker.js';
 import type { KubecredPaths } from './platform/paths.js';
 import type { LoginItem } from './webUiBroker.js';

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { tokenViewSchema, type Preferences } from '../shared/api/prompts.js';
 import { PromptQueue } from './broker/promptQueue.js';
-import type { HeadlessUi, UrlOpener } from './broker/headlessUi.js';
+import type { HeadlessUi } from './broker/headlessUi.js';
+import type { UrlOpener } from './core/ports.js';
 import type { InteractionBoard } from './broker/interactionBoard.js';
-import type { Logger } from './broker/logger.js';
-import type { ApprovalUiPort, LoginUiPort, UiPort } from './broker/uiPort.js';
-import type { BrokerServices } from './composition.js';
+import type { Logger } from './core/logger.js';
+import type { ApprovalUiPort, LoginUiPort, UiPort } from './core/uiPorts.js';
+import type { BrokerServices } from './broker/brokerServices.js';
 import { addProfile, readProfile, removeProfile, updateProfile, updateToken } from './config/configEditor.js';
 import { loadConfig } from './config/configLoader.js';
 import { autostartEnabled, setAutostart } from './platform/autostart.js';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
-import type { SecretStore } from '../../src/main/secrets/secretStore.js';
+import type { SecretStore } from '../../src/main/core/secretStore.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { FakeClock } from '../unit/fakeClock.js';
 import { offlineAwsSessions } from '../support/offlineAwsSessions.js';

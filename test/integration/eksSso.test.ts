@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoginPrompt } from '../../src/main/broker/uiPort.js';
+import type { LoginPrompt } from '../../src/main/core/uiPorts.js';
 import type { EksProfileConfig } from '../../src/shared/config/schema.js';
 import { AwsSessions } from '../../src/main/providers/eks/awsSessions.js';
 import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';

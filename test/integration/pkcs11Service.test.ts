@@ -10,11 +10,11 @@ import { promisify } from 'node:util';
 import type * as Pkcs11Js from 'pkcs11js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenSchema, type TokenConfig } from '../../src/shared/config/schema.js';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
-import type { PinRequest, UiPort } from '../../src/main/broker/uiPort.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
+import type { PinRequest, UiPort } from '../../src/main/core/uiPorts.js';
 import * as K from '../../src/main/secrets/pkcs11/constants.js';
 import { createPkcs11Service, type Pkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
-import { planSignature } from '../../src/main/proxy/signaturePlan.js';
+import { planSignature } from '../../src/main/secrets/pkcs11/signaturePlan.js';
 import { SOFTHSM_MODULE, createExtractableKey, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
 import { FakeClock } from '../unit/fakeClock.js';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLinesLogger } from '../../src/main/broker/logger.js';
+import { jsonLinesLogger } from '../../src/main/core/logger.js';
 import { mirrorPromptWindows } from '../../src/main/electron/promptWindows.js';
 import { kubecredPaths } from '../../src/main/platform/paths.js';
 import { startTrayBroker, type TrayBroker } from '../../src/main/trayBroker.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/main/broker/clock.js';
+import type { Clock } from '../../src/main/core/clock.js';
 import { AwsSessions } from '../../src/main/providers/eks/awsSessions.js';
 
 /** AWS sessions for eks tests that sign with plain keys: any STS call, process or MFA question fails the test. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { AnswersTold } from '../../src/main/broker/answersTold.js';
-import { UserDeclined } from '../../src/main/broker/userDeclined.js';
+import { UserDeclined } from '../../src/main/core/userDeclined.js';
 import { FakeClock } from './fakeClock.js';
 
 const wrongPin = new BrokerError('pin-incorrect', 'token "hsm": the PIN was incorrect', 'check the PIN, then run: kubecred token login hsm');

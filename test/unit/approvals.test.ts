@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Approvals } from '../../src/main/broker/approvals.js';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/main/broker/uiPort.js';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/main/core/uiPorts.js';
 import { FakeClock } from './fakeClock.js';
 
 function scripted(decisions: ApprovalDecision[]) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AskingContext } from '../../src/main/broker/askingContext.js';
-import type { AuditRecord } from '../../src/main/broker/auditLog.js';
-import { systemClock } from '../../src/main/broker/clock.js';
+import type { AuditRecord } from '../../src/main/core/auditLog.js';
+import { systemClock } from '../../src/main/core/clock.js';
 import { CredentialBroker, type BrokerPorts } from '../../src/main/broker/credentialBroker.js';
-import { CredentialCache } from '../../src/main/broker/credentialCache.js';
+import { CredentialCache } from '../../src/main/cache/credentialCache.js';
 import { ProviderRegistry } from '../../src/main/broker/providerRegistry.js';
 import { parseConfig } from '../../src/main/config/configLoader.js';
 import type { Provider } from '../../src/main/providers/provider.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { recordAudit, type AuditRecord } from '../../src/main/broker/auditLog.js';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
-import { redactForeignText, withoutTokens } from '../../src/main/providers/exec/quoteStderr.js';
+import { recordAudit, type AuditRecord } from '../../src/main/core/auditLog.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
+import { redactForeignText, withoutTokens } from '../../src/main/core/quoteStderr.js';
 
 const SHORT_TOKEN = '3f9c2a7d1b8e4f60a5d2c9e7b1f04a6d';
 

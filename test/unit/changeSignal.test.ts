@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeSignal } from '../../src/main/broker/changeSignal.js';
-import { CredentialCache } from '../../src/main/broker/credentialCache.js';
+import { ChangeSignal } from '../../src/main/cache/changeSignal.js';
+import { CredentialCache } from '../../src/main/cache/credentialCache.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 

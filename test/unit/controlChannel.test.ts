@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { ControlChannel, type RequestHandler } from '../../src/main/proxy/controlChannel.js';
 
 /** The broker's end of a channel, and the proxy's lines as the test writes and reads them. */

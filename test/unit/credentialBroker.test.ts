@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Approvals } from '../../src/main/broker/approvals.js';
-import type { AuditRecord } from '../../src/main/broker/auditLog.js';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import type { AuditRecord } from '../../src/main/core/auditLog.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { CredentialBroker } from '../../src/main/broker/credentialBroker.js';
-import { CredentialCache } from '../../src/main/broker/credentialCache.js';
+import { CredentialCache } from '../../src/main/cache/credentialCache.js';
 import { ProviderRegistry } from '../../src/main/broker/providerRegistry.js';
-import type { ApprovalDecision } from '../../src/main/broker/uiPort.js';
+import type { ApprovalDecision } from '../../src/main/core/uiPorts.js';
 import type { CredentialContext, Provider } from '../../src/main/providers/provider.js';
 import type { Credential } from '../../src/shared/credential.js';
 import { configSchema, type KubecredConfig } from '../../src/shared/config/schema.js';

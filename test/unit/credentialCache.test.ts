@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialCache } from '../../src/main/broker/credentialCache.js';
-import { credentialCacheKey } from '../../src/main/broker/cacheKey.js';
+import { CredentialCache } from '../../src/main/cache/credentialCache.js';
+import { credentialCacheKey } from '../../src/main/cache/cacheKey.js';
 import type { Credential } from '../../src/shared/credential.js';
 import { FakeClock } from './fakeClock.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { parseConfig } from '../../src/main/config/configLoader.js';
 import { brokerCheck } from '../../src/main/doctor/checks/brokerCheck.js';
 import { configCheck } from '../../src/main/doctor/checks/configCheck.js';
@@ -8,7 +8,7 @@ import { pkcs11Check } from '../../src/main/doctor/checks/pkcs11Check.js';
 import { runDirCheck, type FileFacts } from '../../src/main/doctor/checks/runDirCheck.js';
 import { shimCheck } from '../../src/main/doctor/checks/shimCheck.js';
 import { probeKeychain } from '../../src/main/doctor/probes/keychainProbe.js';
-import type { SecretStore } from '../../src/main/secrets/secretStore.js';
+import type { SecretStore } from '../../src/main/core/secretStore.js';
 import { tokenSchema } from '../../src/shared/config/schema.js';
 
 const UID = 1000;

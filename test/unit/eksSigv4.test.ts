@@ -3,7 +3,7 @@ import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
 import { eksToken } from '../../src/main/providers/eks/eksToken.js';
 import { amzDate, canonicalQueryString, canonicalRequest, EMPTY_BODY_SHA256, sha256Hex, signature, signingKey, stringToSign, uriEncode } from '../../src/main/providers/eks/sigv4.js';
 import { stsEndpointFor } from '../../src/main/providers/eks/stsEndpoint.js';
-import type { SecretStore } from '../../src/main/secrets/secretStore.js';
+import type { SecretStore } from '../../src/main/core/secretStore.js';
 import { FakeClock } from './fakeClock.js';
 import { offlineAwsSessions } from '../support/offlineAwsSessions.js';
 

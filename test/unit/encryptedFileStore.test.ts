@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NoUi } from '../../src/main/broker/noUi.js';
-import type { UiPort } from '../../src/main/broker/uiPort.js';
+import type { UiPort } from '../../src/main/core/uiPorts.js';
 import { EncryptedFileStore } from '../../src/main/secrets/encryptedFile/encryptedFileStore.js';
 
 const FAST_KDF = { N: 1024, r: 8, p: 1 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExecInfo } from '../../src/main/broker/execInfo.js';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 
 function errorOf(raw: string | null): BrokerError {
   try {

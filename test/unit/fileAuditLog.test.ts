@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../src/main/broker/auditLog.js';
+import type { AuditRecord } from '../../src/main/core/auditLog.js';
 import { FileAuditLog } from '../../src/main/state/fileAuditLog.js';
 
 const record = (n: number): AuditRecord => ({ time: `2026-11-22T00:00:${String(n).padStart(2, '0')}Z`, profile: 'p', caller: { client: 'shim' }, outcome: 'served', source: 'cache' });

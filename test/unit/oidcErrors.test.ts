@@ -1,6 +1,6 @@
 import { AuthorizationResponseError, ResponseBodyError } from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { within } from '../../src/main/providers/oidc/deadline.js';
 import { oauthErrorCode, oidcFailure } from '../../src/main/providers/oidc/oidcErrors.js';
 

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, type OidcProfileConfig } from '../../src/shared/config/schema.js';
 import { IssuerConnection } from '../../src/main/providers/oidc/issuerConnection.js';
-import type { SecretStore } from '../../src/main/secrets/secretStore.js';
+import type { SecretStore } from '../../src/main/core/secretStore.js';
 import { createTestPki } from '../support/pki.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 

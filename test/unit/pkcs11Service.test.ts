@@ -3,8 +3,8 @@
 // test/integration/pkcs11Service.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { tokenSchema } from '../../src/shared/config/schema.js';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
-import type { PinRequest, UiPort } from '../../src/main/broker/uiPort.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
+import type { PinRequest, UiPort } from '../../src/main/core/uiPorts.js';
 import type { Pkcs11Module } from '../../src/main/secrets/pkcs11/binding.js';
 import { createPkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
 import { FakeClock } from './fakeClock.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePluginOutput } from '../../src/main/providers/exec/pluginOutput.js';
-import { quoteStderr } from '../../src/main/providers/exec/quoteStderr.js';
+import { quoteStderr } from '../../src/main/core/quoteStderr.js';
 import { renderExecCredential } from '../../src/main/broker/renderExecCredential.js';
 
 const V1 = 'client.authentication.k8s.io/v1';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { parsePluginOutput } from '../../src/main/providers/exec/pluginOutput.js';
 import { mutateText, seededRandom } from '../support/fuzz.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PendingPrompt } from '../../src/shared/api/prompts.js';
 import type { ProfileSummary } from '../../src/shared/api/status.js';
 import { servicesBrokerPort } from '../../src/main/electron/brokerPort.js';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
 import { mirrorPromptWindows } from '../../src/main/electron/promptWindows.js';
 

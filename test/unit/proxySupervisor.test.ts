@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { ControlChannel, type RequestHandler } from '../../src/main/proxy/controlChannel.js';
 import type { ProxyProcess } from '../../src/main/proxy/proxyProcess.js';
 import { ProxySupervisor, type LocalCa, type ProxyDeps } from '../../src/main/proxy/proxySupervisor.js';
-import type { SignaturePlan } from '../../src/main/proxy/signaturePlan.js';
+import type { SignaturePlan } from '../../src/main/secrets/pkcs11/signaturePlan.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const CLIENT_VERIFY = Buffer.concat([Buffer.alloc(64, 0x20), Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'), Buffer.alloc(32, 1)]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quoteStderr, redactForeignText } from '../../src/main/providers/exec/quoteStderr.js';
+import { quoteStderr, redactForeignText } from '../../src/main/core/quoteStderr.js';
 
 describe('redactForeignText (B8, B9)', () => {
   it('redacts the security review\'s example: a short hex token and a password with punctuation', () => {

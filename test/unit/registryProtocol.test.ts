@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema, type KubecredConfig } from '../../src/shared/config/schema.js';
 import { CREDENTIAL_PROVIDER_API_VERSIONS, goDuration } from '../../src/shared/registry/credentialProvider.js';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
-import { silentLogger } from '../../src/main/broker/logger.js';
-import { CredentialCache } from '../../src/main/broker/credentialCache.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
+import { silentLogger } from '../../src/main/core/logger.js';
+import { CredentialCache } from '../../src/main/cache/credentialCache.js';
 import { RegistryBroker } from '../../src/main/broker/registryBroker.js';
 import { parseProviderRequest } from '../../src/main/registry/providerRequest.js';
 import { RegistryLogins } from '../../src/main/registry/registryLogins.js';
-import type { SecretRef, SecretStore } from '../../src/main/secrets/secretStore.js';
-import type { AuditRecord } from '../../src/main/broker/auditLog.js';
+import type { SecretRef, SecretStore } from '../../src/main/core/secretStore.js';
+import type { AuditRecord } from '../../src/main/core/auditLog.js';
 import { FakeClock } from './fakeClock.js';
 
 class MemoryStore implements SecretStore {

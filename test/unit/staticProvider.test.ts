@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StaticProvider } from '../../src/main/providers/static/staticProvider.js';
-import type { SecretStore } from '../../src/main/secrets/secretStore.js';
+import type { SecretStore } from '../../src/main/core/secretStore.js';
 
 function memoryStore(values: Record<string, string>): SecretStore {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BrokerError } from '../../src/main/broker/brokerError.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
 import { HealthRecordingStore } from '../../src/main/secrets/storeHealth.js';
-import type { SecretRef, SecretStore } from '../../src/main/secrets/secretStore.js';
+import type { SecretRef, SecretStore } from '../../src/main/core/secretStore.js';
 
 /** A store whose next answer the test decides. */
 function scriptedStore() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/main/broker/logger.js';
+import type { Logger } from '../../src/main/core/logger.js';
 import { TokenRemovalWatch, type TokenPresence } from '../../src/main/proxy/tokenRemovalWatch.js';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;

@@ -1,6 +1,6 @@
-import { BrokerError } from './brokerError.js';
-import type { Clock } from './clock.js';
-import { UserDeclined } from './userDeclined.js';
+import { BrokerError } from '../core/brokerError.js';
+import type { Clock } from '../core/clock.js';
+import { UserDeclined } from '../core/userDeclined.js';
 
 /**
  * client-go runs a failed exec plugin again at once (kubectl ~60 ms later, measured); the

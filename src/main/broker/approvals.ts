@@ -1,7 +1,7 @@
 import type { ApprovalPolicy } from '../../shared/config/schema.js';
-import { BrokerError } from './brokerError.js';
-import type { Clock } from './clock.js';
-import type { ApprovalRequest, ApprovalUiPort } from './uiPort.js';
+import { BrokerError } from '../core/brokerError.js';
+import type { Clock } from '../core/clock.js';
+import type { ApprovalRequest, ApprovalUiPort } from '../core/uiPorts.js';
 import { callerLabel } from './callerLabel.js';
 
 /** When a process started: with its pid, names it for good, since pids are reused. */

@@ -1,33 +1,22 @@
 import type { CredentialRequest } from '../../shared/api/credentialRequest.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { profileName as profileNameSchema, type KubecredConfig, type ProfileConfig } from '../../shared/config/schema.js';
-import { SECRET_FIELD_PATTERN, type SecretStore } from '../secrets/secretStore.js';
-
-export interface SecretStoresPort {
-  forProfile(profile: string): Promise<SecretStore>;
-}
+import { profileName as profileNameSchema, type ProfileConfig } from '../../shared/config/schema.js';
+import { SECRET_FIELD_PATTERN } from '../core/secretStore.js';
+import type { CallerPort, ConfigPort, SecretStoresPort } from '../core/ports.js';
 import type { Approvals } from './approvals.js';
 import type { RevocationCheck } from './revocationCheck.js';
 import { IssuerRecheck } from './issuerRecheck.js';
 import type { AskingContext } from './askingContext.js';
-import { recordAudit, type AuditLog } from './auditLog.js';
-import { BrokerError } from './brokerError.js';
-import { credentialCacheKey } from './cacheKey.js';
-import type { Clock } from './clock.js';
-import type { CredentialCache } from './credentialCache.js';
+import { recordAudit, type AuditLog } from '../core/auditLog.js';
+import { BrokerError } from '../core/brokerError.js';
+import { credentialCacheKey } from '../cache/cacheKey.js';
+import type { Clock } from '../core/clock.js';
+import type { CredentialCache } from '../cache/credentialCache.js';
 import { parseExecInfo } from './execInfo.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../core/logger.js';
 import type { ProviderRegistry } from './providerRegistry.js';
 import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
-
-export interface ConfigPort {
-  current(): Promise<{ readonly config: KubecredConfig; readonly error: string | null }>;
-}
-
-export interface CallerPort {
-  describe(pid: number | undefined): Promise<{ pid?: number; name?: string }>;
-}
 
 export interface BrokerPorts {
   readonly clock: Clock;

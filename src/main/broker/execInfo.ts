@@ -1,5 +1,5 @@
 import { execInfoSchema, isExecApiVersion, EXEC_API_VERSIONS, type ClusterInfo, type ExecApiVersion } from '../../shared/execCredential.js';
-import { BrokerError } from './brokerError.js';
+import { BrokerError } from '../core/brokerError.js';
 
 export interface ParsedExecInfo {
   readonly apiVersion: ExecApiVersion;

@@ -1,17 +1,14 @@
-import { BrokerError } from './brokerError.js';
+import { BrokerError } from '../core/brokerError.js';
 import type { InteractionBoard } from './interactionBoard.js';
 import { NoUi } from './noUi.js';
-import type { FormRequest, LoginPrompt, LoginUiPort } from './uiPort.js';
+import type { UrlOpener } from '../core/ports.js';
+import type { FormRequest, LoginPrompt, LoginUiPort } from '../core/uiPorts.js';
 
 /**
  * The headless broker's UI: logins go to the system browser and onto the interaction board
  * (where `kubecred login` and the web UI show them); questions it cannot ask become errors
  * that name the command that answers them.
  */
-export interface UrlOpener {
-  open(url: string): Promise<boolean>;
-}
-
 export class HeadlessUi extends NoUi implements LoginUiPort {
   constructor(
     private readonly board: InteractionBoard,

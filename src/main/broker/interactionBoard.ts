@@ -1,4 +1,4 @@
-import type { LoginPrompt } from './uiPort.js';
+import type { LoginPrompt } from '../core/uiPorts.js';
 
 /**
  * Logins waiting on the user (a browser page, a device code), so every UI can show them:

@@ -1,5 +1,5 @@
 import type { Validity } from '../providers/provider.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 import { RepeatAsks } from './repeatAsks.js';
 
 /** A check that takes longer tells nothing; the credential is kept. */

@@ -1,5 +1,5 @@
-import { BrokerError } from './brokerError.js';
-import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
+import { BrokerError } from '../core/brokerError.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, PassphraseRequest, PinRequest, UiPort } from '../core/uiPorts.js';
 
 /** The headless broker with nobody to ask: each prompt becomes an error naming the command that answers it. */
 export class NoUi implements UiPort, ApprovalUiPort {

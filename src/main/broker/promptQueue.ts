@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
-import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, FormRequest, PassphraseRequest, PinRequest, UiPort } from './uiPort.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, FormRequest, PassphraseRequest, PinRequest, UiPort } from '../core/uiPorts.js';
 
 export interface PromptQueueOptions {
   /** How long a prompt waits for the user before it answers cancel (PIN, passphrase) or deny (approval). */

@@ -9,12 +9,12 @@ import { parseProviderRequest } from '../registry/providerRequest.js';
 import type { RegistryLogins } from '../registry/registryLogins.js';
 import { registrySecretOwner } from '../registry/registrySecrets.js';
 import type { Approvals } from './approvals.js';
-import { recordAudit, type AuditLog } from './auditLog.js';
-import { BrokerError } from './brokerError.js';
-import type { Clock } from './clock.js';
-import type { CacheSource } from './credentialCache.js';
-import type { CallerPort, ConfigPort } from './credentialBroker.js';
-import type { Logger } from './logger.js';
+import { recordAudit, type AuditLog } from '../core/auditLog.js';
+import { BrokerError } from '../core/brokerError.js';
+import type { Clock } from '../core/clock.js';
+import type { CacheSource } from '../cache/credentialCache.js';
+import type { CallerPort, ConfigPort } from '../core/ports.js';
+import type { Logger } from '../core/logger.js';
 
 export interface RegistryBrokerPorts {
   readonly clock: Clock;

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** A repeat ask within this window is what client-go does after a 401 (and kubectl 1.33 on every command). */
 const REPEAT_WINDOW_MS = 10_000;

@@ -1,11 +1,7 @@
 import type { ClusterInfo } from '../../shared/execCredential.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
+import type { ClusterProbe } from '../core/ports.js';
 import { RepeatAsks } from './repeatAsks.js';
-
-/** Asks the cluster whether it still accepts a bearer token: true only on a clear 401. */
-export interface ClusterProbe {
-  rejects(cluster: ClusterInfo, token: string): Promise<boolean>;
-}
 
 /**
  * Finds cached tokens the cluster no longer accepts (revoked at the issuer, Keystone or the

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { kubecredPaths } from '../platform/paths.js';
-import { kubecredVersion } from '../version.js';
+import { kubecredVersion } from '../platform/version.js';
 import { COMMANDS } from './commandTable.js';
 import { UsageError, type CliIo } from './io.js';
 

@@ -1,6 +1,6 @@
 import { parseErrorBody, renderErrorLine } from '../../shared/api/errors.js';
 import { printable } from '../../shared/printable.js';
-import type { BrokerAnswer } from './brokerClient.js';
+import type { BrokerAnswer } from '../client/brokerClient.js';
 
 /**
  * Prints a broker error answer as the one line a user reads; returns the exit code 1. An answer

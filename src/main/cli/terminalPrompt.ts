@@ -1,6 +1,6 @@
 import { HEADERS, ROUTES } from '../../shared/api/routes.js';
 import { printable } from '../../shared/printable.js';
-import type { BrokerAnswer } from './brokerClient.js';
+import type { BrokerAnswer } from '../client/brokerClient.js';
 import type { CliContext } from './io.js';
 import { printBrokerError } from './printError.js';
 import { readSecretInput } from './readSecretInput.js';

@@ -1,4 +1,4 @@
-import { BrokerClient, BrokerUnreachableError, type BrokerAnswer } from './brokerClient.js';
+import { BrokerClient, BrokerUnreachableError, type BrokerAnswer } from '../client/brokerClient.js';
 import type { CliContext } from './io.js';
 import { startDaemon } from './startDaemon.js';
 

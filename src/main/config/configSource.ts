@@ -1,7 +1,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { EMPTY_CONFIG, type KubecredConfig } from '../../shared/config/schema.js';
-import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
+import { writeFileAtomic } from '../platform/atomicWrite.js';
 import { loadConfig, parseConfig, type ConfigResult } from './configLoader.js';
 
 /** The last config.yaml that was valid, kept in the state dir by a running broker. */

@@ -4,11 +4,11 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROUTES } from '../../shared/api/routes.js';
-import { HeadlessUi, type UrlOpener } from '../broker/headlessUi.js';
+import { HeadlessUi } from '../broker/headlessUi.js';
+import type { UrlOpener } from '../core/ports.js';
 import { InteractionBoard } from '../broker/interactionBoard.js';
-import { jsonLinesLogger } from '../broker/logger.js';
-import { BrokerClient } from '../cli/brokerClient.js';
-import type { CliIo } from '../cli/io.js';
+import { jsonLinesLogger } from '../core/logger.js';
+import { BrokerClient } from '../client/brokerClient.js';
 import { startHeadlessBroker } from '../headlessBroker.js';
 import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import type { KubecredPaths } from '../platform/paths.js';
@@ -22,7 +22,8 @@ import { untilStopSignal } from '../platform/stopSignals.js';
 
 export interface DemoOptions {
   readonly paths: KubecredPaths;
-  readonly io: CliIo;
+  /** Where the demo tells its steps (the CLI's stderr). */
+  readonly io: { readonly stderr: NodeJS.WritableStream };
   /** Run the kubectl checks (a scripted chromium does the OIDC login) and stop, instead of serving until Ctrl-C. */
   readonly once: boolean;
   /** The demo's home is its own temp dir: removed when the demo ends, keychain item included. */

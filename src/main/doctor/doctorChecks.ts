@@ -1,6 +1,6 @@
 import { access, stat } from 'node:fs/promises';
 import type { KubecredConfig } from '../../shared/config/schema.js';
-import { systemClock } from '../broker/clock.js';
+import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../config/configLoader.js';
 import { loadServedConfig } from '../config/configSource.js';
 import { kubeconfigFiles } from '../kubeconfig/kubeconfigFiles.js';

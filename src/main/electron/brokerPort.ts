@@ -1,5 +1,5 @@
 import type { ProfileSummary } from '../../shared/api/status.js';
-import type { BrokerServices } from '../composition.js';
+import type { BrokerServices } from '../broker/brokerServices.js';
 
 /** What the tray and the windows ask of the broker. */
 export interface BrokerPort {

@@ -1,5 +1,5 @@
 import { Notification, app, session } from 'electron';
-import { jsonLinesLogger } from '../broker/logger.js';
+import { jsonLinesLogger } from '../core/logger.js';
 import { kubecredPaths } from '../platform/paths.js';
 import { currentLayout } from '../platform/shimLocation.js';
 import { startTrayBroker } from '../trayBroker.js';

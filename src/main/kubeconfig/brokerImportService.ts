@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { findOnPath } from '../platform/findOnPath.js';
-import type { Logger } from '../broker/logger.js';
-import type { BrokerServices } from '../composition.js';
+import type { Logger } from '../core/logger.js';
+import type { BrokerServices } from '../broker/brokerServices.js';
 import { currentPlatformEnv, type KubecredPaths } from '../platform/paths.js';
 import { configProfilePorts } from './configProfilePorts.js';
 import { importService, type ImportService } from './importService.js';

@@ -1,5 +1,5 @@
 import type { ImportPreview, ImportResult } from '../../shared/api/prompts.js';
-import { BrokerError } from '../broker/brokerError.js';
+import { BrokerError } from '../core/brokerError.js';
 import type { ImportPlan } from './importPlan.js';
 import { KubeconfigSyntaxError } from './kubeconfigDocument.js';
 import { KubeconfigLockedError } from './kubeconfigLock.js';

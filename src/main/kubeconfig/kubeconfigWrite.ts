@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
+import { writeFileAtomic } from '../platform/atomicWrite.js';
 import type { KubeconfigFile } from './kubeconfigDocument.js';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { BrokerError } from '../broker/brokerError.js';
-import { writeFileAtomic } from '../secrets/encryptedFile/atomicWrite.js';
+import { BrokerError } from '../core/brokerError.js';
+import { writeFileAtomic } from './atomicWrite.js';
 import type { PlatformEnv } from './paths.js';
 
 /** What starting at login runs: this Node and this install's CLI, so an upgrade in place keeps working. */

@@ -1,6 +1,6 @@
 import https from 'node:https';
 import type { ClusterInfo } from '../../shared/execCredential.js';
-import type { ClusterProbe } from '../broker/revocationCheck.js';
+import type { ClusterProbe } from '../core/ports.js';
 
 const PROBE_TIMEOUT_MS = 3_000;
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { UrlOpener } from '../broker/headlessUi.js';
+import type { UrlOpener } from '../core/ports.js';
 import { BrowserOpener } from './browserOpener.js';
 import type { KubecredPaths } from './paths.js';
 

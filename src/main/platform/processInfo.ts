@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CallerPort } from '../broker/credentialBroker.js';
+import type { CallerPort } from '../core/ports.js';
 import { processFacts } from './processTable.js';
 
 /** A calling program as prompts and the audit trail show it. */

@@ -1,5 +1,5 @@
 import { parseDuration } from '../../shared/duration.js';
-import { BrokerError } from '../broker/brokerError.js';
+import { BrokerError } from '../core/brokerError.js';
 
 /** How long kubectl's local certificate for a proxy listener lasts. */
 export const LOCAL_CERTIFICATE_SECONDS = 10 * 60;

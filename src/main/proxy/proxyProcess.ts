@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { Logger } from '../broker/logger.js';
+import type { Logger } from '../core/logger.js';
 import { ControlChannel, type RequestHandler } from './controlChannel.js';
 
 /** One running kubecred-proxy and its control channel. */

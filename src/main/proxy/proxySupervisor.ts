@@ -1,8 +1,8 @@
-import type { Logger } from '../broker/logger.js';
-import { BrokerError } from '../broker/brokerError.js';
+import type { Logger } from '../core/logger.js';
+import { BrokerError } from '../core/brokerError.js';
 import { LOCAL_CERTIFICATE_SECONDS } from './localCertificateLifetime.js';
 import type { RequestHandler } from './controlChannel.js';
-import { planSignature, type ProxyTlsVersion, type SignaturePlan, type TokenKeyType } from './signaturePlan.js';
+import { planSignature, type ProxyTlsVersion, type SignaturePlan, type TokenKeyType } from '../secrets/pkcs11/signaturePlan.js';
 import type { ProxyProcess } from './proxyProcess.js';
 
 /** A profile kubectl reaches through the proxy: where the listener is, where the cluster is, which key signs. */

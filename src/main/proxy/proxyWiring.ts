@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { AuditLog } from '../broker/auditLog.js';
-import { BrokerError } from '../broker/brokerError.js';
-import type { Clock } from '../broker/clock.js';
+import type { AuditLog } from '../core/auditLog.js';
+import { BrokerError } from '../core/brokerError.js';
+import type { Clock } from '../core/clock.js';
 import type { ProxiedProfileConfig } from '../providers/static/staticProvider.js';
-import type { SecretStore } from '../secrets/secretStore.js';
+import type { SecretStore } from '../core/secretStore.js';
 import type { LocalCa, ProxiedProfile } from './proxySupervisor.js';
 
 // A name no profile can have (profile names start with a letter or digit): the local CA's

@@ -1,4 +1,4 @@
-import type { Logger } from '../broker/logger.js';
+import type { Logger } from '../core/logger.js';
 
 export type TokenPresence = 'present' | 'gone' | 'idle';
 

@@ -1,8 +1,8 @@
 import type { RegistryConfig } from '../../shared/config/schema.js';
 import { parseDuration } from '../../shared/duration.js';
-import { BrokerError } from '../broker/brokerError.js';
-import { runBoundedCommand } from '../broker/boundedCommand.js';
-import { commandFailure } from '../broker/commandFailure.js';
+import { BrokerError } from '../core/brokerError.js';
+import { runBoundedCommand } from '../platform/boundedCommand.js';
+import { commandFailure } from '../platform/commandFailure.js';
 
 type PasswordCommand = NonNullable<RegistryConfig['passwordCommand']>;
 

@@ -5,7 +5,7 @@ import {
   type CredentialProviderApiVersion,
 } from '../../shared/registry/credentialProvider.js';
 import { imageLocation } from '../../shared/registry/imageMatcher.js';
-import { BrokerError } from '../broker/brokerError.js';
+import { BrokerError } from '../core/brokerError.js';
 
 export interface ProviderRequest {
   readonly apiVersion: CredentialProviderApiVersion;

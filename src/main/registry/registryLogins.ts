@@ -2,11 +2,11 @@ import type { RegistryConfig } from '../../shared/config/schema.js';
 import { parseDuration } from '../../shared/duration.js';
 import type { DockerCredentials } from '../../shared/registry/dockerCredentialHelper.js';
 import type { RegistryAuth } from '../../shared/registry/credentialProvider.js';
-import { BrokerError } from '../broker/brokerError.js';
-import { credentialCacheKey } from '../broker/cacheKey.js';
-import type { Clock } from '../broker/clock.js';
-import type { CacheSource, CredentialCache } from '../broker/credentialCache.js';
-import type { SecretStoresPort } from '../broker/credentialBroker.js';
+import { BrokerError } from '../core/brokerError.js';
+import { credentialCacheKey } from '../cache/cacheKey.js';
+import type { Clock } from '../core/clock.js';
+import type { CacheSource, CredentialCache } from '../cache/credentialCache.js';
+import type { SecretStoresPort } from '../core/ports.js';
 import { registrySecret, registrySecretOwner } from './registrySecrets.js';
 
 export interface RegistryLoginsPorts {

@@ -1,4 +1,4 @@
-import type { SecretRef } from '../secrets/secretStore.js';
+import type { SecretRef } from '../core/secretStore.js';
 
 /**
  * Registries keep their secrets beside the profiles' under an owner name no profile can

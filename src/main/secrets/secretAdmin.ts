@@ -1,8 +1,8 @@
 import type { TokenConfig } from '../../shared/config/schema.js';
-import { BrokerError } from '../broker/brokerError.js';
-import type { ConfigPort } from '../broker/credentialBroker.js';
-import type { CredentialCache } from '../broker/credentialCache.js';
-import type { Logger } from '../broker/logger.js';
+import { BrokerError } from '../core/brokerError.js';
+import type { ConfigPort } from '../core/ports.js';
+import type { CredentialCache } from '../cache/credentialCache.js';
+import type { Logger } from '../core/logger.js';
 import type { SecretStores } from './secretStores.js';
 import type { TokenServiceHolder } from './tokenServiceHolder.js';
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { KubecredConfig } from '../../shared/config/schema.js';
-import type { ConfigPort } from '../broker/credentialBroker.js';
-import type { UiPort } from '../broker/uiPort.js';
+import type { ConfigPort } from '../core/ports.js';
+import type { UiPort } from '../core/uiPorts.js';
 import { EncryptedFileStore } from './encryptedFile/encryptedFileStore.js';
-import type { SecretStore } from './secretStore.js';
+import type { SecretStore } from '../core/secretStore.js';
 
 /** The PKCS#11 side as the store router needs it; the plugin behind it loads lazily. */
 export interface TokenStores {

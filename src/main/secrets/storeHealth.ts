@@ -1,5 +1,5 @@
-import { BrokerError } from '../broker/brokerError.js';
-import type { SecretRef, SecretStore } from './secretStore.js';
+import { BrokerError } from '../core/brokerError.js';
+import type { SecretRef, SecretStore } from '../core/secretStore.js';
 
 /**
  * Remembers whether a store's last call reached it, so `kubecred doctor` can report the

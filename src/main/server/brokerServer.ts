@@ -1,14 +1,14 @@
 import http from 'node:http';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../broker/logger.js';
+import type { Logger } from '../core/logger.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import type { Route } from './brokerRoutes.js';
 import { httpApp } from './httpApp.js';
 import { acquireInstanceLock, AlreadyRunningError } from './instanceLock.js';
 import { listenOnSocket, socketAnswers } from './listen.js';
 import { refuseClient } from './refuseClient.js';
-import { ensurePrivateDir, writeClientSecret } from './runDir.js';
+import { ensurePrivateDir, writeClientSecret } from '../platform/runDir.js';
 
 export interface RunningServer {
   readonly socket: string;

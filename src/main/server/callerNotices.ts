@@ -1,5 +1,5 @@
 import type { PendingPrompt } from '../../shared/api/prompts.js';
-import type { LoginPrompt } from '../broker/uiPort.js';
+import type { LoginPrompt } from '../core/uiPorts.js';
 
 /** Something that lists what waits on the user and says when that changes. */
 export interface WaitingSource<T> {

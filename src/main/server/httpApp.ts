@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asBrokerError, BrokerError } from '../broker/brokerError.js';
-import type { Logger } from '../broker/logger.js';
+import { asBrokerError, BrokerError } from '../core/brokerError.js';
+import type { Logger } from '../core/logger.js';
 import type { Route } from './brokerRoutes.js';
 import { replyError, wantsJson } from './reply.js';
 

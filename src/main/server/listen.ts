@@ -2,7 +2,7 @@ import { chmod, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { ensurePrivateDir } from './runDir.js';
+import { ensurePrivateDir } from '../platform/runDir.js';
 
 /** True when something answers on the socket: a live broker, not a file left by a crash. */
 export function socketAnswers(socket: string, timeoutMs = 1000): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { MAX_REQUEST_BYTES } from '../../shared/api/routes.js';
-import { BrokerError } from '../broker/brokerError.js';
+import { BrokerError } from '../core/brokerError.js';
 
 /** Reads a JSON body, refusing oversized ones before buffering them whole. */
 export async function readJsonBody(request: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<unknown> {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADERS } from '../../shared/api/routes.js';
 import { renderErrorLine } from '../../shared/api/errors.js';
-import type { BrokerError } from '../broker/brokerError.js';
+import type { BrokerError } from '../core/brokerError.js';
 
 export function wantsJson(request: IncomingMessage): boolean {
   return (request.headers.accept ?? '').includes('application/json');

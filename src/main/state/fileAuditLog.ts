@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { AuditLog, AuditRecord } from '../broker/auditLog.js';
+import type { AuditLog, AuditRecord } from '../core/auditLog.js';
 
 interface Outage {
   readonly since: string;

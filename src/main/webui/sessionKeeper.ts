@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../broker/clock.js';
+import type { Clock } from '../core/clock.js';
 import { sameSecret } from './requestGuard.js';
 
 /** Lifetimes of what grants the web UI; short, because each one is a key to every profile. */

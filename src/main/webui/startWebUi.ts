@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
-import { systemClock } from '../broker/clock.js';
+import { systemClock } from '../core/clock.js';
 import type { WebUiState } from '../../shared/api/prompts.js';
 import { isUiPath, matchUiOperation, UI_API_PREFIX, UI_OPERATIONS } from '../../shared/api/uiContract.js';
 import { EventStream } from './eventStream.js';

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { jsonLinesLogger } from '../../broker/logger.js';
+import { jsonLinesLogger } from '../../core/logger.js';
 import { startHeadlessBroker } from '../../headlessBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
 import { untilStopSignal } from '../../platform/stopSignals.js';

@@ -1,7 +1,7 @@
 import { parseErrorBody, renderErrorLine } from '../../../shared/api/errors.js';
 import { ROUTES } from '../../../shared/api/routes.js';
 import { CREDENTIALS_NOT_FOUND, DOCKER_HELPER_ACTIONS, type DockerGetAnswer } from '../../../shared/registry/dockerCredentialHelper.js';
-import type { BrokerAnswer } from '../brokerClient.js';
+import type { BrokerAnswer } from '../../client/brokerClient.js';
 import type { CliContext } from '../io.js';
 import { requestStartingBroker } from '../withBroker.js';
 

@@ -3,7 +3,7 @@ import { statusSchema, type ProfileSummary, type RegistrySummary } from '../../.
 import { formatRemaining } from '../../../shared/duration.js';
 import { summarizeRegistry } from '../../../shared/registry/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
-import { BrokerClient, BrokerUnreachableError } from '../brokerClient.js';
+import { BrokerClient, BrokerUnreachableError } from '../../client/brokerClient.js';
 import type { Command, CliContext } from '../io.js';
 import { parseOutputFlag } from '../outputFlag.js';
 

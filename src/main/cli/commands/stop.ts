@@ -1,5 +1,5 @@
 import { ROUTES } from '../../../shared/api/routes.js';
-import { BrokerClient, type BrokerAnswer } from '../brokerClient.js';
+import { BrokerClient, type BrokerAnswer } from '../../client/brokerClient.js';
 import { UsageError, type CliContext, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
 

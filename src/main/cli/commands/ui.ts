@@ -1,6 +1,6 @@
 import { ROUTES } from '../../../shared/api/routes.js';
 import { privateBrowserOpener } from '../../platform/privateLinkOpener.js';
-import { BrokerClient } from '../brokerClient.js';
+import { BrokerClient } from '../../client/brokerClient.js';
 import { UsageError, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
 

@@ -1,5 +1,5 @@
 import type { KubecredConfig } from '../../../shared/config/schema.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import type { CredentialPlan } from '../../providers/eks/credentialPlan.js';
 import { fail, ok, type Check, type Finding } from '../finding.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../broker/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { ok, warn, type Check, type Finding } from '../finding.js';
 
 export interface IssuerToProbe {

@@ -1,6 +1,6 @@
 import { ROUTES } from '../../../shared/api/routes.js';
 import { statusSchema } from '../../../shared/api/status.js';
-import { BrokerClient, BrokerUnreachableError } from '../../cli/brokerClient.js';
+import { BrokerClient, BrokerUnreachableError } from '../../client/brokerClient.js';
 import type { KubecredPaths } from '../../platform/paths.js';
 import type { BrokerProbe } from '../checks/brokerCheck.js';
 

@@ -1,5 +1,5 @@
 import { KeychainStore } from '../../secrets/keychain/keychainStore.js';
-import type { SecretStore } from '../../secrets/secretStore.js';
+import type { SecretStore } from '../../core/secretStore.js';
 import { outcomeOfError, type ProbeOutcome } from './probeOutcome.js';
 
 /** An entry no one ever stores: reading it touches the keychain and changes nothing. */

@@ -1,4 +1,4 @@
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 
 const TIMEOUT_MS = 15_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { awsSharedFiles, parseAwsIni, type AwsKeys } from './awsSharedProfile.js';
 import type { CredentialPlan, KeySource, SsoSource } from './credentialPlan.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mfaCode } from '../../../shared/api/status.js';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { Clock } from '../../broker/clock.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { Clock } from '../../core/clock.js';
 import { SingleFlight } from '../singleFlight.js';
 import type { CredentialPlan, KeySource, SessionStep, SsoSource } from './credentialPlan.js';
 import type { ProcessCredentials } from './credentialProcess.js';

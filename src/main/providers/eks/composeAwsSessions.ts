@@ -1,5 +1,5 @@
-import type { Clock } from '../../broker/clock.js';
-import type { LoginUiPort } from '../../broker/uiPort.js';
+import type { Clock } from '../../core/clock.js';
+import type { LoginUiPort } from '../../core/uiPorts.js';
 import { AwsSessions } from './awsSessions.js';
 import { runCredentialProcess } from './credentialProcess.js';
 import { mfaCodeAsker, type OfferedMfaCodes } from './mfaPrompt.js';

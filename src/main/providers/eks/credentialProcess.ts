@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BrokerError } from '../../broker/brokerError.js';
-import { runBoundedCommand } from '../../broker/boundedCommand.js';
-import { quoteStderr } from '../exec/quoteStderr.js';
+import { BrokerError } from '../../core/brokerError.js';
+import { runBoundedCommand } from '../../platform/boundedCommand.js';
+import { quoteStderr } from '../../core/quoteStderr.js';
 import type { AwsCredentials } from './sigv4.js';
 
 const TIMEOUT_MS = 60_000;

@@ -1,5 +1,5 @@
-import { BrokerError } from '../../broker/brokerError.js';
-import type { LoginUiPort } from '../../broker/uiPort.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { LoginUiPort } from '../../core/uiPorts.js';
 import type { MfaQuestion } from './awsSessions.js';
 
 /**

@@ -1,5 +1,5 @@
 import { withoutTerminalControls } from '../../../shared/printable.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { awsFetch, requireHttpsOrLoopback } from './awsFetch.js';
 import type { SessionCredentials } from './stsClient.js';
 

@@ -1,7 +1,7 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { Clock } from '../../broker/clock.js';
-import type { LoginPrompt } from '../../broker/uiPort.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { Clock } from '../../core/clock.js';
+import type { LoginPrompt } from '../../core/uiPorts.js';
 import type { SsoClient } from './ssoClient.js';
 
 export interface SsoSessionSettings {

@@ -1,4 +1,4 @@
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { withoutTerminalControls } from '../../../shared/printable.js';
 import { awsFetch, requireHttpsOrLoopback } from './awsFetch.js';
 import { signedPostHeaders, uriEncode, type AwsCredentials } from './sigv4.js';

@@ -1,12 +1,12 @@
 import type { Credential } from '../../../shared/credential.js';
 import type { ExecProfileConfig } from '../../../shared/config/schema.js';
 import { parseDuration } from '../../../shared/duration.js';
-import { commandFailure } from '../../broker/commandFailure.js';
-import { runBoundedCommand } from '../../broker/boundedCommand.js';
-import type { Clock } from '../../broker/clock.js';
+import { commandFailure } from '../../platform/commandFailure.js';
+import { runBoundedCommand } from '../../platform/boundedCommand.js';
+import type { Clock } from '../../core/clock.js';
 import type { CredentialContext, Provider } from '../provider.js';
 import { parsePluginOutput } from './pluginOutput.js';
-import { redactForeignText } from './quoteStderr.js';
+import { redactForeignText } from '../../core/quoteStderr.js';
 import { printable } from '../../../shared/printable.js';
 
 const MAX_OUTPUT_BYTES = 1024 * 1024;

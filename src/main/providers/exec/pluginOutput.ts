@@ -1,6 +1,6 @@
 import type { Credential } from '../../../shared/credential.js';
 import { execCredentialSchema } from '../../../shared/execCredential.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { parseServerTimestamp } from '../../../shared/serverTimestamp.js';
 
 interface OutputContext {

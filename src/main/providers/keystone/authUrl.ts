@@ -1,4 +1,4 @@
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 
 /**
  * The Identity v3 endpoint for an auth URL as users write it. client-keystone-auth accepts

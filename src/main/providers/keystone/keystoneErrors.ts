@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { describeDomain, describeScope, type KeystoneSettings } from './keystoneSettings.js';
 import type { HttpAnswer } from './postJson.js';
 

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { KeystoneProfileConfig } from '../../../shared/config/schema.js';
 import type { Credential } from '../../../shared/credential.js';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { Clock } from '../../broker/clock.js';
-import type { LoginUiPort } from '../../broker/uiPort.js';
-import type { SecretStore } from '../../secrets/secretStore.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { Clock } from '../../core/clock.js';
+import type { LoginUiPort } from '../../core/uiPorts.js';
+import type { SecretStore } from '../../core/secretStore.js';
 import type { CredentialContext, Provider, Validity } from '../provider.js';
 import { authRequestBody } from './authRequest.js';
 import { refusal, transportError, type Attempt } from './keystoneErrors.js';
@@ -14,7 +14,7 @@ import { applyAnswers, missingFields, SECRET_FIELD } from './loginForm.js';
 import { fetchHttp, nodeHttp, type KeystoneHttp } from './postJson.js';
 import { validateKeystoneToken } from './tokenValidation.js';
 import { readToken } from './tokenAnswer.js';
-import { UserDeclined } from '../../broker/userDeclined.js';
+import { UserDeclined } from '../../core/userDeclined.js';
 
 export interface KeystoneProviderDeps {
   /** The profile's secret store (password, application-credential-secret). */

@@ -1,5 +1,5 @@
 import type { KeystoneProfileConfig } from '../../../shared/config/schema.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { v3AuthUrl } from './authUrl.js';
 
 export type KeystoneMethod = 'password' | 'application-credential';

@@ -1,5 +1,5 @@
-import { BrokerError } from '../../broker/brokerError.js';
-import type { FormField } from '../../broker/uiPort.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { FormField } from '../../core/uiPorts.js';
 import { v3AuthUrl } from './authUrl.js';
 import type { KeystoneSettings } from './keystoneSettings.js';
 

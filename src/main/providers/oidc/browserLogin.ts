@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import type { Credential } from '../../../shared/credential.js';
 import { formatRemaining } from '../../../shared/duration.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { authorizationParams } from './authorizationParams.js';
 import { within } from './deadline.js';
 import type { LoginFlowOptions } from './loginFlow.js';

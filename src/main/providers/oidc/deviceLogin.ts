@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import type { Credential } from '../../../shared/credential.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { deviceAuthorizationParams } from './authorizationParams.js';
 import type { LoginFlowOptions } from './loginFlow.js';
 import { oauthErrorCode, oidcFailure } from './oidcErrors.js';

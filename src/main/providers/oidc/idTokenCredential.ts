@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Credential } from '../../../shared/credential.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 
 /** The claims Kubecred relies on; openid-client has already checked iss, aud, exp and the nonce. */
 const idTokenClaims = z.object({

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import * as oidc from 'openid-client';
 import type { OidcProfileConfig } from '../../../shared/config/schema.js';
 import { parseDuration } from '../../../shared/duration.js';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { SecretStore } from '../../secrets/secretStore.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { SecretStore } from '../../core/secretStore.js';
 import { oidcFailure } from './oidcErrors.js';
 import { trustingFetch } from './trustingFetch.js';
 

@@ -1,7 +1,7 @@
 import type * as oidc from 'openid-client';
 import type { OidcProfileConfig } from '../../../shared/config/schema.js';
 import type { Credential } from '../../../shared/credential.js';
-import type { LoginUiPort } from '../../broker/uiPort.js';
+import type { LoginUiPort } from '../../core/uiPorts.js';
 
 export type TokenResponse = oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
 

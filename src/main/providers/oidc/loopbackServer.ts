@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { REDIRECT_PATH, parseRedirect, type RedirectOutcome } from './redirectRequest.js';
 import { renderRedirectPage, type RedirectPage } from './redirectPage.js';
 

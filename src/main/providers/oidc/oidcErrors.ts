@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { printable } from '../../../shared/printable.js';
 
 export interface FailureContext {

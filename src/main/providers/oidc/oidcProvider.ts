@@ -1,11 +1,11 @@
 import * as oidc from 'openid-client';
 import type { OidcProfileConfig } from '../../../shared/config/schema.js';
 import type { Credential } from '../../../shared/credential.js';
-import { BrokerError, asBrokerError } from '../../broker/brokerError.js';
-import type { Clock } from '../../broker/clock.js';
-import type { Logger } from '../../broker/logger.js';
-import type { LoginUiPort } from '../../broker/uiPort.js';
-import type { SecretRef, SecretStore } from '../../secrets/secretStore.js';
+import { BrokerError, asBrokerError } from '../../core/brokerError.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { LoginUiPort } from '../../core/uiPorts.js';
+import type { SecretRef, SecretStore } from '../../core/secretStore.js';
 import type { CredentialContext, Provider } from '../provider.js';
 import { browserLogin } from './browserLogin.js';
 import { deviceLogin } from './deviceLogin.js';

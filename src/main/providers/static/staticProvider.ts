@@ -1,7 +1,7 @@
 import type { Credential } from '../../../shared/credential.js';
 import type { StaticProfileConfig } from '../../../shared/config/schema.js';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { SecretStore } from '../../secrets/secretStore.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { SecretStore } from '../../core/secretStore.js';
 import type { CredentialContext, Provider } from '../provider.js';
 
 /** The secrets a static profile reads: a token, or a client certificate and its key. */

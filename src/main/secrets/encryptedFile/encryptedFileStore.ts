@@ -1,11 +1,11 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { UiPort } from '../../broker/uiPort.js';
-import type { SecretRef, SecretStore } from '../secretStore.js';
-import { writeFileAtomic } from './atomicWrite.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { UiPort } from '../../core/uiPorts.js';
+import type { SecretRef, SecretStore } from '../../core/secretStore.js';
+import { writeFileAtomic } from '../../platform/atomicWrite.js';
 import { CorruptFileError, deriveKey, newKdf, readKdf, seal, unseal, WrongPassphraseError, type KdfParams } from './sealedFile.js';
-import { UserDeclined } from '../../broker/userDeclined.js';
+import { UserDeclined } from '../../core/userDeclined.js';
 
 interface Unlocked {
   readonly key: Buffer;

@@ -1,8 +1,8 @@
 import type * as KeyringModuleNs from '@napi-rs/keyring';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { descriptorHeadroom } from '../../platform/descriptorHeadroom.js';
 import { adoptSessionBus } from '../../platform/sessionBus.js';
-import type { SecretRef, SecretStore } from '../secretStore.js';
+import type { SecretRef, SecretStore } from '../../core/secretStore.js';
 import { chunkAccount, digest, parseHeader, planChunks } from './chunkedValue.js';
 
 export type KeyringModule = Pick<typeof KeyringModuleNs, 'AsyncEntry'>;

@@ -1,5 +1,5 @@
 import type * as Pkcs11Js from 'pkcs11js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 
 /** The pkcs11js module as `import('pkcs11js')` yields it; tests pass a wrapped or fake one. */
 export type Pkcs11Module = typeof Pkcs11Js;

@@ -1,6 +1,6 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { TokenConfig } from '../../../shared/config/schema.js';
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import type { Handle } from './binding.js';
 import {
   CKA_CERTIFICATE_TYPE,

@@ -1,4 +1,4 @@
-import { BrokerError } from '../../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import type { Pkcs11, Pkcs11Module } from './binding.js';
 import { ckrOf, describeFailure } from './ckr.js';
 import { CKF_OS_LOCKING_OK, CKR } from './constants.js';

@@ -1,4 +1,4 @@
-import type { PinFlags } from '../../broker/uiPort.js';
+import type { PinFlags } from '../../core/uiPorts.js';
 import { CKF_USER_PIN_COUNT_LOW, CKF_USER_PIN_FINAL_TRY, CKF_USER_PIN_LOCKED } from './constants.js';
 
 export function pinFlagsOf(tokenFlags: number): PinFlags {

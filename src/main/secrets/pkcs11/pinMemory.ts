@@ -1,4 +1,4 @@
-import type { Clock } from '../../broker/clock.js';
+import type { Clock } from '../../core/clock.js';
 
 /**
  * The PIN of one token, kept in broker memory for the token's pinGrace after a successful

@@ -1,7 +1,7 @@
 import type { TokenConfig } from '../../../shared/config/schema.js';
-import type { Clock } from '../../broker/clock.js';
-import type { UiPort } from '../../broker/uiPort.js';
-import type { SecretStore } from '../secretStore.js';
+import type { Clock } from '../../core/clock.js';
+import type { UiPort } from '../../core/uiPorts.js';
+import type { SecretStore } from '../../core/secretStore.js';
 import { lazyBinding, type Pkcs11Module } from './binding.js';
 import { readClientCertificate, type ClientCertificate } from './clientCertificate.js';
 import { ModuleHost } from './moduleHost.js';
@@ -10,7 +10,7 @@ import { unknownToken } from './tokenErrors.js';
 import { TokenSecretStore } from './tokenSecretStore.js';
 import { TokenSession } from './tokenSession.js';
 import { describeTokenKey, signWithTokenKey, type TokenKey } from './tokenSigner.js';
-import type { SignaturePlan } from '../../proxy/signaturePlan.js';
+import type { SignaturePlan } from './signaturePlan.js';
 
 export type { TokenInfo, TokenObjectInfo } from './tokenInventory.js';
 export type { ClientCertificate } from './clientCertificate.js';

@@ -1,9 +1,9 @@
 import type { TokenConfig } from '../../../shared/config/schema.js';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { PinFlags } from '../../broker/uiPort.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { PinFlags } from '../../core/uiPorts.js';
 import { describeFailure } from './ckr.js';
 import { describePinTries } from './pinFlags.js';
-import { UserDeclined } from '../../broker/userDeclined.js';
+import { UserDeclined } from '../../core/userDeclined.js';
 
 // Every message names the token as config.yaml does and as the card shows it; none ever
 // carries a PIN or a secret value (only CKR_* names and labels).

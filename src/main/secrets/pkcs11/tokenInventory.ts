@@ -1,5 +1,5 @@
-import { BrokerError } from '../../broker/brokerError.js';
-import type { PinFlags } from '../../broker/uiPort.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { PinFlags } from '../../core/uiPorts.js';
 import { slotIdText, unpad } from './binding.js';
 import { CKA_APPLICATION, CKA_CLASS, CKA_LABEL, CKO_CERTIFICATE, CKO_DATA, CKO_PRIVATE_KEY } from './constants.js';
 import { findObjects, readText, readUlong } from './objects.js';

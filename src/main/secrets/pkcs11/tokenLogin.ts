@@ -1,4 +1,4 @@
-import type { PinFlags } from '../../broker/uiPort.js';
+import type { PinFlags } from '../../core/uiPorts.js';
 import { ckrOf, isTokenGone } from './ckr.js';
 import { CKR, CKU_USER } from './constants.js';
 import { pinFlagsOf } from './pinFlags.js';

@@ -1,5 +1,5 @@
 import type * as Pkcs11Js from 'pkcs11js';
-import type { SecretRef, SecretStore } from '../secretStore.js';
+import type { SecretRef, SecretStore } from '../../core/secretStore.js';
 import { CKA_APPLICATION, CKA_CLASS, CKA_LABEL, CKA_PRIVATE, CKA_TOKEN, CKA_VALUE, CKO_DATA } from './constants.js';
 import { findObjects, readAttribute, readText } from './objects.js';
 import type { Attached, TokenSession } from './tokenSession.js';

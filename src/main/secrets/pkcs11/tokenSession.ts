@@ -1,9 +1,9 @@
 import type * as Pkcs11Js from 'pkcs11js';
 import type { TokenConfig } from '../../../shared/config/schema.js';
 import { parseDuration } from '../../../shared/duration.js';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { Clock } from '../../broker/clock.js';
-import type { UiPort } from '../../broker/uiPort.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { Clock } from '../../core/clock.js';
+import type { UiPort } from '../../core/uiPorts.js';
 import { unpad, type Handle, type Pkcs11 } from './binding.js';
 import { ckrOf, isTokenGone } from './ckr.js';
 import { CKF_RW_SESSION, CKF_SERIAL_SESSION, CKR, CKS_RO_USER_FUNCTIONS, CKS_RW_USER_FUNCTIONS } from './constants.js';

@@ -1,6 +1,6 @@
 import type { TokenConfig } from '../../../shared/config/schema.js';
-import { BrokerError } from '../../broker/brokerError.js';
-import type { HashName, SignaturePlan, TokenKeyType } from '../../proxy/signaturePlan.js';
+import { BrokerError } from '../../core/brokerError.js';
+import type { HashName, SignaturePlan, TokenKeyType } from './signaturePlan.js';
 import { findCertificateAndKey } from './clientCertificate.js';
 import { CKA_KEY_TYPE, CKG_MGF1_SHA256, CKG_MGF1_SHA384, CKG_MGF1_SHA512, CKK_EC, CKK_RSA, CKM_ECDSA, CKM_RSA_PKCS, CKM_RSA_PKCS_PSS, CKM_SHA256, CKM_SHA384, CKM_SHA512 } from './constants.js';
 import { readUlong } from './objects.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
 import type { KubecredPaths } from '../platform/paths.js';
-import { unsafeSocketDir } from '../server/runDir.js';
+import { unsafeSocketDir } from '../platform/runDir.js';
 
 export interface BrokerAnswer {
   readonly status: number;

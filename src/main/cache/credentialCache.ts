@@ -1,5 +1,5 @@
 import type { Credential } from '../../shared/credential.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 import { profileOfCacheKey } from './cacheKey.js';
 import { ChangeSignal } from './changeSignal.js';
 

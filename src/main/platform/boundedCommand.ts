@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { execa } from 'execa';
-import { sessionEnvironment } from '../platform/sessionEnvironment.js';
+import { sessionEnvironment } from './sessionEnvironment.js';
 
 export interface BoundedCommand {
   readonly command: string;

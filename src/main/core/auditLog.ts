@@ -1,4 +1,4 @@
-import { withoutTokens } from '../providers/exec/quoteStderr.js';
+import { withoutTokens } from './quoteStderr.js';
 import { BrokerError } from './brokerError.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';

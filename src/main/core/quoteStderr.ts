@@ -1,6 +1,6 @@
 const MAX_QUOTE = 400;
 
-import { withoutTerminalControls } from '../../../shared/printable.js';
+import { withoutTerminalControls } from '../../shared/printable.js';
 
 // What a plugin may echo of a secret, redacted in this order:
 // `password=...`, `"token": "..."`, `secret: ...`: the value of any secret-sounding key;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BrokerError } from '../broker/brokerError.js';
+import { BrokerError } from '../../core/brokerError.js';
 import { isTls12ClientTranscript } from './tls12Transcript.js';
 
 /** What the proxy asks the token to sign for: the TLS SignatureScheme crypto/tls picked. */

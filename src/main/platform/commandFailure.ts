@@ -1,6 +1,6 @@
-import { quoteStderr } from '../providers/exec/quoteStderr.js';
+import { quoteStderr } from '../core/quoteStderr.js';
 import type { BoundedResult } from './boundedCommand.js';
-import { BrokerError } from './brokerError.js';
+import { BrokerError } from '../core/brokerError.js';
 
 /**
  * Why a wrapped command (an exec plugin, a registry's passwordCommand) gave no usable output,

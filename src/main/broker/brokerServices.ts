@@ -1,0 +1,24 @@
+import type { OfferedMfaCodes } from '../providers/eks/mfaPrompt.js';
+import type { ProxySupervisor } from '../proxy/proxySupervisor.js';
+import type { SecretAdmin } from '../secrets/secretAdmin.js';
+import type { CredentialBroker } from './credentialBroker.js';
+import type { InteractionBoard } from './interactionBoard.js';
+import type { RegistryBroker } from './registryBroker.js';
+
+/** What composeBroker hands its hosts: the use cases the server, the web UI and the tray call. */
+export interface BrokerServices {
+  readonly credentials: CredentialBroker;
+  readonly admin: SecretAdmin;
+  /** Image registry credentials (kubelet credential provider, docker credential helper). */
+  readonly registries: RegistryBroker;
+  readonly interactions: InteractionBoard;
+  /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
+  readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
+  /** MFA codes typed in a terminal, for the eks profile that asked (POST /v1/profiles/:name/mfa). */
+  readonly mfaCodes: Pick<OfferedMfaCodes, 'offer'>;
+  /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
+  keychainFailure(): string | null;
+  /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */
+  onProfilesChanged(listener: () => void): () => void;
+  close(): Promise<void>;
+}
