@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BrokerError } from '../../src/main/core/brokerError.js';
 import { AnswersTold } from '../../src/main/broker/answersTold.js';
 import { UserDeclined } from '../../src/main/core/userDeclined.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const wrongPin = new BrokerError('pin-incorrect', 'token "hsm": the PIN was incorrect', 'check the PIN, then run: kubecred token login hsm');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Approvals } from '../../src/main/broker/approvals.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/main/core/uiPorts.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 function scripted(decisions: ApprovalDecision[]) {
   const asked: ApprovalRequest[] = [];

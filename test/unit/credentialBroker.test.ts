@@ -9,7 +9,7 @@ import type { ApprovalDecision } from '../../src/main/core/uiPorts.js';
 import type { CredentialContext, Provider } from '../../src/main/providers/provider.js';
 import type { Credential } from '../../src/shared/credential.js';
 import { configSchema, type KubecredConfig } from '../../src/shared/config/schema.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 // Issue 18: CredentialBroker's use cases in process, one fake per port (kubelogin's way), a
 // case per behaviour, time driven by the fake clock: milliseconds, no daemon, no sleeping.

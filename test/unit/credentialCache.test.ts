@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CredentialCache } from '../../src/main/cache/credentialCache.js';
 import { credentialCacheKey } from '../../src/main/cache/cacheKey.js';
 import type { Credential } from '../../src/shared/credential.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const MINUTE = 60_000;
 

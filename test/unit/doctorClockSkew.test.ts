@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clockSkewCheck, discoveryUrl } from '../../src/main/doctor/checks/clockSkewCheck.js';
 import { oidcIssuers } from '../../src/main/doctor/doctorChecks.js';
 import { parseConfig } from '../../src/main/config/configLoader.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const ISSUER = { issuer: 'https://id.example.com/realms/k8s/', caFile: '/etc/ca.pem', profiles: ['dev'] };
 

@@ -4,7 +4,7 @@ import { eksToken } from '../../src/main/providers/eks/eksToken.js';
 import { amzDate, canonicalQueryString, canonicalRequest, EMPTY_BODY_SHA256, sha256Hex, signature, signingKey, stringToSign, uriEncode } from '../../src/main/providers/eks/sigv4.js';
 import { stsEndpointFor } from '../../src/main/providers/eks/stsEndpoint.js';
 import type { SecretStore } from '../../src/main/core/secretStore.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 import { offlineAwsSessions } from '../support/offlineAwsSessions.js';
 
 // The worked GET example of the AWS SigV4 documentation ("Create a signed AWS API request":

@@ -3,7 +3,7 @@ import { IssuerRecheck } from '../../src/main/broker/issuerRecheck.js';
 import type { Validity } from '../../src/main/providers/provider.js';
 import { fetchHttp } from '../../src/main/providers/keystone/postJson.js';
 import { validateKeystoneToken } from '../../src/main/providers/keystone/tokenValidation.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 function harness(verdict: () => Promise<Validity> = async () => 'revoked') {
   const clock = new FakeClock();

@@ -7,7 +7,7 @@ import { BrokerError } from '../../src/main/core/brokerError.js';
 import type { PinRequest, UiPort } from '../../src/main/core/uiPorts.js';
 import type { Pkcs11Module } from '../../src/main/secrets/pkcs11/binding.js';
 import { createPkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const PIN = '4711';
 const TOKEN = tokenSchema.parse({ name: 'card', module: '/fake/libcard.so', label: 'My Card', pinGrace: '10m' });

@@ -9,7 +9,7 @@ import { parseProviderRequest } from '../../src/main/registry/providerRequest.js
 import { RegistryLogins } from '../../src/main/registry/registryLogins.js';
 import type { SecretRef, SecretStore } from '../../src/main/core/secretStore.js';
 import type { AuditRecord } from '../../src/main/core/auditLog.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 class MemoryStore implements SecretStore {
   readonly name = 'memory store';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RevocationCheck } from '../../src/main/broker/revocationCheck.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const CLUSTER = { server: 'https://cluster.example:6443' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_LIMITS, SessionKeeper } from '../../src/main/webui/sessionKeeper.js';
-import { FakeClock } from './fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const ORIGIN = { label: 'kubecred ui (pid 42)', ancestry: [42, 41] };
 const bearer = (secret: string) => `Bearer ${secret}`;
