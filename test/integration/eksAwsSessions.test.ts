@@ -11,7 +11,7 @@ import { HttpStsClient } from '../../src/main/providers/eks/stsClient.js';
 import type { AwsCredentials } from '../../src/main/providers/eks/sigv4.js';
 import { startMotoSts, type MotoSts } from '../support/motoSts.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
-import { FakeClock } from '../unit/fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 // Issue 17: roles, MFA and credential_process against moto's STS (IAM enforced: signatures
 // checked, AssumeRole allowed only by policy), with the real aws CLI as the oracle.

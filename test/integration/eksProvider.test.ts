@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EksProvider } from '../../src/main/providers/eks/eksProvider.js';
 import type { SecretStore } from '../../src/main/core/secretStore.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
-import { FakeClock } from '../unit/fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 import { offlineAwsSessions } from '../support/offlineAwsSessions.js';
 
 // Equality with the real `aws eks get-token` (AWS CLI v1 here) at one fixed instant.

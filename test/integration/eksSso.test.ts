@@ -18,7 +18,7 @@ import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { startSsoStandIn, type SsoStandIn } from '../support/ssoStandIn.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
-import { FakeClock } from '../unit/fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 // Issue 17: IAM Identity Center (SSO) profiles. moto has no SSO-OIDC or portal, so a
 // stand-in plays them (test/support/ssoStandIn.ts); the aws CLI is the oracle for the token.

@@ -9,7 +9,7 @@ import type { SecretStore } from '../../src/main/core/secretStore.js';
 import { createTestPki, type TestPki } from '../support/pki.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { startKeystoneStandIn, type KeystoneStandIn } from '../support/keystoneStandIn.js';
-import { FakeClock } from '../unit/fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const ALICE_PASSWORD = 'correct horse battery';
 const START = Date.parse('2026-01-01T00:00:00Z');

@@ -16,7 +16,7 @@ import * as K from '../../src/main/secrets/pkcs11/constants.js';
 import { createPkcs11Service, type Pkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
 import { planSignature } from '../../src/main/secrets/pkcs11/signaturePlan.js';
 import { SOFTHSM_MODULE, createExtractableKey, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
-import { FakeClock } from '../unit/fakeClock.js';
+import { FakeClock } from '../support/fakes/fakeClock.js';
 
 const exec = promisify(execFile);
 const PIN = '246810';
