@@ -20,13 +20,14 @@ const MAIN_LAYERS = {
   proxy: ['core', 'platform', 'providers', 'secrets'], // kubecred-proxy's supervisor
   broker: ['core', 'platform', 'cache', 'config', 'state', 'secrets', 'providers', 'registry', 'proxy'], // the use cases
   client: ['core', 'platform'], // the broker API's client (CLI, doctor, demo)
+  http: ['core'], // what both HTTP servers share: the bounded JSON body
   kubeconfig: ['core', 'platform', 'config', 'broker'],
-  server: ['core', 'platform', 'broker'], // the broker API on the socket
-  webui: ['core', 'platform', 'broker', 'kubeconfig'],
+  server: ['core', 'platform', 'http', 'broker'], // the broker API on the socket
+  webui: ['core', 'platform', 'http', 'broker', 'kubeconfig'],
   doctor: ['core', 'platform', 'config', 'secrets', 'providers', 'kubeconfig', 'client'],
 };
 const HOSTS = ['cli', 'electron', 'demo'];
-const HOST_FILES = ['composition', 'headlessBroker', 'trayBroker', 'webUiBroker'];
+const HOST_FILES = ['composition', 'startBroker', 'trayBroker', 'webUiHost'];
 const ALL_MAIN = [...Object.keys(MAIN_LAYERS), ...HOSTS];
 
 function layerRule(folder, allowed) {

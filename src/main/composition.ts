@@ -4,7 +4,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './cache/credentialCache.js';
 import type { Logger } from './core/logger.js';
-import { HeadlessUi } from './broker/headlessUi.js';
+import { BrowserLoginUi } from './broker/browserLoginUi.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
 import { privateBrowserOpener } from './platform/privateLinkOpener.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
@@ -12,7 +12,7 @@ import { RegistryBroker } from './broker/registryBroker.js';
 import type { BrokerServices } from './broker/brokerServices.js';
 import { runPasswordCommand } from './registry/passwordCommand.js';
 import { RegistryLogins } from './registry/registryLogins.js';
-import type { ApprovalUiPort, LoginUiPort, UiPort } from './core/uiPorts.js';
+import type { BrokerUi, SecretPromptPort } from './core/uiPorts.js';
 import { AskingContext } from './broker/askingContext.js';
 import { Approvals } from './broker/approvals.js';
 import { RevocationCheck } from './broker/revocationCheck.js';
@@ -50,19 +50,19 @@ export interface CompositionOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly keychain?: SecretStore;
-  readonly ui?: UiPort & LoginUiPort & ApprovalUiPort;
+  readonly ui?: BrokerUi;
   readonly interactions?: InteractionBoard;
 }
 
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
-export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new HeadlessUi(interactions, privateBrowserOpener(paths)) }: CompositionOptions): BrokerServices {
+export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new BrowserLoginUi(interactions, privateBrowserOpener(paths)) }: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, LAST_GOOD_CONFIG));
   const keychainHealth = new HealthRecordingStore(keychain);
   const asking = new AskingContext();
   const callers = new ProcessCallerInfo();
   // A PIN asked while serving a credential names the program and the profile it is for.
-  const tokenUi: UiPort = {
+  const tokenUi: SecretPromptPort = {
     askPin: async (request) => ui.askPin({ ...request, ...(await asking.describe()) }),
     askPassphrase: (request) => ui.askPassphrase(request),
   };

@@ -1,7 +1,7 @@
 import type { Logger } from './core/logger.js';
-import { startHeadlessBroker, type RunningBroker } from './headlessBroker.js';
+import { startBroker, type RunningBroker } from './startBroker.js';
 import type { KubecredPaths } from './platform/paths.js';
-import type { LoginItem } from './webUiBroker.js';
+import type { LoginItem } from './webUiHost.js';
 import type { WebUi } from './webui/webUiPorts.js';
 
 export interface TrayBroker extends RunningBroker {
@@ -16,7 +16,7 @@ export interface TrayBroker extends RunningBroker {
  * this and looks at it through Chromium, as the tray's windows would.
  */
 export async function startTrayBroker(paths: KubecredPaths, logger: Logger, loginItem?: LoginItem): Promise<TrayBroker> {
-  const broker = await startHeadlessBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {} });
+  const broker = await startBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {} });
   const { webUi } = broker;
   if (!webUi) {
     await broker.close();

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AuditEntry, PromptAnswer, TokenView, WebUiState } from '../shared/api/prompts.js';
+import type { PromptAnswer } from '../shared/api/prompts.js';
+import type { AuditEntry, TokenView, WebUiState } from '../shared/api/webUiApi.js';
 import type { Transport } from './api/transport.js';
 import { AuditLogView } from './components/AuditLogView.js';
 import { FirstRun } from './components/FirstRun.js';

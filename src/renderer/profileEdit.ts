@@ -1,4 +1,4 @@
-import type { ProfileChanges } from '../shared/api/prompts.js';
+import type { ProfileChanges } from '../shared/api/webUiApi.js';
 import { OPTIONAL_FIELDS, PROVIDER_FIELDS, PROVIDERS, SECRET_FIELDS, type FieldSpec, type ProviderName } from './profileFields.js';
 
 /** The form's fields for a provider by name; none for a provider this page does not know. */

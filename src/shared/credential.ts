@@ -19,7 +19,3 @@ export interface Credential {
    */
   readonly account?: string;
 }
-
-export function credentialKind(credential: Credential): 'token' | 'client-certificate' {
-  return credential.token !== undefined ? 'token' : 'client-certificate';
-}

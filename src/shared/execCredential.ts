@@ -41,7 +41,6 @@ export const execInfoSchema = z.object({
     .passthrough()
     .default({}),
 });
-export type ExecInfo = z.infer<typeof execInfoSchema>;
 
 /** status of an ExecCredential: what a provider produces and a plugin prints. */
 export const execCredentialStatusSchema = z

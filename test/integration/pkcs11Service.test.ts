@@ -11,7 +11,7 @@ import type * as Pkcs11Js from 'pkcs11js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenSchema, type TokenConfig } from '../../src/shared/config/schema.js';
 import { BrokerError } from '../../src/main/core/brokerError.js';
-import type { PinRequest, UiPort } from '../../src/main/core/uiPorts.js';
+import type { PinRequest, SecretPromptPort } from '../../src/main/core/uiPorts.js';
 import * as K from '../../src/main/secrets/pkcs11/constants.js';
 import { createPkcs11Service, type Pkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
 import { planSignature } from '../../src/main/secrets/pkcs11/signaturePlan.js';
@@ -117,7 +117,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
       if (answers.length > 0) return answers.shift() as string | null;
       return request.token === 'second' ? SECOND_PIN : PIN;
     });
-    const ui: UiPort = { askPin, askPassphrase: async () => null };
+    const ui: SecretPromptPort = { askPin, askPassphrase: async () => null };
     const clock = options.clock ?? new FakeClock();
     const service = createPkcs11Service({ tokens: options.tokens ?? [token], ui, clock, loadModule: countingModule(counts) });
     open.push(service);

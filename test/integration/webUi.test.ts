@@ -6,9 +6,10 @@ import { buildRenderer, launchChromium, type TestChromium } from '../support/chr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import { ProfileInvalidError } from '../../src/main/config/configEditor.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
-import type { Preferences } from '../../src/shared/api/prompts.js';
+import type { Preferences } from '../../src/shared/api/webUiApi.js';
 import { REPO_ROOT } from '../support/repo.js';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
@@ -69,7 +70,7 @@ function fakePorts() {
     },
     updateProfile: async (name, changes) => {
       calls.push(`update ${name} ${JSON.stringify(changes)}`);
-      if (changes.issuer === 'not a url') throw Object.assign(new Error('the profile is invalid: issuer: Invalid URL'), { code: 'bad-request', httpStatus: 400, field: 'issuer' });
+      if (changes.issuer === 'not a url') throw new ProfileInvalidError('the profile is invalid: issuer: Invalid URL', 'issuer');
     },
     storeSecret: async (name, field, value) => {
       calls.push(`secret ${name}/${field} (${value.length} characters)`);
@@ -78,7 +79,7 @@ function fakePorts() {
     tokens: async () => [],
     updateToken: async (name, changes) => {
       calls.push(`token ${name} ${JSON.stringify(changes)}`);
-      if (changes.pinGrace === 'soon') throw Object.assign(new Error('the token is invalid: pinGrace: not a duration'), { code: 'bad-request', httpStatus: 400, field: 'pinGrace' });
+      if (changes.pinGrace === 'soon') throw new ProfileInvalidError('the token is invalid: pinGrace: not a duration', 'pinGrace');
       prefs.tokens[0]!.pinGrace = changes.pinGrace ?? '15m';
     },
     preferences: async () => structuredClone(prefs),

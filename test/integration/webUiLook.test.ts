@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
-import type { AuditEntry, ImportPreview, Preferences } from '../../src/shared/api/prompts.js';
+import type { AuditEntry, ImportPreview, Preferences } from '../../src/shared/api/webUiApi.js';
 import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
 import { seriousAxeViolations } from '../support/axe.js';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';

@@ -3,7 +3,7 @@ import { parseConfig } from '../../src/main/config/configLoader.js';
 import { kubeconfigExposureCheck } from '../../src/main/doctor/checks/kubeconfigExposureCheck.js';
 import { kubeconfigProfilesCheck } from '../../src/main/doctor/checks/kubeconfigProfilesCheck.js';
 import { kubectlVersionCheck, unsupportedReason } from '../../src/main/doctor/checks/kubectlVersionCheck.js';
-import { parseKubeconfigUsers, readKubeconfigs, type KubeconfigFile } from '../../src/main/kubeconfig/kubeconfigUsers.js';
+import { parseKubeconfigUsers, readKubeconfigs, type KubeconfigReading } from '../../src/main/kubeconfig/kubeconfigUsers.js';
 import type { KubecredConfig } from '../../src/shared/config/schema.js';
 
 const SECRET = 'sekrit-token-value-123';
@@ -16,7 +16,7 @@ const kubecredUser = (name: string, profile: string, apiVersion = V1, command = 
   `  - name: ${name}\n    user:\n      exec:\n        apiVersion: ${apiVersion}\n        command: ${command}\n        args: [credential, ${profile}]\n`;
 const tokenUser = (name: string) => `  - name: ${name}\n    user:\n      token: ${SECRET}\n      client-key-data: ""\n`;
 
-async function files(entries: Record<string, { text: string; mode?: number }>): Promise<KubeconfigFile[]> {
+async function files(entries: Record<string, { text: string; mode?: number }>): Promise<KubeconfigReading[]> {
   return readKubeconfigs(Object.keys(entries), { read: async (file) => entries[file] && { text: entries[file].text, mode: entries[file].mode ?? 0o100600 } });
 }
 

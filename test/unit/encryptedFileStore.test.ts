@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NoUi } from '../../src/main/broker/noUi.js';
-import type { UiPort } from '../../src/main/core/uiPorts.js';
+import type { SecretPromptPort } from '../../src/main/core/uiPorts.js';
 import { EncryptedFileStore } from '../../src/main/secrets/encryptedFile/encryptedFileStore.js';
 
 const FAST_KDF = { N: 1024, r: 8, p: 1 };
 const SECRET = 'planted-file-secret-7c2e9a';
 const ref = { profile: 'prod', field: 'token' };
 
-function scriptedUi(answers: Array<string | null>): UiPort & { asked: number } {
+function scriptedUi(answers: Array<string | null>): SecretPromptPort & { asked: number } {
   const ui = {
     asked: 0,
     askPin: async () => null,

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { tokenSchema } from '../../src/shared/config/schema.js';
 import { BrokerError } from '../../src/main/core/brokerError.js';
-import type { PinRequest, UiPort } from '../../src/main/core/uiPorts.js';
+import type { PinRequest, SecretPromptPort } from '../../src/main/core/uiPorts.js';
 import type { Pkcs11Module } from '../../src/main/secrets/pkcs11/binding.js';
 import { createPkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
 import { FakeClock } from '../support/fakes/fakeClock.js';
@@ -160,7 +160,7 @@ function setup(options: { tokens?: FakeToken[]; answers?: (string | null)[]; con
     void request;
     return answers.length > 0 ? (answers.shift() as string | null) : PIN;
   });
-  const ui: UiPort = { askPin, askPassphrase: async () => null };
+  const ui: SecretPromptPort = { askPin, askPassphrase: async () => null };
   const clock = new FakeClock();
   const service = createPkcs11Service({ tokens: options.configs ?? [TOKEN], ui, clock, loadModule });
   return { fake, loadModule, askPin, clock, service, store: service.secretStore('card') };

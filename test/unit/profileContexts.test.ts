@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { usesByProfile } from '../../src/main/kubeconfig/profileContexts.js';
-import { parseKubeconfigUsers, type KubeconfigCluster, type KubeconfigContext, type KubeconfigFile, type KubeconfigUser } from '../../src/main/kubeconfig/kubeconfigUsers.js';
+import { parseKubeconfigUsers, type KubeconfigCluster, type KubeconfigContext, type KubeconfigReading, type KubeconfigUser } from '../../src/main/kubeconfig/kubeconfigUsers.js';
 import { usedByText } from '../../src/renderer/components/ProfileList.js';
 
 const kubecred = (profile: string) => ({ command: '/opt/kubecred/kubecred-shim', args: ['credential', profile] });
-const file = (name: string, users: KubeconfigUser[], contexts: KubeconfigContext[], clusters: KubeconfigCluster[] = []): KubeconfigFile => ({ file: name, state: 'read', mode: 0o600, users, contexts, clusters });
+const file = (name: string, users: KubeconfigUser[], contexts: KubeconfigContext[], clusters: KubeconfigCluster[] = []): KubeconfigReading => ({ file: name, state: 'read', mode: 0o600, users, contexts, clusters });
 
 describe('the contexts that use each profile', () => {
   it('follows kubectl: the first file that defines a user or a context wins; other plugins are not profiles', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { profileLabel, trayMenuModel } from '../../src/main/electron/trayMenuModel.js';
-import { describeProfile as windowText, formatTimeLeft as windowTimeLeft, profileStatus } from '../../src/renderer/timeLeft.js';
+import { describeProfile as windowText, formatTimeLeft as windowTimeLeft, profileStatus } from '../../src/shared/profileWords.js';
 import type { ProfileSummary } from '../../src/shared/api/status.js';
 import { formatRemaining } from '../../src/shared/duration.js';
 import { EXPIRING_SOON_MS } from '../../src/shared/profileWords.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PendingPrompt } from '../../src/shared/api/prompts.js';
 import type { ProfileSummary } from '../../src/shared/api/status.js';
-import { servicesBrokerPort } from '../../src/main/electron/brokerPort.js';
+import { trayActions } from '../../src/main/electron/trayActions.js';
 import { BrokerError } from '../../src/main/core/brokerError.js';
 import { PromptQueue } from '../../src/main/broker/promptQueue.js';
 import { mirrorPromptWindows } from '../../src/main/electron/promptWindows.js';
@@ -94,7 +94,7 @@ describe('the tray\'s prompt windows follow the prompt queue', () => {
   });
 });
 
-describe('servicesBrokerPort', () => {
+describe('trayActions', () => {
   it('calls the broker\'s use cases in process: refresh is a refresh, not a login, and errors are the broker\'s', async () => {
     const calls: string[] = [];
     const credentials = {
@@ -107,7 +107,7 @@ describe('servicesBrokerPort', () => {
       },
     };
     const admin = { lockAll: async () => void calls.push('lockAll') };
-    const port = servicesBrokerPort({ credentials, admin } as unknown as Parameters<typeof servicesBrokerPort>[0]);
+    const port = trayActions({ credentials, admin } as unknown as Parameters<typeof trayActions>[0]);
     expect(await port.listProfiles()).toEqual([prod]);
     expect(await port.login('my/profile')).toEqual({ expiresAt: '2026-01-01T01:00:00Z' });
     expect(await port.refresh('prod')).toEqual({ expiresAt: '2026-01-01T02:00:00Z' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { filterAudit, NO_FILTER } from '../../src/renderer/components/AuditLogView.js';
 import { profileBadge, secretHome, tickMs, tokenOf } from '../../src/renderer/profileBadge.js';
 import { isPageRoute, parseRoute, routeHref } from '../../src/renderer/route.js';
-import type { AuditEntry } from '../../src/shared/api/prompts.js';
+import type { AuditEntry } from '../../src/shared/api/webUiApi.js';
 import type { ProfileSummary } from '../../src/shared/api/status.js';
 
 const now = Date.parse('2026-01-01T12:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditTime } from '../../src/renderer/components/AuditLogView.js';
-import { loginOffer, profileTone } from '../../src/renderer/timeLeft.js';
+import { loginOffer, profileTone } from '../../src/renderer/profileTone.js';
 import type { ProfileSummary } from '../../src/shared/api/status.js';
 
 const profile = (over: Partial<ProfileSummary>): ProfileSummary => ({ name: 'p', provider: 'oidc', state: 'idle', expiresAt: null, lastError: null, ...over });

@@ -1,8 +1,8 @@
 import { BrokerError } from '../core/brokerError.js';
-import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, PassphraseRequest, PinRequest, UiPort } from '../core/uiPorts.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, PassphraseRequest, PinRequest, SecretPromptPort } from '../core/uiPorts.js';
 
 /** The headless broker with nobody to ask: each prompt becomes an error naming the command that answers it. */
-export class NoUi implements UiPort, ApprovalUiPort {
+export class NoUi implements SecretPromptPort, ApprovalUiPort {
   async askPin(request: PinRequest): Promise<string | null> {
     throw new BrokerError('locked', `token "${request.token}" (${request.tokenLabel}) needs its PIN and there is no window to ask in`, `run: kubecred token login ${request.token}`, { kind: 'token-pin', token: request.token });
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
-import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, FormRequest, PassphraseRequest, PinRequest, UiPort } from '../core/uiPorts.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, FormRequest, PassphraseRequest, PinRequest, SecretPromptPort } from '../core/uiPorts.js';
 
 export interface PromptQueueOptions {
   /** How long a prompt waits for the user before it answers cancel (PIN, passphrase) or deny (approval). */
@@ -34,7 +34,7 @@ type Outcome = PromptAnswer | typeof TIMED_OUT;
  * twenty prompts nor try a PIN twenty times. Approvals are keyed by pid too, because one
  * program's Allow must never let another program through.
  */
-export class PromptQueue implements UiPort, ApprovalUiPort {
+export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
   private readonly open = new Map<string, Open>();
   private readonly listeners = new Set<() => void>();
   private readonly timeoutMs: number;

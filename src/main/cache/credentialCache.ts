@@ -26,6 +26,11 @@ export type Fetch = () => Promise<Credential>;
  * Credentials in broker memory only. One provider call per key at a time however many
  * callers wait (single flight); refresh ahead of expiry; forget() wins over a fetch that
  * was already running, so a logout is never undone by a late answer.
+ *
+ * Its single flight is a plain promise per key, not SingleFlight (providers/singleFlight.ts),
+ * because the two end differently: a fetch here is never aborted when its callers leave (the
+ * answer still fills the cache for the next one), and forget() detaches it by generation;
+ * SingleFlight aborts a login once every caller has left or one cancels for all.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();

@@ -1,9 +1,7 @@
-/** What a token reports about its user PIN, to warn before a card locks itself. */
-export interface PinFlags {
-  readonly countLow: boolean;
-  readonly finalTry: boolean;
-  readonly locked: boolean;
-}
+import type { PinFlags } from '../../shared/api/prompts.js';
+
+/** What a token reports about its user PIN, to warn before a card locks itself (one shape from the page to the token). */
+export type { PinFlags };
 
 export interface PinRequest {
   /** The token's name in config.yaml. */
@@ -28,7 +26,7 @@ export interface PassphraseRequest {
  * by the Node CLI, or nowhere (then the port throws a BrokerError that says what to run).
  * null means the user cancelled.
  */
-export interface UiPort {
+export interface SecretPromptPort {
   askPin(request: PinRequest): Promise<string | null>;
   askPassphrase(request: PassphraseRequest): Promise<string | null>;
 }
@@ -78,3 +76,6 @@ export type ApprovalDecision = { readonly allow: false; readonly timedOut?: bool
 export interface ApprovalUiPort {
   askApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
 }
+
+/** Every question the broker may ask, in one bundle: what a host (tray, web UI, demo, tests) provides. */
+export type BrokerUi = SecretPromptPort & LoginUiPort & ApprovalUiPort;

@@ -4,12 +4,12 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROUTES } from '../../shared/api/routes.js';
-import { HeadlessUi } from '../broker/headlessUi.js';
+import { BrowserLoginUi } from '../broker/browserLoginUi.js';
 import type { UrlOpener } from '../core/ports.js';
 import { InteractionBoard } from '../broker/interactionBoard.js';
 import { jsonLinesLogger } from '../core/logger.js';
 import { BrokerClient } from '../client/brokerClient.js';
-import { startHeadlessBroker } from '../headlessBroker.js';
+import { startBroker } from '../startBroker.js';
 import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
@@ -54,7 +54,7 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
   });
   let scripted: BrowserDriver | undefined;
   const opener: UrlOpener = once ? { open: async (url) => scriptedSignIn(url, async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()), say) } : privateBrowserOpener(paths);
-  const server = await startHeadlessBroker(paths, jsonLinesLogger((line) => log.write(line)), { interactions: board, ui: new HeadlessUi(board, opener) });
+  const server = await startBroker(paths, jsonLinesLogger((line) => log.write(line)), { interactions: board, ui: new BrowserLoginUi(board, opener) });
   try {
     const stored = await new BrokerClient(paths).request('PUT', ROUTES.secret('demo', 'token'), { value: token });
     if (stored.status !== 204) {

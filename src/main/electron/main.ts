@@ -3,8 +3,8 @@ import { jsonLinesLogger } from '../core/logger.js';
 import { kubecredPaths } from '../platform/paths.js';
 import { currentLayout } from '../platform/shimLocation.js';
 import { startTrayBroker } from '../trayBroker.js';
-import type { LoginItem } from '../webUiBroker.js';
-import { servicesBrokerPort } from './brokerPort.js';
+import type { LoginItem } from '../webUiHost.js';
+import { trayActions } from './trayActions.js';
 import { recentDenials } from './deniedRequests.js';
 import { notificationsFor, type BrokerSnapshot } from './notifications.js';
 import { mirrorPromptWindows } from './promptWindows.js';
@@ -46,7 +46,7 @@ async function start(): Promise<void> {
   windowSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   const windows = new WindowManager(webUi.origin, WINDOW_PARTITION);
   const unmirror = mirrorPromptWindows(server.prompts, windows);
-  const broker = servicesBrokerPort(server.services);
+  const broker = trayActions(server.services);
 
   const report = (error: unknown) => logger.warn('tray action failed', { reason: (error as Error).message });
   const run = (action: TrayAction): void => {

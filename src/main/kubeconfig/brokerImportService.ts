@@ -7,7 +7,7 @@ import { configProfilePorts } from './configProfilePorts.js';
 import { importService, type ImportService } from './importService.js';
 import { kubeconfigFiles } from './kubeconfigFiles.js';
 import { workerPreviewer, type PreviewInput } from './workerPreviewer.js';
-import type { ImportPreview } from '../../shared/api/prompts.js';
+import type { ImportPreview } from '../../shared/api/webUiApi.js';
 
 /**
  * The import wizard inside the broker: profiles go into config.yaml and secrets straight into

@@ -3,7 +3,7 @@ import { EXEC_API_VERSIONS } from '../../shared/execCredential.js';
 import { renderKubeconfig, namedEntries, type KubeconfigFile } from './kubeconfigDocument.js';
 import { effectiveEntries, type LocatedEntry } from './kubeconfigSet.js';
 import { eksFromAwsExec } from './awsEksExec.js';
-import { kubecredExecBlock, type ExecApiVersion } from './kubecredExec.js';
+import { kubecredExecBlock, type InstallApiVersion } from './kubecredExec.js';
 import { unifiedDiff } from './lineDiff.js';
 import { removeKeepingComments } from './movedComments.js';
 import { profileNameFor } from './profileNames.js';
@@ -48,7 +48,7 @@ export interface ImportPlan {
 export interface PlanOptions {
   /** The program kubectl runs: the native shim, or the Node CLI. */
   readonly command: string;
-  readonly apiVersion?: ExecApiVersion;
+  readonly apiVersion?: InstallApiVersion;
   /** Profile names config.yaml has already. */
   readonly takenProfiles: Iterable<string>;
   /** Where inline OIDC CA bundles are written out. */

@@ -1,4 +1,4 @@
-import type { ImportPreview, ImportResult } from '../../shared/api/prompts.js';
+import type { ImportPreview, ImportResult } from '../../shared/api/webUiApi.js';
 import { BrokerError } from '../core/brokerError.js';
 import type { ImportPlan } from './importPlan.js';
 import { KubeconfigSyntaxError } from './kubeconfigDocument.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImportMove, ImportPreview } from '../../shared/api/prompts.js';
+import type { ImportMove, ImportPreview } from '../../shared/api/webUiApi.js';
 import type { ImportPlan } from './importPlan.js';
 
 /** What the page shows of a user that moves: names and field names, never a value. */

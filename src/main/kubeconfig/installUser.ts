@@ -4,7 +4,7 @@ import { destinationFile } from './kubeconfigFiles.js';
 import { withKubeconfigLock } from './kubeconfigLock.js';
 import { backupKubeconfig, replaceKubeconfig } from './kubeconfigWrite.js';
 import { currentContext, findEntry, loadKubeconfigSet } from './kubeconfigSet.js';
-import { kubecredExecBlock, type ExecApiVersion } from './kubecredExec.js';
+import { kubecredExecBlock, type InstallApiVersion } from './kubecredExec.js';
 import { classifyUser } from './userCredentials.js';
 import { CREDENTIAL_KEYS } from './userFields.js';
 import { pointContextAtProxy, type ProxyCluster } from './proxyCluster.js';
@@ -15,7 +15,7 @@ export interface InstallRequest {
   readonly profile: string;
   readonly context?: string;
   readonly command: string;
-  readonly apiVersion?: ExecApiVersion;
+  readonly apiVersion?: InstallApiVersion;
   /** Drop credentials the user has now; without it they are refused, so nothing is lost. */
   readonly replace?: boolean;
   /** The profile goes through kubecred-proxy: the context's cluster becomes the listener. */

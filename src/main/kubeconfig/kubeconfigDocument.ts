@@ -75,13 +75,23 @@ export async function loadKubeconfigFile(file: string): Promise<KubeconfigFile> 
   return { file, exists: text !== undefined, text: text ?? '', mode, doc, lineOf };
 }
 
+/**
+ * How every reader here parses a kubeconfig: YAML 1.1, as kubectl reads it (sigs.k8s.io/yaml),
+ * so `on`, `yes` and `0755` mean what they mean to kubectl. The look-only reader
+ * (kubeconfigUsers.ts) takes what it can from any file; parseKubeconfig below, for files
+ * Kubecred rewrites, also refuses shapes it could not rewrite safely.
+ */
+export function parseKubeconfigYaml(text: string, lineCounter: LineCounter): Document.Parsed {
+  return parseDocument(text, { lineCounter, prettyErrors: false, keepSourceTokens: false, version: '1.1' });
+}
+
 /** Parses kubeconfig text; throws KubeconfigSyntaxError naming the line of the first problem. */
 export function parseKubeconfig(text: string, file: string, lineCounter = new LineCounter()): Document.Parsed {
   const items = itemCount(text);
   if (items > MAX_KUBECONFIG_ITEMS) {
     throw new KubeconfigSyntaxError(file, undefined, `it has ${items.toLocaleString('en')} lines and list items, more than the ${MAX_KUBECONFIG_ITEMS.toLocaleString('en')} Kubecred edits; ${SPLIT_HINT}`);
   }
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, keepSourceTokens: false, version: '1.1' });
+  const doc = parseKubeconfigYaml(text, lineCounter);
   const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
   const [error] = doc.errors;
   if (error) throw new KubeconfigSyntaxError(file, lineOf(error.pos[0]), `not valid YAML (${error.message.split('\n')[0]})`);

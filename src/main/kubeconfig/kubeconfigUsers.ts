@@ -1,4 +1,5 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter } from 'yaml';
+import { parseKubeconfigYaml } from './kubeconfigDocument.js';
 import { AUTH_PROVIDER_SECRET_FIELDS, INLINE_SECRET_FIELDS } from './userFields.js';
 
 export interface KubeconfigUser {
@@ -22,7 +23,8 @@ export interface KubeconfigCluster {
   readonly server: string | undefined;
 }
 
-export type KubeconfigFile =
+/** One kubeconfig file as read only to look (doctor, contexts): missing, broken, or its users and contexts. */
+export type KubeconfigReading =
   | { readonly file: string; readonly state: 'missing' }
   | { readonly file: string; readonly state: 'broken'; readonly error: string }
   | { readonly file: string; readonly state: 'read'; readonly mode: number; readonly users: readonly KubeconfigUser[]; readonly contexts: readonly KubeconfigContext[]; readonly clusters?: readonly KubeconfigCluster[] };
@@ -33,9 +35,9 @@ export interface KubeconfigIo {
 }
 
 /** Reads each file kubectl would read, only to look: nothing here writes a kubeconfig. */
-export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo): Promise<KubeconfigFile[]> {
+export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo): Promise<KubeconfigReading[]> {
   return Promise.all(
-    files.map(async (file): Promise<KubeconfigFile> => {
+    files.map(async (file): Promise<KubeconfigReading> => {
       let content: { text: string; mode: number } | undefined;
       try {
         content = await io.read(file);
@@ -52,7 +54,7 @@ export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo
 export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[]; contexts: KubeconfigContext[]; clusters: KubeconfigCluster[] } | { error: string } {
   // Errors are given by line and code only: YAML's messages can quote the text, which may be a token.
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter, version: '1.1' });
+  const doc = parseKubeconfigYaml(text, lineCounter);
   const [yamlError] = doc.errors;
   if (yamlError) return { error: `not valid YAML at line ${lineCounter.linePos(yamlError.pos[0]).line} (${yamlError.code})` };
   const root: unknown = doc.toJS();

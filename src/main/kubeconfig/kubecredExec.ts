@@ -1,6 +1,8 @@
 import path from 'node:path';
+import type { ExecApiVersion } from '../../shared/execCredential.js';
 
-export type ExecApiVersion = 'client.authentication.k8s.io/v1' | 'client.authentication.k8s.io/v1beta1';
+/** The versions Kubecred writes into a kubeconfig's exec block: v1alpha1 is only read, from old clients. */
+export type InstallApiVersion = Exclude<ExecApiVersion, 'client.authentication.k8s.io/v1alpha1'>;
 
 export const INSTALL_HINT =
   'This user gets its credentials from Kubecred (a desktop credential broker). Install Kubecred and add the profile named in args, or ask for a kubeconfig with your own credentials.';
@@ -9,7 +11,7 @@ export const INSTALL_HINT =
 export function kubecredExecBlock({ command, profile, apiVersion = 'client.authentication.k8s.io/v1', env }: {
   command: string;
   profile: string;
-  apiVersion?: ExecApiVersion;
+  apiVersion?: InstallApiVersion;
   env?: readonly { name: string; value: string }[];
 }): Record<string, unknown> {
   return {
@@ -35,7 +37,7 @@ export function kubecredProfileOf(exec: unknown): string | undefined {
 }
 
 /** `v1`, `v1beta1` or the full group/version, as a user types it for --api-version; undefined otherwise. */
-export function parseExecApiVersion(value: string): ExecApiVersion | undefined {
+export function parseExecApiVersion(value: string): InstallApiVersion | undefined {
   const version = value.replace(/^client\.authentication\.k8s\.io\//, '');
   return version === 'v1' || version === 'v1beta1' ? `client.authentication.k8s.io/${version}` : undefined;
 }

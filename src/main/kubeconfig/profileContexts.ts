@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { readTextWithMode } from '../platform/readTextWithMode.js';
 import { kubecredProfileOf } from './kubecredExec.js';
-import { readKubeconfigs, type KubeconfigFile } from './kubeconfigUsers.js';
+import { readKubeconfigs, type KubeconfigReading } from './kubeconfigUsers.js';
 
 /** Where a profile is used: the contexts whose user calls it, and the API servers of their clusters. */
 export interface ProfileUse {
@@ -14,7 +14,7 @@ export interface ProfileUse {
  * rule (the first file that defines a user, context or cluster name wins), so the main window
  * can say "prod is used by context prod-eu, on https://prod.example:6443".
  */
-export function usesByProfile(files: readonly KubeconfigFile[]): Map<string, ProfileUse> {
+export function usesByProfile(files: readonly KubeconfigReading[]): Map<string, ProfileUse> {
   const profileOfUser = new Map<string, string | undefined>();
   const contextByName = new Map<string, { user: string | undefined; cluster: string | undefined }>();
   const serverOfCluster = new Map<string, string | undefined>();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ImportPreview } from '../../shared/api/prompts.js';
+import type { ImportPreview } from '../../shared/api/webUiApi.js';
 import { BrokerError } from '../core/brokerError.js';
 
 export interface PreviewInput {

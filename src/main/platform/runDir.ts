@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from './atomicWrite.js';
 
 /**
  * The run dir holds the socket and the client secret: 0700 and ours, or we refuse to
@@ -40,8 +41,6 @@ export async function unsafeSocketDir(socket: string): Promise<string | undefine
 /** A fresh secret per broker start; clients read it from a 0600 file and send it with each request. */
 export async function writeClientSecret(file: string): Promise<string> {
   const secret = randomBytes(32).toString('hex');
-  const temp = path.join(path.dirname(file), `.client-secret.${process.pid}`);
-  await writeFile(temp, `${secret}\n`, { mode: 0o600 });
-  await rename(temp, file);
+  await writeFileAtomic(file, `${secret}\n`, 0o600);
   return secret;
 }

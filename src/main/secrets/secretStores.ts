@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { KubecredConfig } from '../../shared/config/schema.js';
 import type { ConfigPort } from '../core/ports.js';
-import type { UiPort } from '../core/uiPorts.js';
+import type { SecretPromptPort } from '../core/uiPorts.js';
 import { EncryptedFileStore } from './encryptedFile/encryptedFileStore.js';
 import type { SecretStore } from '../core/secretStore.js';
 
@@ -14,7 +14,7 @@ export interface SecretStoresOptions {
   readonly config: ConfigPort;
   readonly home: string;
   readonly keychain: SecretStore;
-  readonly ui: UiPort;
+  readonly ui: SecretPromptPort;
   readonly tokens: (config: KubecredConfig) => TokenStores;
 }
 

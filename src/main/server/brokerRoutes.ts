@@ -7,7 +7,7 @@ import { dockerServerCallSchema, dockerStoreCallSchema, providerCallSchema } fro
 import { asBrokerError, BrokerError } from '../core/brokerError.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 import { PeerCredentialReader } from '../platform/peerCredentials.js';
-import { readJsonBody } from './readBody.js';
+import { readJsonBody } from '../http/readJsonBody.js';
 import { replyError, replyJson, send, wantsJson } from './reply.js';
 import { verifiedParentPid } from './verifiedCaller.js';
 import { followNotices, type NoticeSources } from './callerNotices.js';

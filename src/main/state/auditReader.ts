@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { auditEntrySchema, type AuditEntry } from '../../shared/api/prompts.js';
+import { auditEntrySchema, type AuditEntry } from '../../shared/api/webUiApi.js';
 
 export interface AuditTailOptions {
   /** How many records at most (the newest). */

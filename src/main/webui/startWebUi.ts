@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { systemClock } from '../core/clock.js';
-import type { WebUiState } from '../../shared/api/prompts.js';
+import type { WebUiState } from '../../shared/api/webUiApi.js';
 import { isUiPath, matchUiOperation, UI_API_PREFIX, UI_OPERATIONS } from '../../shared/api/uiContract.js';
 import { EventStream } from './eventStream.js';
 import { checkOrigin, SECURITY_HEADERS } from './requestGuard.js';
@@ -11,6 +11,7 @@ import { readStatic } from './staticFiles.js';
 import { WindowAuthorization } from './windowAuthorization.js';
 import type { WebUi, WebUiOptions } from './webUiPorts.js';
 import { HttpFailure, toFailure } from './httpFailure.js';
+import { readJsonBody } from '../http/readJsonBody.js';
 import { STREAMED, uiHandlers, type UiAnswer, type UiCall } from './uiHandlers.js';
 import { currentLayout } from '../platform/shimLocation.js';
 
@@ -130,20 +131,11 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
 }
 
 async function readBody(request: IncomingMessage, schema?: z.ZodType): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpFailure(413, 'too-large', 'request body too large');
-    chunks.push(chunk);
+  if (!schema) {
+    request.resume();
+    return undefined;
   }
-  if (!schema) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-  } catch {
-    throw new HttpFailure(400, 'bad-request', 'the body is not JSON');
-  }
+  const json = await readJsonBody(request, MAX_BODY_BYTES, {});
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new HttpFailure(400, 'bad-request', `bad request: ${parsed.error.issues[0]?.message ?? 'invalid body'}`);
   return parsed.data;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { PendingPrompt, WebUiState } from '../../shared/api/prompts.js';
+import type { PendingPrompt } from '../../shared/api/prompts.js';
+import type { WebUiState } from '../../shared/api/webUiApi.js';
 import type { UiOperation, UiParams, UiRequest, UiResponse } from '../../shared/api/uiContract.js';
 import type { EventStream } from './eventStream.js';
 import { HttpFailure } from './httpFailure.js';

@@ -1,4 +1,4 @@
-import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/prompts.js';
+import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/webUiApi.js';
 import type { Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
 import type { Clock } from '../core/clock.js';
 import type { PromptQueue } from '../broker/promptQueue.js';

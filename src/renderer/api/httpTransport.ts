@@ -1,4 +1,5 @@
-import { apiErrorSchema, type AuditEntry, type ImportPreview, type ImportResult, type Preferences, type ProfileChanges, type PromptAnswer, type TokenChanges, type TokenView, type WebUiState } from '../../shared/api/prompts.js';
+import { type PromptAnswer } from '../../shared/api/prompts.js';
+import { apiErrorSchema, type AuditEntry, type ImportPreview, type ImportResult, type Preferences, type ProfileChanges, type TokenChanges, type TokenView, type WebUiState } from '../../shared/api/webUiApi.js';
 import { UI_OPERATIONS, uiPath, type UiOperation, type UiParams, type UiRequest, type UiResponse } from '../../shared/api/uiContract.js';
 import { followEvents } from './eventSource.js';
 import { ApiError, type Transport } from './transport.js';

@@ -1,4 +1,5 @@
-import type { AuditEntry, ImportPreview, ImportResult, Preferences, ProfileChanges, PromptAnswer, TokenChanges, TokenView, WebUiState } from '../../shared/api/prompts.js';
+import type { PromptAnswer } from '../../shared/api/prompts.js';
+import type { AuditEntry, ImportPreview, ImportResult, Preferences, ProfileChanges, TokenChanges, TokenView, WebUiState } from '../../shared/api/webUiApi.js';
 
 /**
  * How the UI reaches the broker: HttpTransport, the same in a browser tab and a tray app

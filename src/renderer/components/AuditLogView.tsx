@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { AuditEntry } from '../../shared/api/prompts.js';
+import type { AuditEntry } from '../../shared/api/webUiApi.js';
 
 /** "kubectl (pid 4242)": the program the kernel named, else the client kind. */
 export function callerText(entry: AuditEntry): string {

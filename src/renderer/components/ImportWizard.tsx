@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ImportPreview, ImportResult } from '../../shared/api/prompts.js';
+import type { ImportPreview, ImportResult } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
 
 type Step = { at: 'start' } | { at: 'preview'; preview: ImportPreview } | { at: 'done'; result: ImportResult };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Preferences } from '../../shared/api/prompts.js';
+import type { Preferences } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
 
 type Approval = Preferences['profiles'][number]['approval'];

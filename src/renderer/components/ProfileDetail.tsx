@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { AuditEntry, ProfileChanges, TokenView } from '../../shared/api/prompts.js';
+import type { AuditEntry, ProfileChanges, TokenView } from '../../shared/api/webUiApi.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge, secretHome } from '../profileBadge.js';
 import { routeHref } from '../route.js';
-import { formatTimeLeft, hasLogin, loginOffer } from '../timeLeft.js';
+import { formatTimeLeft, hasLogin } from '../../shared/profileWords.js';
+import { loginOffer } from '../profileTone.js';
 import { AuditTable, auditTime, callerText } from './AuditLogView.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 import { StatusBadge } from './StatusBadge.js';

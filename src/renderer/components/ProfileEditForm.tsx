@@ -1,6 +1,6 @@
 import { FieldInput, FormErrorText } from './FieldInput.js';
 import { useEffect, useState, type FormEvent } from 'react';
-import type { ProfileChanges } from '../../shared/api/prompts.js';
+import type { ProfileChanges } from '../../shared/api/webUiApi.js';
 import { editableFields, editValues, profileChanges, secretFields } from '../profileEdit.js';
 import { fieldOf } from '../profileFields.js';
 

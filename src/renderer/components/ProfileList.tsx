@@ -1,8 +1,9 @@
-import type { TokenView } from '../../shared/api/prompts.js';
+import type { TokenView } from '../../shared/api/webUiApi.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge } from '../profileBadge.js';
 import { routeHref } from '../route.js';
-import { hasLogin, loginOffer } from '../timeLeft.js';
+import { hasLogin } from '../../shared/profileWords.js';
+import { loginOffer } from '../profileTone.js';
 import { StatusBadge } from './StatusBadge.js';
 
 interface Props {

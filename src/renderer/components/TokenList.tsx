@@ -1,4 +1,4 @@
-import type { TokenView } from '../../shared/api/prompts.js';
+import type { TokenView } from '../../shared/api/webUiApi.js';
 import { pinWarning } from './PinPrompt.js';
 import { routeHref } from '../route.js';
 import { BadgeIcon } from './StatusBadge.js';

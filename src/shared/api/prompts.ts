@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { approvalPolicySchema } from '../config/schema.js';
-import { interactionSchema, profileSummarySchema, registrySummarySchema } from './status.js';
 
 // The one contract for the questions the broker asks the user (PIN, store passphrase,
 // approval, a login provider's form), for every window: a browser tab and the tray app's
 // windows load the same page from the same loopback server. Pure zod (no DOM, no node:), so
 // the page and the main process both import it.
 
-/** The PIN state a token reports; the same shape as the broker's PinFlags, so nothing is renamed in between. */
+/** The PIN state a token reports (countLow, finalTry, locked): the broker's and the page's one type. */
 export const pinFlagsSchema = z.strictObject({ countLow: z.boolean(), finalTry: z.boolean(), locked: z.boolean() });
 export type PinFlags = z.infer<typeof pinFlagsSchema>;
 
@@ -19,7 +17,6 @@ export const promptCallerSchema = z.strictObject({ pid: z.number().int().optiona
  * fields only: a secret field's value never travels to the page.
  */
 export const formFieldViewSchema = z.strictObject({ name: z.string().min(1).max(64), label: z.string(), secret: z.boolean(), value: z.string().optional() });
-export type FormFieldView = z.infer<typeof formFieldViewSchema>;
 
 export const promptIdSchema = z.string().min(1).max(64);
 
@@ -36,7 +33,6 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
   z.strictObject({ ...common, kind: z.literal('form'), profile: z.string(), title: z.string(), fields: z.array(formFieldViewSchema) }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
-export type PromptKind = PendingPrompt['kind'];
 
 /**
  * What the user answers. A PIN, passphrase, approval or form must match the prompt's kind;
@@ -51,117 +47,3 @@ export const promptAnswerSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('cancel') }),
 ]);
 export type PromptAnswer = z.infer<typeof promptAnswerSchema>;
-
-// The shapes of the web UI's HTTP API (uiContract.ts lists its operations). They live here,
-// not in src/renderer, because the loopback server validates the same shapes the page sends.
-
-export const webUiStateSchema = z.object({
-  profiles: z.array(profileSummarySchema),
-  /** Image registries of config.yaml and where their logins come from; never a password. */
-  registries: z.array(registrySummarySchema).default([]),
-  interactions: z.array(interactionSchema),
-  prompts: z.array(pendingPromptSchema),
-  /** Why config.yaml cannot be used now (the broker serves its last good version meanwhile); null when it is fine. */
-  configError: z.string().nullable().default(null),
-  /** The last failure of a login started from a page, by profile, until the next try. */
-  loginErrors: z.record(z.string(), z.string()).default({}),
-});
-export type WebUiState = z.infer<typeof webUiStateSchema>;
-
-export const sessionRequestSchema = z.object({ token: z.string().min(1).max(200) });
-/**
- * The session secret: the page keeps it in sessionStorage and sends it as a bearer token.
- * Never a cookie: cookies are not scoped by port, so any other server on 127.0.0.1 would get it.
- */
-export const sessionResponseSchema = z.object({ session: z.string().min(32).max(200) });
-
-/** `field`: the form field a validation error is about (a dotted path like "issuer"), when known. */
-export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), field: z.string().optional() }) });
-
-/**
- * A profile the main window adds. Only the shape is checked here; the server validates it
- * with config.yaml's own schema, so the file and the form can never disagree.
- */
-export const newProfileRequestSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
-
-/** Changes to a profile: a value sets the field, null takes it out; fields not named stay. */
-export const profileChangesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.null()]));
-export type ProfileChanges = z.infer<typeof profileChangesSchema>;
-
-/** A profile's fields as config.yaml has them, for the edit form. */
-export const profileConfigResponseSchema = z.object({ profile: z.record(z.string(), z.unknown()) });
-
-/** One audit record as the page shows it: who asked, for which profile, and what happened. */
-export const auditEntrySchema = z.object({
-  time: z.string(),
-  profile: z.string(),
-  caller: z.object({ pid: z.number().int().optional(), name: z.string().optional(), client: z.string() }),
-  outcome: z.enum(['served', 'denied', 'failed']),
-  source: z.enum(['cache', 'provider']).optional(),
-  error: z.string().optional(),
-});
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
-export const auditResponseSchema = z.object({ records: z.array(auditEntrySchema) });
-
-/** A configured hardware token: presence, login and PIN state. Object lists and values stay in the broker. */
-export const tokenViewSchema = z.object({
-  name: z.string(),
-  label: z.string().optional(),
-  present: z.boolean(),
-  loggedIn: z.boolean(),
-  flags: pinFlagsSchema.optional(),
-  problem: z.string().optional(),
-});
-export type TokenView = z.infer<typeof tokenViewSchema>;
-export const tokensResponseSchema = z.object({ tokens: z.array(tokenViewSchema) });
-
-/** The main window's preferences, read from config.yaml and the login items. */
-export const preferencesSchema = z.object({
-  profiles: z.array(z.object({ name: z.string(), approval: approvalPolicySchema })),
-  tokens: z.array(z.object({ name: z.string(), pinGrace: z.string() })),
-  /** `problem`: why it cannot be set here (macOS, Windows: the tray app does it). */
-  startAtLogin: z.object({ enabled: z.boolean(), problem: z.string().optional() }),
-});
-export type Preferences = z.infer<typeof preferencesSchema>;
-
-/** Changes to a token under tokens: (a value sets the field, null takes it out). */
-export const tokenChangesSchema = z.strictObject({ pinGrace: z.union([z.string().min(1).max(32), z.null()]) }).partial();
-export type TokenChanges = z.infer<typeof tokenChangesSchema>;
-
-export const startAtLoginRequestSchema = z.strictObject({ enabled: z.boolean() });
-
-/** One kubeconfig user the import moves into a profile; `secrets` names the fields, never a value. */
-export const importMoveSchema = z.object({
-  file: z.string(),
-  user: z.string(),
-  profile: z.string(),
-  provider: z.enum(['static', 'oidc', 'exec', 'eks']),
-  secrets: z.array(z.string()),
-  /** What to act on afterwards, one sentence each. */
-  notes: z.array(z.string()).default([]),
-});
-export type ImportMove = z.infer<typeof importMoveSchema>;
-
-/**
- * What the import wizard shows before anything moves. `diff` has every credential redacted;
- * `fingerprint` names this exact plan, so the import refuses to run a plan the user never saw.
- */
-export const importPreviewSchema = z.object({
-  files: z.array(z.string()),
-  moves: z.array(importMoveSchema),
-  left: z.array(z.object({ file: z.string(), user: z.string(), reason: z.string() })),
-  diff: z.string(),
-  fingerprint: z.string(),
-});
-export type ImportPreview = z.infer<typeof importPreviewSchema>;
-
-export const importRequestSchema = z.strictObject({ fingerprint: z.string().min(1).max(128) });
-
-/** After the import: each rewritten file's backup (0600, holds the old credentials) and files the user may delete. */
-export const importResultSchema = z.object({
-  moves: z.array(importMoveSchema),
-  /** plaintext: the backup still holds credentials that moved out of the file. */
-  backups: z.array(z.object({ file: z.string(), backup: z.string(), plaintext: z.boolean() })),
-  leftFiles: z.array(z.string()),
-});
-export type ImportResult = z.infer<typeof importResultSchema>;

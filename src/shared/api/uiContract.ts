@@ -1,21 +1,6 @@
 import { z } from 'zod';
-import {
-  auditResponseSchema,
-  importPreviewSchema,
-  importRequestSchema,
-  importResultSchema,
-  newProfileRequestSchema,
-  preferencesSchema,
-  profileChangesSchema,
-  profileConfigResponseSchema,
-  promptAnswerSchema,
-  sessionRequestSchema,
-  sessionResponseSchema,
-  startAtLoginRequestSchema,
-  tokenChangesSchema,
-  tokensResponseSchema,
-  webUiStateSchema,
-} from './prompts.js';
+import { promptAnswerSchema } from './prompts.js';
+import { auditResponseSchema, importPreviewSchema, importRequestSchema, importResultSchema, newProfileRequestSchema, preferencesSchema, profileChangesSchema, profileConfigResponseSchema, sessionRequestSchema, sessionResponseSchema, startAtLoginRequestSchema, tokenChangesSchema, tokensResponseSchema, webUiStateSchema } from './webUiApi.js';
 import { secretWriteSchema } from './status.js';
 
 // The one contract between the UI and the broker. Every window (the browser tab of the

@@ -5,7 +5,6 @@ import { z } from 'zod';
  * as docker, podman, skopeo and buildah call it.
  */
 export const DOCKER_HELPER_ACTIONS = ['get', 'store', 'erase', 'list'] as const;
-export type DockerHelperAction = (typeof DOCKER_HELPER_ACTIONS)[number];
 
 /**
  * Clients compare stdout with this exact text to tell "no credentials" (use none) from a

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { jsonLinesLogger } from '../../core/logger.js';
-import { startHeadlessBroker } from '../../headlessBroker.js';
+import { startBroker } from '../../startBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
 import { untilStopSignal } from '../../platform/stopSignals.js';
 import { forbidCoreDumps } from '../../platform/peerCredentials.js';
@@ -25,7 +25,7 @@ export const daemonCommand: Command = {
     const stopped = untilStopSignal();
     let server;
     try {
-      server = await startHeadlessBroker(paths, logger, { webUi });
+      server = await startBroker(paths, logger, { webUi });
     } catch (error) {
       if (error instanceof AlreadyRunningError) {
         const which = `a Kubecred broker is already running${Number.isNaN(error.pid) ? '' : ` (pid ${error.pid})`} on ${paths.socket}`;

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadServedConfig } from '../../config/configSource.js';
 import { installProfile } from '../../kubeconfig/installUser.js';
 import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
-import { parseExecApiVersion, type ExecApiVersion } from '../../kubeconfig/kubecredExec.js';
+import { parseExecApiVersion, type InstallApiVersion } from '../../kubeconfig/kubecredExec.js';
 import { currentPlatformEnv } from '../../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../../platform/shimLocation.js';
 import { profileName } from '../../../shared/config/schema.js';
@@ -75,7 +75,7 @@ function parseFlags(args: string[]) {
   }
 }
 
-export function apiVersionFlag(value: string): ExecApiVersion {
+export function apiVersionFlag(value: string): InstallApiVersion {
   const version = parseExecApiVersion(value);
   if (!version) throw new UsageError('--api-version is v1 (kubectl 1.22 and later) or v1beta1');
   return version;

@@ -1,12 +1,12 @@
 import { ok, warn, type Check } from '../finding.js';
-import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
+import type { KubeconfigReading } from '../../kubeconfig/kubeconfigUsers.js';
 
 /**
  * Each import and install keeps the kubeconfig as it was; after an import those copies hold
  * the plaintext credentials that were just moved out. They are private (0600 in a 0700 dir),
  * but a credential kept twice is one more to leak: name them, and the command that deletes them.
  */
-export function backupsCheck(backupDir: string, backups: readonly KubeconfigFile[]): Check {
+export function backupsCheck(backupDir: string, backups: readonly KubeconfigReading[]): Check {
   return {
     name: 'backups',
     async run() {

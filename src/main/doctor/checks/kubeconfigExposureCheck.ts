@@ -1,11 +1,11 @@
 import { ok, warn, type Check, type Finding } from '../finding.js';
-import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
+import type { KubeconfigReading } from '../../kubeconfig/kubeconfigUsers.js';
 
 /**
  * A kubeconfig that holds tokens, keys or passwords in plaintext should at least be private;
  * one that others can read gives those credentials away. Only field names are reported.
  */
-export function kubeconfigExposureCheck(files: readonly KubeconfigFile[], platform: NodeJS.Platform): Check {
+export function kubeconfigExposureCheck(files: readonly KubeconfigReading[], platform: NodeJS.Platform): Check {
   return {
     name: 'plaintext',
     async run() {

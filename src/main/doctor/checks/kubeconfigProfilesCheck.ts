@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { KubecredConfig } from '../../../shared/config/schema.js';
 import { kubecredProfileOf } from '../../kubeconfig/kubecredExec.js';
 import { fail, ok, warn, type Check, type Finding } from '../finding.js';
-import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
+import type { KubeconfigReading } from '../../kubeconfig/kubeconfigUsers.js';
 
 export interface KubeconfigProfilesDeps {
-  readonly files: readonly KubeconfigFile[];
+  readonly files: readonly KubeconfigReading[];
   /** undefined when config.yaml is broken (the config check reports that). */
   readonly config: KubecredConfig | undefined;
   readonly exists: (file: string) => Promise<boolean>;

@@ -1,5 +1,5 @@
 import { fail, ok, warn, type Check, type Finding } from '../finding.js';
-import type { KubeconfigFile } from '../../kubeconfig/kubeconfigUsers.js';
+import type { KubeconfigReading } from '../../kubeconfig/kubeconfigUsers.js';
 
 export interface KubectlVersion {
   readonly command: string;
@@ -23,7 +23,7 @@ export function unsupportedReason(apiVersion: string, minor: number): string | u
 }
 
 /** kubectl's client version against the exec apiVersion of every kubeconfig user that has one. */
-export function kubectlVersionCheck(files: readonly KubeconfigFile[], version: () => Promise<KubectlVersion | undefined>): Check {
+export function kubectlVersionCheck(files: readonly KubeconfigReading[], version: () => Promise<KubectlVersion | undefined>): Check {
   return {
     name: 'kubectl',
     onTimeout: { status: 'warn', fix: 'kubectl version --client did not answer: check the kubectl on PATH (or $KUBECTL)' },

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BrokerError } from '../../core/brokerError.js';
-import type { UiPort } from '../../core/uiPorts.js';
+import type { SecretPromptPort } from '../../core/uiPorts.js';
 import type { SecretRef, SecretStore } from '../../core/secretStore.js';
 import { writeFileAtomic } from '../../platform/atomicWrite.js';
 import { CorruptFileError, deriveKey, newKdf, readKdf, seal, unseal, WrongPassphraseError, type KdfParams } from './sealedFile.js';
@@ -26,7 +26,7 @@ export class EncryptedFileStore implements SecretStore {
 
   constructor(
     readonly file: string,
-    private readonly ui: UiPort,
+    private readonly ui: SecretPromptPort,
     private readonly kdfParams?: { N: number; r: number; p: number },
   ) {}
 

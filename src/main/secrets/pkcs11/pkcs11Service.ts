@@ -1,6 +1,6 @@
 import type { TokenConfig } from '../../../shared/config/schema.js';
 import type { Clock } from '../../core/clock.js';
-import type { UiPort } from '../../core/uiPorts.js';
+import type { SecretPromptPort } from '../../core/uiPorts.js';
 import type { SecretStore } from '../../core/secretStore.js';
 import { lazyBinding, type Pkcs11Module } from './binding.js';
 import { readClientCertificate, type ClientCertificate } from './clientCertificate.js';
@@ -41,7 +41,7 @@ export interface Pkcs11Service {
 
 export interface Pkcs11ServiceOptions {
   tokens: readonly TokenConfig[];
-  ui: UiPort;
+  ui: SecretPromptPort;
   clock: Clock;
   /** How pkcs11js is imported; tests wrap it. Called on the first token operation only. */
   loadModule?: () => Promise<Pkcs11Module>;

@@ -4,7 +4,6 @@ import { isTls12ClientTranscript } from './tls12Transcript.js';
 
 /** What the proxy asks the token to sign for: the TLS SignatureScheme crypto/tls picked. */
 export const SIGN_SCHEMES = ['rsa_pss_sha256', 'rsa_pss_sha384', 'rsa_pss_sha512', 'rsa_pkcs1_sha256', 'rsa_pkcs1_sha384', 'rsa_pkcs1_sha512', 'ecdsa_sha256', 'ecdsa_sha384', 'ecdsa_sha512'] as const;
-export type SignScheme = (typeof SIGN_SCHEMES)[number];
 export type HashName = 'sha256' | 'sha384' | 'sha512';
 export type TokenKeyType = 'rsa' | 'ec';
 

@@ -3,7 +3,7 @@ import type { TokenConfig } from '../../../shared/config/schema.js';
 import { parseDuration } from '../../../shared/duration.js';
 import { BrokerError } from '../../core/brokerError.js';
 import type { Clock } from '../../core/clock.js';
-import type { UiPort } from '../../core/uiPorts.js';
+import type { SecretPromptPort } from '../../core/uiPorts.js';
 import { unpad, type Handle, type Pkcs11 } from './binding.js';
 import { ckrOf, isTokenGone } from './ckr.js';
 import { CKF_RW_SESSION, CKF_SERIAL_SESSION, CKR, CKS_RO_USER_FUNCTIONS, CKS_RW_USER_FUNCTIONS } from './constants.js';
@@ -48,7 +48,7 @@ export class TokenSession {
   constructor(
     readonly config: TokenConfig,
     readonly host: ModuleHost,
-    private readonly ui: UiPort,
+    private readonly ui: SecretPromptPort,
     clock: Clock,
   ) {
     this.pins = new PinMemory(clock, parseDuration(config.pinGrace) ?? DEFAULT_GRACE_MS);

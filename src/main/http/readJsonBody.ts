@@ -2,8 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import { MAX_REQUEST_BYTES } from '../../shared/api/routes.js';
 import { BrokerError } from '../core/brokerError.js';
 
-/** Reads a JSON body, refusing oversized ones before buffering them whole. */
-export async function readJsonBody(request: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<unknown> {
+/**
+ * Reads a JSON body, refusing oversized ones before buffering them whole: the one reader of
+ * both HTTP servers (the broker API and the web UI). `emptyAs` stands for a body that is empty.
+ */
+export async function readJsonBody(request: IncomingMessage, limit = MAX_REQUEST_BYTES, emptyAs?: unknown): Promise<unknown> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
@@ -14,6 +17,7 @@ export async function readJsonBody(request: IncomingMessage, limit = MAX_REQUEST
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '' && emptyAs !== undefined) return emptyAs;
   try {
     return JSON.parse(text);
   } catch {

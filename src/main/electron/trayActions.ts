@@ -2,7 +2,7 @@ import type { ProfileSummary } from '../../shared/api/status.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 
 /** What the tray and the windows ask of the broker. */
-export interface BrokerPort {
+export interface TrayActions {
   listProfiles(): Promise<ProfileSummary[]>;
   login(profile: string): Promise<{ expiresAt: string | null }>;
   logout(profile: string): Promise<void>;
@@ -13,11 +13,11 @@ export interface BrokerPort {
 }
 
 /**
- * The BrokerPort of the tray app: the broker's use cases in this very process, called
+ * The tray app's actions: the broker's use cases in this very process, called
  * directly. (It once asked its own socket, a second path to the same services that could
  * disagree with the first.) Errors are the broker's own, with their message and fix.
  */
-export function servicesBrokerPort({ credentials, admin }: Pick<BrokerServices, 'credentials' | 'admin'>): BrokerPort {
+export function trayActions({ credentials, admin }: Pick<BrokerServices, 'credentials' | 'admin'>): TrayActions {
   return {
     listProfiles: () => credentials.profiles(),
     login: async (profile) => ({ expiresAt: (await credentials.login(profile)).expiresAt }),

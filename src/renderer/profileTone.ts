@@ -1,9 +1,9 @@
 import type { ProfileSummary } from '../shared/api/status.js';
 import { hasLogin } from '../shared/profileWords.js';
 
-// The state words and time-left text come from src/shared/profileWords.ts, which the tray
-// menu uses too: the window and the tray say the same thing about a profile.
-export { describeProfile, EXPIRING_SOON_MS, formatTimeLeft, hasLogin, profileStatus, type ProfileStateKind, type ProfileStatus } from '../shared/profileWords.js';
+// The state words and time-left text are src/shared/profileWords.ts's, which the tray menu
+// uses too: the window and the tray say the same thing about a profile. Here only what the
+// window adds: the tone of the state line and which login action it offers.
 
 /** How the state line reads at a glance: ok (it works without anyone), waiting (someone must sign in), bad (it failed). */
 export type ProfileTone = 'ok' | 'waiting' | 'bad';

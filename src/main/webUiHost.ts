@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { tokenViewSchema, type Preferences } from '../shared/api/prompts.js';
+import { tokenViewSchema, type Preferences } from '../shared/api/webUiApi.js';
 import { PromptQueue } from './broker/promptQueue.js';
-import type { HeadlessUi } from './broker/headlessUi.js';
+import type { BrowserLoginUi } from './broker/browserLoginUi.js';
 import type { UrlOpener } from './core/ports.js';
 import type { InteractionBoard } from './broker/interactionBoard.js';
 import type { Logger } from './core/logger.js';
-import type { ApprovalUiPort, LoginUiPort, UiPort } from './core/uiPorts.js';
+import type { BrokerUi } from './core/uiPorts.js';
 import type { BrokerServices } from './broker/brokerServices.js';
 import { addProfile, readProfile, removeProfile, updateProfile, updateToken } from './config/configEditor.js';
 import { loadConfig } from './config/configLoader.js';
@@ -40,7 +40,7 @@ const ALWAYS_SHOWING: QuestionWindows = { showing: () => true, open: async () =>
  * turns into a prompt of its own). An approval has no terminal form: it brings a window up
  * and waits there. Logins go to the browser and the board.
  */
-export function promptingUi(prompts: PromptQueue, login: HeadlessUi, windows: QuestionWindows = ALWAYS_SHOWING): UiPort & LoginUiPort & ApprovalUiPort {
+export function promptingUi(prompts: PromptQueue, login: BrowserLoginUi, windows: QuestionWindows = ALWAYS_SHOWING): BrokerUi {
   const windowOpen = () => windows.showing();
   return {
     askPin: (request) => (windowOpen() ? prompts.askPin(request) : login.askPin(request)),

@@ -5,11 +5,11 @@ import type { UrlOpener } from '../core/ports.js';
 import type { FormRequest, LoginPrompt, LoginUiPort } from '../core/uiPorts.js';
 
 /**
- * The headless broker's UI: logins go to the system browser and onto the interaction board
+ * The broker's UI when no window asks: logins go to the system browser and onto the interaction board
  * (where `kubecred login` and the web UI show them); questions it cannot ask become errors
  * that name the command that answers them.
  */
-export class HeadlessUi extends NoUi implements LoginUiPort {
+export class BrowserLoginUi extends NoUi implements LoginUiPort {
   constructor(
     private readonly board: InteractionBoard,
     private readonly browser: UrlOpener,

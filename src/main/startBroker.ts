@@ -1,8 +1,8 @@
-import { HeadlessUi } from './broker/headlessUi.js';
+import { BrowserLoginUi } from './broker/browserLoginUi.js';
 import type { UrlOpener } from './core/ports.js';
 import { InteractionBoard } from './broker/interactionBoard.js';
 import type { Logger } from './core/logger.js';
-import type { ApprovalUiPort, LoginUiPort, UiPort } from './core/uiPorts.js';
+import type { BrokerUi } from './core/uiPorts.js';
 import type { BrokerServices } from './broker/brokerServices.js';
 import { composeBroker } from './composition.js';
 import { privateBrowserOpener } from './platform/privateLinkOpener.js';
@@ -13,14 +13,14 @@ import { stopRoute } from './server/stopRoute.js';
 import { startBrokerServer, type RunningServer } from './server/brokerServer.js';
 import type { SecretStore } from './core/secretStore.js';
 import { kubecredVersion } from './platform/version.js';
-import { PromptQueue, promptingUi, startBrokerWebUi, WebUiHost, webUiRoutes, type LoginItem } from './webUiBroker.js';
+import { PromptQueue, promptingUi, startBrokerWebUi, WebUiHost, webUiRoutes, type LoginItem } from './webUiHost.js';
 import type { WebUi } from './webui/webUiPorts.js';
 
-export interface HeadlessOptions {
+export interface BrokerHostOptions {
   readonly keychain?: SecretStore;
   readonly interactions?: InteractionBoard;
   /** Replaces the whole UI port (the demo, the Electron shell). */
-  readonly ui?: UiPort & LoginUiPort & ApprovalUiPort;
+  readonly ui?: BrokerUi;
   /** Serve the web UI on loopback and ask PINs, passphrases and approvals there. */
   readonly webUi?: boolean;
   readonly opener?: UrlOpener;
@@ -47,13 +47,13 @@ export interface RunningBroker extends RunningServer {
 
 /**
  * The broker and its socket server: `kubecred daemon`, and the base of the tray app. Every
- * headless broker can serve the web UI: at start with `webUi`, else once `kubecred ui` asks.
+ * broker can serve the web UI: at start with `webUi`, else once `kubecred ui` asks.
  */
-export async function startHeadlessBroker(paths: KubecredPaths, logger: Logger, options: HeadlessOptions = {}): Promise<RunningBroker> {
+export async function startBroker(paths: KubecredPaths, logger: Logger, options: BrokerHostOptions = {}): Promise<RunningBroker> {
   const interactions = options.interactions ?? new InteractionBoard();
   const opener = options.opener ?? privateBrowserOpener(paths);
   const prompts = new PromptQueue();
-  const loginUi = new HeadlessUi(interactions, opener);
+  const loginUi = new BrowserLoginUi(interactions, opener);
   // A shell with windows of its own (the tray, the demo) brings its UI; the rest get the web UI.
   let host: WebUiHost | undefined;
   const tray = options.trayWindows;
