@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// unit: pure logic, fakes allowed, no processes. integration: real components
-// (kubectl, gnome-keyring, client-go, ...) against the built dist/.
+// unit: pure logic, fakes allowed, no processes; test/unit mirrors src (test/unit/broker tests
+// src/main/broker). integration: real components (kubectl, gnome-keyring, client-go, ...)
+// against the built dist/; test/e2e, the files that drive Chromium, runs in the same project
+// so that no two heavy files ever run at once.
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,

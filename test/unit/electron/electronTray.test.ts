@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { ProfileSummary } from '../../../src/shared/api/status.js';
+import { TRAY_ICONS, menuTemplate, trayIconImage, trayIconState, trayMenuModel, trayTooltip, type MenuItemModel } from '../../../src/main/electron/trayMenuModel.js';
+
+const now = Date.parse('2026-01-01T00:00:00Z');
+const profile = (name: string, state: ProfileSummary['state'], minutesLeft?: number, lastError: string | null = null): ProfileSummary => ({
+  name,
+  provider: 'oidc',
+  state,
+  expiresAt: minutesLeft === undefined ? null : new Date(now + minutesLeft * 60_000).toISOString(),
+  lastError,
+});
+const find = (items: readonly MenuItemModel[] | undefined, label: string) => items?.find((i) => i.label === label);
+
+describe('tray icon state', () => {
+  it('is locked with no profiles, or none signed in, or only expired credentials', () => {
+    expect(trayIconState([], now)).toBe('locked');
+    expect(trayIconState([profile('dev', 'idle')], now)).toBe('locked');
+    expect(trayIconState([profile('dev', 'ready', -1)], now)).toBe('locked');
+  });
+  it('is signed in when a profile holds a live credential', () => {
+    expect(trayIconState([profile('dev', 'idle'), profile('prod', 'ready', 42)], now)).toBe('signedIn');
+    expect(trayIconState([profile('static', 'ready')], now)).toBe('signedIn');
+  });
+  it('needs attention as soon as any profile failed, whatever the others do', () => {
+    expect(trayIconState([profile('prod', 'ready', 42), profile('lab', 'error', undefined, 'boom')], now)).toBe('attention');
+  });
+  it('maps each state to a distinct template image', () => {
+    expect(trayIconImage([profile('lab', 'error')], now)).toBe(TRAY_ICONS.attention);
+    expect(new Set(Object.values(TRAY_ICONS)).size).toBe(3);
+    for (const image of Object.values(TRAY_ICONS)) expect(image).toMatch(/Template\.png$/);
+  });
+  it('says in the tooltip how many are signed in or failing', () => {
+    expect(trayTooltip([profile('a', 'ready', 5), profile('b', 'ready', 9)], now)).toBe('Kubecred: 2 signed in');
+    expect(trayTooltip([profile('a', 'error')], now)).toBe('Kubecred: 1 profile needs attention');
+    expect(trayTooltip([], now)).toBe('Kubecred: locked');
+  });
+});
+
+describe('tray menu model', () => {
+  const menu = trayMenuModel([profile('prod', 'ready', 42), profile('dev', 'idle'), profile('lab', 'error', undefined, 'keychain locked')], now);
+
+  it('shows each profile with its state and time left, then the fixed items', () => {
+    expect(menu.map((m) => m.label)).toEqual(['prod: signed in, 42 min', 'dev: signed out', 'lab: failed', '', 'Open Kubecred', 'Lock all', '', 'Quit']);
+    expect(trayMenuModel([profile('p', 'ready', 185)], now)[0]?.label).toBe('p: signed in, 3 h 5 min');
+    expect(trayMenuModel([profile('p', 'ready')], now)[0]?.label).toBe('p: signed in');
+  });
+  it('gives every profile Log in, Log out and Refresh, enabled by its state', () => {
+    const prod = menu[0]?.submenu;
+    expect(find(prod, 'Log in')?.action).toEqual({ kind: 'login', profile: 'prod' });
+    expect(find(prod, 'Log out')).toMatchObject({ enabled: true, action: { kind: 'logout', profile: 'prod' } });
+    expect(find(prod, 'Refresh')).toMatchObject({ enabled: true, action: { kind: 'refresh', profile: 'prod' } });
+    const dev = menu[1]?.submenu;
+    expect(find(dev, 'Log out')?.enabled).toBe(false);
+    expect(find(dev, 'Refresh')?.enabled).toBe(false);
+    expect(find(dev, 'Log in')?.enabled ?? true).toBe(true);
+  });
+  it('shows a failed profile its error, disabled, above the actions', () => {
+    const lab = menu[2]?.submenu ?? [];
+    expect(lab[0]).toEqual({ label: 'keychain locked', enabled: false });
+    expect(lab.map((i) => i.label)).toContain('Log in');
+  });
+  it('wires the fixed items to their actions', () => {
+    expect(find(menu, 'Open Kubecred')?.action).toEqual({ kind: 'open' });
+    expect(find(menu, 'Lock all')?.action).toEqual({ kind: 'lockAll' });
+    expect(find(menu, 'Quit')?.action).toEqual({ kind: 'quit' });
+  });
+  it('says so when there are no profiles', () => {
+    expect(trayMenuModel([], now)[0]).toEqual({ label: 'No profiles yet', enabled: false });
+  });
+});
+
+describe('menuTemplate', () => {
+  it('turns the model into an Electron template whose clicks run the model actions', () => {
+    const ran: unknown[] = [];
+    const template = menuTemplate(trayMenuModel([profile('prod', 'ready', 42)], now), (action) => ran.push(action));
+    expect(template.map((i) => i.type ?? i.label)).toEqual(['prod: signed in, 42 min', 'separator', 'Open Kubecred', 'Lock all', 'separator', 'Quit']);
+    const logout = (template[0]?.submenu as { label?: string; click?: () => void }[]).find((i) => i.label === 'Log out');
+    logout?.click?.();
+    (template.find((i) => i.label === 'Quit')?.click as (() => void) | undefined)?.();
+    expect(ran).toEqual([{ kind: 'logout', profile: 'prod' }, { kind: 'quit' }]);
+    expect(template[0]?.click).toBeUndefined();
+  });
+});
+
+describe('the tray\'s start-at-login item', () => {
+  it('is a checkbox that reflects the setting and toggles it, and is absent where the platform has none', async () => {
+    const { trayMenuModel, menuTemplate } = await import('../../../src/main/electron/trayMenuModel.js');
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(trayMenuModel([], now).some((i) => i.label === 'Start at login')).toBe(false);
+    const on = trayMenuModel([], now, { startAtLogin: true });
+    expect(on.find((i) => i.label === 'Start at login')).toEqual({ label: 'Start at login', checked: true, action: { kind: 'toggleStartAtLogin' } });
+    const ran: string[] = [];
+    const template = menuTemplate(trayMenuModel([], now, { startAtLogin: false }), (action) => ran.push(action.kind));
+    const item = template.find((t) => t.label === 'Start at login');
+    expect(item).toMatchObject({ type: 'checkbox', checked: false });
+    (item?.click as () => void)();
+    expect(ran).toEqual(['toggleStartAtLogin']);
+  });
+});
+
+describe('the tray offers what the window offers', () => {
+  it('a profile with nothing to log in to has no Log in and says Forget, as the window does', () => {
+    const [ci] = trayMenuModel([{ ...profile('ci', 'ready'), provider: 'static' }], now);
+    expect(ci?.label).toBe('ci: ready');
+    expect(ci?.submenu?.map((i) => i.label)).toEqual(['Forget', 'Refresh']);
+    expect(find(ci?.submenu, 'Forget')?.action).toEqual({ kind: 'logout', profile: 'ci' });
+  });
+});

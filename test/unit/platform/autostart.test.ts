@@ -1,0 +1,42 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { autostartEnabled, autostartFile, setAutostart } from '../../../src/main/platform/autostart.js';
+
+describe('start at login', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'kc-autostart-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+  const linux = () => ({ platform: 'linux' as const, env: { XDG_CONFIG_HOME: path.join(dir, 'xdg') }, homedir: path.join(dir, 'home') });
+  const command = { node: '/usr/bin/node', cli: '/opt/my apps/kubecred/bin/kubecred' };
+
+  it('writes an XDG autostart entry running the daemon with its UI, and removes it', async () => {
+    const file = path.join(dir, 'xdg', 'autostart', 'kubecred.desktop');
+    expect(autostartFile(linux())).toBe(file);
+    expect(await autostartEnabled(linux())).toBe(false);
+    await setAutostart(true, command, linux());
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('[Desktop Entry]');
+    expect(text).toContain('Exec=/usr/bin/node "/opt/my apps/kubecred/bin/kubecred" daemon --ui');
+    expect((await stat(file)).mode & 0o777).toBe(0o644);
+    expect(await autostartEnabled(linux())).toBe(true);
+    await setAutostart(false, command, linux());
+    expect(await autostartEnabled(linux())).toBe(false);
+    await setAutostart(false, command, linux());
+  });
+
+  it('uses ~/.config without XDG_CONFIG_HOME', () => {
+    expect(autostartFile({ env: {}, homedir: '/home/ann' })).toBe('/home/ann/.config/autostart/kubecred.desktop');
+    expect(autostartFile({ env: { XDG_CONFIG_HOME: 'relative' }, homedir: '/home/ann' })).toBe('/home/ann/.config/autostart/kubecred.desktop');
+  });
+
+  it('sends macOS and Windows to the tray app', async () => {
+    for (const platform of ['darwin', 'win32'] as const) {
+      await expect(setAutostart(true, command, { ...linux(), platform })).rejects.toMatchObject({ hint: expect.stringContaining('tray app') });
+      await expect(autostartEnabled({ ...linux(), platform })).rejects.toThrow(/not set from this page/);
+    }
+  });
+});

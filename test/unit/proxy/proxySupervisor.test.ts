@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { BrokerError } from '../../../src/main/core/brokerError.js';
+import { ControlChannel, type RequestHandler } from '../../../src/main/proxy/controlChannel.js';
+import type { ProxyProcess } from '../../../src/main/proxy/proxyProcess.js';
+import { ProxySupervisor, type LocalCa, type ProxyDeps } from '../../../src/main/proxy/proxySupervisor.js';
+import type { SignaturePlan } from '../../../src/main/secrets/pkcs11/signaturePlan.js';
+
+const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const CLIENT_VERIFY = Buffer.concat([Buffer.alloc(64, 0x20), Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'), Buffer.alloc(32, 1)]);
+
+/** A stand-in kubecred-proxy: answers the broker's requests as the real one does, and can ask the broker to sign. */
+function fakeProxy() {
+  const toBroker = new PassThrough();
+  const fromBroker = new PassThrough();
+  const requests: Record<string, unknown>[] = [];
+  let exit: () => void = () => undefined;
+  let handlersOfBroker: Readonly<Record<string, RequestHandler>> = {};
+  const answer = (message: Record<string, unknown>): Record<string, unknown> => {
+    switch (message.type) {
+      case 'init':
+        return { ca: message.ca ?? { certPem: 'NEW CA', keyPem: 'NEW CA KEY' } };
+      case 'issue':
+        return { certPem: `LOCAL ${String(message.profile)}`, keyPem: 'LOCAL KEY', notAfter: '2026-11-25T10:10:00Z' };
+      default:
+        return {};
+    }
+  };
+  fromBroker.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      const message = JSON.parse(line) as Record<string, unknown>;
+      if (message.reply) continue;
+      requests.push(message);
+      toBroker.write(`${JSON.stringify({ ...answer(message), id: message.id, reply: true, ok: true })}\n`);
+    }
+  });
+  const start: ProxyDeps['start'] = (_binary, handlers, onEvent) => {
+    handlersOfBroker = handlers;
+    // Each start is a new process, with its own exit.
+    const exited = new Promise<void>((resolve) => (exit = resolve));
+    const channel = new ControlChannel(toBroker, fromBroker, handlers, onEvent, () => undefined);
+    const process: ProxyProcess = { channel, pid: 4242, exited, stop: async () => exit() };
+    return process;
+  };
+  return { start, requests, exit: () => exit(), sign: (message: Record<string, unknown>) => handlersOfBroker.sign!(message) };
+}
+
+function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
+  const proxy = fakeProxy();
+  const saved: LocalCa[] = [];
+  const signed: SignaturePlan[] = [];
+  let tokenPresent = true;
+  const deps: ProxyDeps = {
+    binary: () => '/opt/kubecred/kubecred-proxy',
+    start: proxy.start,
+    loadCa: async () => stored,
+    saveCa: async (ca) => void saved.push(ca),
+    tokenKey: async () => ({ certificatePem: 'TOKEN CERT', keyType: 'rsa' }),
+    sign: async (_token, _label, plan) => {
+      if (!tokenPresent) throw new BrokerError('token-unavailable', 'token "card" is not inserted', 'insert it');
+      signed.push(plan);
+      return Buffer.from('signature');
+    },
+    audit: () => undefined,
+    logger,
+    ...more,
+  };
+  const profile = { name: 'prod', port: 47011, server: 'https://k8s.example:6443', token: 'card', label: 'tls' };
+  return { supervisor: new ProxySupervisor(deps), proxy, saved, signed, profile, pull: () => (tokenPresent = false) };
+}
+
+describe('the broker\'s supervision of kubecred-proxy', () => {
+  it('creates the local CA once and keeps it; a stored CA is handed back as it was', async () => {
+    const first = setup();
+    expect(await first.supervisor.caCertificate()).toBe('NEW CA');
+    expect(first.saved).toEqual([{ certPem: 'NEW CA', keyPem: 'NEW CA KEY' }]);
+    const again = setup({ certPem: 'KEPT CA', keyPem: 'KEPT KEY' });
+    expect(await again.supervisor.caCertificate()).toBe('KEPT CA');
+    expect(again.saved).toEqual([]);
+    expect(again.proxy.requests[0]).toMatchObject({ type: 'init', ca: { certPem: 'KEPT CA', keyPem: 'KEPT KEY' } });
+  });
+
+  it('opens a listener before the first certificate, and tells the proxy again only when the profile changed', async () => {
+    const { supervisor, proxy, profile } = setup();
+    const local = await supervisor.credential(profile);
+    expect(local).toEqual({ certificatePem: 'LOCAL prod', keyPem: 'LOCAL KEY', expiresAt: new Date('2026-11-25T10:10:00Z') });
+    await supervisor.credential(profile);
+    await supervisor.credential({ ...profile, port: 47012 });
+    expect(proxy.requests.map((r) => r.type)).toEqual(['init', 'listen', 'issue', 'issue', 'listen', 'issue']);
+    expect(proxy.requests[1]).toMatchObject({ profile: 'prod', port: 47011, upstream: { server: 'https://k8s.example:6443', certificateChainPem: 'TOKEN CERT', keyType: 'rsa', caPem: null } });
+  });
+
+  it('signs a CertificateVerify for a served profile only; a pulled token ends the connections of every profile on it', async () => {
+    const { supervisor, proxy, profile, signed, pull } = setup();
+    await supervisor.credential(profile);
+    await supervisor.credential({ ...profile, name: 'prod-admin', port: 47013 });
+    await supervisor.credential({ ...profile, name: 'lab', port: 47014, token: 'other-card' });
+    const answer = await proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') });
+    expect(answer).toEqual({ signature: Buffer.from('signature').toString('base64') });
+    expect(signed[0]).toMatchObject({ mechanism: 'rsa-pss', hash: 'sha256', data: createHash('sha256').update(CLIENT_VERIFY).digest() });
+    await expect(proxy.sign({ profile: 'other', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') })).rejects.toThrow('a profile it does not serve');
+    await expect(proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: Buffer.from('a JWT to sign').toString('base64') })).rejects.toThrow('not a TLS 1.3 client CertificateVerify');
+    pull();
+    await expect(proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') })).rejects.toMatchObject({ code: 'token-unavailable' });
+    await expect.poll(() => proxy.requests.filter((r) => r.type === 'revoke').map((r) => r.profile).sort()).toEqual(['prod', 'prod-admin']);
+    expect(signed).toHaveLength(1);
+  });
+
+  it('Lock all ends the connections of every served profile', async () => {
+    const { supervisor, proxy, profile } = setup();
+    await supervisor.revokeAll();
+    expect(proxy.requests).toEqual([]);
+    await supervisor.credential(profile);
+    await supervisor.credential({ ...profile, name: 'stage', port: 47012 });
+    await supervisor.revokeAll();
+    expect(proxy.requests.filter((r) => r.type === 'revoke').map((r) => r.profile).sort()).toEqual(['prod', 'stage']);
+  });
+
+  it('starts the proxy again after it died, and listens anew', async () => {
+    const { supervisor, proxy, profile } = setup();
+    await supervisor.credential(profile);
+    proxy.exit();
+    await new Promise((resolve) => setImmediate(resolve));
+    await supervisor.credential(profile);
+    expect(proxy.requests.map((r) => r.type)).toEqual(['init', 'listen', 'issue', 'init', 'listen', 'issue']);
+  });
+
+  it('issues ten-minute certificates, or as set, and never past the token\'s PIN grace', async () => {
+    const now = Date.parse('2026-11-25T10:00:00Z');
+    const ttls = async (more: Partial<ProxyDeps>) => {
+      const { supervisor, proxy, profile } = setup(undefined, { now: () => now, ...more });
+      await supervisor.credential(profile);
+      return proxy.requests.filter((r) => r.type === 'issue').map((r) => r.ttlSeconds);
+    };
+    const key = (graceLeftMs?: number): Partial<ProxyDeps> => ({
+      tokenKey: async () => ({ certificatePem: 'TOKEN CERT', keyType: 'rsa', ...(graceLeftMs === undefined ? {} : { loggedInUntil: new Date(now + graceLeftMs) }) }),
+    });
+    expect(await ttls(key())).toEqual([600]);
+    expect(await ttls({ ...key(), localCertificateSeconds: 8 })).toEqual([8]);
+    // The PIN is asked again when its grace ends: kubectl's next shim call asks, not a handshake.
+    expect(await ttls(key(15 * 60_000))).toEqual([600]);
+    expect(await ttls(key(90_500))).toEqual([90]);
+    expect(await ttls({ ...key(90_500), localCertificateSeconds: 8 })).toEqual([8]);
+    // A grace that ends now still gives kubectl a certificate it can use.
+    expect(await ttls(key(200))).toEqual([1]);
+    expect(await ttls(key(-5_000))).toEqual([1]);
+  });
+
+  it('says what to do where no proxy was built', async () => {
+    const supervisor = new ProxySupervisor({ ...({} as ProxyDeps), binary: () => undefined, logger });
+    await expect(supervisor.caCertificate()).rejects.toMatchObject({ message: 'kubecred-proxy is not installed beside the shim', hint: expect.stringContaining('npm run build') });
+  });
+});
