@@ -2,7 +2,22 @@ import tseslint from 'typescript-eslint';
 
 // The house rules of DESIGN.md, enforced: electron only in src/main/electron; node:
 // built-ins never in src/shared or src/renderer; and the layers of src/main below.
-const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'url', 'util', 'stream', 'events'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'net',
+  'http',
+  'https',
+  'url',
+  'util',
+  'stream',
+  'events',
+];
 const ELECTRON_ONLY_THERE = { name: 'electron', message: 'electron is imported only in src/main/electron' };
 
 // Each folder of src/main may import src/shared and the folders listed for it, nothing else.
@@ -40,8 +55,14 @@ function layerRule(folder, allowed) {
         {
           paths: [ELECTRON_ONLY_THERE],
           patterns: [
-            { regex: `^(\\.\\./)+(${forbidden.join('|')})/`, message: `src/main/${folder} may import only src/shared and ${allowed.map((name) => `src/main/${name}`).join(', ') || 'nothing else'} (the layers in eslint.config.js)` },
-            { regex: `^(\\.\\./)+(${HOST_FILES.join('|')})\\.js$`, message: 'the hosts wire the layers; no layer imports a host' },
+            {
+              regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
+              message: `src/main/${folder} may import only src/shared and ${allowed.map((name) => `src/main/${name}`).join(', ') || 'nothing else'} (the layers in eslint.config.js)`,
+            },
+            {
+              regex: `^(\\.\\./)+(${HOST_FILES.join('|')})\\.js$`,
+              message: 'the hosts wire the layers; no layer imports a host',
+            },
             { regex: '^(\\.\\./)+renderer/', message: 'src/main never imports the renderer; share through src/shared' },
           ],
         },
@@ -87,6 +108,14 @@ export default tseslint.config(
     },
   },
   ...Object.entries(MAIN_LAYERS).map(([folder, allowed]) => layerRule(folder, allowed)),
-  outsideNode(['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'], '^(\\.\\./)+main/', 'src/renderer never imports src/main; share through src/shared'),
-  outsideNode(['src/shared/**/*.ts'], '^(\\.\\./)+(main|renderer)/', 'src/shared is the bottom layer: it imports nothing of src/main or src/renderer'),
+  outsideNode(
+    ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
+    '^(\\.\\./)+main/',
+    'src/renderer never imports src/main; share through src/shared',
+  ),
+  outsideNode(
+    ['src/shared/**/*.ts'],
+    '^(\\.\\./)+(main|renderer)/',
+    'src/shared is the bottom layer: it imports nothing of src/main or src/renderer',
+  ),
 );

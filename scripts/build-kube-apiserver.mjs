@@ -13,7 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const KUBE_VERSION = process.env.KUBECRED_KUBE_VERSION || 'v1.34.4';
-const cacheRoot = process.env.KUBECRED_KUBE_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'kubecred', 'kube');
+const cacheRoot =
+  process.env.KUBECRED_KUBE_CACHE ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'kubecred', 'kube');
 const dir = path.join(cacheRoot, KUBE_VERSION);
 const binary = path.join(dir, 'kube-apiserver');
 
@@ -28,22 +30,30 @@ if (existsSync(binary)) {
 
 const go = ['go', '/usr/local/go/bin/go'].find((candidate) => spawnSync(candidate, ['version']).status === 0);
 if (!go) fail('Go is not installed (scripts/setup.sh installs it)');
-const [, major, minor, patch] = /^v(\d+)\.(\d+)\.(\d+)$/.exec(KUBE_VERSION) ?? fail(`KUBECRED_KUBE_VERSION must look like v1.34.4, not ${KUBE_VERSION}`);
+const [, major, minor, patch] =
+  /^v(\d+)\.(\d+)\.(\d+)$/.exec(KUBE_VERSION) ??
+  fail(`KUBECRED_KUBE_VERSION must look like v1.34.4, not ${KUBE_VERSION}`);
 const started = Date.now();
-const say = (line) => process.stderr.write(`kube-apiserver ${KUBE_VERSION}: ${line} (${Math.round((Date.now() - started) / 1000)} s)\n`);
+const say = (line) =>
+  process.stderr.write(`kube-apiserver ${KUBE_VERSION}: ${line} (${Math.round((Date.now() - started) / 1000)} s)\n`);
 
 const work = path.join(dir, 'module');
 mkdirSync(work, { recursive: true });
 say('reading the staging modules of k8s.io/kubernetes from the module proxy');
 const info = JSON.parse(goRun(['mod', 'download', '-json', `k8s.io/kubernetes@${KUBE_VERSION}`], os.tmpdir()));
-const staging = [...readFileSync(info.GoMod, 'utf8').matchAll(/^\s*(k8s\.io\/[\w.-]+)\s*=>\s*\.\/staging\/src\/\S+\s*$/gm)].map((m) => m[1]);
+const staging = [
+  ...readFileSync(info.GoMod, 'utf8').matchAll(/^\s*(k8s\.io\/[\w.-]+)\s*=>\s*\.\/staging\/src\/\S+\s*$/gm),
+].map((m) => m[1]);
 if (staging.length < 20) fail(`found only ${staging.length} staging modules in ${info.GoMod}`);
 const published = `v0.${minor}.${patch}`;
 writeFileSync(
   path.join(work, 'go.mod'),
   `module kubecred.test/kubeapiserver\n\ngo 1.24\n\nrequire k8s.io/kubernetes ${KUBE_VERSION}\n\nreplace (\n${staging.map((m) => `\t${m} => ${m} ${published}\n`).join('')})\n`,
 );
-writeFileSync(path.join(work, 'tools.go'), '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n');
+writeFileSync(
+  path.join(work, 'tools.go'),
+  '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n',
+);
 say(`${staging.length} staging modules mapped to ${published}; resolving the module graph`);
 goRun(['mod', 'tidy'], work);
 say('building (several minutes on 2 cores the first time; the Go build cache makes it seconds after)');
@@ -53,7 +63,15 @@ const partial = `${binary}.${process.pid}.tmp`;
 // A line every 30 s: a silent 7-minute step looks hung.
 const heartbeat = setInterval(() => say('still building'), 30_000);
 const built = await new Promise((resolve) => {
-  const child = spawn(go, ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, 'k8s.io/kubernetes/cmd/kube-apiserver'], { cwd: work, env: { ...process.env, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(
+    go,
+    ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, 'k8s.io/kubernetes/cmd/kube-apiserver'],
+    {
+      cwd: work,
+      env: { ...process.env, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   child.on('exit', (code) => resolve(code));
   child.on('error', () => resolve(-1));
 });
@@ -63,7 +81,13 @@ renameSync(partial, binary);
 say(`built ${binary}`);
 
 function goRun(args, cwd, env = {}) {
-  const result = spawnSync(go, args, { cwd, env: { ...process.env, GOFLAGS: '-mod=mod', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(go, args, {
+    cwd,
+    env: { ...process.env, GOFLAGS: '-mod=mod', ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0) fail(`go ${args.join(' ')} failed (exit ${result.status})`);
   return result.stdout;
 }

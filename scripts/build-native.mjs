@@ -25,8 +25,14 @@ const compiler = process.env.CC || 'cc';
 const linkFlags = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
 mkdirSync(outDir, { recursive: true });
 rmSync(out, { force: true });
-const result = spawnSync(compiler, ['-O2', '-fPIC', '-Wall', '-Werror', '-DNAPI_VERSION=8', `-I${include}`, ...linkFlags, '-o', out, source], { stdio: 'inherit' });
+const result = spawnSync(
+  compiler,
+  ['-O2', '-fPIC', '-Wall', '-Werror', '-DNAPI_VERSION=8', `-I${include}`, ...linkFlags, '-o', out, source],
+  { stdio: 'inherit' },
+);
 if (result.error || result.status !== 0) {
-  console.error(`build-native: ${compiler} failed (${result.error?.message ?? `exit ${result.status}`}); install a C compiler (Debian: gcc)`);
+  console.error(
+    `build-native: ${compiler} failed (${result.error?.message ?? `exit ${result.status}`}); install a C compiler (Debian: gcc)`,
+  );
   process.exit(1);
 }

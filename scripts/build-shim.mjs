@@ -13,9 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const srcDir = join(root, 'src', 'shim');
-const ALL_TARGETS = ['linux', 'darwin', 'windows'].flatMap((os) =>
-  ['amd64', 'arm64'].map((arch) => `${os}/${arch}`),
-);
+const ALL_TARGETS = ['linux', 'darwin', 'windows'].flatMap((os) => ['amd64', 'arm64'].map((arch) => `${os}/${arch}`));
 // Two at a time: the Go compiler is itself parallel, and six at once starve CI boxes.
 const PARALLEL = 2;
 
@@ -39,7 +37,10 @@ function chooseTargets(host) {
   const wanted = (process.env.KUBECRED_SHIM_TARGETS ?? '').trim();
   if (wanted === '' || wanted === 'all') return ALL_TARGETS;
   if (wanted === 'host') return [host];
-  const list = wanted.split(',').map((t) => t.trim()).filter(Boolean);
+  const list = wanted
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const unknown = list.filter((t) => !/^[a-z0-9]+\/[a-z0-9]+$/.test(t));
   if (unknown.length > 0) {
     fail(`KUBECRED_SHIM_TARGETS: expected "host", "all" or goos/goarch,... but got ${unknown.join(', ')}`);
@@ -54,7 +55,13 @@ const PROGRAMS = [
 
 function build(go, target, program) {
   const [goos, goarch] = target.split('/');
-  const out = join(root, 'dist', 'shim', `${goos}-${goarch}`, goos === 'windows' ? `${program.name}.exe` : program.name);
+  const out = join(
+    root,
+    'dist',
+    'shim',
+    `${goos}-${goarch}`,
+    goos === 'windows' ? `${program.name}.exe` : program.name,
+  );
   // -buildvcs=false and an empty build id make the binary depend only on
   // the source and the toolchain (reproducible, and no git needed).
   const args = ['build', '-trimpath', '-buildvcs=false', '-ldflags', '-s -w -buildid=', '-o', out, program.pkg];
@@ -71,7 +78,9 @@ function build(go, target, program) {
     child.on('close', (code) => {
       if (code !== 0) return resolve({ target, ok: false, output });
       const size = statSync(out).size;
-      console.log(`${target.padEnd(14)} ${relative(root, out).padEnd(44)} ${(size / 1048576).toFixed(2)} MiB (${size} bytes)`);
+      console.log(
+        `${target.padEnd(14)} ${relative(root, out).padEnd(44)} ${(size / 1048576).toFixed(2)} MiB (${size} bytes)`,
+      );
       resolve({ target, ok: true });
     });
   });

@@ -9,7 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = [process.execPath, path.join(root, 'bin', 'kubecred'), 'demo', ...process.argv.slice(2)];
 const needsPrivateKeyring = process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS;
 const [command, ...args] = needsPrivateKeyring ? ['bash', path.join(root, '.ci', 'keyring-session.sh'), ...cli] : cli;
-if (needsPrivateKeyring) process.stderr.write('demo: no D-Bus session here, so the demo runs its own gnome-keyring (a throw-away keychain)\n');
+if (needsPrivateKeyring)
+  process.stderr.write('demo: no D-Bus session here, so the demo runs its own gnome-keyring (a throw-away keychain)\n');
 // The demo runs in a process group of its own, and every stop signal this script gets goes to
 // that whole group: so a signal sent to npm alone (a service manager, `timeout`, `kill`) stops
 // the demo exactly as Ctrl-C in a terminal does, and its cleanup runs.

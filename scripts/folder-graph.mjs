@@ -11,7 +11,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const rootFlag = process.argv.indexOf('--root');
-const root = rootFlag > 0 ? resolve(process.argv[rootFlag + 1]) : resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root =
+  rootFlag > 0 ? resolve(process.argv[rootFlag + 1]) : resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const showWhy = process.argv.includes('--why');
 const checkOnly = process.argv.includes('--check');
@@ -60,18 +61,28 @@ export function cycles(edges) {
     next.get(from).push(to);
   }
   let counter = 0;
-  const index = new Map(), low = new Map(), stack = [], onStack = new Set(), found = [];
+  const index = new Map(),
+    low = new Map(),
+    stack = [],
+    onStack = new Set(),
+    found = [];
   const visit = (node) => {
-    index.set(node, counter); low.set(node, counter); counter += 1;
-    stack.push(node); onStack.add(node);
+    index.set(node, counter);
+    low.set(node, counter);
+    counter += 1;
+    stack.push(node);
+    onStack.add(node);
     for (const target of next.get(node)) {
-      if (!index.has(target)) { visit(target); low.set(node, Math.min(low.get(node), low.get(target))); }
-      else if (onStack.has(target)) low.set(node, Math.min(low.get(node), index.get(target)));
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node), low.get(target)));
+      } else if (onStack.has(target)) low.set(node, Math.min(low.get(node), index.get(target)));
     }
     if (low.get(node) !== index.get(node)) return;
     const component = [];
     for (let member = stack.pop(); ; member = stack.pop()) {
-      onStack.delete(member); component.push(member);
+      onStack.delete(member);
+      component.push(member);
       if (member === node) break;
     }
     if (component.length > 1) found.push(component.sort());

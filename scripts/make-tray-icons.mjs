@@ -35,10 +35,16 @@ function png(size, alphaAt) {
   const rows = [];
   for (let y = 0; y < size; y++) {
     const row = Buffer.alloc(1 + size * 4);
-    for (let x = 0; x < size; x++) row[1 + x * 4 + 3] = Math.round(255 * alphaAt((x + 0.5) / size, (y + 0.5) / size, 1 / size));
+    for (let x = 0; x < size; x++)
+      row[1 + x * 4 + 3] = Math.round(255 * alphaAt((x + 0.5) / size, (y + 0.5) / size, 1 / size));
     rows.push(row);
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // Shapes as signed distances in a unit square; coverage with a one-pixel soft edge.
@@ -51,14 +57,21 @@ function padlock({ open, dot }) {
     const body = box(x, y, 0.2, 0.45, 0.8, 0.9);
     const shackleCx = open ? 0.62 : 0.5;
     const shackle = Math.max(ring(x, y, shackleCx, 0.38, 0.2, 0.055), y - 0.45);
-    const legs = Math.min(box(x, y, shackleCx - 0.255, 0.38, shackleCx - 0.145, 0.47), open ? 1 : box(x, y, shackleCx + 0.145, 0.38, shackleCx + 0.255, 0.47));
+    const legs = Math.min(
+      box(x, y, shackleCx - 0.255, 0.38, shackleCx - 0.145, 0.47),
+      open ? 1 : box(x, y, shackleCx + 0.145, 0.38, shackleCx + 0.255, 0.47),
+    );
     let alpha = Math.max(cover(body, pixel), cover(Math.min(shackle, legs), pixel));
     if (dot) alpha *= 1 - cover(Math.hypot(x - 0.5, y - 0.67) - 0.09, pixel);
     return alpha;
   };
 }
 
-const icons = { trayLockedTemplate: { open: false, dot: false }, traySignedInTemplate: { open: true, dot: false }, trayAttentionTemplate: { open: false, dot: true } };
+const icons = {
+  trayLockedTemplate: { open: false, dot: false },
+  traySignedInTemplate: { open: true, dot: false },
+  trayAttentionTemplate: { open: false, dot: true },
+};
 for (const [name, shape] of Object.entries(icons)) {
   writeFileSync(path.join(out, `${name}.png`), png(16, padlock(shape)));
   writeFileSync(path.join(out, `${name}@2x.png`), png(32, padlock(shape)));

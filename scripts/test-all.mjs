@@ -16,7 +16,12 @@ const failures = [];
 function step(name, command, args, options = {}) {
   process.stderr.write(`\n== ${name}: ${[command, ...args].join(' ')}\n`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: options.cwd ?? root, stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', env: { ...process.env, ...options.env }, maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(command, args, {
+    cwd: options.cwd ?? root,
+    stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    env: { ...process.env, ...options.env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   process.stderr.write(`== ${name}: exit ${result.status} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return result;
 }
@@ -30,30 +35,62 @@ function check(name, command, args) {
 
 const built = check('build', 'npm', ['run', '--silent', 'build']);
 check('lint', 'npx', ['eslint', '.']);
+check('format (prettier --check)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 check('folder graph (no cycles)', 'node', ['scripts/folder-graph.mjs', '--check']);
 check('typecheck tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
 // What lint cannot see: src/shared compiles with neither DOM nor Node types, the renderer
 // without Node's, src/main without the DOM's.
-for (const layer of ['shared', 'renderer', 'main']) check(`typecheck ${layer}`, 'npx', ['tsc', '-p', `tsconfig.${layer}.json`]);
+for (const layer of ['shared', 'renderer', 'main'])
+  check(`typecheck ${layer}`, 'npx', ['tsc', '-p', `tsconfig.${layer}.json`]);
 
 const go = existsSync('/usr/local/go/bin/go') && !spawnSync('go', ['version']).stdout ? '/usr/local/go/bin/go' : 'go';
-const goTest = step('go test (shim)', go, ['test', '-json', '-count=1', './...'], { cwd: path.join(root, 'src', 'shim'), capture: true });
-const goEvents = String(goTest.stdout ?? '').split('\n').filter(Boolean).map((line) => { try { return JSON.parse(line); } catch { return {}; } });
+const goTest = step('go test (shim)', go, ['test', '-json', '-count=1', './...'], {
+  cwd: path.join(root, 'src', 'shim'),
+  capture: true,
+});
+const goEvents = String(goTest.stdout ?? '')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      return {};
+    }
+  });
 for (const event of goEvents) {
   if (!event.Test || event.Test.includes('/')) continue;
   if (event.Action === 'pass') tally.passed++;
-  if (event.Action === 'fail') { tally.failed++; failures.push(`go ${event.Test}`); }
+  if (event.Action === 'fail') {
+    tally.failed++;
+    failures.push(`go ${event.Test}`);
+  }
   if (event.Action === 'skip') tally.skipped++;
 }
-if (goTest.status !== 0 && !goEvents.some((e) => e.Action === 'fail')) { tally.failed++; failures.push('go test did not run'); }
-process.stderr.write(goEvents.filter((e) => e.Action === 'output' && /^(--- FAIL|FAIL|ok)/.test(e.Output ?? '')).map((e) => e.Output).join(''));
+if (goTest.status !== 0 && !goEvents.some((e) => e.Action === 'fail')) {
+  tally.failed++;
+  failures.push('go test did not run');
+}
+process.stderr.write(
+  goEvents
+    .filter((e) => e.Action === 'output' && /^(--- FAIL|FAIL|ok)/.test(e.Output ?? ''))
+    .map((e) => e.Output)
+    .join(''),
+);
 
 if (built) {
   // The keychain tests need a Secret Service: start a private D-Bus session with gnome-keyring
   // unless one is already there.
   const keyringSession = path.join(root, '.ci', 'keyring-session.sh');
   const wrap = process.env.DBUS_SESSION_BUS_ADDRESS ? [] : ['bash', keyringSession];
-  const vitestArgs = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`, ...process.argv.slice(2)];
+  const vitestArgs = [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${path.join(results, 'vitest.json')}`,
+    ...process.argv.slice(2),
+  ];
   const [command, ...args] = wrap.length ? [...wrap, 'npx', ...vitestArgs] : ['npx', ...vitestArgs];
   const vitest = step('vitest (unit + integration)', command, args);
   const reportFile = path.join(results, 'vitest.json');
@@ -66,9 +103,15 @@ if (built) {
       const failed = file.assertionResults.filter((t) => t.status === 'failed');
       for (const t of failed) failures.push(t.fullName);
       // A suite whose setup failed reports its tests as skipped: count the suite as a failure.
-      if (file.status === 'failed' && failed.length === 0) { tally.failed++; failures.push(`${path.relative(root, file.name)}: ${String(file.message ?? 'suite failed').split('\n')[0]}`); }
+      if (file.status === 'failed' && failed.length === 0) {
+        tally.failed++;
+        failures.push(`${path.relative(root, file.name)}: ${String(file.message ?? 'suite failed').split('\n')[0]}`);
+      }
     }
-    if (vitest.status !== 0 && report.numFailedTests === 0) { tally.failed++; failures.push(`vitest exited ${vitest.status} (a suite failed to load)`); }
+    if (vitest.status !== 0 && report.numFailedTests === 0) {
+      tally.failed++;
+      failures.push(`vitest exited ${vitest.status} (a suite failed to load)`);
+    }
   } else {
     tally.failed++;
     failures.push('vitest produced no report');
@@ -77,25 +120,44 @@ if (built) {
 
 // The tray app's smoke test needs the Electron binary (a release machine); here it says it skipped.
 if (built) {
-  const smoke = step('electron smoke test', process.execPath, [path.join(root, 'scripts', 'test-electron.mjs')], { capture: true });
+  const smoke = step('electron smoke test', process.execPath, [path.join(root, 'scripts', 'test-electron.mjs')], {
+    capture: true,
+  });
   const said = String(smoke.stdout ?? '');
   process.stderr.write(said);
   if (said.includes('skipped: no Electron binary')) tally.skipped++;
   else if (smoke.status === 0) tally.passed++;
-  else { tally.failed++; failures.push('electron smoke test'); }
+  else {
+    tally.failed++;
+    failures.push('electron smoke test');
+  }
 }
 
 // Every suite stops what it started: an API server or etcd still running is a failure.
-const leftover = spawnSync('pgrep', ['-af', '^([^ ]*/)?(kube-apiserver --etcd-servers=http://127\\.0\\.0\\.1|etcd --name kubecred-test)'], { encoding: 'utf8' }).stdout.trim();
+const leftover = spawnSync(
+  'pgrep',
+  ['-af', '^([^ ]*/)?(kube-apiserver --etcd-servers=http://127\\.0\\.0\\.1|etcd --name kubecred-test)'],
+  { encoding: 'utf8' },
+).stdout.trim();
 if (leftover) {
   tally.failed++;
-  failures.push(`processes left running after the suites:\n${leftover.split('\n').map((line) => `      ${line.slice(0, 160)}`).join('\n')}`);
+  failures.push(
+    `processes left running after the suites:\n${leftover
+      .split('\n')
+      .map((line) => `      ${line.slice(0, 160)}`)
+      .join('\n')}`,
+  );
 }
 
 // The far end of the end-to-end tests: say which real API server they ran against.
-const kubeBinary = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-kube-apiserver.mjs'), '--print'], { encoding: 'utf8' }).stdout.trim();
-const kubeVersion = kubeBinary && existsSync(kubeBinary) ? spawnSync(kubeBinary, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
-process.stderr.write(`\nend-to-end tests ran against: ${kubeVersion ? `kube-apiserver ${kubeVersion.replace(/^Kubernetes /, '')} (${kubeBinary}) with etcd` : 'no kube-apiserver (scripts/setup.sh builds it)'}\n`);
+const kubeBinary = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-kube-apiserver.mjs'), '--print'], {
+  encoding: 'utf8',
+}).stdout.trim();
+const kubeVersion =
+  kubeBinary && existsSync(kubeBinary) ? spawnSync(kubeBinary, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
+process.stderr.write(
+  `\nend-to-end tests ran against: ${kubeVersion ? `kube-apiserver ${kubeVersion.replace(/^Kubernetes /, '')} (${kubeBinary}) with etcd` : 'no kube-apiserver (scripts/setup.sh builds it)'}\n`,
+);
 
 if (failures.length) process.stderr.write(`\nFailed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
 process.stdout.write(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped\n`);

@@ -27,7 +27,10 @@ if (needsDisplay && spawnSync('xvfb-run', ['--help']).error) fail('no DISPLAY an
 const launch = (extra) => {
   const args = [root, `--remote-debugging-port=${port}`, ...extra];
   const [command, ...rest] = needsDisplay ? ['xvfb-run', '-a', electron, ...args] : [electron, ...args];
-  return spawn(command, rest, { env: { ...process.env, KUBECRED_HOME: home }, stdio: ['ignore', 'inherit', 'inherit'] });
+  return spawn(command, rest, {
+    env: { ...process.env, KUBECRED_HOME: home },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 };
 
 const app = launch([]);
@@ -39,7 +42,15 @@ try {
   launch([]);
   const { chromium } = await import('playwright-core');
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
-  const page = await until(() => browser.contexts().flatMap((c) => c.pages()).find((p) => /^http:\/\/127\.0\.0\.1:\d+\/(#.*)?$/.test(p.url())), 30_000, 'the main window');
+  const page = await until(
+    () =>
+      browser
+        .contexts()
+        .flatMap((c) => c.pages())
+        .find((p) => /^http:\/\/127\.0\.0\.1:\d+\/(#.*)?$/.test(p.url())),
+    30_000,
+    'the main window',
+  );
   await page.locator('[data-profile="smoke"]').waitFor({ timeout: 15_000 });
   process.stdout.write('electron smoke test: the main window lists the profile from config.yaml\n');
   await browser.close();
@@ -47,7 +58,10 @@ try {
   failed = true;
   process.stderr.write(`electron smoke test: failed: ${error.message}\n`);
 } finally {
-  spawnSync(process.execPath, [path.join(root, 'bin', 'kubecred'), 'stop'], { env: { ...process.env, KUBECRED_HOME: home }, stdio: 'inherit' });
+  spawnSync(process.execPath, [path.join(root, 'bin', 'kubecred'), 'stop'], {
+    env: { ...process.env, KUBECRED_HOME: home },
+    stdio: 'inherit',
+  });
   app.kill('SIGTERM');
   rmSync(home, { recursive: true, force: true });
 }
@@ -62,7 +76,6 @@ async function until(probe, timeoutMs, what) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
-
 
 function fail(message) {
   process.stderr.write(`electron smoke test: ${message}\n`);

@@ -54,9 +54,15 @@ export interface CompositionOptions {
   readonly interactions?: InteractionBoard;
 }
 
-
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
-export function composeBroker({ paths, logger, clock = systemClock, keychain = new KeychainStore(), interactions = new InteractionBoard(), ui = new BrowserLoginUi(interactions, privateBrowserOpener(paths)) }: CompositionOptions): BrokerServices {
+export function composeBroker({
+  paths,
+  logger,
+  clock = systemClock,
+  keychain = new KeychainStore(),
+  interactions = new InteractionBoard(),
+  ui = new BrowserLoginUi(interactions, privateBrowserOpener(paths)),
+}: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, LAST_GOOD_CONFIG));
   const keychainHealth = new HealthRecordingStore(keychain);
   const asking = new AskingContext();
@@ -66,9 +72,17 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     askPin: async (request) => ui.askPin({ ...request, ...(await asking.describe()) }),
     askPassphrase: (request) => ui.askPassphrase(request),
   };
-  const tokens = new TokenServiceHolder<Pkcs11Service>((configured) => createPkcs11Service({ tokens: configured, ui: tokenUi, clock }));
+  const tokens = new TokenServiceHolder<Pkcs11Service>((configured) =>
+    createPkcs11Service({ tokens: configured, ui: tokenUi, clock }),
+  );
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
-  const stores = new SecretStores({ config, home: paths.home, keychain: keychainHealth, ui, tokens: (current) => tokens.current(current.tokens) });
+  const stores = new SecretStores({
+    config,
+    home: paths.home,
+    keychain: keychainHealth,
+    ui,
+    tokens: (current) => tokens.current(current.tokens),
+  });
   const mfaCodes = new OfferedMfaCodes(() => clock.now());
   const awsSessions = composeAwsSessions(clock, ui, () => asking.describe(), mfaCodes);
   const createProvider = (profile: ProfileConfig): Provider => {
@@ -80,7 +94,9 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
           proxyCredential: (proxied) => proxies.credential(proxiedProfile(proxied)),
         });
       case 'exec':
-        return new ExecProvider(profile, clock, (text, until) => interactions.show({ profile: profile.name, kind: 'message', text }, until));
+        return new ExecProvider(profile, clock, (text, until) =>
+          interactions.show({ profile: profile.name, kind: 'message', text }, until),
+        );
       case 'oidc':
         return new OidcProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock, logger });
       case 'keystone':
@@ -100,7 +116,10 @@ export function composeBroker({ paths, logger, clock = systemClock, keychain = n
     ...localCaInKeychain(keychainHealth),
     tokenKey: async (token, label) => (await currentTokens()).tokenKey(token, label),
     sign: async (token, label, plan) => (await currentTokens()).sign(token, label, plan),
-    audit: (event) => void recordProxiedRequest(audit, clock, event).catch((error: Error) => logger.warn('audit log write failed', { reason: error.message })),
+    audit: (event) =>
+      void recordProxiedRequest(audit, clock, event).catch((error: Error) =>
+        logger.warn('audit log write failed', { reason: error.message }),
+      ),
     logger,
     // Read once, at start: a bad value stops the broker with a message that names it.
     localCertificateSeconds: localCertificateSeconds(process.env),

@@ -49,7 +49,11 @@ export interface RunningBroker extends RunningServer {
  * The broker and its socket server: `kubecred daemon`, and the base of the tray app. Every
  * broker can serve the web UI: at start with `webUi`, else once `kubecred ui` asks.
  */
-export async function startBroker(paths: KubecredPaths, logger: Logger, options: BrokerHostOptions = {}): Promise<RunningBroker> {
+export async function startBroker(
+  paths: KubecredPaths,
+  logger: Logger,
+  options: BrokerHostOptions = {},
+): Promise<RunningBroker> {
   const interactions = options.interactions ?? new InteractionBoard();
   const opener = options.opener ?? privateBrowserOpener(paths);
   const prompts = new PromptQueue();
@@ -60,16 +64,32 @@ export async function startBroker(paths: KubecredPaths, logger: Logger, options:
   // The tray's windows are always there to ask in; a daemon's page may not be open yet.
   const windows = tray ? undefined : { showing: () => host?.running === true, open: async () => host?.ensure() };
   const ui = options.ui ?? promptingUi(prompts, loginUi, windows);
-  const services = composeBroker({ paths, logger, interactions, ui, ...(options.keychain ? { keychain: options.keychain } : {}) });
+  const services = composeBroker({
+    paths,
+    logger,
+    interactions,
+    ui,
+    ...(options.keychain ? { keychain: options.keychain } : {}),
+  });
   const webUiOptions = { askInBrowser: !tray, ...(tray?.loginItem ? { loginItem: tray.loginItem } : {}) };
-  if (!options.ui || options.webUi) host = new WebUiHost(() => startBrokerWebUi(services, interactions, prompts, opener, logger, paths, webUiOptions));
+  if (!options.ui || options.webUi)
+    host = new WebUiHost(() => startBrokerWebUi(services, interactions, prompts, opener, logger, paths, webUiOptions));
   const configError = await services.credentials.configError();
-  if (configError) logger.warn('config.yaml is not usable; serving no profiles until it is fixed', { reason: configError });
+  if (configError)
+    logger.warn('config.yaml is not usable; serving no profiles until it is fixed', { reason: configError });
   const webUi: WebUi | undefined = options.webUi || tray ? await host?.ensure() : undefined;
   let requestStop: () => void = () => {};
   const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
   const identity = { version: kubecredVersion(), home: paths.home, socket: paths.socket, configPath: paths.configFile };
-  const server = await startBrokerServer(paths, () => [...brokerRoutes(services, identity, new PeerCredentialReader(), options.ui ? undefined : prompts), ...webUiRoutes(host), stopRoute(() => requestStop())], logger).catch(async (error: unknown) => {
+  const server = await startBrokerServer(
+    paths,
+    () => [
+      ...brokerRoutes(services, identity, new PeerCredentialReader(), options.ui ? undefined : prompts),
+      ...webUiRoutes(host),
+      stopRoute(() => requestStop()),
+    ],
+    logger,
+  ).catch(async (error: unknown) => {
     await host?.close();
     throw error;
   });

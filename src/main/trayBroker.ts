@@ -15,12 +15,16 @@ export interface TrayBroker extends RunningBroker {
  * login form) going to the prompt queue the tray opens a window for. A test starts exactly
  * this and looks at it through Chromium, as the tray's windows would.
  */
-export async function startTrayBroker(paths: KubecredPaths, logger: Logger, loginItem?: LoginItem): Promise<TrayBroker> {
+export async function startTrayBroker(
+  paths: KubecredPaths,
+  logger: Logger,
+  loginItem?: LoginItem,
+): Promise<TrayBroker> {
   const broker = await startBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {} });
   const { webUi } = broker;
   if (!webUi) {
     await broker.close();
-    throw new Error('the tray\'s broker started without its web UI');
+    throw new Error("the tray's broker started without its web UI");
   }
   return { ...broker, webUi };
 }

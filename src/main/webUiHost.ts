@@ -40,7 +40,11 @@ const ALWAYS_SHOWING: QuestionWindows = { showing: () => true, open: async () =>
  * turns into a prompt of its own). An approval has no terminal form: it brings a window up
  * and waits there. Logins go to the browser and the board.
  */
-export function promptingUi(prompts: PromptQueue, login: BrowserLoginUi, windows: QuestionWindows = ALWAYS_SHOWING): BrokerUi {
+export function promptingUi(
+  prompts: PromptQueue,
+  login: BrowserLoginUi,
+  windows: QuestionWindows = ALWAYS_SHOWING,
+): BrokerUi {
   const windowOpen = () => windows.showing();
   return {
     askPin: (request) => (windowOpen() ? prompts.askPin(request) : login.askPin(request)),
@@ -86,7 +90,10 @@ export async function startBrokerWebUi(
   const webUi = await startWebUi({
     ports: {
       profiles: async () => {
-        const [profiles, uses] = await Promise.all([services.credentials.profiles(), usedBy.current().catch(() => new Map<string, ProfileUse>())]);
+        const [profiles, uses] = await Promise.all([
+          services.credentials.profiles(),
+          usedBy.current().catch(() => new Map<string, ProfileUse>()),
+        ]);
         return profiles.map((profile) => {
           const use = uses.get(profile.name);
           return { ...profile, ...(use ? { contexts: use.contexts, servers: use.servers } : {}) };
@@ -123,10 +130,11 @@ export async function startBrokerWebUi(
       },
       auditLog: () => readAuditTail(paths.auditLog, { limit: 200 }),
       // The token plugin's report carries object lists too; the page gets the summary only.
-      tokens: async () => (await services.admin.listTokens()).flatMap((token) => {
-        const parsed = tokenViewSchema.safeParse(token);
-        return parsed.success ? [parsed.data] : [];
-      }),
+      tokens: async () =>
+        (await services.admin.listTokens()).flatMap((token) => {
+          const parsed = tokenViewSchema.safeParse(token);
+          return parsed.success ? [parsed.data] : [];
+        }),
       updateToken: async (token, changes) => {
         await updateToken(paths.configFile, token, changes);
         logger.info('token changed from the web UI', { token });
@@ -144,7 +152,8 @@ export async function startBrokerWebUi(
   let open = 0;
   const unsubscribe = prompts.onChange(() => {
     const now = prompts.list().length;
-    if (options.askInBrowser && open === 0 && now > 0 && webUi.openPages() === 0) void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed', ancestry: [] }));
+    if (options.askInBrowser && open === 0 && now > 0 && webUi.openPages() === 0)
+      void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed', ancestry: [] }));
     open = now;
   });
   return {
@@ -187,14 +196,23 @@ async function readPreferences(paths: KubecredPaths, loginItem: LoginItem): Prom
  * kubectl started has no web UI yet: asking for a link starts it. The link remembers which
  * program asked (from the kernel), so the page it opens can never approve that program.
  */
-export function webUiRoutes(host: WebUiHost | undefined, peers: PeerCredentialReader = new PeerCredentialReader()): Route[] {
+export function webUiRoutes(
+  host: WebUiHost | undefined,
+  peers: PeerCredentialReader = new PeerCredentialReader(),
+): Route[] {
   return [
     {
       method: 'POST',
       pattern: exact(ROUTES.webUiLink),
       handler: async (request, response) => {
         if (!host) {
-          replyJson(response, 409, { error: { code: 'bad-request', message: 'this broker has its own windows and no web UI', hint: 'open Kubecred from its tray icon' } });
+          replyJson(response, 409, {
+            error: {
+              code: 'bad-request',
+              message: 'this broker has its own windows and no web UI',
+              hint: 'open Kubecred from its tray icon',
+            },
+          });
           return;
         }
         const webUi = await host.ensure();

@@ -54,7 +54,10 @@ export function App({ transport }: { transport: Transport }) {
 
   useEffect(() => {
     let live = true;
-    transport.state().then((s) => live && setState(s), (e: Error) => live && setProblem(e.message));
+    transport.state().then(
+      (s) => live && setState(s),
+      (e: Error) => live && setProblem(e.message),
+    );
     const stop = transport.subscribe(
       (s) => {
         setState(s);
@@ -78,14 +81,26 @@ export function App({ transport }: { transport: Transport }) {
   useEffect(() => {
     if (!hasTokens || !names) return;
     let live = true;
-    void Promise.all(names.split('\n').map((name) => transport.profileConfig(name).then((c) => [name, tokenOf(c)] as const, () => [name, undefined] as const))).then(
-      (pairs) => live && setProfileTokens(Object.fromEntries(pairs.filter((p): p is readonly [string, string] => p[1] !== undefined))),
+    void Promise.all(
+      names.split('\n').map((name) =>
+        transport.profileConfig(name).then(
+          (c) => [name, tokenOf(c)] as const,
+          () => [name, undefined] as const,
+        ),
+      ),
+    ).then(
+      (pairs) =>
+        live &&
+        setProfileTokens(Object.fromEntries(pairs.filter((p): p is readonly [string, string] => p[1] !== undefined))),
     );
     return () => {
       live = false;
     };
   }, [transport, names, hasTokens]);
-  const tokenFor = useCallback((profile: string) => tokens.find((t) => t.name === profileTokens[profile]), [tokens, profileTokens]);
+  const tokenFor = useCallback(
+    (profile: string) => tokens.find((t) => t.name === profileTokens[profile]),
+    [tokens, profileTokens],
+  );
 
   const run = useCallback(async (profile: string, action: () => Promise<void>) => {
     setBusy((b) => new Set(b).add(profile));
@@ -116,11 +131,15 @@ export function App({ transport }: { transport: Transport }) {
   const waiting = (state?.prompts.length ?? 0) + (state?.interactions.length ?? 0);
   const seen = useRef(0);
   useEffect(() => {
-    if (waiting > seen.current && band.current && band.current.getBoundingClientRect().top < 0) band.current.scrollIntoView({ block: 'start' });
+    if (waiting > seen.current && band.current && band.current.getBoundingClientRect().top < 0)
+      band.current.scrollIntoView({ block: 'start' });
     seen.current = waiting;
   }, [waiting]);
 
-  const attention = useMemo(() => state?.profiles.filter((p) => profileBadge(p, now, tokenFor(p.name)).tone !== 'ok').length ?? 0, [state, now, tokenFor]);
+  const attention = useMemo(
+    () => state?.profiles.filter((p) => profileBadge(p, now, tokenFor(p.name)).tone !== 'ok').length ?? 0,
+    [state, now, tokenFor],
+  );
   const denials = audit.filter((r) => r.outcome === 'denied').length;
 
   return (
@@ -144,13 +163,26 @@ export function App({ transport }: { transport: Transport }) {
         ) : null}
         {state?.configError ? (
           <p className="problem" role="alert">
-            config.yaml cannot be used: {state.configError}. Kubecred keeps serving its last good version until the file is fixed.
+            config.yaml cannot be used: {state.configError}. Kubecred keeps serving its last good version until the file
+            is fixed.
           </p>
         ) : null}
         <div className="waiting-band" ref={band}>
           {/* The newest is on top (the last modal opened); it says how many wait under it. */}
-          {state?.prompts.map((p, i, all) => <PromptView key={p.id} prompt={p} onAnswer={(reply) => answer(p.id, reply)} behind={i === all.length - 1 ? all.length - 1 : 0} />)}
-          {state ? <PendingLogins interactions={state.interactions} onCancel={(name) => void run(name, () => transport.cancelLogin(name))} /> : null}
+          {state?.prompts.map((p, i, all) => (
+            <PromptView
+              key={p.id}
+              prompt={p}
+              onAnswer={(reply) => answer(p.id, reply)}
+              behind={i === all.length - 1 ? all.length - 1 : 0}
+            />
+          ))}
+          {state ? (
+            <PendingLogins
+              interactions={state.interactions}
+              onCancel={(name) => void run(name, () => transport.cancelLogin(name))}
+            />
+          ) : null}
         </div>
         {state === null ? (
           <p className="empty">Connecting to the broker…</p>
@@ -167,7 +199,12 @@ export function App({ transport }: { transport: Transport }) {
             load={loadProfile}
             onLogin={() => void run(route.profile, () => transport.login(route.profile))}
             onLogout={() => void run(route.profile, () => transport.logout(route.profile))}
-            onRemove={() => void run(route.profile, async () => (await transport.removeProfile(route.profile), go({ section: 'profiles' })))}
+            onRemove={() =>
+              void run(
+                route.profile,
+                async () => (await transport.removeProfile(route.profile), go({ section: 'profiles' })),
+              )
+            }
             onUpdate={(changes) => transport.updateProfile(route.profile, changes)}
             onStoreSecret={(field, value) => transport.storeSecret(route.profile, field, value)}
           />
@@ -175,7 +212,9 @@ export function App({ transport }: { transport: Transport }) {
           <section className="view" aria-label="add a profile">
             <BackToProfiles />
             <h1 tabIndex={-1}>Add a profile</h1>
-            <ProfileForm onAdd={async (profile) => (await transport.addProfile(profile), go({ section: 'profiles' }))} />
+            <ProfileForm
+              onAdd={async (profile) => (await transport.addProfile(profile), go({ section: 'profiles' }))}
+            />
           </section>
         ) : route.section === 'profiles' && route.view === 'import' ? (
           <section className="view" aria-label="import">
@@ -199,7 +238,11 @@ export function App({ transport }: { transport: Transport }) {
               ) : null}
             </div>
             {state.profiles.length === 0 ? (
-              state.configError ? <p className="empty">No profiles can be read while config.yaml is broken.</p> : <FirstRun />
+              state.configError ? (
+                <p className="empty">No profiles can be read while config.yaml is broken.</p>
+              ) : (
+                <FirstRun />
+              )
             ) : (
               <ProfileList
                 profiles={state.profiles}
@@ -215,13 +258,21 @@ export function App({ transport }: { transport: Transport }) {
         ) : route.section === 'tokens' ? (
           <section className="view" aria-label="hardware tokens">
             <h1>Hardware tokens</h1>
-            <p className="hint">Smart cards, YubiKeys and HSMs under tokens: in config.yaml. A PIN is asked for when a profile on the token is first used.</p>
-            <TokenList tokens={tokens} usedBy={(token) => Object.keys(profileTokens).filter((name) => profileTokens[name] === token)} />
+            <p className="hint">
+              Smart cards, YubiKeys and HSMs under tokens: in config.yaml. A PIN is asked for when a profile on the
+              token is first used.
+            </p>
+            <TokenList
+              tokens={tokens}
+              usedBy={(token) => Object.keys(profileTokens).filter((name) => profileTokens[name] === token)}
+            />
           </section>
         ) : route.section === 'registries' ? (
           <section className="view" aria-label="image registries">
             <h1>Image registries</h1>
-            <p className="hint">Logins Kubecred serves to docker, podman, skopeo and the kubelet. Passwords never show here.</p>
+            <p className="hint">
+              Logins Kubecred serves to docker, podman, skopeo and the kubelet. Passwords never show here.
+            </p>
             <RegistryList registries={state.registries} />
           </section>
         ) : route.section === 'activity' ? (

@@ -22,7 +22,8 @@ function NeedsLink({ why }: { why: string }) {
       <h1>Kubecred</h1>
       <p className="problem">{why}</p>
       <p>
-        Run <code>kubecred ui</code> in a terminal on this machine: it opens a fresh link (<code>kubecred ui --print</code> prints it instead).
+        Run <code>kubecred ui</code> in a terminal on this machine: it opens a fresh link (
+        <code>kubecred ui --print</code> prints it instead).
       </p>
     </main>
   );
@@ -46,11 +47,23 @@ async function boot(): Promise<void> {
     }
   }
   // A tray app window has no session of its own: its shell adds one to each request. Ask once.
-  if (!transport.hasSession && !(await transport.state().then(() => true, () => false))) {
+  if (
+    !transport.hasSession &&
+    !(await transport.state().then(
+      () => true,
+      () => false,
+    ))
+  ) {
     root.render(<NeedsLink why="This page has no session with the Kubecred broker." />);
     return;
   }
-  root.render(promptId ? <PromptWindow transport={transport} id={promptId} close={() => window.close()} /> : <App transport={transport} />);
+  root.render(
+    promptId ? (
+      <PromptWindow transport={transport} id={promptId} close={() => window.close()} />
+    ) : (
+      <App transport={transport} />
+    ),
+  );
 }
 
 // A link pasted into a tab already on this page only changes the fragment, which reloads

@@ -32,8 +32,20 @@ export function profileBadge(profile: ProfileSummary, now: number, token?: Token
   const status = profileStatus(profile, now);
   const words = status.text;
   if (status.kind === 'error') return { kind: 'error', tone: 'bad', words };
-  if (token?.flags?.locked) return { kind: 'token-locked', tone: 'bad', words: 'token locked', fix: `Token ${token.name} is locked by wrong PINs: unlock it with its PUK or admin tool.` };
-  if (token && !token.present) return { kind: 'token-missing', tone: 'waiting', words: 'token not plugged in', fix: `Plug in token ${token.name}.` };
+  if (token?.flags?.locked)
+    return {
+      kind: 'token-locked',
+      tone: 'bad',
+      words: 'token locked',
+      fix: `Token ${token.name} is locked by wrong PINs: unlock it with its PUK or admin tool.`,
+    };
+  if (token && !token.present)
+    return {
+      kind: 'token-missing',
+      tone: 'waiting',
+      words: 'token not plugged in',
+      fix: `Plug in token ${token.name}.`,
+    };
   return { ...BADGE_OF_STATE[status.kind], words };
 }
 
@@ -43,7 +55,8 @@ export function tokenOf(config: Readonly<Record<string, unknown>> | undefined): 
   const store = config.secretStore;
   if (typeof store === 'string' && store.startsWith('token:')) return store.slice('token:'.length);
   const cert = config.tokenCertificate;
-  if (cert && typeof cert === 'object' && typeof (cert as { token?: unknown }).token === 'string') return (cert as { token: string }).token;
+  if (cert && typeof cert === 'object' && typeof (cert as { token?: unknown }).token === 'string')
+    return (cert as { token: string }).token;
   return undefined;
 }
 
@@ -51,14 +64,21 @@ export function tokenOf(config: Readonly<Record<string, unknown>> | undefined): 
  * Where a profile's secrets live, in words. `resolved` is the broker's answer with config.yaml's
  * default applied (ProfileSummary.secretStore), for a profile that names no store itself.
  */
-export function secretHome(provider: string, config: Readonly<Record<string, unknown>> | undefined, resolved?: string): string {
+export function secretHome(
+  provider: string,
+  config: Readonly<Record<string, unknown>> | undefined,
+  resolved?: string,
+): string {
   const token = tokenOf(config);
-  if (config && typeof config.tokenCertificate === 'object' && token) return `certificate and key on hardware token ${token} (the key never leaves it)`;
-  if (provider === 'exec') return 'none kept by Kubecred: its plugin gives the credential, the broker caches it in memory';
-  if (provider === 'eks' && typeof config?.awsProfile === 'string') return `the aws CLI's files (AWS profile ${config.awsProfile}); sessions only in the broker's memory`;
+  if (config && typeof config.tokenCertificate === 'object' && token)
+    return `certificate and key on hardware token ${token} (the key never leaves it)`;
+  if (provider === 'exec')
+    return 'none kept by Kubecred: its plugin gives the credential, the broker caches it in memory';
+  if (provider === 'eks' && typeof config?.awsProfile === 'string')
+    return `the aws CLI's files (AWS profile ${config.awsProfile}); sessions only in the broker's memory`;
   if (token) return `hardware token ${token}`;
   const store = typeof config?.secretStore === 'string' ? config.secretStore : resolved;
-  const byDefault = typeof config?.secretStore === 'string' ? '' : ' (config.yaml\'s default)';
+  const byDefault = typeof config?.secretStore === 'string' ? '' : " (config.yaml's default)";
   if (store === 'encrypted-file') return `the encrypted file (unlocked with your passphrase)${byDefault}`;
   if (store === 'keychain') return `the OS keychain${byDefault}`;
   return "the default secret store (the OS keychain, unless config.yaml's top-level secretStore says encrypted-file)";
@@ -66,6 +86,8 @@ export function secretHome(provider: string, config: Readonly<Record<string, unk
 
 /** How often the time left must be redrawn: every second in its last minutes, else every 15 s. */
 export function tickMs(profiles: readonly ProfileSummary[], now: number): number {
-  const soon = profiles.some((p) => p.expiresAt && Date.parse(p.expiresAt) - now < 2 * 60_000 && Date.parse(p.expiresAt) > now);
+  const soon = profiles.some(
+    (p) => p.expiresAt && Date.parse(p.expiresAt) - now < 2 * 60_000 && Date.parse(p.expiresAt) > now,
+  );
   return soon ? 1_000 : 15_000;
 }

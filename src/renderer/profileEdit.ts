@@ -1,10 +1,20 @@
 import type { ProfileChanges } from '../shared/api/webUiApi.js';
-import { OPTIONAL_FIELDS, PROVIDER_FIELDS, PROVIDERS, SECRET_FIELDS, type FieldSpec, type ProviderName } from './profileFields.js';
+import {
+  OPTIONAL_FIELDS,
+  PROVIDER_FIELDS,
+  PROVIDERS,
+  SECRET_FIELDS,
+  type FieldSpec,
+  type ProviderName,
+} from './profileFields.js';
 
 /** The form's fields for a provider by name; none for a provider this page does not know. */
 export function editableFields(provider: string): readonly FieldSpec[] {
   const known = knownProvider(provider);
-  return [{ key: 'description', label: 'Description' }, ...(known ? [...PROVIDER_FIELDS[known], ...OPTIONAL_FIELDS[known]] : [])];
+  return [
+    { key: 'description', label: 'Description' },
+    ...(known ? [...PROVIDER_FIELDS[known], ...OPTIONAL_FIELDS[known]] : []),
+  ];
 }
 
 /** The secrets the form can store for the provider; written only when typed. */
@@ -23,7 +33,8 @@ export function editValues(provider: string, config: Readonly<Record<string, unk
   for (const field of editableFields(provider)) {
     const value = config[field.key];
     if (Array.isArray(value)) values[field.key] = value.map(String).join('\n');
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[field.key] = String(value);
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      values[field.key] = String(value);
   }
   return values;
 }
@@ -33,13 +44,20 @@ export function editValues(provider: string, config: Readonly<Record<string, unk
  * the way untouched ones are written, are left alone), an emptied field taken out, so the
  * broker's schema says when it was required.
  */
-export function profileChanges(provider: string, values: Readonly<Record<string, string>>, initial: Readonly<Record<string, string>> = {}): ProfileChanges {
+export function profileChanges(
+  provider: string,
+  values: Readonly<Record<string, string>>,
+  initial: Readonly<Record<string, string>> = {},
+): ProfileChanges {
   const changes: ProfileChanges = {};
   for (const field of editableFields(provider)) {
     const raw = values[field.key] ?? '';
     if (raw === (initial[field.key] ?? '')) continue;
     if (field.list) {
-      const items = raw.split('\n').map((s) => s.trim()).filter(Boolean);
+      const items = raw
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean);
       changes[field.key] = items.length ? items : null;
     } else {
       changes[field.key] = raw.trim() ? raw.trim() : null;

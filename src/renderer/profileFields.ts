@@ -48,8 +48,16 @@ export const OPTIONAL_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]
   keystone: [{ key: 'caFile', label: 'CA file (PEM)' }],
   eks: [
     { key: 'awsProfile', label: 'AWS profile (keys from ~/.aws instead of the secret store)', placeholder: 'default' },
-    { key: 'roleArn', label: 'Role to assume (one session serves every cluster)', placeholder: 'arn:aws:iam::123456789012:role/admin' },
-    { key: 'mfaSerial', label: 'MFA device (its code is asked once per session)', placeholder: 'arn:aws:iam::123456789012:mfa/alice' },
+    {
+      key: 'roleArn',
+      label: 'Role to assume (one session serves every cluster)',
+      placeholder: 'arn:aws:iam::123456789012:role/admin',
+    },
+    {
+      key: 'mfaSerial',
+      label: 'MFA device (its code is asked once per session)',
+      placeholder: 'arn:aws:iam::123456789012:mfa/alice',
+    },
     { key: 'externalId', label: 'External ID (when the role asks for one)' },
     { key: 'stsEndpoint', label: 'STS endpoint (private VPC endpoint)' },
   ],
@@ -77,12 +85,19 @@ export const SECRET_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]>>
  * The request for the broker: empty fields are left out (so the schema says what is missing,
  * in its own words) and list fields become arrays.
  */
-export function profileRequest(name: string, provider: ProviderName, values: Readonly<Record<string, string>>): Record<string, string | string[]> {
+export function profileRequest(
+  name: string,
+  provider: ProviderName,
+  values: Readonly<Record<string, string>>,
+): Record<string, string | string[]> {
   const request: Record<string, string | string[]> = { name: name.trim(), provider };
   for (const field of PROVIDER_FIELDS[provider]) {
     const raw = values[field.key] ?? '';
     if (field.list) {
-      const items = raw.split('\n').map((s) => s.trim()).filter(Boolean);
+      const items = raw
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (items.length) request[field.key] = items;
     } else if (raw.trim()) {
       request[field.key] = raw.trim();

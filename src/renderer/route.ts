@@ -22,13 +22,16 @@ const SECTION_IDS = new Set<string>(SECTIONS.map((s) => s.id));
 
 /** "#/profile/prod" -> the route; anything unknown is the profile list. */
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#?\/?/, '').split('/').map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      return '';
-    }
-  });
+  const parts = hash
+    .replace(/^#?\/?/, '')
+    .split('/')
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return '';
+      }
+    });
   const [first = '', second] = parts;
   if (first === 'profile' && second) return { section: 'profiles', view: 'detail', profile: second };
   if (first === 'profiles' && (second === 'add' || second === 'import')) return { section: 'profiles', view: second };

@@ -50,7 +50,9 @@ export function profileStatus(profile: ProfileSummary, now: number): ProfileStat
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
   if (profile.state === 'idle') {
     if (!hasLogin(profile)) return { kind: 'ready', text: 'ready', timeLeft: null };
-    return profile.silentRefresh === true ? { kind: 'refreshes', text: 'will refresh on use', timeLeft: null } : { kind: 'needsLogin', text: 'signed out', timeLeft: null };
+    return profile.silentRefresh === true
+      ? { kind: 'refreshes', text: 'will refresh on use', timeLeft: null }
+      : { kind: 'needsLogin', text: 'signed out', timeLeft: null };
   }
   const signIn = hasLogin(profile);
   const who = profile.account ? `signed in as ${profile.account}` : signIn ? 'signed in' : 'ready';

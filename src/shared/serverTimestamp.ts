@@ -5,7 +5,9 @@
  * past milliseconds are dropped. Undefined for anything that is not such a timestamp.
  */
 export function parseServerTimestamp(text: string): number | undefined {
-  const match = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/.exec(text.trim());
+  const match = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/.exec(
+    text.trim(),
+  );
   if (!match) return undefined;
   const [, date, time, fraction, zone] = match;
   const millis = fraction ? `.${fraction.slice(0, 3).padEnd(3, '0')}` : '';

@@ -25,9 +25,19 @@ const STAMPEDE_CALLERS = Number(process.env.BENCH_STAMPEDE ?? 200);
 const SUSTAINED_REQUESTS = Number(process.env.BENCH_SUSTAINED ?? 10_000);
 // Bounds the run must hold: one plugin run however many callers, no descriptor leak, and
 // memory that does not grow with the number of requests served.
-const BOUNDS = { stampedeProviderCalls: 1, rssGrowthMiB: 10, descriptorGrowth: 2, proxyGoroutineGrowth: 2, proxyOpenFileGrowth: 2 };
+const BOUNDS = {
+  stampedeProviderCalls: 1,
+  rssGrowthMiB: 10,
+  descriptorGrowth: 2,
+  proxyGoroutineGrowth: 2,
+  proxyOpenFileGrowth: 2,
+};
 const TOKEN = 'bench-token-0b7c1e';
-const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
+const V1_INFO = JSON.stringify({
+  apiVersion: 'client.authentication.k8s.io/v1',
+  kind: 'ExecCredential',
+  spec: { interactive: false },
+});
 
 function withoutUndefined(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
@@ -37,12 +47,23 @@ async function main(): Promise<void> {
   assertBuilt({ shim: true });
   const home = await makeTempHome();
   const plugin = path.join(home.dir, 'plugin.sh');
-  await writeFile(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`, { mode: 0o755 });
+  await writeFile(
+    plugin,
+    `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`,
+    { mode: 0o755 },
+  );
   const stampedePlugin = path.join(home.dir, 'stampede-plugin.sh');
   const stampedeLog = path.join(home.dir, 'stampede-calls.log');
   // Slow like a real IdP round trip, and it counts its own runs.
-  await writeFile(stampedePlugin, `#!/bin/sh\necho run >> ${stampedeLog}\nsleep 0.3\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`, { mode: 0o755 });
-  await writeConfig(home.dir, `profiles:\n  - name: bench\n    provider: exec\n    command: ${plugin}\n    ttl: 24h\n  - name: stampede\n    provider: exec\n    command: ${stampedePlugin}\n    ttl: 24h\n`);
+  await writeFile(
+    stampedePlugin,
+    `#!/bin/sh\necho run >> ${stampedeLog}\nsleep 0.3\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`,
+    { mode: 0o755 },
+  );
+  await writeConfig(
+    home.dir,
+    `profiles:\n  - name: bench\n    provider: exec\n    command: ${plugin}\n    ttl: 24h\n  - name: stampede\n    provider: exec\n    command: ${stampedePlugin}\n    ttl: 24h\n`,
+  );
   const broker = await startTestBroker(home.dir);
   const pki = await createTestPki(path.join(home.dir, 'pki'));
   const api = await startApiStandIn({ pki, auth: { bearerToken: TOKEN } });
@@ -51,62 +72,149 @@ async function main(): Promise<void> {
     const shims: Subject[] = [
       { name: 'node -e 0', command: process.execPath, args: ['-e', '0'], env },
       { name: 'kubecred-shim (native), cache hit', command: NATIVE_SHIM, args: ['credential', 'bench'], env },
-      { name: 'kubecred credential (node), cache hit', command: process.execPath, args: [KUBECRED_CLI, 'credential', 'bench'], env },
+      {
+        name: 'kubecred credential (node), cache hit',
+        command: process.execPath,
+        args: [KUBECRED_CLI, 'credential', 'bench'],
+        env,
+      },
     ];
     if (findGkePlugin()) {
       const gkeDir = path.join(home.dir, 'gke');
-      const gke = seedGkeCache({ dir: gkeDir, currentContext: 'bench', token: 'gke-token', expiry: new Date(Date.now() + 3_600_000) });
-      await writeFile(gke.kubeconfig, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [], users: [], contexts: [{ name: 'bench', context: { cluster: 'c', user: 'u' } }], 'current-context': 'bench' }));
-      shims.push({ name: 'gke-gcloud-auth-plugin, cached', command: gke.command, args: gke.args, env: withoutUndefined({ ...process.env, ...gke.env }) });
+      const gke = seedGkeCache({
+        dir: gkeDir,
+        currentContext: 'bench',
+        token: 'gke-token',
+        expiry: new Date(Date.now() + 3_600_000),
+      });
+      await writeFile(
+        gke.kubeconfig,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [],
+          users: [],
+          contexts: [{ name: 'bench', context: { cluster: 'c', user: 'u' } }],
+          'current-context': 'bench',
+        }),
+      );
+      shims.push({
+        name: 'gke-gcloud-auth-plugin, cached',
+        command: gke.command,
+        args: gke.args,
+        env: withoutUndefined({ ...process.env, ...gke.env }),
+      });
     }
     const shimSamples = await interleave(shims, SHIM_RUNS);
     const aws = awsSubject(home.dir);
     const awsSamples = aws ? await interleave([aws], AWS_RUNS, 2) : new Map<string, number[]>();
 
-    const stampede = await coldCacheStampede(STAMPEDE_CALLERS, NATIVE_SHIM, ['credential', 'stampede'], env, stampedeLog);
+    const stampede = await coldCacheStampede(
+      STAMPEDE_CALLERS,
+      NATIVE_SHIM,
+      ['credential', 'stampede'],
+      env,
+      stampedeLog,
+    );
     const secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
-    const body = JSON.stringify({ argv: ['credential', 'bench'], execInfo: V1_INFO, stdinIsTerminal: false, client: 'shim' });
-    const sustained = await sustainedLoad({ pid: broker.process.pid!, socket: broker.socket, secret, body, requests: SUSTAINED_REQUESTS, concurrency: 16 });
+    const body = JSON.stringify({
+      argv: ['credential', 'bench'],
+      execInfo: V1_INFO,
+      stdinIsTerminal: false,
+      client: 'shim',
+    });
+    const sustained = await sustainedLoad({
+      pid: broker.process.pid!,
+      socket: broker.socket,
+      secret,
+      body,
+      requests: SUSTAINED_REQUESTS,
+      concurrency: 16,
+    });
 
-    const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop();
+    const kubectl = findKubectlBuilds()
+      .filter((b) => b.name !== 'kubectl')
+      .pop();
     if (!kubectl) throw new Error('no versioned kubectl build found');
-    const inline = await writeTokenKubeconfig({ path: path.join(home.dir, 'kubeconfig-inline'), server: api.url, caPem: api.caPem, token: TOKEN });
-    const viaShim = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig-kubecred'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'bench'], apiVersion: 'client.authentication.k8s.io/v1', env: { KUBECRED_HOME: home.dir } });
+    const inline = await writeTokenKubeconfig({
+      path: path.join(home.dir, 'kubeconfig-inline'),
+      server: api.url,
+      caPem: api.caPem,
+      token: TOKEN,
+    });
+    const viaShim = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig-kubecred'),
+      server: api.url,
+      caPem: api.caPem,
+      command: NATIVE_SHIM,
+      args: ['credential', 'bench'],
+      apiVersion: 'client.authentication.k8s.io/v1',
+      env: { KUBECRED_HOME: home.dir },
+    });
     const kubectlArgs = ['get', '--raw', '/version'];
     const kubectlSubjects: Subject[] = [
-      { name: `${kubectl.name} get --raw /version, token inline`, command: kubectl.path, args: kubectlArgs, env: { ...process.env, KUBECONFIG: inline } },
-      { name: `${kubectl.name} get --raw /version, via kubecred-shim`, command: kubectl.path, args: kubectlArgs, env: { ...process.env, KUBECONFIG: viaShim } },
+      {
+        name: `${kubectl.name} get --raw /version, token inline`,
+        command: kubectl.path,
+        args: kubectlArgs,
+        env: { ...process.env, KUBECONFIG: inline },
+      },
+      {
+        name: `${kubectl.name} get --raw /version, via kubecred-shim`,
+        command: kubectl.path,
+        args: kubectlArgs,
+        env: { ...process.env, KUBECONFIG: viaShim },
+      },
     ];
     const kubectlSamples = await interleave(kubectlSubjects, KUBECTL_RUNS, 3);
 
-    const rows: Array<{ name: string } & Stats> = [...shimSamples, ...awsSamples, ...kubectlSamples].map(([name, samples]) => ({ name, ...summarize(samples) }));
+    const rows: Array<{ name: string } & Stats> = [...shimSamples, ...awsSamples, ...kubectlSamples].map(
+      ([name, samples]) => ({ name, ...summarize(samples) }),
+    );
     const [inlineStats, shimStats] = kubectlSubjects.map((s) => rows.find((r) => r.name === s.name)!);
     const ratio = { p50: shimStats!.p50 / inlineStats!.p50, mean: shimStats!.mean / inlineStats!.mean };
     printTable(rows);
-    process.stdout.write(`\nkubectl through Kubecred / kubectl with the token inline: ${ratio.p50.toFixed(3)}x at p50, ${ratio.mean.toFixed(3)}x mean (target <= 1.15x)\n`);
-    process.stdout.write(`${stampede.callers} native shims at once on a cold cache: ${stampede.providerCalls} plugin run(s) (must be ${BOUNDS.stampedeProviderCalls}), ${stampede.failures} failed, p50 ${stampede.p50.toFixed(0)} ms, p99 ${stampede.p99.toFixed(0)} ms (the plugin alone takes 300 ms)\n`);
+    process.stdout.write(
+      `\nkubectl through Kubecred / kubectl with the token inline: ${ratio.p50.toFixed(3)}x at p50, ${ratio.mean.toFixed(3)}x mean (target <= 1.15x)\n`,
+    );
+    process.stdout.write(
+      `${stampede.callers} native shims at once on a cold cache: ${stampede.providerCalls} plugin run(s) (must be ${BOUNDS.stampedeProviderCalls}), ${stampede.failures} failed, p50 ${stampede.p50.toFixed(0)} ms, p99 ${stampede.p99.toFixed(0)} ms (the plugin alone takes 300 ms)\n`,
+    );
     const proxy = await execProxyBench(kubectl, KUBECTL_RUNS);
-    process.stdout.write(`kubectl through kubecred-proxy (RSA-2048 on SoftHSM2, real kube-apiserver): p50 ${proxy.viaProxy.p50.toFixed(1)} ms vs ${proxy.direct.p50.toFixed(1)} ms doing mTLS itself with a key file = ${proxy.ratioP50.toFixed(3)}x (target <= 1.2x); proxy RSS ${proxy.proxyIdleRssMiB.toFixed(1)} MiB (target < 20)\n`);
+    process.stdout.write(
+      `kubectl through kubecred-proxy (RSA-2048 on SoftHSM2, real kube-apiserver): p50 ${proxy.viaProxy.p50.toFixed(1)} ms vs ${proxy.direct.p50.toFixed(1)} ms doing mTLS itself with a key file = ${proxy.ratioP50.toFixed(3)}x (target <= 1.2x); proxy RSS ${proxy.proxyIdleRssMiB.toFixed(1)} MiB (target < 20)\n`,
+    );
     const { load } = proxy;
-    process.stdout.write(`kubecred-proxy under load: ${load.requests} requests (${load.newConnections} on new connections) and ${load.execSessions} exec sessions in ${load.seconds.toFixed(1)} s, ${load.failures} failed; goroutines ${load.before.goroutines} -> ${load.after.goroutines} (bound +${BOUNDS.proxyGoroutineGrowth}), open files ${load.before.openFiles} -> ${load.after.openFiles} (bound +${BOUNDS.proxyOpenFileGrowth})\n`);
+    process.stdout.write(
+      `kubecred-proxy under load: ${load.requests} requests (${load.newConnections} on new connections) and ${load.execSessions} exec sessions in ${load.seconds.toFixed(1)} s, ${load.failures} failed; goroutines ${load.before.goroutines} -> ${load.after.goroutines} (bound +${BOUNDS.proxyGoroutineGrowth}), open files ${load.before.openFiles} -> ${load.after.openFiles} (bound +${BOUNDS.proxyOpenFileGrowth})\n`,
+    );
     const rssGrowth = sustained.after.rssMiB - sustained.afterWarmup.rssMiB;
     const descriptorGrowth = sustained.after.descriptors - sustained.before.descriptors;
-    process.stdout.write(`sustained: ${sustained.requests} cache hits at concurrency ${sustained.concurrency} in ${sustained.seconds.toFixed(1)} s = ${sustained.requestsPerSecond.toFixed(0)} req/s, ${sustained.failures} failed; broker RSS ${sustained.before.rssMiB.toFixed(1)} -> ${sustained.afterWarmup.rssMiB.toFixed(1)} (warm) -> ${sustained.after.rssMiB.toFixed(1)} MiB (bound +${BOUNDS.rssGrowthMiB}), descriptors ${sustained.before.descriptors} -> ${sustained.after.descriptors} (bound +${BOUNDS.descriptorGrowth})\n`);
+    process.stdout.write(
+      `sustained: ${sustained.requests} cache hits at concurrency ${sustained.concurrency} in ${sustained.seconds.toFixed(1)} s = ${sustained.requestsPerSecond.toFixed(0)} req/s, ${sustained.failures} failed; broker RSS ${sustained.before.rssMiB.toFixed(1)} -> ${sustained.afterWarmup.rssMiB.toFixed(1)} (warm) -> ${sustained.after.rssMiB.toFixed(1)} MiB (bound +${BOUNDS.rssGrowthMiB}), descriptors ${sustained.before.descriptors} -> ${sustained.after.descriptors} (bound +${BOUNDS.descriptorGrowth})\n`,
+    );
     const broken = [
-      stampede.providerCalls !== BOUNDS.stampedeProviderCalls && `the plugin ran ${stampede.providerCalls} times for one cold cache`,
+      stampede.providerCalls !== BOUNDS.stampedeProviderCalls &&
+        `the plugin ran ${stampede.providerCalls} times for one cold cache`,
       stampede.failures > 0 && `${stampede.failures} stampede callers failed`,
       sustained.failures > 0 && `${sustained.failures} sustained requests failed`,
-      rssGrowth > BOUNDS.rssGrowthMiB && `broker RSS grew ${rssGrowth.toFixed(1)} MiB over ${sustained.requests} requests`,
+      rssGrowth > BOUNDS.rssGrowthMiB &&
+        `broker RSS grew ${rssGrowth.toFixed(1)} MiB over ${sustained.requests} requests`,
       descriptorGrowth > BOUNDS.descriptorGrowth && `broker descriptors grew by ${descriptorGrowth}`,
       proxy.proxyIdleRssMiB >= 20 && `kubecred-proxy uses ${proxy.proxyIdleRssMiB.toFixed(1)} MiB`,
       proxy.ratioP50 > 1.2 && `kubectl through kubecred-proxy is ${proxy.ratioP50.toFixed(2)}x kubectl with a key file`,
       load.failures > 0 && `${load.failures} requests or exec sessions through kubecred-proxy failed`,
-      load.after.goroutines - load.before.goroutines > BOUNDS.proxyGoroutineGrowth && `kubecred-proxy's goroutines grew by ${load.after.goroutines - load.before.goroutines}`,
-      load.after.openFiles - load.before.openFiles > BOUNDS.proxyOpenFileGrowth && `kubecred-proxy's open files grew by ${load.after.openFiles - load.before.openFiles}`,
+      load.after.goroutines - load.before.goroutines > BOUNDS.proxyGoroutineGrowth &&
+        `kubecred-proxy's goroutines grew by ${load.after.goroutines - load.before.goroutines}`,
+      load.after.openFiles - load.before.openFiles > BOUNDS.proxyOpenFileGrowth &&
+        `kubecred-proxy's open files grew by ${load.after.openFiles - load.before.openFiles}`,
     ].filter((b): b is string => typeof b === 'string');
     const out = path.join(REPO_ROOT, 'test-results');
     await mkdir(out, { recursive: true });
-    await writeFile(path.join(out, 'bench.json'), `${JSON.stringify({ date: new Date().toISOString(), runs: { shim: SHIM_RUNS, kubectl: KUBECTL_RUNS, aws: AWS_RUNS }, rows, kubectlRatio: ratio, execProxy: proxy, stampede, sustained, bounds: BOUNDS, broken }, null, 2)}\n`);
+    await writeFile(
+      path.join(out, 'bench.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), runs: { shim: SHIM_RUNS, kubectl: KUBECTL_RUNS, aws: AWS_RUNS }, rows, kubectlRatio: ratio, execProxy: proxy, stampede, sustained, bounds: BOUNDS, broken }, null, 2)}\n`,
+    );
     process.stdout.write(`written: ${path.join(out, 'bench.json')}\n`);
     if (broken.length > 0) {
       process.stderr.write(`bench: bounds broken:\n${broken.map((b) => `  - ${b}`).join('\n')}\n`);
@@ -126,15 +234,26 @@ function awsSubject(dir: string): Subject | undefined {
     name: 'aws eks get-token',
     command: 'aws',
     args: ['eks', 'get-token', '--cluster-name', 'bench', '--region', 'us-east-1', '--output', 'json'],
-    env: { ...process.env, AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: path.join(dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'aws-credentials') },
+    env: {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_CONFIG_FILE: path.join(dir, 'aws-config'),
+      AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'aws-credentials'),
+    },
   };
 }
 
 function printTable(rows: Array<{ name: string } & Stats>): void {
   const width = Math.max(...rows.map((r) => r.name.length));
-  process.stdout.write(`${'subject'.padEnd(width)}  ${['runs', 'p50 ms', 'p99 ms', 'mean ms', 'min ms'].map((h) => h.padStart(8)).join('')}\n`);
+  process.stdout.write(
+    `${'subject'.padEnd(width)}  ${['runs', 'p50 ms', 'p99 ms', 'mean ms', 'min ms'].map((h) => h.padStart(8)).join('')}\n`,
+  );
   for (const r of rows) {
-    process.stdout.write(`${r.name.padEnd(width)}  ${[r.runs, r.p50, r.p99, r.mean, r.min].map((v, i) => (i === 0 ? String(v) : v.toFixed(2)).padStart(8)).join('')}\n`);
+    process.stdout.write(
+      `${r.name.padEnd(width)}  ${[r.runs, r.p50, r.p99, r.mean, r.min].map((v, i) => (i === 0 ? String(v) : v.toFixed(2)).padStart(8)).join('')}\n`,
+    );
   }
 }
 

@@ -41,22 +41,46 @@ export interface ExecProxyBench {
  * and open files before and after 10,000 requests and 100 exec sessions.
  */
 export async function execProxyBench(kubectl: KubectlBuild, runs: number): Promise<ExecProxyBench> {
-  const cluster = await startProxiedCluster({ users: [{ profile: 'bench', label: 'tls', id: '01', keyType: 'rsa:2048', user: 'bench', group: 'system:masters' }], pin: PIN });
-  const node = await startTestNode({ dir: path.join(cluster.home.dir, 'node'), pki: cluster.pki, adminKubeconfig: cluster.adminKubeconfig, kubectl: kubectl.path });
+  const cluster = await startProxiedCluster({
+    users: [{ profile: 'bench', label: 'tls', id: '01', keyType: 'rsa:2048', user: 'bench', group: 'system:masters' }],
+    pin: PIN,
+  });
+  const node = await startTestNode({
+    dir: path.join(cluster.home.dir, 'node'),
+    pki: cluster.pki,
+    adminKubeconfig: cluster.adminKubeconfig,
+    kubectl: kubectl.path,
+  });
   try {
     const args = ['get', '--raw', '/version'];
     const env = { ...process.env, ...cluster.env };
     const subjects: Subject[] = [
       // The cluster's admin: the same kubectl doing the mTLS itself with a key file.
-      { name: `${kubectl.name} get --raw /version, mTLS with a key file`, command: kubectl.path, args, env: { ...env, KUBECONFIG: cluster.adminKubeconfig } },
-      { name: `${kubectl.name} get --raw /version, through kubecred-proxy`, command: kubectl.path, args, env: { ...env, KUBECONFIG: cluster.kubeconfig } },
+      {
+        name: `${kubectl.name} get --raw /version, mTLS with a key file`,
+        command: kubectl.path,
+        args,
+        env: { ...env, KUBECONFIG: cluster.adminKubeconfig },
+      },
+      {
+        name: `${kubectl.name} get --raw /version, through kubecred-proxy`,
+        command: kubectl.path,
+        args,
+        env: { ...env, KUBECONFIG: cluster.kubeconfig },
+      },
     ];
     const samples = await interleave(subjects, runs, 3);
     const [directStats, proxyStats] = subjects.map((s) => summarize(samples.get(s.name)!));
     const idle = await proxyStatus(cluster);
     const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${idle.pid}/status`, 'utf8'))?.[1] ?? NaN);
     const load = await loadProxy(cluster, kubectl, idle);
-    return { viaProxy: proxyStats!, direct: directStats!, ratioP50: proxyStats!.p50 / directStats!.p50, proxyIdleRssMiB: rssKiB / 1024, load };
+    return {
+      viaProxy: proxyStats!,
+      direct: directStats!,
+      ratioP50: proxyStats!.p50 / directStats!.p50,
+      proxyIdleRssMiB: rssKiB / 1024,
+      load,
+    };
   } finally {
     await node.stop();
     await cluster.stop();
@@ -64,8 +88,15 @@ export async function execProxyBench(kubectl: KubectlBuild, runs: number): Promi
 }
 
 async function loadProxy(cluster: ProxiedCluster, kubectl: KubectlBuild, idle: ProxyStatus): Promise<ProxyLoad> {
-  const credential = JSON.parse((await cluster.credential('bench')).stdout).status as { clientCertificateData: string; clientKeyData: string };
-  const tls = { ca: (await cluster.cli(['proxy', 'ca'])).stdout, cert: credential.clientCertificateData, key: credential.clientKeyData };
+  const credential = JSON.parse((await cluster.credential('bench')).stdout).status as {
+    clientCertificateData: string;
+    clientKeyData: string;
+  };
+  const tls = {
+    ca: (await cluster.cli(['proxy', 'ca'])).stdout,
+    cert: credential.clientCertificateData,
+    key: credential.clientKeyData,
+  };
   const kept = new https.Agent({ ...tls, keepAlive: true, maxSockets: CONCURRENCY });
   const port = cluster.ports.get('bench')!;
   let failures = 0;
@@ -112,10 +143,13 @@ async function proxyStatus(cluster: ProxiedCluster): Promise<ProxyStatus> {
 
 function get(port: number, requestPath: string, options: https.RequestOptions): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = https.get({ host: '127.0.0.1', port, path: requestPath, servername: 'localhost', ...options }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = https.get(
+      { host: '127.0.0.1', port, path: requestPath, servername: 'localhost', ...options },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
   });
 }

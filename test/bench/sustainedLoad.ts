@@ -27,10 +27,24 @@ export async function footprint(pid: number): Promise<ProcessFootprint> {
 /** One credential request the way the shim sends it: a fresh connection, no keep-alive. */
 function askOnce(socket: string, secret: string, body: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const request = http.request({ socketPath: socket, path: '/v1/credential', method: 'POST', agent: false, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' } }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(response.statusCode === 200));
-    });
+    const request = http.request(
+      {
+        socketPath: socket,
+        path: '/v1/credential',
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${secret}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          connection: 'close',
+        },
+      },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode === 200));
+      },
+    );
     request.once('error', () => resolve(false));
     request.end(body);
   });
@@ -39,12 +53,14 @@ function askOnce(socket: string, secret: string, body: string): Promise<boolean>
 async function drive(total: number, concurrency: number, ask: () => Promise<boolean>): Promise<number> {
   let next = 0;
   let failures = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) {
-      next++;
-      if (!(await ask())) failures++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        if (!(await ask())) failures++;
+      }
+    }),
+  );
   return failures;
 }
 
@@ -55,7 +71,14 @@ async function drive(total: number, concurrency: number, ask: () => Promise<bool
  * +40 MiB here, flat from then on over 80,000), and that is not a leak. A leak shows as growth
  * during the measured pass.
  */
-export async function sustainedLoad(opts: { pid: number; socket: string; secret: string; body: string; requests: number; concurrency: number }): Promise<SustainedLoadResult> {
+export async function sustainedLoad(opts: {
+  pid: number;
+  socket: string;
+  secret: string;
+  body: string;
+  requests: number;
+  concurrency: number;
+}): Promise<SustainedLoadResult> {
   const ask = () => askOnce(opts.socket, opts.secret, opts.body);
   const before = await footprint(opts.pid);
   await drive(opts.requests, opts.concurrency, ask);
@@ -66,5 +89,14 @@ export async function sustainedLoad(opts: { pid: number; socket: string; secret:
   // Let the broker close the last connections before counting its descriptors.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const after = await footprint(opts.pid);
-  return { requests: opts.requests, concurrency: opts.concurrency, failures, seconds, requestsPerSecond: opts.requests / seconds, before, afterWarmup, after };
+  return {
+    requests: opts.requests,
+    concurrency: opts.concurrency,
+    failures,
+    seconds,
+    requestsPerSecond: opts.requests / seconds,
+    before,
+    afterWarmup,
+    after,
+  };
 }

@@ -28,7 +28,11 @@ export function timeOnce(subject: Subject): Promise<number> {
 }
 
 /** Runs the subjects round-robin so machine noise lands on all of them alike. */
-export async function interleave(subjects: readonly Subject[], runs: number, warmup = 5): Promise<Map<string, number[]>> {
+export async function interleave(
+  subjects: readonly Subject[],
+  runs: number,
+  warmup = 5,
+): Promise<Map<string, number[]>> {
   const samples = new Map(subjects.map((s) => [s.name, [] as number[]]));
   for (let i = 0; i < warmup; i++) for (const s of subjects) await timeOnce(s);
   for (let i = 0; i < runs; i++) for (const s of subjects) samples.get(s.name)!.push(await timeOnce(s));

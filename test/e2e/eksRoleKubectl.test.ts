@@ -33,7 +33,10 @@ const available = tools.exitCode === 0 || process.env.CI === 'true';
 /** The aws CLI's files in `dir`: alice's keys (an IAM user of `moto` allowed to assume ROLE), and `config`. */
 async function writeAwsFiles(dir: string, moto: MotoSts, config: string): Promise<void> {
   const alice = await moto.iamUser('alice', [ROLE]);
-  await writeFile(path.join(dir, 'aws-credentials'), `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`);
+  await writeFile(
+    path.join(dir, 'aws-credentials'),
+    `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`,
+  );
   await writeFile(path.join(dir, 'aws-config'), config);
 }
 
@@ -50,21 +53,32 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
   let ui: WebUiClient;
   const kubeconfigs: string[] = [];
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+  const kubectl = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop()!;
 
   function sessionRoleOf(token: string): { username: string } | undefined {
     if (!token.startsWith('k8s-aws-v1.')) return undefined;
     const url = new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString());
     const keyId = url.searchParams.get('X-Amz-Credential')?.split('/')[0];
-    const issued = moto.calls.find((c) => c.action === 'AssumeRole' && c.status === 200 && xmlText(c.answer, 'AccessKeyId') === keyId);
+    const issued = moto.calls.find(
+      (c) => c.action === 'AssumeRole' && c.status === 200 && xmlText(c.answer, 'AccessKeyId') === keyId,
+    );
     const sessionToken = issued && xmlText(issued.answer, 'SessionToken');
-    return issued && sessionToken === url.searchParams.get('X-Amz-Security-Token') ? { username: xmlText(issued.answer, 'Arn')! } : undefined;
+    return issued && sessionToken === url.searchParams.get('X-Amz-Security-Token')
+      ? { username: xmlText(issued.answer, 'Arn')! }
+      : undefined;
   }
 
   /** The window's pending questions, once there is one (30 s at most). */
   async function promptsWhenAsked() {
     let prompts = await ui.prompts();
-    for (const deadline = Date.now() + 30_000; prompts.length === 0 && Date.now() < deadline; prompts = await ui.prompts()) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (
+      const deadline = Date.now() + 30_000;
+      prompts.length === 0 && Date.now() < deadline;
+      prompts = await ui.prompts()
+    )
+      await new Promise((resolve) => setTimeout(resolve, 100));
     return prompts;
   }
 
@@ -72,17 +86,45 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     assertBuilt({ shim: true });
     home = await makeTempHome();
     moto = await startMotoSts();
-    await writeAwsFiles(home.dir, moto, `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n[profile ops]\nrole_arn = ${ROLE}\nsource_profile = alice\nrole_session_name = ops\n`);
+    await writeAwsFiles(
+      home.dir,
+      moto,
+      `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n[profile ops]\nrole_arn = ${ROLE}\nsource_profile = alice\nrole_session_name = ops\n`,
+    );
     const pki = await createTestPki(path.join(home.dir, 'pki'));
     webhook = await startTokenWebhook(home.dir, pki, sessionRoleOf);
-    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokenWebhookConfig: webhook.configFile });
-    const profile = (name: string, cluster: string) => `  - { name: ${name}, provider: eks, clusterId: ${cluster}, region: eu-west-1, awsProfile: admin, stsEndpoint: "${moto.url}" }`;
+    api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokenWebhookConfig: webhook.configFile,
+    });
+    const profile = (name: string, cluster: string) =>
+      `  - { name: ${name}, provider: eks, clusterId: ${cluster}, region: eu-west-1, awsProfile: admin, stsEndpoint: "${moto.url}" }`;
     await writeConfig(home.dir, `profiles:\n${profile('eks-prod', 'prod')}\n${profile('eks-staging', 'staging')}\n`);
     const browser = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials'), KUBECRED_BROWSER: browser.command }, ['--ui']);
+    broker = await startTestBroker(
+      home.dir,
+      {
+        AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'),
+        AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials'),
+        KUBECRED_BROWSER: browser.command,
+      },
+      ['--ui'],
+    );
     ui = await webUiClient(await browser.nth(0, 10_000));
     for (const name of ['eks-prod', 'eks-staging']) {
-      kubeconfigs.push(await writeExecKubeconfig({ path: path.join(home.dir, `${name}.kubeconfig`), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', name], apiVersion: 'client.authentication.k8s.io/v1beta1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true }));
+      kubeconfigs.push(
+        await writeExecKubeconfig({
+          path: path.join(home.dir, `${name}.kubeconfig`),
+          server: api.url,
+          caPem: api.caPem,
+          command: NATIVE_SHIM,
+          args: ['credential', name],
+          apiVersion: 'client.authentication.k8s.io/v1beta1',
+          env: { KUBECRED_HOME: home.dir },
+          provideClusterInfo: true,
+        }),
+      );
     }
   }, 180_000);
 
@@ -96,12 +138,26 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
 
   it('one MFA question in the window, naming the role and kubectl; one AssumeRole; all 50 are the role', async () => {
     const assumedBefore = moto.count('AssumeRole');
-    const callers = Array.from({ length: CALLERS }, (_, i) => runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig: kubeconfigs[i % 2]!, env: brokerEnv(home.dir) }));
+    const callers = Array.from({ length: CALLERS }, (_, i) =>
+      runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+        kubeconfig: kubeconfigs[i % 2]!,
+        env: brokerEnv(home.dir),
+      }),
+    );
     const prompts = await promptsWhenAsked();
     expect(prompts).toHaveLength(1);
     const [prompt] = prompts;
-    expect(prompt).toMatchObject({ kind: 'form', title: expect.stringMatching(new RegExp(`^MFA code for role admin in account 123456789012, asked by ${path.basename(kubectl.path).replace(/\./g, '\\.')} \\(pid \\d+\\)$`)) });
-    expect(prompt!.kind === 'form' && prompt!.fields).toEqual([{ name: 'mfaCode', label: `Code from MFA device ${MFA}`, secret: true }]);
+    expect(prompt).toMatchObject({
+      kind: 'form',
+      title: expect.stringMatching(
+        new RegExp(
+          `^MFA code for role admin in account 123456789012, asked by ${path.basename(kubectl.path).replace(/\./g, '\\.')} \\(pid \\d+\\)$`,
+        ),
+      ),
+    });
+    expect(prompt!.kind === 'form' && prompt!.fields).toEqual([
+      { name: 'mfaCode', label: `Code from MFA device ${MFA}`, secret: true },
+    ]);
     // Everyone else waits on the same question: still one after a moment.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await ui.prompts()).toHaveLength(1);
@@ -123,9 +179,18 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
       await chromium.close();
     }
     const results = await Promise.all(callers);
-    for (const result of results) expect([result.code, result.stdout], result.stderr).toEqual([0, `arn:aws:sts::123456789012:assumed-role/admin/alice`]);
+    for (const result of results)
+      expect([result.code, result.stdout], result.stderr).toEqual([
+        0,
+        `arn:aws:sts::123456789012:assumed-role/admin/alice`,
+      ]);
     expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
-    expect(moto.calls.filter((c) => c.action === 'AssumeRole').at(-1)!.params.get('TokenCode')).toBe(CODE);
+    expect(
+      moto.calls
+        .filter((c) => c.action === 'AssumeRole')
+        .at(-1)!
+        .params.get('TokenCode'),
+    ).toBe(CODE);
     expect(broker.output()).not.toContain(CODE);
   });
 
@@ -133,7 +198,10 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     const assumedBefore = moto.count('AssumeRole');
     const logout = await cli(['logout', 'eks-prod']);
     expect(logout.code, logout.stderr).toBe(0);
-    const caller = runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig: kubeconfigs[0]!, env: brokerEnv(home.dir) });
+    const caller = runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      kubeconfig: kubeconfigs[0]!,
+      env: brokerEnv(home.dir),
+    });
     const prompts = await promptsWhenAsked();
     expect(prompts).toHaveLength(1);
     expect(await ui.answer(prompts[0]!.id, { kind: 'form', values: { mfaCode: '135790' } })).toBe(200);
@@ -145,7 +213,10 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
   it('a cancelled question: kubectl fails saying the code was not given, and STS is not asked', async () => {
     await cli(['logout', 'eks-staging']);
     const assumedBefore = moto.count('AssumeRole');
-    const caller = runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig: kubeconfigs[1]!, env: brokerEnv(home.dir) });
+    const caller = runKubectl(kubectl.path, ['get', '--raw', '/version'], {
+      kubeconfig: kubeconfigs[1]!,
+      env: brokerEnv(home.dir),
+    });
     const prompts = await promptsWhenAsked();
     expect(await ui.answer(prompts[0]!.id, { kind: 'cancel' })).toBe(200);
     const result = await caller;
@@ -155,28 +226,54 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
   });
 
   it('kubecred import turns an `aws eks get-token` exec block into an eks profile that gives kubectl the same identity', async () => {
-    const awsFiles = { AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials') };
+    const awsFiles = {
+      AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'),
+      AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials'),
+    };
     const aws = (await execa('sh', ['-c', 'command -v aws'])).stdout.trim();
     const kubeconfig = await writeExecKubeconfig({
-      path: path.join(home.dir, 'aws.kubeconfig'), server: api.url, caPem: api.caPem, command: aws,
+      path: path.join(home.dir, 'aws.kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: aws,
       args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'],
-      apiVersion: 'client.authentication.k8s.io/v1beta1', env: { AWS_PROFILE: 'ops', AWS_ENDPOINT_URL_STS: moto.url },
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      env: { AWS_PROFILE: 'ops', AWS_ENDPOINT_URL_STS: moto.url },
     });
     // HOME: the CLI keeps assumed roles in ~/.aws/cli/cache, which must not outlive this moto.
-    const whoami = () => runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: { ...brokerEnv(home.dir), ...awsFiles, HOME: home.dir } });
+    const whoami = () =>
+      runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+        kubeconfig,
+        env: { ...brokerEnv(home.dir), ...awsFiles, HOME: home.dir },
+      });
     // Before: the aws CLI itself is the plugin.
     const before = await whoami();
-    expect([before.code, before.stdout], before.stderr).toEqual([0, 'arn:aws:sts::123456789012:assumed-role/admin/ops']);
+    expect([before.code, before.stdout], before.stderr).toEqual([
+      0,
+      'arn:aws:sts::123456789012:assumed-role/admin/ops',
+    ]);
 
-    const imported = await run(process.execPath, [KUBECRED_CLI, 'import'], { env: { ...brokerEnv(home.dir), KUBECONFIG: kubeconfig } });
+    const imported = await run(process.execPath, [KUBECRED_CLI, 'import'], {
+      env: { ...brokerEnv(home.dir), KUBECONFIG: kubeconfig },
+    });
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stderr).toContain('this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "ops"');
-    const profiles = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{ name: string; provider: string }>;
-    expect(profiles.find((p) => p.provider === 'eks' && p.name !== 'eks-prod' && p.name !== 'eks-staging')).toBeDefined();
+    expect(imported.stderr).toContain(
+      'this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "ops"',
+    );
+    const profiles = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{
+      name: string;
+      provider: string;
+    }>;
+    expect(
+      profiles.find((p) => p.provider === 'eks' && p.name !== 'eks-prod' && p.name !== 'eks-staging'),
+    ).toBeDefined();
 
     // After: kubectl runs Kubecred's shim, with the same identity; the aws CLI is not run.
     const assumedBefore = moto.count('AssumeRole');
-    const after = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: { ...brokerEnv(home.dir), PATH: '/usr/bin:/bin' } });
+    const after = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      kubeconfig,
+      env: { ...brokerEnv(home.dir), PATH: '/usr/bin:/bin' },
+    });
     expect([after.code, after.stdout], after.stderr).toEqual([0, before.stdout]);
     expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
   });
@@ -184,7 +281,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
 
 // Issue 17: with no window to ask in, a kubectl in a terminal is asked there (the native shim
 // hands the call to the kubecred CLI), and the code serves every profile of the session.
-describe.skipIf(!available)('an MFA code typed in kubectl\'s terminal, the broker without a window', () => {
+describe.skipIf(!available)("an MFA code typed in kubectl's terminal, the broker without a window", () => {
   let home: TempHome;
   let moto: MotoSts;
   let broker: TestBroker;
@@ -194,10 +291,18 @@ describe.skipIf(!available)('an MFA code typed in kubectl\'s terminal, the broke
     assertBuilt({ shim: true });
     home = await makeTempHome();
     moto = await startMotoSts();
-    await writeAwsFiles(home.dir, moto, `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\n`);
-    const profile = (name: string, cluster: string) => `  - { name: ${name}, provider: eks, clusterId: ${cluster}, region: eu-west-1, awsProfile: admin, stsEndpoint: "${moto.url}" }`;
+    await writeAwsFiles(
+      home.dir,
+      moto,
+      `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\n`,
+    );
+    const profile = (name: string, cluster: string) =>
+      `  - { name: ${name}, provider: eks, clusterId: ${cluster}, region: eu-west-1, awsProfile: admin, stsEndpoint: "${moto.url}" }`;
     await writeConfig(home.dir, `profiles:\n${profile('eks-a', 'a')}\n${profile('eks-b', 'b')}\n`);
-    broker = await startTestBroker(home.dir, { AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'), AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials') });
+    broker = await startTestBroker(home.dir, {
+      AWS_CONFIG_FILE: path.join(home.dir, 'aws-config'),
+      AWS_SHARED_CREDENTIALS_FILE: path.join(home.dir, 'aws-credentials'),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -209,7 +314,9 @@ describe.skipIf(!available)('an MFA code typed in kubectl\'s terminal, the broke
   it('without a terminal: the error says where the code can be typed, and STS is not asked', async () => {
     const answer = await credential('eks-a');
     expect(answer.code).toBe(1);
-    expect(answer.stderr).toContain(`profile "eks-a" needs a code from MFA device ${MFA} and there is no window to ask in`);
+    expect(answer.stderr).toContain(
+      `profile "eks-a" needs a code from MFA device ${MFA} and there is no window to ask in`,
+    );
     expect(answer.stderr).toContain('Run the command in a terminal, or open the Kubecred window (kubecred ui)');
     expect(moto.count('AssumeRole')).toBe(0);
   });
@@ -217,11 +324,25 @@ describe.skipIf(!available)('an MFA code typed in kubectl\'s terminal, the broke
   it('in a terminal: asked once, hidden; the code opens the session, and another profile of it is served without asking', async () => {
     // A real pseudo-terminal (util-linux script); the code is typed once the prompt is up.
     const typed = `(sleep 2; printf '%s\\r' "$KC_TYPED_CODE") | script -q -e -c "${NATIVE_SHIM} credential eks-a" /dev/null`;
-    const session = await run('bash', ['-c', typed], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: true } }), KC_TYPED_CODE: CODE } });
+    const session = await run('bash', ['-c', typed], {
+      env: {
+        ...brokerEnv(home.dir),
+        KUBERNETES_EXEC_INFO: JSON.stringify({
+          apiVersion: 'client.authentication.k8s.io/v1',
+          kind: 'ExecCredential',
+          spec: { interactive: true },
+        }),
+        KC_TYPED_CODE: CODE,
+      },
+    });
     expect(session.code, session.stdout).toBe(0);
-    expect(session.stdout).toContain('Kubecred: MFA code for profile eks-a (one code serves every cluster for the session) (input hidden)');
+    expect(session.stdout).toContain(
+      'Kubecred: MFA code for profile eks-a (one code serves every cluster for the session) (input hidden)',
+    );
     expect(session.stdout).not.toContain(CODE);
-    expect(JSON.parse(session.stdout.slice(session.stdout.indexOf('{"apiVersion"')).trim()).status.token).toMatch(/^k8s-aws-v1\./);
+    expect(JSON.parse(session.stdout.slice(session.stdout.indexOf('{"apiVersion"')).trim()).status.token).toMatch(
+      /^k8s-aws-v1\./,
+    );
     expect(moto.calls.filter((c) => c.action === 'AssumeRole').map((c) => c.params.get('TokenCode'))).toEqual([CODE]);
     const other = await credential('eks-b');
     expect(other.code, other.stderr).toBe(0);
@@ -232,14 +353,20 @@ describe.skipIf(!available)('an MFA code typed in kubectl\'s terminal, the broke
     ['a code that is not six digits', 'eks-a', { code: '12345x' }, 400, 'an MFA code is six digits'],
     ['no code', 'eks-a', {}, 400, 'code'],
     ['an unknown profile', 'nope', { code: '123456' }, 404, '"code":"unknown-profile"'],
-  ])('a lying client on /v1/profiles/:name/mfa, %s: a JSON error, no STS call', async (_name, profile, body, status, words) => {
-    const secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
-    const text = JSON.stringify(body);
-    const assumed = moto.count('AssumeRole');
-    const answer = await rawExchange(broker.socket, `POST /v1/profiles/${profile}/mfa HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`, { endAfterWrite: false });
-    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
-    expect(answer, answer).toContain(words);
-    expect(moto.count('AssumeRole')).toBe(assumed);
-  });
+  ])(
+    'a lying client on /v1/profiles/:name/mfa, %s: a JSON error, no STS call',
+    async (_name, profile, body, status, words) => {
+      const secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
+      const text = JSON.stringify(body);
+      const assumed = moto.count('AssumeRole');
+      const answer = await rawExchange(
+        broker.socket,
+        `POST /v1/profiles/${profile}/mfa HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+        { endAfterWrite: false },
+      );
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
+      expect(answer, answer).toContain(words);
+      expect(moto.count('AssumeRole')).toBe(assumed);
+    },
+  );
 });
-

@@ -14,7 +14,6 @@ import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
-
 /**
  * A kubeconfig from before kubectl 1.26 (`auth-provider: oidc`) holds a live refresh token. After
  * `kubecred import`, kubectl keeps working through Kubecred on that very refresh token: no new
@@ -29,7 +28,9 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
   let browser: BrowserDriver;
   let browserStandIn: RecordingBrowser;
   let refreshToken: string;
-  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+  const kubectl = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop()!;
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -40,10 +41,15 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
     // The refresh token a user's old kubeconfig would hold: minted by a real login in chromium.
     browserStandIn = await recordingBrowser(seedHome.dir);
     browser = await startBrowser();
-    await writeConfig(seedHome.dir, `profiles:\n  - name: legacy-seed\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
+    await writeConfig(
+      seedHome.dir,
+      `profiles:\n  - name: legacy-seed\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`,
+    );
     const seedBroker = await startTestBroker(seedHome.dir, { KUBECRED_BROWSER: browserStandIn.command });
     try {
-      const login = run(NATIVE_SHIM, ['credential', 'legacy-seed'], { env: { ...brokerEnv(seedHome.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+      const login = run(NATIVE_SHIM, ['credential', 'legacy-seed'], {
+        env: { ...brokerEnv(seedHome.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+      });
       await browser.signIn(await browserStandIn.nth(0));
       expect((await login).code).toBe(0);
     } finally {
@@ -68,34 +74,40 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
 
   it('moves the refresh token into Kubecred and kubectl keeps working without a new login', async () => {
     const kubeconfig = path.join(home.dir, 'legacy-kubeconfig.yaml');
-    await writeFile(kubeconfig, [
-      '# written by kubectl 1.24 for our SSO',
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '  - name: sso-cluster',
-      '    cluster:',
-      `      server: ${api.url}`,
-      `      certificate-authority-data: ${Buffer.from(api.caPem).toString('base64')}`,
-      'contexts:',
-      '  - name: sso',
-      '    context: {cluster: sso-cluster, user: alice}',
-      'current-context: sso',
-      'users:',
-      '  - name: alice',
-      '    user:',
-      '      auth-provider:',
-      '        name: oidc',
-      '        config:',
-      `          idp-issuer-url: ${issuer.issuer}`,
-      `          client-id: ${issuer.clientId}`,
-      `          idp-certificate-authority: ${issuer.caFile}`,
-      `          refresh-token: ${refreshToken}`,
-      '          id-token: expired.id.token',
-      '',
-    ].join('\n'), { mode: 0o600 });
+    await writeFile(
+      kubeconfig,
+      [
+        '# written by kubectl 1.24 for our SSO',
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '  - name: sso-cluster',
+        '    cluster:',
+        `      server: ${api.url}`,
+        `      certificate-authority-data: ${Buffer.from(api.caPem).toString('base64')}`,
+        'contexts:',
+        '  - name: sso',
+        '    context: {cluster: sso-cluster, user: alice}',
+        'current-context: sso',
+        'users:',
+        '  - name: alice',
+        '    user:',
+        '      auth-provider:',
+        '        name: oidc',
+        '        config:',
+        `          idp-issuer-url: ${issuer.issuer}`,
+        `          client-id: ${issuer.clientId}`,
+        `          idp-certificate-authority: ${issuer.caFile}`,
+        `          refresh-token: ${refreshToken}`,
+        '          id-token: expired.id.token',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
 
-    const imported = await run(process.execPath, [KUBECRED_CLI, 'import', '--kubeconfig', kubeconfig], { env: brokerEnv(home.dir) });
+    const imported = await run(process.execPath, [KUBECRED_CLI, 'import', '--kubeconfig', kubeconfig], {
+      env: brokerEnv(home.dir),
+    });
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout + imported.stderr).not.toContain(refreshToken);
     const rewritten = await readFile(kubeconfig, 'utf8');
@@ -104,7 +116,10 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
     expect(rewritten).toMatch(/args:\s*\n\s*- credential/);
 
     issuer.resetCounts();
-    const result = await runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
+    const result = await runKubectl(kubectl.path, ['get', '--raw', '/version'], {
+      kubeconfig,
+      env: { KUBECRED_HOME: home.dir },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).gitVersion).toBeTruthy();
     // Served by refreshing the imported token, not by a new login.

@@ -18,14 +18,21 @@ describe('the OIDC issuer goes down after the login', () => {
   let broker: TestBroker;
   let browser: BrowserDriver;
   let browserStandIn: RecordingBrowser;
-  const credential = () => run(NATIVE_SHIM, ['credential', 'sso'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO }, timeoutMs: 60_000 });
+  const credential = () =>
+    run(NATIVE_SHIM, ['credential', 'sso'], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+      timeoutMs: 60_000,
+    });
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer'), idTokenTtlSeconds: ID_TOKEN_TTL_SECONDS });
     browserStandIn = await recordingBrowser(home.dir);
-    await writeConfig(home.dir, `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`,
+    );
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });
     browser = await startBrowser();
   }, 120_000);
@@ -60,7 +67,9 @@ describe('the OIDC issuer goes down after the login', () => {
     expect(expired.code).toBe(1);
     expect(expired.stdout).toBe('');
     expect(expired.stderr.trim().split('\n'), expired.stderr).toHaveLength(1);
-    expect(expired.stderr).toMatch(/^kubecred: refreshing the ID token for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED: nothing listens on that port\)/);
+    expect(expired.stderr).toMatch(
+      /^kubecred: refreshing the ID token for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED: nothing listens on that port\)/,
+    );
     expect(expired.stderr).not.toContain(token.token);
     // A dead IdP is reported at once, not after a login that can never finish.
     expect(Date.now() - started).toBeLessThan(15_000);

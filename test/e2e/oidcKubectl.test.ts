@@ -11,8 +11,6 @@ import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 
-
-
 describe('kubectl with an OIDC profile: the first call logs in through the browser, the next come from the cache', () => {
   let home: TempHome;
   let issuer: TestIssuer;
@@ -21,7 +19,9 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
   let browser: BrowserDriver;
   let kubeconfig: string;
   let browserStandIn: RecordingBrowser;
-  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+  const kubectl = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop()!;
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -29,10 +29,22 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
     api = await startIdTokenApi(issuer, path.join(home.dir, 'api-pki'));
     browserStandIn = await recordingBrowser(home.dir);
-    await writeConfig(home.dir, `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`,
+    );
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });
     browser = await startBrowser();
-    kubeconfig = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'sso'], apiVersion: 'client.authentication.k8s.io/v1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true });
+    kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: NATIVE_SHIM,
+      args: ['credential', 'sso'],
+      apiVersion: 'client.authentication.k8s.io/v1',
+      env: { KUBECRED_HOME: home.dir },
+      provideClusterInfo: true,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -50,7 +62,9 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     expect(argument).toMatch(/^file:\/\/.*\.html$/);
     const authorization = new URL(await browserStandIn.nth(0));
     expect(argument).not.toContain(authorization.searchParams.get('state'));
-    const page = await browser.signIn(authorization.href, { screenshots: { dir: path.resolve('test-results', 'screenshots'), prefix: 'kubectl-oidc' } });
+    const page = await browser.signIn(authorization.href, {
+      screenshots: { dir: path.resolve('test-results', 'screenshots'), prefix: 'kubectl-oidc' },
+    });
     expect(page).toContain('signed in');
     const result = await call;
     expect(result.code, result.stderr).toBe(0);
@@ -59,9 +73,15 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     // It now holds a refresh token: the tray need not warn before this credential expires.
     const { run } = await import('../support/run.js');
     const { KUBECRED_CLI } = await import('../support/repo.js');
-    const status = JSON.parse((await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) })).stdout) as { profiles: Array<{ name: string; state: string; silentRefresh?: boolean }> };
+    const status = JSON.parse(
+      (await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) })).stdout,
+    ) as { profiles: Array<{ name: string; state: string; silentRefresh?: boolean }> };
     // Who signed in is shown (B7: a login someone else completed in your name is visible).
-    expect(status.profiles.find((p) => p.name === 'sso')).toMatchObject({ state: 'ready', silentRefresh: true, account: 'alice' });
+    expect(status.profiles.find((p) => p.name === 'sso')).toMatchObject({
+      state: 'ready',
+      silentRefresh: true,
+      account: 'alice',
+    });
     const table = (await run(process.execPath, [KUBECRED_CLI, 'status'], { env: brokerEnv(home.dir) })).stdout;
     expect(table).toMatch(/^sso\s+oidc\s+ready\s+alice\s/m);
   });
@@ -85,7 +105,15 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     const call = runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig });
     await browser.signIn(await browserStandIn.nth(1));
     expect((await call).code).toBe(0);
-    const leaks = await run('grep', ['-r', '-l', '-a', '-E', 'eyJ[A-Za-z0-9_-]{20,}\\.', home.dir, '--exclude-dir=issuer']);
+    const leaks = await run('grep', [
+      '-r',
+      '-l',
+      '-a',
+      '-E',
+      'eyJ[A-Za-z0-9_-]{20,}\\.',
+      home.dir,
+      '--exclude-dir=issuer',
+    ]);
     expect(leaks.stdout.trim()).toBe('');
   });
 });

@@ -31,12 +31,15 @@ class MemoryStore implements SecretStore {
     return this.values.delete(`${profile}/${field}`);
   }
   async list(profile: string) {
-    return [...this.values.keys()].filter((key) => key.startsWith(`${profile}/`)).map((key) => key.slice(profile.length + 1));
+    return [...this.values.keys()]
+      .filter((key) => key.startsWith(`${profile}/`))
+      .map((key) => key.slice(profile.length + 1));
   }
 }
 
 /** What the "user" does with a browser URL: sign in, refuse, have no browser, or ignore the tab. */
-type BrowserBehaviour = { kind: 'sign-in' | 'deny'; options?: SignInOptions } | { kind: 'no-browser' } | { kind: 'ignore' };
+type BrowserBehaviour =
+  { kind: 'sign-in' | 'deny'; options?: SignInOptions } | { kind: 'no-browser' } | { kind: 'ignore' };
 
 interface TestUi extends LoginUiPort {
   readonly opened: string[];
@@ -46,7 +49,10 @@ interface TestUi extends LoginUiPort {
 }
 
 function claimsOf(credential: Credential): Record<string, unknown> {
-  return JSON.parse(Buffer.from(credential.token?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(credential.token?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
 describe('OIDC provider against oidc-provider and chromium', () => {
@@ -78,7 +84,15 @@ describe('OIDC provider against oidc-provider and chromium', () => {
   });
 
   function profile(overrides: Partial<OidcProfileConfig> = {}): OidcProfileConfig {
-    const parsed = profileSchema.parse({ name: PROFILE, provider: 'oidc', issuer: issuer.issuer, clientId: issuer.clientId, caFile: issuer.caFile, scopes: ['openid', 'offline_access', 'email'], ...overrides });
+    const parsed = profileSchema.parse({
+      name: PROFILE,
+      provider: 'oidc',
+      issuer: issuer.issuer,
+      clientId: issuer.clientId,
+      caFile: issuer.caFile,
+      scopes: ['openid', 'offline_access', 'email'],
+      ...overrides,
+    });
     if (parsed.provider !== 'oidc') throw new Error('not an oidc profile');
     return parsed;
   }
@@ -97,34 +111,64 @@ describe('OIDC provider against oidc-provider and chromium', () => {
       journeys,
       showLogin(prompt) {
         prompts.push(prompt);
-        if (prompt.kind === 'device' && device !== 'ignore') track(browser.deviceSignIn(prompt.verificationUriComplete ?? prompt.verificationUri, { ...device, userCode: prompt.userCode }));
+        if (prompt.kind === 'device' && device !== 'ignore')
+          track(
+            browser.deviceSignIn(prompt.verificationUriComplete ?? prompt.verificationUri, {
+              ...device,
+              userCode: prompt.userCode,
+            }),
+          );
       },
       askForm: async () => null,
       openBrowser: async (url) => {
         if (behaviour.kind === 'no-browser') return false;
         opened.push(url);
-        if (behaviour.kind === 'sign-in' || behaviour.kind === 'deny') track(browser.signIn(url, { ...behaviour.options, deny: behaviour.kind === 'deny' }));
+        if (behaviour.kind === 'sign-in' || behaviour.kind === 'deny')
+          track(browser.signIn(url, { ...behaviour.options, deny: behaviour.kind === 'deny' }));
         return true;
       },
     };
   }
 
-  function provider(ui: LoginUiPort, store: MemoryStore, overrides: Partial<OidcProfileConfig> = {}, loginTimeoutMs?: number) {
-    return new OidcProvider(profile(overrides), { store: async () => store, ui, clock: systemClock, logger, ...(loginTimeoutMs ? { loginTimeoutMs } : {}) });
+  function provider(
+    ui: LoginUiPort,
+    store: MemoryStore,
+    overrides: Partial<OidcProfileConfig> = {},
+    loginTimeoutMs?: number,
+  ) {
+    return new OidcProvider(profile(overrides), {
+      store: async () => store,
+      ui,
+      clock: systemClock,
+      logger,
+      ...(loginTimeoutMs ? { loginTimeoutMs } : {}),
+    });
   }
 
-  const context = (interactive: boolean, server = 'https://cluster.example') => ({ profile: PROFILE, cluster: { server }, interactive });
+  const context = (interactive: boolean, server = 'https://cluster.example') => ({
+    profile: PROFILE,
+    cluster: { server },
+    interactive,
+  });
 
   it('logs in with the code flow in chromium, then renews by refresh without a browser', async () => {
     const store = new MemoryStore();
-    const ui = testUi({ kind: 'sign-in', options: { login: 'alice', screenshots: { dir: SCREENSHOTS, prefix: 'oidc-browser' } } });
+    const ui = testUi({
+      kind: 'sign-in',
+      options: { login: 'alice', screenshots: { dir: SCREENSHOTS, prefix: 'oidc-browser' } },
+    });
     const oidc = provider(ui, store);
     const before = Date.now();
 
     const first = await oidc.getCredential(context(true));
     expect(await ui.journeys[0]).toContain(`You are signed in to ${PROFILE}`);
     const claims = claimsOf(first);
-    expect(claims).toMatchObject({ iss: issuer.issuer, sub: 'alice', aud: issuer.clientId, email: 'alice@example.test' });
+    expect(claims).toMatchObject({
+      iss: issuer.issuer,
+      sub: 'alice',
+      aud: issuer.clientId,
+      email: 'alice@example.test',
+    });
     expect(first.identity).toBe(`${issuer.issuer} alice`);
     expect(first.expiresAt?.getTime()).toBe((claims.exp as number) * 1000 - 30_000);
     expect(first.expiresAt!.getTime()).toBeGreaterThan(before);
@@ -148,7 +192,8 @@ describe('OIDC provider against oidc-provider and chromium', () => {
     expect(await issuer.isRefreshTokenActive(firstRefresh!)).toBe(false);
     expect(await issuer.isRefreshTokenActive(rotated!)).toBe(true);
     // Nothing secret reached the log.
-    for (const secret of [first.token!, second.token!, firstRefresh!, rotated!]) expect(logged.join('\n')).not.toContain(secret);
+    for (const secret of [first.token!, second.token!, firstRefresh!, rotated!])
+      expect(logged.join('\n')).not.toContain(secret);
   });
 
   it('makes one login for 20 callers at once, and one refresh after that', async () => {
@@ -156,7 +201,11 @@ describe('OIDC provider against oidc-provider and chromium', () => {
     const ui = testUi({ kind: 'sign-in' });
     const oidc = provider(ui, store);
 
-    const logins = await Promise.all(Array.from({ length: 20 }, (_, i) => oidc.getCredential(context(i % 2 === 0, `https://cluster-${i % 3}.example`))));
+    const logins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        oidc.getCredential(context(i % 2 === 0, `https://cluster-${i % 3}.example`)),
+      ),
+    );
     expect(ui.opened).toHaveLength(1);
     expect(issuer.counts.authorizations).toBe(1);
     expect(new Set(logins.map((c) => c.token)).size).toBe(1);
@@ -193,13 +242,21 @@ describe('OIDC provider against oidc-provider and chromium', () => {
 
   it('uses the device grant (flow: device), then refreshes', async () => {
     const store = new MemoryStore();
-    const ui = testUi({ kind: 'no-browser' }, { login: 'carol', screenshots: { dir: SCREENSHOTS, prefix: 'oidc-device' } });
+    const ui = testUi(
+      { kind: 'no-browser' },
+      { login: 'carol', screenshots: { dir: SCREENSHOTS, prefix: 'oidc-device' } },
+    );
     const oidc = provider(ui, store, { flow: 'device' });
 
     const credential = await oidc.getCredential(context(true));
     expect(await ui.journeys[0]).toContain('Sign-in Success');
     expect(ui.prompts).toHaveLength(1);
-    expect(ui.prompts[0]).toMatchObject({ profile: PROFILE, kind: 'device', userCode: expect.any(String), verificationUri: `${issuer.issuer}/device` });
+    expect(ui.prompts[0]).toMatchObject({
+      profile: PROFILE,
+      kind: 'device',
+      userCode: expect.any(String),
+      verificationUri: `${issuer.issuer}/device`,
+    });
     expect(credential.identity).toBe(`${issuer.issuer} carol`);
     expect(issuer.counts.grants[DEVICE_GRANT]).toBe(1);
     expect(await store.get(REFRESH)).toBeTruthy();
@@ -218,7 +275,11 @@ describe('OIDC provider against oidc-provider and chromium', () => {
     expect(issuer.counts.authorizations).toBe(0);
 
     const headless = provider(testUi({ kind: 'no-browser' }), new MemoryStore());
-    await expect(headless.getCredential(context(false))).rejects.toMatchObject({ code: 'locked', message: expect.stringContaining('has no refresh token'), hint: `run: kubecred login ${PROFILE}` });
+    await expect(headless.getCredential(context(false))).rejects.toMatchObject({
+      code: 'locked',
+      message: expect.stringContaining('has no refresh token'),
+      hint: `run: kubecred login ${PROFILE}`,
+    });
   });
 
   it('login() is interactive even with a refresh token; logout() revokes and forgets it', async () => {
@@ -244,8 +305,13 @@ describe('OIDC provider against oidc-provider and chromium', () => {
 
   it('reports a refusal at the issuer and a browser that never comes back', async () => {
     const denied = testUi({ kind: 'deny', options: { screenshots: { dir: SCREENSHOTS, prefix: 'oidc-denied' } } });
-    const refusal = await provider(denied, new MemoryStore()).getCredential(context(true)).catch((e: unknown) => e);
-    expect(refusal).toMatchObject({ code: 'provider-failed', message: expect.stringContaining('was refused at the issuer (access_denied') });
+    const refusal = await provider(denied, new MemoryStore())
+      .getCredential(context(true))
+      .catch((e: unknown) => e);
+    expect(refusal).toMatchObject({
+      code: 'provider-failed',
+      message: expect.stringContaining('was refused at the issuer (access_denied'),
+    });
     expect(await denied.journeys[0]).toContain(`Signing in to ${PROFILE} did not work`);
 
     const started = Date.now();
@@ -259,7 +325,12 @@ describe('OIDC provider against oidc-provider and chromium', () => {
   });
 
   it('needs caFile to trust a private issuer, and says so', async () => {
-    const oidc = new OidcProvider(profile({ caFile: undefined }), { store: async () => new MemoryStore(), ui: testUi({ kind: 'ignore' }), clock: systemClock, logger: silentLogger });
+    const oidc = new OidcProvider(profile({ caFile: undefined }), {
+      store: async () => new MemoryStore(),
+      ui: testUi({ kind: 'ignore' }),
+      clock: systemClock,
+      logger: silentLogger,
+    });
     await expect(oidc.getCredential(context(true))).rejects.toMatchObject({
       code: 'provider-failed',
       message: expect.stringContaining('is not trusted'),

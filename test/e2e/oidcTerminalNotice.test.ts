@@ -21,18 +21,33 @@ describe('kubectl in a terminal, an OIDC profile, and a broker that cannot open 
   let broker: TestBroker;
   let browser: BrowserDriver;
   let kubeconfig: string;
-  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+  const kubectl = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop()!;
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
     api = await startIdTokenApi(issuer, path.join(home.dir, 'api-pki'));
-    await writeConfig(home.dir, `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n`,
+    );
     // No display and no KUBECRED_BROWSER: nothing can open a browser, so the device grant runs.
     broker = await startTestBroker(home.dir, { DISPLAY: '', WAYLAND_DISPLAY: '', KUBECRED_BROWSER: '' });
     browser = await startBrowser();
-    kubeconfig = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'sso'], apiVersion: 'client.authentication.k8s.io/v1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true, interactiveMode: 'IfAvailable' });
+    kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: NATIVE_SHIM,
+      args: ['credential', 'sso'],
+      apiVersion: 'client.authentication.k8s.io/v1',
+      env: { KUBECRED_HOME: home.dir },
+      provideClusterInfo: true,
+      interactiveMode: 'IfAvailable',
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -43,15 +58,17 @@ describe('kubectl in a terminal, an OIDC profile, and a broker that cannot open 
     await home?.cleanup();
   });
 
-  it('prints the device code and page on kubectl\'s terminal at once, then finishes once the user signs in', async () => {
+  it("prints the device code and page on kubectl's terminal at once, then finishes once the user signs in", async () => {
     // `script` gives kubectl a real terminal, as a person's shell would.
     const command = `${kubectl.path} --kubeconfig ${kubeconfig} get --raw /version`;
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: { ...process.env, TERM: 'dumb' } as Record<string, string> });
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      env: { ...process.env, TERM: 'dumb' } as Record<string, string>,
+    });
     let screen = '';
     child.stdout.on('data', (c: Buffer) => (screen += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     const shown = /kubecred: sign in to profile "sso": open (\S+) and enter the code (\S+)\r?\n/;
-    await expect.poll(() => screen, { timeout: 15_000, message: "kubectl showed no device code" }).toMatch(shown);
+    await expect.poll(() => screen, { timeout: 15_000, message: 'kubectl showed no device code' }).toMatch(shown);
     const [, page, code] = shown.exec(screen)!;
     expect(page).toContain(`${issuer.issuer}/device`);
     await browser.deviceSignIn(page!, { userCode: code! });

@@ -19,7 +19,9 @@ const ADMIN_TOKEN = 'kc-real-admin-token-4b8e1f6a2c9d';
 const NOBODY_TOKEN = 'kc-real-nobody-token-7d3a9c5e1b0f';
 const UNKNOWN_TOKEN = 'kc-real-unknown-token-2e6b0d8f4a1c';
 // kubectl 1.28+ can ask `auth whoami` of a 1.34 server (1.27 asks for an API version it no longer serves).
-const KUBECTL = findKubectlBuilds().filter((b) => b.name === 'kubectl' || Number(b.name.split('.').at(-1)) >= 28).at(-1)!;
+const KUBECTL = findKubectlBuilds()
+  .filter((b) => b.name === 'kubectl' || Number(b.name.split('.').at(-1)) >= 28)
+  .at(-1)!;
 const PROFILES = ['admin', 'nobody', 'unknown', 'cert', 'hsmcert', 'sso'] as const;
 const PIN = '314159';
 const ID_TOKEN_TTL_S = 20;
@@ -31,7 +33,10 @@ interface WhoAmI {
 /** A kubeconfig with one context per profile, each user asking Kubecred through the native shim. */
 function kubeconfigFor(api: KubeApiServer, home: string): string {
   const ca = Buffer.from(api.caPem).toString('base64');
-  const users = PROFILES.map((p) => `- name: ${p}\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${NATIVE_SHIM}\n      args: [credential, ${p}]\n      env: [{name: KUBECRED_HOME, value: '${home}'}]\n      interactiveMode: Never\n      provideClusterInfo: true\n`).join('');
+  const users = PROFILES.map(
+    (p) =>
+      `- name: ${p}\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${NATIVE_SHIM}\n      args: [credential, ${p}]\n      env: [{name: KUBECRED_HOME, value: '${home}'}]\n      interactiveMode: Never\n      provideClusterInfo: true\n`,
+  ).join('');
   const contexts = PROFILES.map((p) => `- name: ${p}\n  context: {cluster: real, user: ${p}}\n`).join('');
   return `apiVersion: v1\nkind: Config\nclusters:\n- name: real\n  cluster: {server: '${api.url}', certificate-authority-data: ${ca}}\ncontexts:\n${contexts}current-context: admin\nusers:\n${users}`;
 }
@@ -48,8 +53,12 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
   let browserStandIn: RecordingBrowser;
   let kubeconfig: string;
   let hsm: SoftHsm;
-  const { cli } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
-  const kubectl = (context: string, args: string[]) => runKubectl(KUBECTL.path, ['--context', context, ...args], { kubeconfig, env: brokerEnv(home.dir) });
+  const { cli } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
+  const kubectl = (context: string, args: string[]) =>
+    runKubectl(KUBECTL.path, ['--context', context, ...args], { kubeconfig, env: brokerEnv(home.dir) });
   const whoami = async (context: string) => {
     const result = await kubectl(context, ['auth', 'whoami', '-o', 'json']);
     expect(result.code, `${context}: ${result.stderr}`).toBe(0);
@@ -110,7 +119,11 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
     const unsigned = `${b64({ alg: 'RS256', kid: 'nope' })}.${b64({ iss: issuer.issuer, aud: issuer.clientId, sub: 'mallory', iat: now, exp: now + 600 })}.${Buffer.from('not-a-signature').toString('base64url')}`;
-    const result = await runKubectl(KUBECTL.path, ['--server', api.url, '--certificate-authority', api.caFile, '--token', unsigned, 'auth', 'whoami'], { kubeconfig: '/dev/null' });
+    const result = await runKubectl(
+      KUBECTL.path,
+      ['--server', api.url, '--certificate-authority', api.caFile, '--token', unsigned, 'auth', 'whoami'],
+      { kubeconfig: '/dev/null' },
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Unauthorized');
     expect(api.gitVersion).toMatch(/^v1\.\d+\.\d+$/);
@@ -122,13 +135,13 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect(user.groups).toEqual(expect.arrayContaining(['dev-team', 'system:masters', 'system:authenticated']));
   });
 
-  it('a client certificate profile: the server names the certificate\'s CN and O', async () => {
+  it("a client certificate profile: the server names the certificate's CN and O", async () => {
     const user = await whoami('cert');
     expect(user.username).toBe('kubecred-test');
     expect(user.groups).toEqual(expect.arrayContaining(['system:masters']));
   });
 
-  it('a certificate on a PKCS#11 token (SoftHSM2): x509 authentication with the token\'s certificate', async () => {
+  it("a certificate on a PKCS#11 token (SoftHSM2): x509 authentication with the token's certificate", async () => {
     const user = await whoami('hsmcert');
     expect(user.username).toBe('hsm-user');
     expect(user.groups).toEqual(expect.arrayContaining(['hsm-team']));
@@ -138,7 +151,9 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     const result = await kubectl('unknown', ['get', 'namespaces']);
     expect(result.code).toBe(1);
     // kubectl's own last word on a 401 (client-go ran the plugin again first, as on every 401).
-    expect(result.stderr.trim().split('\n').at(-1)).toMatch(/^error: You must be logged in to the server \((Unauthorized|the server has asked for the client to provide credentials)\)$/);
+    expect(result.stderr.trim().split('\n').at(-1)).toMatch(
+      /^error: You must be logged in to the server \((Unauthorized|the server has asked for the client to provide credentials)\)$/,
+    );
     expect(result.stderr).not.toContain(UNKNOWN_TOKEN);
   });
 
@@ -149,7 +164,9 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect(denied.stderr).toMatch(/Forbidden|cannot list resource "namespaces"/);
     // The revocation probe drops only on 401: the next call is served from the cache.
     const status = await cli(['status', '-o', 'json']);
-    const profile = (JSON.parse(status.stdout) as { profiles: Array<{ name: string; state: string }> }).profiles.find((p) => p.name === 'nobody');
+    const profile = (JSON.parse(status.stdout) as { profiles: Array<{ name: string; state: string }> }).profiles.find(
+      (p) => p.name === 'nobody',
+    );
     expect(profile?.state).toBe('ready');
     expect((await whoami('nobody')).username).toBe('nobody');
   });
@@ -163,7 +180,13 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect(result.code, result.stderr).toBe(0);
     const user = (JSON.parse(result.stdout) as WhoAmI).status.userInfo;
     expect(user.username).toMatch(/^oidc:/);
-    expect(user.groups).toEqual(expect.arrayContaining(['oidc:kubecred-users', `oidc:team-${user.username.slice('oidc:'.length)}`, 'system:authenticated']));
+    expect(user.groups).toEqual(
+      expect.arrayContaining([
+        'oidc:kubecred-users',
+        `oidc:team-${user.username.slice('oidc:'.length)}`,
+        'system:authenticated',
+      ]),
+    );
     // The next command comes from the cache: no second login.
     expect((await whoami('sso')).username).toBe(user.username);
     expect(issuer.counts.authorizations).toBe(1);
@@ -184,11 +207,62 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
 async function hsmWithClientCertificate(dir: string, pki: TestPki): Promise<SoftHsm> {
   const hsm = await createSoftHsm({ dir, label: 'kc-real-api', pin: PIN, soPin: '27182818' });
   const openssl = (args: string[]) => promisify(execFile)('openssl', args, { cwd: dir, timeout: 30_000 });
-  await openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'hsm.key', '-subj', '/O=hsm-team/CN=hsm-user', '-out', 'hsm.csr']);
-  await writeFile(path.join(dir, 'hsm.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
-  await openssl(['x509', '-req', '-in', 'hsm.csr', '-CA', pki.caCertPath, '-CAkey', path.join(pki.dir, 'ca.key'), '-CAcreateserial', '-days', '2', '-extfile', 'hsm.ext', '-out', 'hsm.crt']);
+  await openssl([
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'hsm.key',
+    '-subj',
+    '/O=hsm-team/CN=hsm-user',
+    '-out',
+    'hsm.csr',
+  ]);
+  await writeFile(
+    path.join(dir, 'hsm.ext'),
+    'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n',
+  );
+  await openssl([
+    'x509',
+    '-req',
+    '-in',
+    'hsm.csr',
+    '-CA',
+    pki.caCertPath,
+    '-CAkey',
+    path.join(pki.dir, 'ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'hsm.ext',
+    '-out',
+    'hsm.crt',
+  ]);
   await openssl(['x509', '-in', 'hsm.crt', '-outform', 'DER', '-out', 'hsm.crt.der']);
-  await pkcs11Tool(hsm, ['--token-label', hsm.label, '--login', '--pin', PIN, '--write-object', path.join(dir, 'hsm.crt.der'), '--type', 'cert', '--label', 'hsm-client', '--id', '05']);
-  await createExtractableKey(hsm, PIN, { pem: await readFile(path.join(dir, 'hsm.key'), 'utf8'), label: 'hsm-client', id: 5 });
+  await pkcs11Tool(hsm, [
+    '--token-label',
+    hsm.label,
+    '--login',
+    '--pin',
+    PIN,
+    '--write-object',
+    path.join(dir, 'hsm.crt.der'),
+    '--type',
+    'cert',
+    '--label',
+    'hsm-client',
+    '--id',
+    '05',
+  ]);
+  await createExtractableKey(hsm, PIN, {
+    pem: await readFile(path.join(dir, 'hsm.key'), 'utf8'),
+    label: 'hsm-client',
+    id: 5,
+  });
   return hsm;
 }

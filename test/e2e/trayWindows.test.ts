@@ -36,7 +36,7 @@ const KUBECTL = findKubectlBuilds().at(-1)!;
 // window per question opened by the same mirrorPromptWindows the tray uses, and each request
 // to the broker's origin signed with the header the tray's session adds (windowRequestHeaders,
 // here through a route instead of Electron's webRequest). No link, no token in any URL.
-describe('the tray app\'s windows against its in-process broker', () => {
+describe("the tray app's windows against its in-process broker", () => {
   let home: TempHome;
   let hsm: SoftHsm;
   let issuer: TestIssuer;
@@ -53,7 +53,10 @@ describe('the tray app\'s windows against its in-process broker', () => {
   const promptWindows = new Map<string, Page>();
   const windowsOpened: string[] = [];
   let unmirror: () => void = () => {};
-  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const { cli, credential } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
 
   /** The window the tray opened for the one open question, once it shows `selector`. */
   const promptWindow = async (selector: string): Promise<Page> => {
@@ -74,7 +77,11 @@ describe('the tray app\'s windows against its in-process broker', () => {
     api = await startApiStandIn({ pki, auth: { bearerToken: IMPORTED_TOKEN } });
     await mkdir(path.join(home.dir, 'kube', 'tokens'), { recursive: true });
     await writeFile(path.join(home.dir, 'kube', 'tokens', 'deployer.token'), IMPORTED_TOKEN, { mode: 0o600 });
-    kubeconfig = await writeKubeconfigFixture('commented', path.join(home.dir, 'kube', 'config'), { SERVER: api.url, CA_B64: Buffer.from(pki.caPem).toString('base64'), TOKEN: IMPORTED_TOKEN });
+    kubeconfig = await writeKubeconfigFixture('commented', path.join(home.dir, 'kube', 'config'), {
+      SERVER: api.url,
+      CA_B64: Buffer.from(pki.caPem).toString('base64'),
+      TOKEN: IMPORTED_TOKEN,
+    });
     await writeConfig(
       home.dir,
       [
@@ -94,8 +101,16 @@ describe('the tray app\'s windows against its in-process broker', () => {
     );
     browserStandIn = await recordingBrowser(home.dir);
     // What the tray's process has in its environment: this worker is the tray's main process.
-    Object.assign(process.env, { KUBECRED_HOME: home.dir, KUBECRED_BROWSER: browserStandIn.command, SOFTHSM2_CONF: hsm.conf, KUBECONFIG: kubeconfig });
-    tray = await startTrayBroker(kubecredPaths(), jsonLinesLogger((line) => void logs.push(line)));
+    Object.assign(process.env, {
+      KUBECRED_HOME: home.dir,
+      KUBECRED_BROWSER: browserStandIn.command,
+      SOFTHSM2_CONF: hsm.conf,
+      KUBECONFIG: kubeconfig,
+    });
+    tray = await startTrayBroker(
+      kubecredPaths(),
+      jsonLinesLogger((line) => void logs.push(line)),
+    );
 
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
     expect((await cli(['secret', 'set', 'onhsm-tray', 'token'], PIN_TOKEN)).code).toBe(0);
@@ -104,12 +119,23 @@ describe('the tray app\'s windows against its in-process broker', () => {
 
     signer = await startBrowser();
     chromium = await launchChromium({ width: 960, height: 1100 });
-    chromium.context.on('console', (message) => void (message.type() === 'error' && message.page()?.url().startsWith(tray.webUi.origin) && pageProblems.push(message.text())));
+    chromium.context.on(
+      'console',
+      (message) =>
+        void (
+          message.type() === 'error' &&
+          message.page()?.url().startsWith(tray.webUi.origin) &&
+          pageProblems.push(message.text())
+        ),
+    );
     chromium.context.on('weberror', (error) => void pageProblems.push(error.error().message));
     // The tray's window session: requests to the broker's origin carry its header, nothing else does.
     await chromium.context.route(
       (url) => url.origin === tray.webUi.origin,
-      (route: Route) => route.continue({ headers: { ...route.request().headers(), ...tray.webUi.windowRequestHeaders(route.request().url()) } }),
+      (route: Route) =>
+        route.continue({
+          headers: { ...route.request().headers(), ...tray.webUi.windowRequestHeaders(route.request().url()) },
+        }),
     );
     unmirror = mirrorPromptWindows(tray.prompts, {
       show: (prompt) => {
@@ -142,7 +168,8 @@ describe('the tray app\'s windows against its in-process broker', () => {
   });
 
   it('the main window lists the profiles from the broker, with no token in its URL, storage or cookies', async () => {
-    for (const profile of ['onhsm-tray', 'guarded-tray', 'sso-tray']) await main.locator(`[data-profile="${profile}"]`).waitFor({ timeout: 15_000 });
+    for (const profile of ['onhsm-tray', 'guarded-tray', 'sso-tray'])
+      await main.locator(`[data-profile="${profile}"]`).waitFor({ timeout: 15_000 });
     expect(await main.locator('[data-profile="sso-tray"] .state').innerText()).toBe('signed out');
     expect(main.url()).toBe(`${tray.webUi.origin}/`);
     expect(await main.evaluate(() => sessionStorage.length)).toBe(0);
@@ -158,13 +185,15 @@ describe('the tray app\'s windows against its in-process broker', () => {
     expect(authorize.startsWith(`${issuer.issuer}/`)).toBe(true);
     await main.locator('[data-login="sso-tray"]').waitFor({ timeout: 10_000 });
     expect(await signer.signIn(authorize)).toContain('signed in');
-    await expect.poll(() => main.locator('[data-profile="sso-tray"] .state').innerText(), { timeout: 15_000 }).toMatch(/^signed in as alice, \d+ (min|s|h)/);
+    await expect
+      .poll(() => main.locator('[data-profile="sso-tray"] .state').innerText(), { timeout: 15_000 })
+      .toMatch(/^signed in as alice, \d+ (min|s|h)/);
     await main.screenshot({ path: path.join(SHOTS, 'tray-oidc-signed-in.png'), fullPage: true });
     // The tray never opened the web UI in the browser: only the issuer went there.
     expect(await browserStandIn.opened()).toHaveLength(1);
   });
 
-  it('a PIN window for a SoftHSM2 token opens for kubectl\'s request, and closes once answered', async () => {
+  it("a PIN window for a SoftHSM2 token opens for kubectl's request, and closes once answered", async () => {
     const asking = credential('onhsm-tray');
     const window = await promptWindow('form[aria-label="PIN for hsm"]');
     expect(await window.locator('[data-profile]').count()).toBe(0);
@@ -182,7 +211,9 @@ describe('the tray app\'s windows against its in-process broker', () => {
   it('an approval window for a real shim request names the program, and Allow once serves it', async () => {
     const asking = credential('guarded-tray');
     const window = await promptWindow('section[aria-label="approval for guarded-tray"]');
-    expect(await window.locator('section[aria-label="approval for guarded-tray"]').innerText()).toMatch(/kubecred-shim|\(pid \d+\)/);
+    expect(await window.locator('section[aria-label="approval for guarded-tray"]').innerText()).toMatch(
+      /kubecred-shim|\(pid \d+\)/,
+    );
     await window.screenshot({ path: path.join(SHOTS, 'tray-prompt-approval.png') });
     await window.locator('button', { hasText: 'Allow once' }).click();
     const served = await asking;
@@ -192,8 +223,11 @@ describe('the tray app\'s windows against its in-process broker', () => {
     expect(windowsOpened).toEqual(['pin', 'approval']);
   });
 
-  it('the import wizard in the main window moves the kubeconfig\'s users into Kubecred, and kubectl then works through it', async () => {
-    await main.getByRole('link', { name: /^Import (my )?kubeconfig$/ }).first().click();
+  it("the import wizard in the main window moves the kubeconfig's users into Kubecred, and kubectl then works through it", async () => {
+    await main
+      .getByRole('link', { name: /^Import (my )?kubeconfig$/ })
+      .first()
+      .click();
     const wizard = main.locator('section[aria-label="kubeconfig import"]');
     await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-move="deployer"]').waitFor({ timeout: 10_000 });
@@ -205,11 +239,14 @@ describe('the tray app\'s windows against its in-process broker', () => {
     await main.locator('[data-profile="deployer"]').waitFor({ timeout: 10_000 });
     await main.screenshot({ path: path.join(SHOTS, 'tray-import-done.png'), fullPage: true });
     expect(await readFile(kubeconfig, 'utf8')).not.toContain(IMPORTED_TOKEN);
-    const result = await runKubectl(KUBECTL.path, ['get', '--raw', '/version', '--context', 'staging'], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
+    const result = await runKubectl(KUBECTL.path, ['get', '--raw', '/version', '--context', 'staging'], {
+      kubeconfig,
+      env: { KUBECRED_HOME: home.dir },
+    });
     expect(result.code, result.stderr).toBe(0);
   });
 
-  it('a page of another origin in the windows\' session gets nothing, though its requests to the broker carry the header', async () => {
+  it("a page of another origin in the windows' session gets nothing, though its requests to the broker carry the header", async () => {
     // Electron keeps every other page out of the partition (navigation is held to the broker's
     // origin); this is the wall behind that: the header is added by URL, the server checks Origin.
     const hostile = createServer((_request, response) => response.end('<!doctype html><title>another site</title>'));
@@ -218,14 +255,24 @@ describe('the tray app\'s windows against its in-process broker', () => {
     try {
       await page.goto(`http://127.0.0.1:${(hostile.address() as AddressInfo).port}/`);
       const outcomes = await page.evaluate(async (origin) => {
-        const attempt = (init?: RequestInit) => fetch(`${origin}/api/state`, init).then((r) => `status ${r.status}`, () => 'blocked');
-        const logout = () => fetch(`${origin}/api/profiles/sso-tray/logout`, { method: 'POST', mode: 'no-cors', body: '{}' }).then((r) => r.type, () => 'blocked');
+        const attempt = (init?: RequestInit) =>
+          fetch(`${origin}/api/state`, init).then(
+            (r) => `status ${r.status}`,
+            () => 'blocked',
+          );
+        const logout = () =>
+          fetch(`${origin}/api/profiles/sso-tray/logout`, { method: 'POST', mode: 'no-cors', body: '{}' }).then(
+            (r) => r.type,
+            () => 'blocked',
+          );
         return [await attempt(), await attempt({ mode: 'no-cors' }), await logout()];
       }, tray.webUi.origin);
       expect(outcomes[0]).toBe('blocked');
       expect(logs.join('')).toMatch(/refused GET \/api\/state: (foreign Origin|cross-site request)/);
       expect(logs.join('')).toMatch(/refused POST \/api\/profiles\/sso-tray\/logout/);
-      await expect.poll(() => main.locator('[data-profile="sso-tray"] .state').innerText()).toMatch(/^signed in as alice/);
+      await expect
+        .poll(() => main.locator('[data-profile="sso-tray"] .state').innerText())
+        .toMatch(/^signed in as alice/);
     } finally {
       await page.close();
       hostile.close();
@@ -236,7 +283,7 @@ describe('the tray app\'s windows against its in-process broker', () => {
     expect(pageProblems).toEqual([]);
   });
 
-  it('no secret reached the broker\'s log', () => {
+  it("no secret reached the broker's log", () => {
     const log = logs.join('');
     expect(log.length).toBeGreaterThan(0);
     for (const secret of [PIN, PIN_TOKEN, GUARDED_TOKEN, IMPORTED_TOKEN]) expect(log).not.toContain(secret);

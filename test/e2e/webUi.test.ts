@@ -27,7 +27,11 @@ function fakePorts() {
   const interactions: Interaction[] = [];
   const listeners = new Set<() => void>();
   const changed = () => listeners.forEach((l) => l());
-  const prefs: Preferences = { profiles: [{ name: 'prod', approval: 'never' }], tokens: [{ name: 'yubikey', pinGrace: '15m' }], startAtLogin: { enabled: false } };
+  const prefs: Preferences = {
+    profiles: [{ name: 'prod', approval: 'never' }],
+    tokens: [{ name: 'yubikey', pinGrace: '15m' }],
+    startAtLogin: { enabled: false },
+  };
   const ports: WebUiPorts = {
     profiles: async () => profiles.map((p) => ({ ...p })),
     interactions: () => [...interactions],
@@ -46,7 +50,10 @@ function fakePorts() {
     },
     cancelLogin: async (name) => {
       calls.push(`cancel-login ${name}`);
-      interactions.splice(interactions.findIndex((i) => i.profile === name), 1);
+      interactions.splice(
+        interactions.findIndex((i) => i.profile === name),
+        1,
+      );
       changed();
     },
     logout: async (name) => {
@@ -58,19 +65,31 @@ function fakePorts() {
     prompts: new PromptQueue({ timeoutMs: 60_000 }),
     addProfile: async (input) => {
       calls.push(`add ${String(input.name)}`);
-      profiles.push({ name: String(input.name), provider: String(input.provider), state: 'idle', expiresAt: null, lastError: null });
+      profiles.push({
+        name: String(input.name),
+        provider: String(input.provider),
+        state: 'idle',
+        expiresAt: null,
+        lastError: null,
+      });
     },
     removeProfile: async (name) => {
       calls.push(`remove ${name}`);
-      profiles.splice(profiles.findIndex((p) => p.name === name), 1);
+      profiles.splice(
+        profiles.findIndex((p) => p.name === name),
+        1,
+      );
     },
     profileConfig: async (name) => {
       calls.push(`config ${name}`);
-      return name === 'lab' ? { name, provider: 'oidc', issuer: 'https://id.example', clientId: 'kubernetes', scopes: ['openid'] } : { name };
+      return name === 'lab'
+        ? { name, provider: 'oidc', issuer: 'https://id.example', clientId: 'kubernetes', scopes: ['openid'] }
+        : { name };
     },
     updateProfile: async (name, changes) => {
       calls.push(`update ${name} ${JSON.stringify(changes)}`);
-      if (changes.issuer === 'not a url') throw new ProfileInvalidError('the profile is invalid: issuer: Invalid URL', 'issuer');
+      if (changes.issuer === 'not a url')
+        throw new ProfileInvalidError('the profile is invalid: issuer: Invalid URL', 'issuer');
     },
     storeSecret: async (name, field, value) => {
       calls.push(`secret ${name}/${field} (${value.length} characters)`);
@@ -79,7 +98,8 @@ function fakePorts() {
     tokens: async () => [],
     updateToken: async (name, changes) => {
       calls.push(`token ${name} ${JSON.stringify(changes)}`);
-      if (changes.pinGrace === 'soon') throw new ProfileInvalidError('the token is invalid: pinGrace: not a duration', 'pinGrace');
+      if (changes.pinGrace === 'soon')
+        throw new ProfileInvalidError('the token is invalid: pinGrace: not a duration', 'pinGrace');
       prefs.tokens[0]!.pinGrace = changes.pinGrace ?? '15m';
     },
     preferences: async () => structuredClone(prefs),
@@ -92,7 +112,10 @@ function fakePorts() {
 }
 
 /** A raw request, so the test controls Host and Origin as an attacker's browser would. */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
       let body = '';
@@ -113,7 +136,11 @@ describe('headless web UI in chromium', () => {
   const pageProblems: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `webui-${name}.png`), fullPage: true });
   /** Opens a section from the nav, as a person does. */
-  const open = (section: string) => page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: new RegExp(`^${section}`) }).click();
+  const open = (section: string) =>
+    page
+      .getByRole('navigation', { name: 'sections' })
+      .getByRole('link', { name: new RegExp(`^${section}`) })
+      .click();
 
   beforeAll(async () => {
     await buildRenderer();
@@ -155,7 +182,9 @@ describe('headless web UI in chromium', () => {
     const card = page.locator('[data-login="staging"]');
     await card.waitFor();
     expect(await card.innerText()).toContain('Continue in your browser');
-    expect(await card.locator('a').getAttribute('href')).toBe('http://127.0.0.1:9/authorize?client_id=kubecred&profile=staging');
+    expect(await card.locator('a').getAttribute('href')).toBe(
+      'http://127.0.0.1:9/authorize?client_id=kubecred&profile=staging',
+    );
     expect(await card.locator('button', { hasText: 'Copy' }).count()).toBe(1);
 
     await page.locator('[data-profile="lab"] button', { hasText: 'Log in' }).click();
@@ -169,7 +198,7 @@ describe('headless web UI in chromium', () => {
     await expect.poll(() => page.locator('[data-login="lab"]').count()).toBe(0);
   });
 
-  it('preferences: approval policy, PIN grace (with the broker\'s complaint) and start at login', async () => {
+  it("preferences: approval policy, PIN grace (with the broker's complaint) and start at login", async () => {
     await open('Settings');
     await page.locator('[data-approval="prod"] select').selectOption('always');
     await expect.poll(() => fake.calls).toContain('update prod {"approval":"always"}');
@@ -190,7 +219,12 @@ describe('headless web UI in chromium', () => {
   });
 
   it('a PIN typed in the page answers askPin; concurrent asks share the one prompt', async () => {
-    const request = { token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: true, finalTry: false, locked: false }, caller: 'kubectl' };
+    const request = {
+      token: 'yubikey',
+      tokenLabel: 'YubiKey PIV #1234',
+      flags: { countLow: true, finalTry: false, locked: false },
+      caller: 'kubectl',
+    };
     const asks = [fake.ports.prompts.askPin(request), fake.ports.prompts.askPin(request)];
     const form = page.locator('form[aria-label="PIN for yubikey"]');
     await form.waitFor();
@@ -203,7 +237,7 @@ describe('headless web UI in chromium', () => {
     await form.waitFor({ state: 'detached' });
   });
 
-  it('a new store\'s passphrase is typed twice and answers askPassphrase', async () => {
+  it("a new store's passphrase is typed twice and answers askPassphrase", async () => {
     const asked = fake.ports.prompts.askPassphrase({ store: 'files', create: true });
     const form = page.locator('form[aria-label="passphrase for files"]');
     await form.waitFor();
@@ -219,7 +253,11 @@ describe('headless web UI in chromium', () => {
   });
 
   it('Cancel in the page sends a cancel: askPin resolves null', async () => {
-    const asked = fake.ports.prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: false, finalTry: false, locked: false } });
+    const asked = fake.ports.prompts.askPin({
+      token: 'yubikey',
+      tokenLabel: 'YubiKey PIV #1234',
+      flags: { countLow: false, finalTry: false, locked: false },
+    });
     const form = page.locator('form[aria-label="PIN for yubikey"]');
     await form.waitFor();
     await form.locator('button', { hasText: 'Cancel' }).click();
@@ -259,7 +297,11 @@ describe('headless web UI in chromium', () => {
   });
 
   it('approval: Allow once, Allow for N minutes, and Deny resolve askApproval', async () => {
-    const request = { profile: 'prod', cluster: 'https://prod.example:6443', caller: { pid: 4242, name: 'kubectl get pods' } };
+    const request = {
+      profile: 'prod',
+      cluster: 'https://prod.example:6443',
+      caller: { pid: 4242, name: 'kubectl get pods' },
+    };
     const prompt = page.locator('section[aria-label="approval for prod"]');
 
     // Many callers at once, even from two programs: one prompt for the profile, naming both; one answer for all.
@@ -290,7 +332,7 @@ describe('headless web UI in chromium', () => {
     await expect(denied).resolves.toEqual({ allow: false });
   });
 
-  it('Edit… shows config.yaml\'s values, puts the broker\'s complaint beside the field, and saves the changes', async () => {
+  it("Edit… shows config.yaml's values, puts the broker's complaint beside the field, and saves the changes", async () => {
     await page.locator('[data-profile="lab"]').getByRole('link', { name: 'lab' }).click();
     const item = page.locator('section[aria-label="profile lab"]');
     await item.locator('button', { hasText: 'Edit…' }).click();
@@ -326,9 +368,17 @@ describe('headless web UI in chromium', () => {
     const auth = `Bearer ${session}`;
     const json = { 'content-type': 'application/json' };
 
-    const wrong = await raw(`${origin}/api/session`, { method: 'POST', headers: { ...json, host }, body: JSON.stringify({ token: 'not-the-token' }) });
+    const wrong = await raw(`${origin}/api/session`, {
+      method: 'POST',
+      headers: { ...json, host },
+      body: JSON.stringify({ token: 'not-the-token' }),
+    });
     expect(wrong.status).toBe(401);
-    const spent = await raw(`${origin}/api/session`, { method: 'POST', headers: { ...json, host }, body: JSON.stringify({ token }) });
+    const spent = await raw(`${origin}/api/session`, {
+      method: 'POST',
+      headers: { ...json, host },
+      body: JSON.stringify({ token }),
+    });
     expect(spent.status).toBe(401);
     expect((await raw(`${origin}/api/state`, { headers: { host } })).status).toBe(401);
 
@@ -336,16 +386,31 @@ describe('headless web UI in chromium', () => {
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toMatchObject({ profiles: expect.any(Array) });
 
-    const foreignOrigin = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { ...json, host, authorization: auth, origin: 'http://evil.example' }, body: '{}' });
+    const foreignOrigin = await raw(`${origin}/api/profiles/prod/logout`, {
+      method: 'POST',
+      headers: { ...json, host, authorization: auth, origin: 'http://evil.example' },
+      body: '{}',
+    });
     expect(foreignOrigin.status).toBe(403);
-    const rebound = await raw(`${origin}/api/state`, { headers: { host: `evil.example:${base.port}`, authorization: auth } });
+    const rebound = await raw(`${origin}/api/state`, {
+      headers: { host: `evil.example:${base.port}`, authorization: auth },
+    });
     expect(rebound.status).toBe(421);
-    const formPost = await raw(`${origin}/api/profiles/prod/logout`, { method: 'POST', headers: { host, authorization: auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const formPost = await raw(`${origin}/api/profiles/prod/logout`, {
+      method: 'POST',
+      headers: { host, authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     expect(formPost.status).toBe(415);
     expect(fake.calls.filter((c) => c === 'logout prod')).toHaveLength(1);
 
     // And from the page itself: fetch to another origin is blocked by the CSP.
-    const blocked = await page.evaluate(() => fetch('http://127.0.0.1:9/').then(() => 'sent', () => 'blocked'));
+    const blocked = await page.evaluate(() =>
+      fetch('http://127.0.0.1:9/').then(
+        () => 'sent',
+        () => 'blocked',
+      ),
+    );
     expect(blocked).toBe('blocked');
     pageProblems.splice(0); // the blocked fetch above logs its CSP violation on purpose
   });

@@ -18,7 +18,10 @@ const isRoot = process.getuid?.() === 0;
 const PLUGIN = `["-c", "echo '{\\"apiVersion\\":\\"client.authentication.k8s.io/v1\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"guarded-token\\"}}'"]`;
 
 /** A raw HTTP call to the web UI, as a program (not a browser) would make it. */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
       let body = '';
@@ -37,7 +40,11 @@ async function collector(): Promise<{ server: Server; url: string; seen: Incomin
   const server = createServer((request, response) => {
     seen.push(request.headers);
     response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(request.url === '/' ? '<!doctype html><script>fetch("/collect", { credentials: "include" })</script><p>collector</p>' : 'ok');
+    response.end(
+      request.url === '/'
+        ? '<!doctype html><script>fetch("/collect", { credentials: "include" })</script><p>collector</p>'
+        : 'ok',
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`, seen };
@@ -101,7 +108,9 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
     const second = await chromium.context.newPage();
     try {
       await second.goto(ui.href);
-      await expect.poll(() => second.locator('body').innerText()).toMatch(/This link cannot open Kubecred: this link was used already or has expired/);
+      await expect
+        .poll(() => second.locator('body').innerText())
+        .toMatch(/This link cannot open Kubecred: this link was used already or has expired/);
       expect(await second.locator('body').innerText()).toContain('kubecred ui');
       await second.goto(`${ui.origin}/`);
       await expect.poll(() => second.locator('body').innerText()).toMatch(/no session[\s\S]*kubecred ui/);
@@ -114,17 +123,29 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
   });
 
   it('B3: a program cannot approve its own request through a link it asked the socket for', async () => {
-    const waiting = run(NATIVE_SHIM, ['credential', 'guarded'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+    const waiting = run(NATIVE_SHIM, ['credential', 'guarded'], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+    });
     await prompt('guarded').waitFor({ timeout: 15_000 });
     // This test process ran the shim, so it is the caller; now it asks for a link of its own.
     const link = new URL((await cli(['ui', '--print'])).stdout.trim());
     const headers = { host: link.host, 'content-type': 'application/json' };
-    const traded = await raw(`${link.origin}/api/session`, { method: 'POST', headers, body: JSON.stringify({ token: link.hash.slice('#token='.length) }) });
+    const traded = await raw(`${link.origin}/api/session`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ token: link.hash.slice('#token='.length) }),
+    });
     expect(traded.status).toBe(200);
     const bearer = { ...headers, authorization: `Bearer ${JSON.parse(traded.body).session}` };
-    const state = JSON.parse((await raw(`${link.origin}/api/state`, { headers: bearer })).body) as { prompts: Array<{ id: string; kind: string }> };
+    const state = JSON.parse((await raw(`${link.origin}/api/state`, { headers: bearer })).body) as {
+      prompts: Array<{ id: string; kind: string }>;
+    };
     const approval = state.prompts.find((p) => p.kind === 'approval')!;
-    const selfApproved = await raw(`${link.origin}/api/prompts/${approval.id}`, { method: 'POST', headers: bearer, body: JSON.stringify({ kind: 'approval', allow: true }) });
+    const selfApproved = await raw(`${link.origin}/api/prompts/${approval.id}`, {
+      method: 'POST',
+      headers: bearer,
+      body: JSON.stringify({ kind: 'approval', allow: true }),
+    });
     expect(selfApproved.status).toBe(403);
     expect(selfApproved.body).toContain('cannot approve its own request');
     // The user's own window still decides.
@@ -136,7 +157,10 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
 
   it('B3: a grant belongs to the process the kernel names, not to a pid a client claims', async () => {
     // A long-lived program asks and is allowed once-per-process.
-    const granted = spawn('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential once && sleep 60`], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO }, stdio: 'ignore' });
+    const granted = spawn('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential once && sleep 60`], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+      stdio: 'ignore',
+    });
     try {
       await prompt('once').waitFor({ timeout: 15_000 });
       expect(await prompt('once').innerText()).toContain(`pid ${granted.pid}`);
@@ -145,12 +169,25 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
       // Another program claims to be that process.
       const secret = (await readFile(path.join(home.dir, 'run', 'client-secret'), 'utf8')).trim();
       const spoofed = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const body = JSON.stringify({ argv: ['credential', 'once'], execInfo: V1_EXEC_INFO, parentPid: granted.pid, client: 'shim' });
-        const req = httpRequest({ socketPath: broker.socket, path: '/v1/credential', method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' } }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        const body = JSON.stringify({
+          argv: ['credential', 'once'],
+          execInfo: V1_EXEC_INFO,
+          parentPid: granted.pid,
+          client: 'shim',
         });
+        const req = httpRequest(
+          {
+            socketPath: broker.socket,
+            path: '/v1/credential',
+            method: 'POST',
+            headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -169,7 +206,9 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
 
   it('B3: a program that renames itself (prctl) is shown by the executable the kernel ran', async () => {
     const script = `import ctypes, os, subprocess, sys\nctypes.CDLL(None).prctl(15, b"kubectl", 0, 0, 0)\nsys.exit(subprocess.run([os.environ["SHIM"], "credential", "guarded"]).returncode)\n`;
-    const waiting = run('python3', ['-c', script], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO, SHIM: NATIVE_SHIM } });
+    const waiting = run('python3', ['-c', script], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO, SHIM: NATIVE_SHIM },
+    });
     await prompt('guarded').waitFor({ timeout: 15_000 });
     const text = await prompt('guarded').innerText();
     expect(text).toMatch(/python3/);
@@ -181,7 +220,9 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
   it.runIf(isRoot)('B1: another user cannot read the redirect page that carries a link', async () => {
     const argument = await browserStandIn.argument(0);
     const file = new URL(argument).pathname;
-    const read = await run('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', 'cat', file], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    const read = await run('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', 'cat', file], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
     expect(read.code).not.toBe(0);
     expect(read.stdout).toBe('');
     // Nothing under the run dir but the links dir is readable by the browser: and that only by us.
@@ -192,20 +233,34 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
     const pid = broker.process.pid!;
     const before = (await readdir(`/proc/${pid}/fd`)).length;
     // Another program opens 400 connections that never finish their headers.
-    const flood = spawn(process.execPath, ['-e', `
+    const flood = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const net = require('net'); const socks = [];
       for (let i = 0; i < 400; i++) { const s = net.connect(${ui.port}, '127.0.0.1', () => s.write('GET / HTTP/1.1\\r\\nHost: x')); s.on('error', () => {}); socks.push(s); }
-      setTimeout(() => process.exit(0), 30000);`], { stdio: 'ignore' });
+      setTimeout(() => process.exit(0), 30000);`,
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const during = (await readdir(`/proc/${pid}/fd`)).length;
       expect(during - before).toBeLessThan(100);
       // The keychain-backed request that used to crash the broker under descriptor pressure is served.
-      const served = await run(NATIVE_SHIM, ['credential', 'kept'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+      const served = await run(NATIVE_SHIM, ['credential', 'kept'], {
+        env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+      });
       expect(served.code, served.stderr).toBe(0);
       expect(served.stdout).toContain('kept-in-the-keychain');
       // Half-sent requests are dropped after the headers timeout; the page is served again.
-      await expect.poll(async () => (await raw(`${ui.origin}/`, { headers: { host: ui.host } }).catch(() => ({ status: 0 }))).status, { timeout: 20_000, interval: 1_000 }).toBe(200);
+      await expect
+        .poll(
+          async () => (await raw(`${ui.origin}/`, { headers: { host: ui.host } }).catch(() => ({ status: 0 }))).status,
+          { timeout: 20_000, interval: 1_000 },
+        )
+        .toBe(200);
       expect(broker.process.exitCode).toBeNull();
     } finally {
       flood.kill();

@@ -20,16 +20,24 @@ describe('the web UI of a real broker (kubecred daemon --ui) answers approvals a
   let chromium: TestChromium;
   let page: Page;
   let browserStandIn: RecordingBrowser;
-  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const { cli, credential } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-webui', pin: PIN, soPin: '99887766' });
     const plugin = `["-c", "echo '{\\"apiVersion\\":\\"client.authentication.k8s.io/v1\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"guarded-token\\"}}'"]`;
-    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-webui }\nprofiles:\n  - { name: guarded, provider: exec, command: /bin/sh, args: ${plugin}, approval: always }\n  - { name: onhsm, provider: static, secretStore: "token:hsm" }\n`);
+    await writeConfig(
+      home.dir,
+      `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-webui }\nprofiles:\n  - { name: guarded, provider: exec, command: /bin/sh, args: ${plugin}, approval: always }\n  - { name: onhsm, provider: static, secretStore: "token:hsm" }\n`,
+    );
     browserStandIn = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, [
+      '--ui',
+    ]);
     chromium = await launchChromium();
     page = chromium.page;
   }, 120_000);
@@ -66,7 +74,9 @@ describe('the web UI of a real broker (kubecred daemon --ui) answers approvals a
     expect(JSON.parse(served.stdout).status.token).toBe('guarded-token');
 
     // Another command (Allow once covers only the calls of one command of one process).
-    const refused = run('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential guarded; exit $?`], { env: { ...brokerEnv(home.dir, { SOFTHSM2_CONF: hsm.conf }), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+    const refused = run('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential guarded; exit $?`], {
+      env: { ...brokerEnv(home.dir, { SOFTHSM2_CONF: hsm.conf }), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+    });
     await prompt.waitFor({ timeout: 15_000 });
     await prompt.locator('button', { hasText: 'Deny' }).click();
     const denied = await refused;

@@ -22,7 +22,14 @@ const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString();
 const NOTHING_TO_MOVE: ImportPreview = {
   files: ['/home/ada/.kube/config'],
   moves: [],
-  left: [{ file: '/home/ada/.kube/config', user: 'old-admin', reason: 'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is' }],
+  left: [
+    {
+      file: '/home/ada/.kube/config',
+      user: 'old-admin',
+      reason:
+        'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is',
+    },
+  ],
   diff: '',
   fingerprint: 'nothing',
 };
@@ -56,7 +63,10 @@ function designPorts() {
     auditLog: async () => audit,
     tokens: async () => tokens,
     updateToken: async () => undefined,
-    preferences: async () => ({ ...structuredClone(prefs), profiles: profiles.map((p) => ({ name: p.name, approval: 'never' as const })) }),
+    preferences: async () => ({
+      ...structuredClone(prefs),
+      profiles: profiles.map((p) => ({ name: p.name, approval: 'never' as const })),
+    }),
     configError: async () => null,
     setStartAtLogin: async () => undefined,
     kubeconfigImport,
@@ -95,7 +105,8 @@ describe('the main window as a product (issue 16), at 800x600', () => {
       if (root.scrollWidth > root.clientWidth) out.push(`page ${root.scrollWidth} > ${root.clientWidth}`);
       for (const el of Array.from(document.querySelectorAll('body *'))) {
         const r = el.getBoundingClientRect();
-        if (r.width > 0 && r.right > root.clientWidth + 1) out.push(`${el.tagName.toLowerCase()}.${el.className} right ${Math.round(r.right)}`);
+        if (r.width > 0 && r.right > root.clientWidth + 1)
+          out.push(`${el.tagName.toLowerCase()}.${el.className} right ${Math.round(r.right)}`);
       }
       return out;
     });
@@ -146,9 +157,23 @@ describe('the main window as a product (issue 16), at 800x600', () => {
   });
 
   it('the sections are reached by keyboard alone, with a visible focus ring, and a reload keeps the section', async () => {
-    fake.configs.prod = { provider: 'oidc', issuer: 'https://id.example.com', clientId: 'kubernetes', secretStore: 'keychain' };
+    fake.configs.prod = {
+      provider: 'oidc',
+      issuer: 'https://id.example.com',
+      clientId: 'kubernetes',
+      secretStore: 'keychain',
+    };
     fake.profiles.push(
-      { name: 'prod', provider: 'oidc', state: 'ready', expiresAt: inSeconds(42 * 60 + 30), lastError: null, account: 'ada@example.com', contexts: ['prod-eu', 'prod-us'], servers: ['https://prod-eu.example:6443', 'https://prod-us.example:6443'] },
+      {
+        name: 'prod',
+        provider: 'oidc',
+        state: 'ready',
+        expiresAt: inSeconds(42 * 60 + 30),
+        lastError: null,
+        account: 'ada@example.com',
+        contexts: ['prod-eu', 'prod-us'],
+        servers: ['https://prod-eu.example:6443', 'https://prod-us.example:6443'],
+      },
       { name: 'ci', provider: 'static', state: 'idle', expiresAt: null, lastError: null },
     );
     fake.changed();
@@ -172,13 +197,19 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
     expect(new URL(page.url()).hash).toBe('#/activity');
-    expect(await nav().getByRole('link', { name: /^Activity/ }).getAttribute('aria-current')).toBe('page');
+    expect(
+      await nav()
+        .getByRole('link', { name: /^Activity/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
 
     await page.reload();
     await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor({ timeout: 10_000 });
 
     // Back to the profiles and into one, by keyboard.
-    await nav().getByRole('link', { name: /^Profiles/ }).focus();
+    await nav()
+      .getByRole('link', { name: /^Profiles/ })
+      .focus();
     await page.keyboard.press('Enter');
     await page.locator('[data-profile="prod"]').waitFor();
     await page.locator('[data-profile="prod"]').getByRole('link', { name: 'prod' }).focus();
@@ -189,11 +220,23 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
   });
 
-  it('a profile\'s page: provider, where its secret lives, the contexts that use it, expiry, last caller, recent activity, and only its provider\'s actions', async () => {
+  it("a profile's page: provider, where its secret lives, the contexts that use it, expiry, last caller, recent activity, and only its provider's actions", async () => {
     fake.audit.push(
-      { time: ago(20), profile: 'prod', caller: { pid: 4242, name: 'kubectl', client: 'shim' }, outcome: 'served', source: 'cache' },
+      {
+        time: ago(20),
+        profile: 'prod',
+        caller: { pid: 4242, name: 'kubectl', client: 'shim' },
+        outcome: 'served',
+        source: 'cache',
+      },
       { time: ago(60), profile: 'prod', caller: { pid: 4100, name: 'k9s', client: 'shim' }, outcome: 'denied' },
-      { time: ago(90), profile: 'ci', caller: { pid: 4000, name: 'kubectl', client: 'shim' }, outcome: 'failed', error: 'no token stored for profile "ci": kubecred secret set ci token' },
+      {
+        time: ago(90),
+        profile: 'ci',
+        caller: { pid: 4000, name: 'kubectl', client: 'shim' },
+        outcome: 'failed',
+        error: 'no token stored for profile "ci": kubecred secret set ci token',
+      },
     );
     fake.changed();
     const detail = page.locator('section[aria-label="profile prod"]');
@@ -219,7 +262,9 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     fake.configs.ci = { provider: 'static', secretStore: 'token:yubikey' };
     await page.goto(`${new URL(ui.url).origin}/#/profile/ci`);
     const ci = page.locator('section[aria-label="profile ci"]');
-    await expect.poll(() => ci.locator('dl').innerText(), { timeout: 10_000 }).toMatch(/Secret kept in\s+hardware token yubikey/);
+    await expect
+      .poll(() => ci.locator('dl').innerText(), { timeout: 10_000 })
+      .toMatch(/Secret kept in\s+hardware token yubikey/);
     expect(await ci.locator('.detail-actions button').allInnerTexts()).toEqual(['Edit…', 'Remove…']);
     expect(await ci.locator('dl').innerText()).toMatch(/Used by\s+No context of your kubeconfig names this profile/);
     expect(await ci.locator('dl').innerText()).not.toContain('Clusters');
@@ -228,26 +273,50 @@ describe('the main window as a product (issue 16), at 800x600', () => {
   });
 
   it('status badges: icon, colour and words per state; a locked token and an expiring login say what to do; times count down live without moving the rows', async () => {
-    fake.tokens.push({ name: 'yubikey', label: 'YubiKey PIV', present: true, loggedIn: false, flags: { countLow: false, finalTry: false, locked: true } });
+    fake.tokens.push({
+      name: 'yubikey',
+      label: 'YubiKey PIV',
+      present: true,
+      loggedIn: false,
+      flags: { countLow: false, finalTry: false, locked: true },
+    });
     fake.profiles.push(
       { name: 'short', provider: 'oidc', state: 'ready', expiresAt: inSeconds(63), lastError: null, account: 'bob' },
-      { name: 'lab', provider: 'oidc', state: 'error', expiresAt: null, lastError: 'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)' },
+      {
+        name: 'lab',
+        provider: 'oidc',
+        state: 'error',
+        expiresAt: null,
+        lastError:
+          'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)',
+      },
       { name: 'openstack', provider: 'keystone', state: 'idle', expiresAt: null, lastError: null },
     );
     fake.changed();
-    await nav().getByRole('link', { name: /^Profiles/ }).click();
+    await nav()
+      .getByRole('link', { name: /^Profiles/ })
+      .click();
     const badge = (name: string) => page.locator(`[data-profile="${name}"] [data-badge]`);
     await badge('short').waitFor({ timeout: 10_000 });
     await expect.poll(() => badge('ci').getAttribute('data-badge'), { timeout: 10_000 }).toBe('token-locked');
     expect(await page.locator('[data-profile="ci"] .state').innerText()).toBe('token locked');
-    expect(await page.locator('[data-profile="ci"] .fix').innerText()).toMatch(/Token yubikey is locked by wrong PINs: unlock it with its PUK/);
+    expect(await page.locator('[data-profile="ci"] .fix').innerText()).toMatch(
+      /Token yubikey is locked by wrong PINs: unlock it with its PUK/,
+    );
     expect(await badge('short').getAttribute('data-badge')).toBe('expiring');
     expect(await page.locator('[data-profile="short"] .fix').innerText()).toBe('Log in again before it ends.');
     expect(await badge('lab').getAttribute('data-badge')).toBe('error');
     expect(await badge('openstack').getAttribute('data-badge')).toBe('needs-login');
     expect(await badge('prod').getAttribute('data-badge')).toBe('signed-in');
     // Never colour alone: each kind has its own icon and its words.
-    const icons = await page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll('[data-badge]')).map((b) => [b.getAttribute('data-badge'), b.querySelector('svg path')?.getAttribute('d')])));
+    const icons = await page.evaluate(() =>
+      Object.fromEntries(
+        Array.from(document.querySelectorAll('[data-badge]')).map((b) => [
+          b.getAttribute('data-badge'),
+          b.querySelector('svg path')?.getAttribute('d'),
+        ]),
+      ),
+    );
     expect(Object.keys(icons).length).toBe(5);
     expect(new Set(Object.values(icons)).size).toBe(5);
     await noHorizontalScroll();
@@ -255,28 +324,46 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     await shot('badges');
 
     const row = page.locator('[data-profile="short"]');
-    const before = { text: await row.locator('.state').innerText(), box: (await row.boundingBox())!, next: (await page.locator('[data-profile="lab"]').boundingBox())! };
-    await expect.poll(() => row.locator('.state').innerText(), { timeout: 15_000, interval: 250 }).not.toBe(before.text);
+    const before = {
+      text: await row.locator('.state').innerText(),
+      box: (await row.boundingBox())!,
+      next: (await page.locator('[data-profile="lab"]').boundingBox())!,
+    };
+    await expect
+      .poll(() => row.locator('.state').innerText(), { timeout: 15_000, interval: 250 })
+      .not.toBe(before.text);
     expect(await row.locator('.state').innerText()).toMatch(/^signed in as bob, (1 min|\d+ s)$/);
     expect((await row.boundingBox())!).toEqual(before.box);
     expect((await page.locator('[data-profile="lab"]').boundingBox())!).toEqual(before.next);
     // The token's page names the profiles on it, and the profile's page names its token.
-    await nav().getByRole('link', { name: /^Hardware tokens/ }).click();
-    await expect.poll(() => page.locator('[data-token="yubikey"]').innerText(), { timeout: 10_000 }).toMatch(/keeps the secrets of ci/);
+    await nav()
+      .getByRole('link', { name: /^Hardware tokens/ })
+      .click();
+    await expect
+      .poll(() => page.locator('[data-token="yubikey"]').innerText(), { timeout: 10_000 })
+      .toMatch(/keeps the secrets of ci/);
     await axeClean();
     await page.locator('[data-token="yubikey"]').getByRole('link', { name: 'ci' }).click();
-    await expect.poll(() => page.locator('section[aria-label="profile ci"] dl').innerText(), { timeout: 10_000 }).toMatch(/Token\s+yubikey \(YubiKey PIV\): locked by wrong PINs/);
+    await expect
+      .poll(() => page.locator('section[aria-label="profile ci"] dl').innerText(), { timeout: 10_000 })
+      .toMatch(/Token\s+yubikey \(YubiKey PIV\): locked by wrong PINs/);
     await shot('token-profile');
   });
 
   it('Activity: a table filtered by profile, program and outcome, with denials highlighted', async () => {
-    await nav().getByRole('link', { name: /^Activity/ }).click();
+    await nav()
+      .getByRole('link', { name: /^Activity/ })
+      .click();
     const log = page.locator('section[aria-label="audit log"]');
     const rows = log.locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
     const denied = log.locator('tr.row-denied');
     expect(await denied.innerText()).toMatch(/k9s[\s\S]*prod[\s\S]*denied/);
-    const background = (row: ReturnType<Page['locator']>) => row.locator('td').first().evaluate((td) => getComputedStyle(td).backgroundColor);
+    const background = (row: ReturnType<Page['locator']>) =>
+      row
+        .locator('td')
+        .first()
+        .evaluate((td) => getComputedStyle(td).backgroundColor);
     expect(await background(denied)).not.toBe(await background(log.locator('tbody tr:not(.row-denied)').first()));
     await shot('activity');
 
@@ -298,17 +385,28 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     await axeClean();
   });
 
-  it('a question that blocks someone\'s kubectl shows above whatever section is open', async () => {
-    await nav().getByRole('link', { name: /^Settings/ }).click();
+  it("a question that blocks someone's kubectl shows above whatever section is open", async () => {
+    await nav()
+      .getByRole('link', { name: /^Settings/ })
+      .click();
     await page.locator('section[aria-label="preferences"]').waitFor({ timeout: 10_000 });
-    const asked = fake.ports.prompts.askApproval({ profile: 'prod', cluster: 'https://prod.example:6443', caller: { pid: 4242, name: 'kubectl' } });
+    const asked = fake.ports.prompts.askApproval({
+      profile: 'prod',
+      cluster: 'https://prod.example:6443',
+      caller: { pid: 4242, name: 'kubectl' },
+    });
     const prompt = page.locator('section[aria-label="approval for prod"]');
     await prompt.waitFor({ timeout: 10_000 });
     // In the viewport, and on top: what is drawn at its middle belongs to it.
     const box = (await prompt.boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(0);
     expect(box.y + Math.min(box.height, 100)).toBeLessThan(600);
-    expect(await prompt.evaluate((el, at) => el.contains(document.elementFromPoint(at.x, at.y)), { x: box.x + box.width / 2, y: box.y + Math.min(box.height, 100) / 2 })).toBe(true);
+    expect(
+      await prompt.evaluate((el, at) => el.contains(document.elementFromPoint(at.x, at.y)), {
+        x: box.x + box.width / 2,
+        y: box.y + Math.min(box.height, 100) / 2,
+      }),
+    ).toBe(true);
     await noHorizontalScroll();
     await axeClean();
     await shot('prompt-over-settings');
@@ -334,16 +432,28 @@ describe('the main window as a product (issue 16), at 800x600', () => {
   it('dark mode follows the OS: dark surfaces, light text, and every section passes axe in it', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     try {
-      const colours = await page.evaluate(() => ({ body: getComputedStyle(document.body).backgroundColor, text: getComputedStyle(document.body).color }));
-      const lightness = (rgb: string) => rgb.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+      const colours = await page.evaluate(() => ({
+        body: getComputedStyle(document.body).backgroundColor,
+        text: getComputedStyle(document.body).color,
+      }));
+      const lightness = (rgb: string) =>
+        rgb
+          .match(/\d+/g)!
+          .slice(0, 3)
+          .map(Number)
+          .reduce((a, b) => a + b, 0) / 3;
       expect(lightness(colours.body)).toBeLessThan(60);
       expect(lightness(colours.text)).toBeGreaterThan(200);
       for (const section of ['Profiles', 'Hardware tokens', 'Registries', 'Activity', 'Settings']) {
-        await nav().getByRole('link', { name: new RegExp(`^${section}`) }).click();
+        await nav()
+          .getByRole('link', { name: new RegExp(`^${section}`) })
+          .click();
         await page.getByRole('heading', { name: new RegExp(section, 'i'), level: 1 }).waitFor();
         await noHorizontalScroll();
         expect(await seriousAxeViolations(page), section).toEqual([]);
-        await page.screenshot({ path: path.join(SHOTS, `design-section-${section.toLowerCase().replace(' ', '-')}-dark.png`) });
+        await page.screenshot({
+          path: path.join(SHOTS, `design-section-${section.toLowerCase().replace(' ', '-')}-dark.png`),
+        });
       }
     } finally {
       await page.emulateMedia({ colorScheme: 'light' });
@@ -353,10 +463,14 @@ describe('the main window as a product (issue 16), at 800x600', () => {
   it('narrower than the nav can stand beside (560 px), the nav becomes a row above the section, and nothing scrolls sideways', async () => {
     await page.setViewportSize({ width: 560, height: 600 });
     try {
-      await nav().getByRole('link', { name: /^Profiles/ }).click();
+      await nav()
+        .getByRole('link', { name: /^Profiles/ })
+        .click();
       await page.locator('[data-profile="prod"]').waitFor();
       const navBox = (await nav().boundingBox())!;
-      expect(navBox.y + navBox.height).toBeLessThanOrEqual((await page.getByRole('heading', { name: 'Profiles', level: 1 }).boundingBox())!.y);
+      expect(navBox.y + navBox.height).toBeLessThanOrEqual(
+        (await page.getByRole('heading', { name: 'Profiles', level: 1 }).boundingBox())!.y,
+      );
       await noHorizontalScroll();
       await axeClean();
       await shot('narrow');

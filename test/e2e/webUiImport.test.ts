@@ -34,9 +34,15 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     await writeConfig(home.dir, 'profiles: []\n');
     await mkdir(path.join(home.dir, 'kube', 'tokens'), { recursive: true });
     await writeFile(path.join(home.dir, 'kube', 'tokens', 'deployer.token'), TOKEN, { mode: 0o600 });
-    kubeconfig = await writeKubeconfigFixture('commented', path.join(home.dir, 'kube', 'config'), { SERVER: api.url, CA_B64: Buffer.from(pki.caPem).toString('base64'), TOKEN });
+    kubeconfig = await writeKubeconfigFixture('commented', path.join(home.dir, 'kube', 'config'), {
+      SERVER: api.url,
+      CA_B64: Buffer.from(pki.caPem).toString('base64'),
+      TOKEN,
+    });
     browserStandIn = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command, KUBECONFIG: kubeconfig }, ['--ui']);
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command, KUBECONFIG: kubeconfig }, [
+      '--ui',
+    ]);
     chromium = await launchChromium({ width: 900, height: 1300 });
     page = chromium.page;
   }, 180_000);
@@ -51,11 +57,16 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
   it('shows what will move and the diff, secrets redacted, and changes nothing yet', async () => {
     const before = await readFile(kubeconfig, 'utf8');
     await page.goto(await browserStandIn.nth(0, 10_000));
-    await page.getByRole('link', { name: /^Import (my )?kubeconfig$/ }).first().click({ timeout: 10_000 });
+    await page
+      .getByRole('link', { name: /^Import (my )?kubeconfig$/ })
+      .first()
+      .click({ timeout: 10_000 });
     const wizard = page.locator('section[aria-label="kubeconfig import"]');
     await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-move="deployer"]').waitFor({ timeout: 10_000 });
-    expect(await wizard.locator('[data-move="deployer"]').innerText()).toMatch(/deployer\s+becomes a\s+static\s+profile named\s+deployer\s+into the secret store: token/);
+    expect(await wizard.locator('[data-move="deployer"]').innerText()).toMatch(
+      /deployer\s+becomes a\s+static\s+profile named\s+deployer\s+into the secret store: token/,
+    );
     expect(await wizard.locator('[data-move="file-token"]').count()).toBe(1);
     const diff = await wizard.locator('pre[aria-label="kubeconfig diff"]').innerText();
     expect(diff).toMatch(/^-\s+token: <redacted> # do not share$/m);
@@ -70,7 +81,9 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     await wizard.locator('button', { hasText: 'Import 2 users' }).click();
     const done = wizard.locator('[aria-label="import done"]');
     await done.waitFor({ timeout: 15_000 });
-    expect(await done.innerText()).toMatch(/Moved 2 users into Kubecred: deployer, file-token\.[\s\S]*still holds the old credentials: once kubectl works, kubecred import --prune-backups deletes it\.[\s\S]*To take this import back: kubecred import --undo[\s\S]*safe to delete: \S+deployer\.token/);
+    expect(await done.innerText()).toMatch(
+      /Moved 2 users into Kubecred: deployer, file-token\.[\s\S]*still holds the old credentials: once kubectl works, kubecred import --prune-backups deletes it\.[\s\S]*To take this import back: kubecred import --undo[\s\S]*safe to delete: \S+deployer\.token/,
+    );
     await page.screenshot({ path: path.join(SHOTS, 'webui-import-done.png'), fullPage: true });
     const text = await readFile(kubeconfig, 'utf8');
     expect(text).not.toContain(TOKEN);
@@ -78,14 +91,21 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     await done.getByRole('link', { name: 'See the profiles' }).click();
     await page.locator('[data-profile="deployer"]').waitFor({ timeout: 10_000 });
     // New-user finding 19: each profile says which kubeconfig contexts use it.
-    await expect.poll(() => page.locator('[data-profile="deployer"]').innerText(), { timeout: 10_000 }).toContain('used by context staging');
+    await expect
+      .poll(() => page.locator('[data-profile="deployer"]').innerText(), { timeout: 10_000 })
+      .toContain('used by context staging');
     expect(await page.locator('[data-profile="file-token"]').innerText()).toContain('used by context staging-file');
     // And its page names the API server those contexts reach, read from the same kubeconfig.
     await page.locator('[data-profile="deployer"] a').first().click();
-    await expect.poll(() => page.locator('section[aria-label="profile deployer"] dl').innerText(), { timeout: 10_000 }).toMatch(new RegExp(`Clusters\\s+${api.url.replaceAll('.', '\\.')}`));
+    await expect
+      .poll(() => page.locator('section[aria-label="profile deployer"] dl').innerText(), { timeout: 10_000 })
+      .toMatch(new RegExp(`Clusters\\s+${api.url.replaceAll('.', '\\.')}`));
     await page.goBack();
     for (const context of ['staging', 'staging-file']) {
-      const result = await runKubectl(KUBECTL.path, ['get', '--raw', '/version', '--context', context], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
+      const result = await runKubectl(KUBECTL.path, ['get', '--raw', '/version', '--context', context], {
+        kubeconfig,
+        env: { KUBECRED_HOME: home.dir },
+      });
       expect(result.code, `${context}: ${result.stderr}`).toBe(0);
     }
     expect(broker.output()).not.toContain(TOKEN);

@@ -12,8 +12,14 @@ import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 /** An org's generated kubeconfig: many token users, each with a context (seconds to plan). */
 function bigKubeconfig(users: number): string {
-  const contexts = Array.from({ length: users }, (_, i) => `- name: ctx-${i}\n  context:\n    cluster: lab\n    user: user-${i}\n`).join('');
-  const entries = Array.from({ length: users }, (_, i) => `- name: user-${i}\n  user:\n    token: big-token-${i}-5c1e\n`).join('');
+  const contexts = Array.from(
+    { length: users },
+    (_, i) => `- name: ctx-${i}\n  context:\n    cluster: lab\n    user: user-${i}\n`,
+  ).join('');
+  const entries = Array.from(
+    { length: users },
+    (_, i) => `- name: user-${i}\n  user:\n    token: big-token-${i}-5c1e\n`,
+  ).join('');
   return `apiVersion: v1\nkind: Config\nclusters:\n- name: lab\n  cluster:\n    server: https://127.0.0.1:6443\ncontexts:\n${contexts}users:\n${entries}`;
 }
 
@@ -35,7 +41,9 @@ describe('the import preview of a big kubeconfig', () => {
     await writeFile(kubeconfig, bigKubeconfig(4_000), { mode: 0o600 });
     await writeConfig(home.dir, 'profiles:\n  - { name: offthread-dev, provider: static }\n');
     browserStandIn = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command, KUBECONFIG: kubeconfig }, ['--ui']);
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command, KUBECONFIG: kubeconfig }, [
+      '--ui',
+    ]);
     expect((await cli(['secret', 'set', 'offthread-dev', 'token'], 'dev-token-served-meanwhile')).code).toBe(0);
     chromium = await launchChromium();
     page = chromium.page;
@@ -54,10 +62,18 @@ describe('the import preview of a big kubeconfig', () => {
     const origin = new URL(page.url());
     // When the preview's answer starts (its headers): on one thread, nothing else is answered before it.
     const previewAnswered = new Promise<{ status: number; at: number }>((resolve, reject) => {
-      const request = http.get({ host: origin.hostname, port: origin.port, path: '/api/kubeconfig-import', headers: { authorization: `Bearer ${session}`, host: origin.host } }, (response) => {
-        resolve({ status: response.statusCode ?? 0, at: Date.now() });
-        response.resume();
-      });
+      const request = http.get(
+        {
+          host: origin.hostname,
+          port: origin.port,
+          path: '/api/kubeconfig-import',
+          headers: { authorization: `Bearer ${session}`, host: origin.host },
+        },
+        (response) => {
+          resolve({ status: response.statusCode ?? 0, at: Date.now() });
+          response.resume();
+        },
+      );
       request.on('error', reject);
     });
     await new Promise((resolve) => setTimeout(resolve, 300)); // the preview is under way

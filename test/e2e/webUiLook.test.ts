@@ -21,7 +21,12 @@ const NOTHING_TO_MOVE: ImportPreview = {
   files: ['/home/ada/.kube/config'],
   moves: [],
   left: [
-    { file: '/home/ada/.kube/config', user: 'old-admin', reason: 'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is' },
+    {
+      file: '/home/ada/.kube/config',
+      user: 'old-admin',
+      reason:
+        'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is',
+    },
     { file: '/home/ada/.kube/config', user: 'anonymous', reason: 'it has no credentials' },
   ],
   diff: '',
@@ -33,17 +38,46 @@ function lookPorts() {
   const profiles: ProfileSummary[] = [
     { name: 'ci', provider: 'static', state: 'idle', expiresAt: null, lastError: null },
     { name: 'aks', provider: 'exec', state: 'ready', expiresAt: inMinutes(50), lastError: null },
-    { name: 'prod', provider: 'oidc', state: 'ready', expiresAt: inMinutes(42), lastError: null, account: 'ada@example.com', silentRefresh: true },
+    {
+      name: 'prod',
+      provider: 'oidc',
+      state: 'ready',
+      expiresAt: inMinutes(42),
+      lastError: null,
+      account: 'ada@example.com',
+      silentRefresh: true,
+    },
     { name: 'sso', provider: 'oidc', state: 'idle', expiresAt: null, lastError: null, silentRefresh: true },
-    { name: 'lab', provider: 'oidc', state: 'error', expiresAt: null, lastError: 'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)' },
+    {
+      name: 'lab',
+      provider: 'oidc',
+      state: 'error',
+      expiresAt: null,
+      lastError:
+        'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)',
+    },
     { name: 'openstack', provider: 'keystone', state: 'idle', expiresAt: null, lastError: null },
   ];
   const listeners = new Set<() => void>();
   const broken = { configError: 'line 4: not valid YAML: Sequence item without - indicator' as string | null };
-  const interactions: Interaction[] = [{ profile: 'sso', kind: 'device', userCode: 'WDJB-MJHT', verificationUri: 'https://id.example.com/device' }];
+  const interactions: Interaction[] = [
+    { profile: 'sso', kind: 'device', userCode: 'WDJB-MJHT', verificationUri: 'https://id.example.com/device' },
+  ];
   const audit: AuditEntry[] = [
-    { time: new Date().toISOString(), profile: 'lab', caller: { pid: 4242, name: 'kubectl', client: 'shim' }, outcome: 'failed', error: 'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)' },
-    { time: new Date().toISOString(), profile: 'prod', caller: { pid: 4241, name: 'kubectl', client: 'shim' }, outcome: 'served', source: 'cache' },
+    {
+      time: new Date().toISOString(),
+      profile: 'lab',
+      caller: { pid: 4242, name: 'kubectl', client: 'shim' },
+      outcome: 'failed',
+      error: 'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)',
+    },
+    {
+      time: new Date().toISOString(),
+      profile: 'prod',
+      caller: { pid: 4241, name: 'kubectl', client: 'shim' },
+      outcome: 'served',
+      source: 'cache',
+    },
   ];
   const prefs: Preferences = {
     profiles: profiles.map((p) => ({ name: p.name, approval: p.name === 'prod' ? 'always' : 'never' })),
@@ -69,7 +103,15 @@ function lookPorts() {
     updateProfile: async () => undefined,
     storeSecret: async () => undefined,
     auditLog: async () => audit,
-    tokens: async () => [{ name: 'yubikey', label: 'YubiKey PIV #1234', present: true, loggedIn: false, flags: { countLow: true, finalTry: false, locked: false } }],
+    tokens: async () => [
+      {
+        name: 'yubikey',
+        label: 'YubiKey PIV #1234',
+        present: true,
+        loggedIn: false,
+        flags: { countLow: true, finalTry: false, locked: false },
+      },
+    ],
     updateToken: async () => undefined,
     preferences: async () => structuredClone(prefs),
     configError: async () => broken.configError,
@@ -93,7 +135,11 @@ describe('the main window, every screen in light and dark', () => {
   let page: Page;
   const pageProblems: string[] = [];
   /** Opens a section from the nav, as a person does. */
-  const open = (section: string) => page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: new RegExp(`^${section}`) }).click();
+  const open = (section: string) =>
+    page
+      .getByRole('navigation', { name: 'sections' })
+      .getByRole('link', { name: new RegExp(`^${section}`) })
+      .click();
   const shot = async (name: string) => {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
@@ -123,7 +169,8 @@ describe('the main window, every screen in light and dark', () => {
 
   it('each profile says what it needs: no Log in where nobody signs in, "will refresh on use" where a refresh token waits', async () => {
     const state = (name: string) => page.locator(`[data-profile="${name}"] .state`).innerText();
-    const logIn = (name: string) => page.locator(`[data-profile="${name}"]`).getByRole('button', { name: 'Log in' }).count();
+    const logIn = (name: string) =>
+      page.locator(`[data-profile="${name}"]`).getByRole('button', { name: 'Log in' }).count();
     expect(await state('ci')).toBe('ready');
     expect(await logIn('ci')).toBe(0);
     expect(await logIn('aks')).toBe(0);
@@ -131,7 +178,9 @@ describe('the main window, every screen in light and dark', () => {
     expect(await logIn('prod')).toBe(0);
     expect(await state('sso')).toBe('will refresh on use');
     // It renews itself, so signing in is offered but is not the row's main action.
-    expect(await page.locator('[data-profile="sso"]').getByRole('button', { name: 'Log in' }).getAttribute('class')).toBe('secondary');
+    expect(
+      await page.locator('[data-profile="sso"]').getByRole('button', { name: 'Log in' }).getAttribute('class'),
+    ).toBe('secondary');
     expect(await logIn('openstack')).toBe(1);
     expect(await page.getByRole('alert').first().innerText()).toMatch(/config\.yaml cannot be used: line 4/);
     await page.locator('[data-profile="ci"]').scrollIntoViewIfNeeded();
@@ -145,7 +194,9 @@ describe('the main window, every screen in light and dark', () => {
   });
 
   it('a profile with an error keeps its buttons on the same row as a profile without one', async () => {
-    const top = async (name: string) => (await page.locator(`[data-profile="${name}"] .actions`).boundingBox())!.y - (await page.locator(`[data-profile="${name}"]`).boundingBox())!.y;
+    const top = async (name: string) =>
+      (await page.locator(`[data-profile="${name}"] .actions`).boundingBox())!.y -
+      (await page.locator(`[data-profile="${name}"]`).boundingBox())!.y;
     expect(Math.abs((await top('lab')) - (await top('openstack')))).toBeLessThan(2);
   });
 
@@ -159,7 +210,12 @@ describe('the main window, every screen in light and dark', () => {
   });
 
   it('the PIN prompt names the program asking; the passphrase prompt for a new store says Create', async () => {
-    const pin = ports.prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: true, finalTry: false, locked: false }, caller: 'kubectl (pid 4242)' });
+    const pin = ports.prompts.askPin({
+      token: 'yubikey',
+      tokenLabel: 'YubiKey PIV #1234',
+      flags: { countLow: true, finalTry: false, locked: false },
+      caller: 'kubectl (pid 4242)',
+    });
     const pinForm = page.locator('form[aria-label="PIN for yubikey"]');
     await pinForm.waitFor({ timeout: 10_000 });
     expect(await pinForm.innerText()).toMatch(/kubectl \(pid 4242\)\s+needs the PIN of token\s+yubikey/);
@@ -226,14 +282,17 @@ describe('the main window, every screen in light and dark', () => {
     await page.locator('[data-profile="ci"]').waitFor();
   });
 
-  it.each(['light', 'dark'] as const)('axe-core finds no serious or critical violation on the main window (%s)', async (colorScheme) => {
-    await page.emulateMedia({ colorScheme });
-    try {
-      expect(await seriousAxeViolations(page)).toEqual([]);
-    } finally {
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-  });
+  it.each(['light', 'dark'] as const)(
+    'axe-core finds no serious or critical violation on the main window (%s)',
+    async (colorScheme) => {
+      await page.emulateMedia({ colorScheme });
+      try {
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      } finally {
+        await page.emulateMedia({ colorScheme: 'light' });
+      }
+    },
+  );
 
   it('the page logged no errors', () => {
     expect(pageProblems).toEqual([]);

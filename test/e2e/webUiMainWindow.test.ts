@@ -17,7 +17,8 @@ const TOKEN = 'main-window-bearer';
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
 const KUBECTL = findKubectlBuilds()[0];
 
-const INITIAL_CONFIG = '# written by hand\nprofiles: []\nregistries:\n  - name: quay\n    matchImages: [quay.io/team]\n  - name: ecr\n    matchImages: ["*.dkr.ecr.*.amazonaws.com"]\n    username: AWS\n    passwordCommand: { command: aws, args: [ecr, get-login-password] }\n';
+const INITIAL_CONFIG =
+  '# written by hand\nprofiles: []\nregistries:\n  - name: quay\n    matchImages: [quay.io/team]\n  - name: ecr\n    matchImages: ["*.dkr.ecr.*.amazonaws.com"]\n    username: AWS\n    passwordCommand: { command: aws, args: [ecr, get-login-password] }\n';
 
 describe('the main window of a real broker (kubecred daemon --ui): profiles, tokens, audit log', () => {
   let home: TempHome;
@@ -29,7 +30,11 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
   const { cli } = callersFor(() => home.dir);
   const configText = () => readFile(path.join(home.dir, 'config.yaml'), 'utf8');
   /** Opens a section from the nav, as a person does. */
-  const open = (section: string) => page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: new RegExp(`^${section}`) }).click();
+  const open = (section: string) =>
+    page
+      .getByRole('navigation', { name: 'sections' })
+      .getByRole('link', { name: new RegExp(`^${section}`) })
+      .click();
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -50,7 +55,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     await home?.cleanup();
   });
 
-  it('shows the broker\'s validation errors beside the field, and writes nothing', async () => {
+  it("shows the broker's validation errors beside the field, and writes nothing", async () => {
     await page.goto(await browserStandIn.nth(0, 10_000));
     // No profiles yet: the first-run page offers to add one.
     await page.getByRole('link', { name: 'Add a profile' }).click({ timeout: 10_000 });
@@ -82,7 +87,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
 
     const stored = await cli(['secret', 'set', 'lab', 'token'], TOKEN);
     expect(stored.code, stored.stderr).toBe(0);
-    expect(KUBECTL, 'no kubectl found (gcloud\'s kubectl.1.* or PATH)').toBeDefined();
+    expect(KUBECTL, "no kubectl found (gcloud's kubectl.1.* or PATH)").toBeDefined();
     const kubeconfig = await writeExecKubeconfig({
       path: path.join(home.dir, 'kubeconfig'),
       server: api.url,
@@ -120,8 +125,12 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     await open('Registries');
     const list = page.locator('ul[aria-label="registries"]');
     await list.waitFor({ timeout: 10_000 });
-    expect(await list.locator('[data-registry="quay"]').innerText()).toMatch(/quay\.io\/team[\s\S]*login in the secret store/);
-    expect(await list.locator('[data-registry="ecr"]').innerText()).toMatch(/\*\.dkr\.ecr\.\*\.amazonaws\.com[\s\S]*password from its command, as AWS/);
+    expect(await list.locator('[data-registry="quay"]').innerText()).toMatch(
+      /quay\.io\/team[\s\S]*login in the secret store/,
+    );
+    expect(await list.locator('[data-registry="ecr"]').innerText()).toMatch(
+      /\*\.dkr\.ecr\.\*\.amazonaws\.com[\s\S]*password from its command, as AWS/,
+    );
     await list.screenshot({ path: path.join(SHOTS, 'webui-main-registries.png') });
     await open('Profiles');
   });

@@ -27,7 +27,10 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
     await mkdir(SHOTS, { recursive: true });
     home = await makeTempHome();
     issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
-    await writeConfig(home.dir, `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`,
+    );
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
     signer = await startBrowser();
@@ -66,7 +69,9 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
     await waiting.locator('button', { hasText: 'Cancel' }).click();
     await expect.poll(() => waiting.count(), { timeout: 10_000 }).toBe(0);
     const item = page.locator('[data-profile="sso"]');
-    await expect.poll(() => item.innerText(), { timeout: 10_000 }).toContain('the login for profile "sso" was cancelled');
+    await expect
+      .poll(() => item.innerText(), { timeout: 10_000 })
+      .toContain('the login for profile "sso" was cancelled');
     // Stopped promptly: nothing listens for the cancelled login's redirect any more.
     await expect(fetch(redirect)).rejects.toThrow();
     expect(issuer.counts.authorizations).toBe(0);

@@ -23,12 +23,17 @@ describe('a prompt window of a real broker', () => {
   let chromium: TestChromium;
   let main: Page;
   let browserStandIn: RecordingBrowser;
-  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const { cli, credential } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
 
   const pendingPromptId = async (): Promise<string> => {
     await main.locator('form[aria-label="PIN for hsm"]').waitFor({ timeout: 15_000 });
     return main.evaluate(async () => {
-      const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
+      const response = await fetch('/api/state', {
+        headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` },
+      });
       return ((await response.json()) as { prompts: Array<{ id: string }> }).prompts[0]!.id;
     });
   };
@@ -54,10 +59,20 @@ describe('a prompt window of a real broker', () => {
     assertBuilt({ shim: true });
     await buildRenderer();
     home = await makeTempHome();
-    hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-prompt-window', pin: PIN, soPin: '24681357' });
-    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-prompt-window }\nprofiles:\n  - { name: onhsm-window, provider: static, secretStore: "token:hsm" }\n  - { name: guarded-window, provider: static, approval: always }\n`);
+    hsm = await createSoftHsm({
+      dir: path.join(home.dir, 'hsm'),
+      label: 'kc-prompt-window',
+      pin: PIN,
+      soPin: '24681357',
+    });
+    await writeConfig(
+      home.dir,
+      `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-prompt-window }\nprofiles:\n  - { name: onhsm-window, provider: static, secretStore: "token:hsm" }\n  - { name: guarded-window, provider: static, approval: always }\n`,
+    );
     browserStandIn = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, [
+      '--ui',
+    ]);
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
     expect((await cli(['secret', 'set', 'onhsm-window', 'token'], 'token-behind-the-pin')).code).toBe(0);
     expect((await cli(['secret', 'set', 'guarded-window', 'token'], 'token-behind-the-approval')).code).toBe(0);
@@ -112,12 +127,19 @@ describe('a prompt window of a real broker', () => {
     const asking = credential('guarded-window');
     await main.locator('section[aria-label="approval for guarded-window"]').waitFor({ timeout: 15_000 });
     const id = await main.evaluate(async () => {
-      const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
-      return ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find((p) => p.kind === 'approval')!.id;
+      const response = await fetch('/api/state', {
+        headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` },
+      });
+      return ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find(
+        (p) => p.kind === 'approval',
+      )!.id;
     });
     // Opened from the main window (its session travels with window.open): a link the asking
     // program fetched itself could not approve its own request (security review B3).
-    const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((route) => void window.open(route, '_blank', 'popup,width=480,height=360'), promptPageRoute(id))]);
+    const [popup] = await Promise.all([
+      main.waitForEvent('popup'),
+      main.evaluate((route) => void window.open(route, '_blank', 'popup,width=480,height=360'), promptPageRoute(id)),
+    ]);
     const prompt = popup.locator('section[aria-label="approval for guarded-window"]');
     await prompt.waitFor({ timeout: 10_000 });
     expect(await prompt.innerText()).toMatch(/\(pid \d+\)|node/);

@@ -37,7 +37,10 @@ describe('the prompts of a real broker, by keyboard only', () => {
   let main: Page;
   let browserStandIn: RecordingBrowser;
   const pageProblems: string[] = [];
-  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const { cli, credential } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
 
   /** The pending prompt of that kind (its id, and a form's fields), as the main window's session sees it. */
   const pendingPrompt = async (kind: Kind): Promise<{ id: string; kind: string; fields?: unknown[] }> => {
@@ -45,39 +48,66 @@ describe('the prompts of a real broker, by keyboard only', () => {
       .poll(
         () =>
           main.evaluate(async (k) => {
-            const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
-            return ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find((p) => p.kind === k)?.id ?? null;
+            const response = await fetch('/api/state', {
+              headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` },
+            });
+            return (
+              ((await response.json()) as { prompts: Array<{ id: string; kind: string }> }).prompts.find(
+                (p) => p.kind === k,
+              )?.id ?? null
+            );
           }, kind),
         { timeout: 15_000 },
       )
       .not.toBeNull();
     return main.evaluate(async (k) => {
-      const response = await fetch('/api/state', { headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` } });
-      return ((await response.json()) as { prompts: Array<{ id: string; kind: string; fields?: unknown[] }> }).prompts.find((p) => p.kind === k)!;
+      const response = await fetch('/api/state', {
+        headers: { authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` },
+      });
+      return (
+        (await response.json()) as { prompts: Array<{ id: string; kind: string; fields?: unknown[] }> }
+      ).prompts.find((p) => p.kind === k)!;
     }, kind);
   };
   /** A prompt window at the tray app's size, opened from the main window as the tray does (its session travels with it). */
   const promptWindow = async (kind: Kind): Promise<Page> => {
     const prompt = await pendingPrompt(kind);
     const id = prompt.id;
-    const [popup] = await Promise.all([main.waitForEvent('popup'), main.evaluate((route) => void window.open(route, '_blank', 'popup,width=440,height=340'), promptPageRoute(id))]);
+    const [popup] = await Promise.all([
+      main.waitForEvent('popup'),
+      main.evaluate((route) => void window.open(route, '_blank', 'popup,width=440,height=340'), promptPageRoute(id)),
+    ]);
     // The tray's window for this question: a form's grows with its fields (windowOptions.ts).
-    await popup.setViewportSize({ width: PROMPT_WINDOW.width, height: promptWindowHeight({ kind: prompt.kind as Kind, ...(prompt.fields ? { fields: prompt.fields } : {}) }) });
+    await popup.setViewportSize({
+      width: PROMPT_WINDOW.width,
+      height: promptWindowHeight({ kind: prompt.kind as Kind, ...(prompt.fields ? { fields: prompt.fields } : {}) }),
+    });
     popup.on('console', (m) => m.type() === 'error' && pageProblems.push(`${kind} window: ${m.text()}`));
     popup.on('pageerror', (e) => pageProblems.push(e.message));
     await popup
       .getByRole('dialog')
       .waitFor({ timeout: 10_000 })
       .catch(async (error: Error) => {
-        const said = popup.isClosed() ? '(closed)' : await popup.locator('body').innerText().catch(() => '?');
-        throw new Error(`no ${kind} dialog in the prompt window for ${id}: it says ${JSON.stringify(said)}; page problems ${JSON.stringify(pageProblems)}`, { cause: error });
+        const said = popup.isClosed()
+          ? '(closed)'
+          : await popup
+              .locator('body')
+              .innerText()
+              .catch(() => '?');
+        throw new Error(
+          `no ${kind} dialog in the prompt window for ${id}: it says ${JSON.stringify(said)}; page problems ${JSON.stringify(pageProblems)}`,
+          { cause: error },
+        );
       });
     return popup;
   };
-  const focused = (page: Page) => page.evaluate(() => {
-    const e = document.activeElement as HTMLElement | null;
-    return e ? `${e.tagName.toLowerCase()}${e.getAttribute('name') ? `[name=${e.getAttribute('name')}]` : ''}${e.tagName === 'BUTTON' ? `:${e.textContent}` : ''}` : '';
-  });
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const e = document.activeElement as HTMLElement | null;
+      return e
+        ? `${e.tagName.toLowerCase()}${e.getAttribute('name') ? `[name=${e.getAttribute('name')}]` : ''}${e.tagName === 'BUTTON' ? `:${e.textContent}` : ''}`
+        : '';
+    });
   /** Seconds left on the prompt's countdown ("Times out in 1:58"). */
   const countdown = async (page: Page): Promise<number> => {
     const text = await page.getByRole('timer').innerText();
@@ -121,7 +151,9 @@ describe('the prompts of a real broker, by keyboard only', () => {
   };
   /** The window closes itself once answered (or says so where the browser refuses). */
   const ended = async (page: Page) => {
-    await expect.poll(async () => page.isClosed() || (await page.getByRole('status').count()) > 0, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(async () => page.isClosed() || (await page.getByRole('status').count()) > 0, { timeout: 10_000 })
+      .toBe(true);
     if (!page.isClosed()) await page.close();
   };
 
@@ -146,7 +178,9 @@ describe('the prompts of a real broker, by keyboard only', () => {
       ].join('\n'),
     );
     browserStandIn = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, [
+      '--ui',
+    ]);
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
     expect((await cli(['secret', 'set', 'onhsm', 'token'], 'token-behind-the-pin')).code).toBe(0);
     expect((await cli(['secret', 'set', 'guarded', 'token'], 'token-behind-the-approval')).code).toBe(0);
@@ -326,7 +360,7 @@ describe('the prompts of a real broker, by keyboard only', () => {
     expect(JSON.parse(served.stdout).status.token).toBe('token-in-the-file');
   });
 
-  it('Keystone\'s login form: the cursor starts in the first empty field, Enter moves to the next empty one, then logs in', async () => {
+  it("Keystone's login form: the cursor starts in the first empty field, Enter moves to the next empty one, then logs in", async () => {
     const asking = credential('openstack');
     const window = await promptWindow('form');
     await expectDialog(window, /Log in to Keystone at/);
@@ -341,7 +375,11 @@ describe('the prompts of a real broker, by keyboard only', () => {
     const fits = await window.evaluate(() => {
       const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Log in');
       const last = [...document.querySelectorAll('dialog input')].at(-1);
-      return { scrolls: document.scrollingElement!.scrollHeight > innerHeight + 1, button: (button?.getBoundingClientRect().bottom ?? Infinity) <= innerHeight, last: (last?.getBoundingClientRect().bottom ?? Infinity) <= innerHeight };
+      return {
+        scrolls: document.scrollingElement!.scrollHeight > innerHeight + 1,
+        button: (button?.getBoundingClientRect().bottom ?? Infinity) <= innerHeight,
+        last: (last?.getBoundingClientRect().bottom ?? Infinity) <= innerHeight,
+      };
     });
     expect(fits).toEqual({ scrolls: false, button: true, last: true });
     await lookAndAxe(window, 'keystone-window');
@@ -384,7 +422,8 @@ describe('prompts a real token seldom shows: the last try, several questions at 
     preferences: async () => ({ profiles: [], tokens: [], startAtLogin: { enabled: false } }),
     setStartAtLogin: async () => undefined,
   };
-  const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
+  const focusedName = () =>
+    page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
 
   beforeAll(async () => {
     await buildRenderer();
@@ -403,7 +442,13 @@ describe('prompts a real token seldom shows: the last try, several questions at 
   });
 
   it('the last try is a red warning that says one more wrong PIN locks the token', async () => {
-    const asked = prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: true, finalTry: true, locked: false }, caller: 'kubectl (pid 4242)', profile: 'prod' });
+    const asked = prompts.askPin({
+      token: 'yubikey',
+      tokenLabel: 'YubiKey PIV #1234',
+      flags: { countLow: true, finalTry: true, locked: false },
+      caller: 'kubectl (pid 4242)',
+      profile: 'prod',
+    });
     const dialog = page.getByRole('dialog', { name: 'PIN for YubiKey PIV #1234' });
     await dialog.waitFor();
     const warning = dialog.getByRole('alert');
@@ -421,14 +466,26 @@ describe('prompts a real token seldom shows: the last try, several questions at 
   });
 
   it('two questions at once: the newer on top has the keyboard; once answered, the other has it', async () => {
-    const pin = prompts.askPin({ token: 'yubikey', tokenLabel: 'YubiKey PIV #1234', flags: { countLow: false, finalTry: false, locked: false }, caller: 'kubectl (pid 4242)', profile: 'prod' });
+    const pin = prompts.askPin({
+      token: 'yubikey',
+      tokenLabel: 'YubiKey PIV #1234',
+      flags: { countLow: false, finalTry: false, locked: false },
+      caller: 'kubectl (pid 4242)',
+      profile: 'prod',
+    });
     await page.getByRole('dialog', { name: /PIN for/ }).waitFor();
     expect(await focusedName()).toBe('pin');
     const callers = [
-      { pid: 4243, name: 'k9s', path: '/home/ada/.local/share/aquaproj-aqua/pkgs/github_release/github.com/derailed/k9s/v0.50.6/k9s_Linux_amd64.tar.gz/k9s' },
+      {
+        pid: 4243,
+        name: 'k9s',
+        path: '/home/ada/.local/share/aquaproj-aqua/pkgs/github_release/github.com/derailed/k9s/v0.50.6/k9s_Linux_amd64.tar.gz/k9s',
+      },
       { pid: 4244, name: 'kubectl', path: '/usr/local/bin/kubectl' },
     ];
-    const approvals = callers.map((caller) => prompts.askApproval({ profile: 'prod', cluster: 'https://prod.example:6443', caller }));
+    const approvals = callers.map((caller) =>
+      prompts.askApproval({ profile: 'prod', cluster: 'https://prod.example:6443', caller }),
+    );
     const approval = page.getByRole('dialog', { name: 'Allow access to prod?' });
     await approval.waitFor();
     await expect.poll(() => approval.innerText()).toContain('kubectl (pid 4244)');

@@ -26,7 +26,10 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     assertBuilt({ shim: true });
     await buildRenderer();
     home = await makeTempHome();
-    await writeConfig(home.dir, 'profiles:\n  - { name: ui-stored, provider: static, description: imported from user lab-admin of ~/.kube/config }\n');
+    await writeConfig(
+      home.dir,
+      'profiles:\n  - { name: ui-stored, provider: static, description: imported from user lab-admin of ~/.kube/config }\n',
+    );
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
     chromium = await launchChromium({ width: 800, height: 600 });
@@ -41,7 +44,7 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     await home?.cleanup();
   });
 
-  it('stores the token typed in Edit…, and kubectl\'s next call is served with it; the token shows nowhere', async () => {
+  it("stores the token typed in Edit…, and kubectl's next call is served with it; the token shows nowhere", async () => {
     const before = await credential('ui-stored');
     expect(before.code).toBe(1);
     const row = page.locator('[data-profile="ui-stored"]');
@@ -62,7 +65,9 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     expect(served.code, served.stderr).toBe(0);
     expect(JSON.parse(served.stdout).status.token).toBe(TOKEN);
     // Issue 14 (state at once): the page hears that the profile was served, not at its next 30 s poll.
-    await expect.poll(() => item.locator('.state').getAttribute('class'), { timeout: 3_000, interval: 100 }).toContain('state-ready');
+    await expect
+      .poll(() => item.locator('.state').getAttribute('class'), { timeout: 3_000, interval: 100 })
+      .toContain('state-ready');
     expect(await page.content()).not.toContain(TOKEN);
     expect(await findLeaks([TOKEN], { dir: home.dir, log: broker.output() })).toEqual([]);
   });
@@ -71,7 +76,10 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     const answer = await page.evaluate(async () => {
       const response = await fetch('/api/profiles/ui-stored/secrets/tokn', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}`,
+        },
         body: JSON.stringify({ value: 'x' }),
       });
       return { status: response.status, body: await response.text() };

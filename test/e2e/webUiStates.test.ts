@@ -13,7 +13,7 @@ const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
 
 // New-user findings 7 and 12: the page said "signed out" and offered Log in for profiles with
 // nothing to log in to, and kept failures (a login, a broken config.yaml) to the broker log.
-describe('the main window tells each profile\'s state and every failure', () => {
+describe("the main window tells each profile's state and every failure", () => {
   let home: TempHome;
   let broker: TestBroker;
   let chromium: TestChromium;
@@ -24,7 +24,10 @@ describe('the main window tells each profile\'s state and every failure', () => 
   beforeAll(async () => {
     assertBuilt();
     home = await makeTempHome();
-    await writeConfig(home.dir, 'profiles:\n  - { name: ci, provider: static }\n  - { name: sso, provider: oidc, issuer: "https://127.0.0.1:59999", clientId: kubernetes }\n');
+    await writeConfig(
+      home.dir,
+      'profiles:\n  - { name: ci, provider: static }\n  - { name: sso, provider: oidc, issuer: "https://127.0.0.1:59999", clientId: kubernetes }\n',
+    );
     const browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
     expect((await cli(['secret', 'set', 'ci', 'token'], 'ci-token-in-the-keychain')).code).toBe(0);
@@ -49,17 +52,40 @@ describe('the main window tells each profile\'s state and every failure', () => 
 
   it('a failed Log in shows why on the profile, not only in the broker log', async () => {
     await profile('sso').getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => profile('sso').locator('.error-text').innerText().catch(() => ''), { timeout: 15_000 }).toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:59999 \(ECONNREFUSED: nothing listens on that port\)/);
+    await expect
+      .poll(
+        () =>
+          profile('sso')
+            .locator('.error-text')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
+      .toMatch(
+        /discovering the OIDC issuer for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:59999 \(ECONNREFUSED: nothing listens on that port\)/,
+      );
     await page.screenshot({ path: path.join(SHOTS, 'webui-states-login-failed.png'), fullPage: true });
   });
 
   it('the audit log says why a request failed, under its outcome', async () => {
     const failed = await credential('sso');
     expect(failed.code).toBe(1);
-    await page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: /^Activity/ }).click();
+    await page
+      .getByRole('navigation', { name: 'sections' })
+      .getByRole('link', { name: /^Activity/ })
+      .click();
     await page.getByRole('button', { name: 'Refresh' }).click();
     const row = page.locator('[data-audit-profile="sso"]').first();
-    await expect.poll(() => row.locator('.audit-error').innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach/);
+    await expect
+      .poll(
+        () =>
+          row
+            .locator('.audit-error')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 10_000 },
+      )
+      .toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach/);
   });
 
   it('a broken config.yaml is said at the top of the page', async () => {
@@ -67,7 +93,17 @@ describe('the main window tells each profile\'s state and every failure', () => 
     // The broker notices on its next request; the page shows it from the state it reads.
     await cli(['status']);
     await page.reload();
-    await expect.poll(() => page.getByRole('alert').first().innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/config\.yaml cannot be used: .*line \d+/);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('alert')
+            .first()
+            .innerText()
+            .catch(() => ''),
+        { timeout: 10_000 },
+      )
+      .toMatch(/config\.yaml cannot be used: .*line \d+/);
     await page.screenshot({ path: path.join(SHOTS, 'webui-states-config-error.png'), fullPage: true });
   });
 });

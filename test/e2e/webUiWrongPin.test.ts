@@ -20,16 +20,24 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
   let chromium: TestChromium;
   let page: Page;
   let browserStandIn: RecordingBrowser;
-  const { credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const { credential } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     await buildRenderer();
     home = await makeTempHome();
     hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-wrong-pin', pin: PIN, soPin: '99887766' });
-    await writeConfig(home.dir, `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-wrong-pin }\nprofiles:\n  - { name: onhsm, provider: static, secretStore: "token:hsm" }\n`);
+    await writeConfig(
+      home.dir,
+      `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-wrong-pin }\nprofiles:\n  - { name: onhsm, provider: static, secretStore: "token:hsm" }\n`,
+    );
     browserStandIn = await recordingBrowser(home.dir);
-    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
+    broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }, [
+      '--ui',
+    ]);
     chromium = await launchChromium({ width: 800, height: 600 });
     page = chromium.page;
     await page.goto(await browserStandIn.nth(0, 10_000));
@@ -57,7 +65,16 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/PIN was incorrect/);
     await form.waitFor({ state: 'detached', timeout: 10_000 });
-    await expect.poll(() => page.locator('[data-profile="onhsm"] .error-text').innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/PIN was incorrect/);
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('[data-profile="onhsm"] .error-text')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 10_000 },
+      )
+      .toMatch(/PIN was incorrect/);
     await page.screenshot({ path: path.join(SHOTS, 'webui-wrong-pin.png') });
   });
 

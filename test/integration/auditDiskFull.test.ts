@@ -16,8 +16,15 @@ describe.runIf(process.platform === 'linux')('the disk full under the audit log'
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    await writeFile(path.join(home.dir, 'plugin.sh'), `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`, { mode: 0o755 });
-    await writeConfig(home.dir, `profiles:\n  - name: wrapped\n    provider: exec\n    command: ${home.dir}/plugin.sh\n`);
+    await writeFile(
+      path.join(home.dir, 'plugin.sh'),
+      `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`,
+      { mode: 0o755 },
+    );
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: wrapped\n    provider: exec\n    command: ${home.dir}/plugin.sh\n`,
+    );
     await mkdir(path.join(home.dir, 'state'), { recursive: true, mode: 0o700 });
     // Every write to /dev/full fails with ENOSPC, exactly as on a full disk.
     await symlink('/dev/full', path.join(home.dir, 'state', 'audit.jsonl'));
@@ -42,7 +49,12 @@ describe.runIf(process.platform === 'linux')('the disk full under the audit log'
     expect((await callers.credential('wrapped')).code).toBe(0);
     // Records are written after each answer is sent, so the last calls of the outage may land
     // on either side of the disk coming back: every one of the 11 is either counted lost or written.
-    const records = async () => (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8').catch(() => '')).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { outcome: string; error?: string; profile: string });
+    const records = async () =>
+      (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8').catch(() => ''))
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { outcome: string; error?: string; profile: string });
     const accounted = async () => {
       const all = await records();
       const lost = Number(/^(\d+) audit record\(s\)/.exec(all[0]?.error ?? '')?.[1] ?? 0);

@@ -7,7 +7,11 @@ import { KUBECRED_CLI, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { rawExchange } from '../support/rawSocket.js';
 
-const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
+const V1_INFO = JSON.stringify({
+  apiVersion: 'client.authentication.k8s.io/v1',
+  kind: 'ExecCredential',
+  spec: { interactive: false },
+});
 
 describe('broker API against bad input', () => {
   let home: TempHome;
@@ -47,7 +51,11 @@ describe('broker API against bad input', () => {
   it.each([
     ['missing', null, 'KUBERNETES_EXEC_INFO is not set'],
     ['junk', '{{{', 'KUBERNETES_EXEC_INFO is not valid JSON'],
-    ['an unknown apiVersion', JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v9', kind: 'ExecCredential', spec: {} }), 'does not speak'],
+    [
+      'an unknown apiVersion',
+      JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v9', kind: 'ExecCredential', spec: {} }),
+      'does not speak',
+    ],
   ])('explains %s KUBERNETES_EXEC_INFO on one line, prints nothing on stdout', async (_name, info, expected) => {
     const result = await credential(['wrapped'], info);
     expect(result.code).toBe(1);
@@ -85,13 +93,22 @@ describe('broker API against bad input', () => {
     ['a wrong method', 'GET', '/v1/credential', undefined, 400, 'does not take GET'],
     ['a body that is not JSON', 'POST', '/v1/credential', 'not json', 400, 'not valid JSON'],
     ['a body of the wrong shape', 'POST', '/v1/credential', JSON.stringify({ argv: 'credential' }), 400, 'argv'],
-    ['an oversized body', 'POST', '/v1/credential', JSON.stringify({ argv: ['x'.repeat(200 * 1024)] }), 413, 'larger than 64 KiB'],
+    [
+      'an oversized body',
+      'POST',
+      '/v1/credential',
+      JSON.stringify({ argv: ['x'.repeat(200 * 1024)] }),
+      413,
+      'larger than 64 KiB',
+    ],
     ['deeply nested JSON', 'POST', '/v1/credential', '['.repeat(5000) + ']'.repeat(5000), 400, 'expected object'],
   ])('answers %s with a JSON error', async (_name, method, route, body, status, expected) => {
     const request = `${method} ${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body ?? '')}\r\nConnection: close\r\n\r\n${body ?? ''}`;
     const answer = await rawExchange(broker.socket, request);
     expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status}`));
-    const json = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { message: string; hint?: string } };
+    const json = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+      error: { message: string; hint?: string };
+    };
     expect(json.error.message).toContain(expected);
     expect(json.error.hint).toBeTruthy();
     await stillServes();
@@ -99,7 +116,11 @@ describe('broker API against bad input', () => {
 
   it('drops a slow sender that never finishes its request, and keeps serving', async () => {
     const started = Date.now();
-    const answer = await rawExchange(broker.socket, `POST /v1/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Length: 100\r\n\r\n{`, { endAfterWrite: false, timeoutMs: 40_000 });
+    const answer = await rawExchange(
+      broker.socket,
+      `POST /v1/credential HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Length: 100\r\n\r\n{`,
+      { endAfterWrite: false, timeoutMs: 40_000 },
+    );
     expect(Date.now() - started).toBeLessThan(39_000);
     expect(answer === '' || /^HTTP\/1\.1 (408|400)/.test(answer), answer).toBe(true);
     await stillServes();
@@ -129,7 +150,10 @@ describe('broker API against bad input', () => {
   });
 
   it('lets only one broker run per home', async () => {
-    const second = await run(process.execPath, [KUBECRED_CLI, 'daemon'], { env: brokerEnv(home.dir), timeoutMs: 10_000 });
+    const second = await run(process.execPath, [KUBECRED_CLI, 'daemon'], {
+      env: brokerEnv(home.dir),
+      timeoutMs: 10_000,
+    });
     expect(second.code).toBe(3);
     expect(second.stderr).toContain('already running');
     await stillServes();
@@ -170,14 +194,21 @@ describe('broker lifecycle', () => {
         await writeFile(path.join(home.dir, 'run', 'broker.lock'), `${gone}\n`, { mode: 0o600 });
         await writeFile(path.join(home.dir, 'run', 'client-secret'), 'stale-secret\n', { mode: 0o600 });
       }
-      const children = Array.from({ length: 10 }, () => spawn(process.execPath, [KUBECRED_CLI, 'daemon'], { env: brokerEnv(home.dir), stdio: 'ignore' }));
-      const exits = await Promise.all(children.map((child) => new Promise<number | null>((resolve) => {
-        const timer = setTimeout(() => resolve(null), 8_000);
-        child.once('exit', (code) => {
-          clearTimeout(timer);
-          resolve(code);
-        });
-      })));
+      const children = Array.from({ length: 10 }, () =>
+        spawn(process.execPath, [KUBECRED_CLI, 'daemon'], { env: brokerEnv(home.dir), stdio: 'ignore' }),
+      );
+      const exits = await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<number | null>((resolve) => {
+              const timer = setTimeout(() => resolve(null), 8_000);
+              child.once('exit', (code) => {
+                clearTimeout(timer);
+                resolve(code);
+              });
+            }),
+        ),
+      );
       expect(exits.filter((code) => code === 3)).toHaveLength(9);
       expect(exits.filter((code) => code === null)).toHaveLength(1);
       const status = await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) });

@@ -26,10 +26,23 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
     // A plugin named by a bare name resolves on PATH, never in the caller's directory.
     await writeFile(path.join(firstShellDir, 'relplugin.sh'), '#!/bin/sh\necho pwned >&2\n', { mode: 0o755 });
     const plugin = path.join(home.dir, 'probe-plugin.sh');
-    await writeFile(plugin, `#!/bin/sh\nenv > "$OUT"\npwd >> "$OUT"\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"probe"}}'\n`, { mode: 0o755 });
-    await writeConfig(home.dir, `profiles:\n  - name: probe\n    provider: exec\n    command: ${plugin}\n    env: { OUT: ${probe} }\n`);
+    await writeFile(
+      plugin,
+      `#!/bin/sh\nenv > "$OUT"\npwd >> "$OUT"\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"probe"}}'\n`,
+      { mode: 0o755 },
+    );
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: probe\n    provider: exec\n    command: ${plugin}\n    env: { OUT: ${probe} }\n`,
+    );
     const first = await run(NATIVE_SHIM, ['credential', 'probe'], {
-      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO, AWS_PROFILE: 'first-callers-account', SHELL_SECRET, KUBECONFIG: '/first/callers/kubeconfig' },
+      env: {
+        ...brokerEnv(home.dir),
+        KUBERNETES_EXEC_INFO: V1_EXEC_INFO,
+        AWS_PROFILE: 'first-callers-account',
+        SHELL_SECRET,
+        KUBECONFIG: '/first/callers/kubeconfig',
+      },
       cwd: firstShellDir,
     });
     expect(first.code, first.stderr).toBe(0);
@@ -40,7 +53,7 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
     await home?.cleanup();
   });
 
-  it('the wrapped plugin sees its profile env and the session, not the first shell\'s variables', async () => {
+  it("the wrapped plugin sees its profile env and the session, not the first shell's variables", async () => {
     const saw = await readFile(probe, 'utf8');
     expect(saw).toContain(`OUT=${probe}`);
     expect(saw).toMatch(/^PATH=/m);

@@ -31,7 +31,11 @@ describe('the broker killed with SIGKILL while callers wait', () => {
     home = await makeTempHome();
     const plugin = path.join(home.dir, 'slow-plugin.sh');
     // Slow enough that every caller is waiting on the broker when it dies.
-    await writeFile(plugin, `#!/bin/sh\nsleep 2\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`, { mode: 0o755 });
+    await writeFile(
+      plugin,
+      `#!/bin/sh\nsleep 2\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${TOKEN}"}}'\n`,
+      { mode: 0o755 },
+    );
     await writeConfig(home.dir, `profiles:\n  - name: slow\n    provider: exec\n    command: ${plugin}\n`);
     broker = await startTestBroker(home.dir);
   });
@@ -46,7 +50,9 @@ describe('the broker killed with SIGKILL while callers wait', () => {
     const env = { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO };
     const callers = [
       ...Array.from({ length: 16 }, () => run(NATIVE_SHIM, ['credential', 'slow'], { env, timeoutMs: 60_000 })),
-      ...Array.from({ length: 4 }, () => run(process.execPath, [KUBECRED_CLI, 'credential', 'slow'], { env, timeoutMs: 60_000 })),
+      ...Array.from({ length: 4 }, () =>
+        run(process.execPath, [KUBECRED_CLI, 'credential', 'slow'], { env, timeoutMs: 60_000 }),
+      ),
     ];
     await new Promise((resolve) => setTimeout(resolve, 800));
     broker.process.kill('SIGKILL');
@@ -54,7 +60,10 @@ describe('the broker killed with SIGKILL while callers wait', () => {
     const outcomes = results.map((result, i) => expectWholeAnswerOrOneLine(result, `caller ${i}`));
     // Asking is idempotent, so both shims ask again after the broker vanishes, and the broker
     // they start (one, whoever wins the lock) serves them all.
-    expect(outcomes.filter((o) => o === 'served'), results.find((r) => r.code !== 0)?.stderr).toHaveLength(callers.length);
+    expect(
+      outcomes.filter((o) => o === 'served'),
+      results.find((r) => r.code !== 0)?.stderr,
+    ).toHaveLength(callers.length);
 
     // Whatever each caller saw, the next call works: a broker is (re)started and serves.
     const after = await run(NATIVE_SHIM, ['credential', 'slow'], { env, timeoutMs: 60_000 });

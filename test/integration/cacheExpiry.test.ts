@@ -6,7 +6,11 @@ import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
-const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
+const V1_INFO = JSON.stringify({
+  apiVersion: 'client.authentication.k8s.io/v1',
+  kind: 'ExecCredential',
+  spec: { interactive: false },
+});
 const LIFETIME_S = 3;
 
 // A wrapped plugin that counts its calls, is slow (so callers pile up) and issues short-lived tokens.
@@ -24,14 +28,18 @@ describe('cache: expiry and single flight through the native shim', () => {
   let countFile: string;
 
   const calls = async () => (await readFile(countFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
-  const ask = () => run(NATIVE_SHIM, ['credential', 'counted'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_INFO } });
+  const ask = () =>
+    run(NATIVE_SHIM, ['credential', 'counted'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_INFO } });
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     countFile = path.join(home.dir, 'calls.txt');
     await writeFile(path.join(home.dir, 'plugin.sh'), COUNTING_PLUGIN(countFile), { mode: 0o755 });
-    await writeConfig(home.dir, `profiles:\n  - name: counted\n    provider: exec\n    command: ${home.dir}/plugin.sh\n`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: counted\n    provider: exec\n    command: ${home.dir}/plugin.sh\n`,
+    );
     broker = await startTestBroker(home.dir);
   });
 

@@ -22,7 +22,10 @@ describe('the CLI writing into a pipe its reader already closed', () => {
   beforeAll(async () => {
     assertBuilt();
     home = await makeTempHome();
-    await writeConfig(home.dir, `profiles:\n${Array.from({ length: 40 }, (_, i) => `  - { name: p${i}, provider: static }\n`).join('')}`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n${Array.from({ length: 40 }, (_, i) => `  - { name: p${i}, provider: static }\n`).join('')}`,
+    );
   });
   afterAll(async () => home?.cleanup());
 

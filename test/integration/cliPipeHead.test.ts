@@ -11,7 +11,10 @@ import { makeTempHome, type TempHome } from '../support/tempHome.js';
 function piped(args: readonly string[], reader: string, env: Record<string, string>): Promise<{ stderr: string }> {
   const quoted = [process.execPath, KUBECRED_CLI, ...args].map((word) => `'${word}'`).join(' ');
   return new Promise((resolve) => {
-    const shell = spawn('/bin/sh', ['-c', `${quoted} | ${reader} >/dev/null`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const shell = spawn('/bin/sh', ['-c', `${quoted} | ${reader} >/dev/null`], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     shell.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     shell.once('close', () => resolve({ stderr }));
@@ -27,7 +30,10 @@ describe('the CLI piped into a reader that stops early', () => {
     assertBuilt();
     home = await makeTempHome();
     // Enough rows that status writes after head has gone.
-    await writeConfig(home.dir, `profiles:\n${Array.from({ length: 200 }, (_, i) => `  - { name: profile-with-a-long-name-${i}, provider: static }\n`).join('')}`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n${Array.from({ length: 200 }, (_, i) => `  - { name: profile-with-a-long-name-${i}, provider: static }\n`).join('')}`,
+    );
   });
   afterAll(async () => home?.cleanup());
 
@@ -37,10 +43,18 @@ describe('the CLI piped into a reader that stops early', () => {
     [['profile', 'list'], 'head -1', 12],
     [['doctor'], 'head -1', 6],
     [['doctor'], 'true', 6],
-  ] as const)('kubecred %j | %s ends without a stack trace (%i runs)', async (args, reader, runs) => {
-    for (let run = 0; run < runs; run++) {
-      const { stderr } = await piped(args, reader, brokerEnv(home.dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }));
-      expect(stderr, `run ${run + 1}`).not.toMatch(/EPIPE|Error:|\n\s+at /);
-    }
-  }, 120_000);
+  ] as const)(
+    'kubecred %j | %s ends without a stack trace (%i runs)',
+    async (args, reader, runs) => {
+      for (let run = 0; run < runs; run++) {
+        const { stderr } = await piped(
+          args,
+          reader,
+          brokerEnv(home.dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }),
+        );
+        expect(stderr, `run ${run + 1}`).not.toMatch(/EPIPE|Error:|\n\s+at /);
+      }
+    },
+    120_000,
+  );
 });

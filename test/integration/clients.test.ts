@@ -18,7 +18,10 @@ const PLUGIN = `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1"
  * user name of its own: otherwise one case would be served another's token.
  */
 async function loadClientNodeConfig(file: string): Promise<KubeConfig> {
-  const json = JSON.parse(await readFile(file, 'utf8')) as { users: Array<{ name: string }>; contexts: Array<{ context: { user: string } }> };
+  const json = JSON.parse(await readFile(file, 'utf8')) as {
+    users: Array<{ name: string }>;
+    contexts: Array<{ context: { user: string } }>;
+  };
   const unique = path.basename(file);
   for (const user of json.users) user.name = unique;
   for (const context of json.contexts) context.context.user = unique;
@@ -38,7 +41,11 @@ describe('other real clients through Kubecred', () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     const pki = await createTestPki(path.join(home.dir, 'pki'));
-    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokens: [{ token: TOKEN, user: 'apps-user', groups: ['apps-team'] }] });
+    api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokens: [{ token: TOKEN, user: 'apps-user', groups: ['apps-team'] }],
+    });
     await writeFile(path.join(home.dir, 'plugin.sh'), PLUGIN, { mode: 0o755 });
     await writeConfig(home.dir, `profiles:\n  - name: apps\n    provider: exec\n    command: ${home.dir}/plugin.sh\n`);
     broker = await startTestBroker(home.dir);
@@ -50,25 +57,58 @@ describe('other real clients through Kubecred', () => {
     await home?.cleanup();
   });
 
-  const kubeconfigFor = (name: string, command: string, args: string[], apiVersion: 'client.authentication.k8s.io/v1' | 'client.authentication.k8s.io/v1beta1') =>
-    writeExecKubeconfig({ path: path.join(home.dir, name), server: api.url, caPem: api.caPem, command, args, apiVersion, env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true });
+  const kubeconfigFor = (
+    name: string,
+    command: string,
+    args: string[],
+    apiVersion: 'client.authentication.k8s.io/v1' | 'client.authentication.k8s.io/v1beta1',
+  ) =>
+    writeExecKubeconfig({
+      path: path.join(home.dir, name),
+      server: api.url,
+      caPem: api.caPem,
+      command,
+      args,
+      apiVersion,
+      env: { KUBECRED_HOME: home.dir },
+      provideClusterInfo: true,
+    });
 
   it.each([
     ['native shim', NATIVE_SHIM],
     ['node shim', KUBECRED_CLI],
-  ])('@kubernetes/client-node (which sends no KUBERNETES_EXEC_INFO) via the %s with --api-version', async (_name, command) => {
-    const file = await kubeconfigFor(`kc-node-${path.basename(command)}`, command, ['credential', 'apps', '--api-version', 'client.authentication.k8s.io/v1'], 'client.authentication.k8s.io/v1');
-    const config = await loadClientNodeConfig(file);
-    const version = await config.makeApiClient(VersionApi).getCode();
-    expect(version.gitVersion).toBe(api.gitVersion);
-    const review = await config.makeApiClient(AuthenticationV1Api).createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
-    expect(review.status?.userInfo?.username).toBe('apps-user');
-  });
+  ])(
+    '@kubernetes/client-node (which sends no KUBERNETES_EXEC_INFO) via the %s with --api-version',
+    async (_name, command) => {
+      const file = await kubeconfigFor(
+        `kc-node-${path.basename(command)}`,
+        command,
+        ['credential', 'apps', '--api-version', 'client.authentication.k8s.io/v1'],
+        'client.authentication.k8s.io/v1',
+      );
+      const config = await loadClientNodeConfig(file);
+      const version = await config.makeApiClient(VersionApi).getCode();
+      expect(version.gitVersion).toBe(api.gitVersion);
+      const review = await config
+        .makeApiClient(AuthenticationV1Api)
+        .createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+      expect(review.status?.userInfo?.username).toBe('apps-user');
+    },
+  );
 
-  it('@kubernetes/client-node without --api-version gets the plugin\'s clear error', async () => {
-    const file = await kubeconfigFor('kc-node-noflag', NATIVE_SHIM, ['credential', 'apps'], 'client.authentication.k8s.io/v1');
+  it("@kubernetes/client-node without --api-version gets the plugin's clear error", async () => {
+    const file = await kubeconfigFor(
+      'kc-node-noflag',
+      NATIVE_SHIM,
+      ['credential', 'apps'],
+      'client.authentication.k8s.io/v1',
+    );
     const config = await loadClientNodeConfig(file);
-    await expect(config.makeApiClient(AuthenticationV1Api).createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } })).rejects.toThrow(/KUBERNETES_EXEC_INFO is not set.*--api-version/s);
+    await expect(
+      config
+        .makeApiClient(AuthenticationV1Api)
+        .createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } }),
+    ).rejects.toThrow(/KUBERNETES_EXEC_INFO is not set.*--api-version/s);
   });
 
   describe('k8s.io/client-go, the reference implementation of exec plugins', () => {
@@ -77,18 +117,39 @@ describe('other real clients through Kubecred', () => {
       clientGo = await buildClientGo();
     }, 600_000);
 
-    it.each(['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const)('discovers the server version with %s through the native shim', async (apiVersion) => {
-      const file = await kubeconfigFor(`kc-go-${apiVersion.split('/')[1]}`, NATIVE_SHIM, ['credential', 'apps'], apiVersion);
-      const result = await runClientGo(clientGo, file);
-      expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toMatchObject({ gitVersion: api.gitVersion, username: 'apps-user', groups: expect.arrayContaining(['apps-team']) });
-    });
+    it.each(['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const)(
+      'discovers the server version with %s through the native shim',
+      async (apiVersion) => {
+        const file = await kubeconfigFor(
+          `kc-go-${apiVersion.split('/')[1]}`,
+          NATIVE_SHIM,
+          ['credential', 'apps'],
+          apiVersion,
+        );
+        const result = await runClientGo(clientGo, file);
+        expect(result.code, result.stderr).toBe(0);
+        expect(JSON.parse(result.stdout)).toMatchObject({
+          gitVersion: api.gitVersion,
+          username: 'apps-user',
+          groups: expect.arrayContaining(['apps-team']),
+        });
+      },
+    );
 
     it('through the node shim', async () => {
-      const file = await kubeconfigFor('kc-go-node', KUBECRED_CLI, ['credential', 'apps'], 'client.authentication.k8s.io/v1');
+      const file = await kubeconfigFor(
+        'kc-go-node',
+        KUBECRED_CLI,
+        ['credential', 'apps'],
+        'client.authentication.k8s.io/v1',
+      );
       const result = await runClientGo(clientGo, file);
       expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toMatchObject({ gitVersion: api.gitVersion, username: 'apps-user', groups: expect.arrayContaining(['apps-team']) });
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        gitVersion: api.gitVersion,
+        username: 'apps-user',
+        groups: expect.arrayContaining(['apps-team']),
+      });
     });
   });
 });

@@ -12,7 +12,10 @@ describe('kubecred demo', () => {
     // The demo's home is a temp dir of its own: TMPDIR points it into one this test removes.
     const tmp = await makeTempHome();
     try {
-      const result = await run(process.execPath, [KUBECRED_CLI, 'demo', '--once'], { env: { ...(process.env as Record<string, string>), TMPDIR: tmp.dir, KUBECRED_DEMO_HOME: '' }, timeoutMs: 150_000 });
+      const result = await run(process.execPath, [KUBECRED_CLI, 'demo', '--once'], {
+        env: { ...(process.env as Record<string, string>), TMPDIR: tmp.dir, KUBECRED_DEMO_HOME: '' },
+        timeoutMs: 150_000,
+      });
       expect(result.code, result.stderr).toBe(0);
       if (kubeApiServerBinary()) {
         // Issue 13: the demo's cluster is a real kube-apiserver, which names the user it took.
@@ -32,7 +35,9 @@ describe('kubecred demo', () => {
       // demo's files and keychain item stayed behind.
       expect(result.stderr).not.toContain('oidc-provider');
       expect(result.stderr).toMatch(/Removed the demo's files \(.*kubecred-demo-\d+\) and its keychain item/);
-      expect((await readdir(tmp.dir)).filter((name) => name.startsWith('kubecred-demo') || name.startsWith('kc-chromium'))).toEqual([]);
+      expect(
+        (await readdir(tmp.dir)).filter((name) => name.startsWith('kubecred-demo') || name.startsWith('kc-chromium')),
+      ).toEqual([]);
       const left = await new AsyncEntry('kubecred', 'demo/token', { linux: { store: 'secret-service' } }).getPassword();
       expect(left ?? undefined).toBeUndefined();
     } finally {

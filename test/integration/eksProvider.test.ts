@@ -63,14 +63,34 @@ describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byt
     // Empty config and credentials files, no instance metadata: the CLI sees only our keys.
     await writeFile(`${home.dir}/config`, '');
     await writeFile(`${home.dir}/credentials`, '');
-    const env = { ...awsCliEnv(home.dir), AWS_ACCESS_KEY_ID: KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey };
+    const env = {
+      ...awsCliEnv(home.dir),
+      AWS_ACCESS_KEY_ID: KEYS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey,
+    };
     await Promise.all(
       CASES.map(async (c) => {
-        const result = await execa('faketime', ['-f', INSTANT, 'aws', 'eks', 'get-token', '--cluster-name', c.cluster, '--region', c.region, '--output', 'json'], {
-          env: { ...env, ...(c.sessionToken ? { AWS_SESSION_TOKEN: c.sessionToken } : {}) },
-          extendEnv: false,
-          timeout: 60_000,
-        });
+        const result = await execa(
+          'faketime',
+          [
+            '-f',
+            INSTANT,
+            'aws',
+            'eks',
+            'get-token',
+            '--cluster-name',
+            c.cluster,
+            '--region',
+            c.region,
+            '--output',
+            'json',
+          ],
+          {
+            env: { ...env, ...(c.sessionToken ? { AWS_SESSION_TOKEN: c.sessionToken } : {}) },
+            extendEnv: false,
+            timeout: 60_000,
+          },
+        );
         const status = (JSON.parse(result.stdout) as { status: { token: string; expirationTimestamp: string } }).status;
         cli.set(c, status);
       }),
@@ -81,25 +101,43 @@ describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byt
   });
 
   function storeWith(sessionToken: string | undefined): SecretStore {
-    const values: Record<string, string | undefined> = { 'aws-access-key-id': KEYS.accessKeyId, 'aws-secret-access-key': KEYS.secretAccessKey, 'aws-session-token': sessionToken };
-    return { name: 'test keychain', get: async ({ field }) => values[field], set: async () => undefined, delete: async () => false, list: async () => [] };
+    const values: Record<string, string | undefined> = {
+      'aws-access-key-id': KEYS.accessKeyId,
+      'aws-secret-access-key': KEYS.secretAccessKey,
+      'aws-session-token': sessionToken,
+    };
+    return {
+      name: 'test keychain',
+      get: async ({ field }) => values[field],
+      set: async () => undefined,
+      delete: async () => false,
+      list: async () => [],
+    };
   }
 
-  it.each(CASES.map((c) => [`${c.region}, ${c.sessionToken ? 'with' : 'without'} a session token`, c] as const))('%s', async (_name, c) => {
-    const provider = new EksProvider(
-      { name: 'eks', provider: 'eks', approval: 'never', clusterId: c.cluster, region: c.region },
-      { store: async () => storeWith(c.sessionToken), clock: new FakeClock(AT), sessions: offlineAwsSessions(new FakeClock(AT)) },
-    );
-    const credential = await provider.getCredential({ profile: 'eks', cluster: undefined, interactive: false });
-    const expected = cli.get(c);
-    expect(credential.token).toBe(expected?.token);
-    // The CLI prints whole seconds; 14 minutes after the instant.
-    expect(credential.expiresAt?.toISOString().replace('.000Z', 'Z')).toBe(expected?.expirationTimestamp);
-    expect(expected?.expirationTimestamp).toBe('2026-01-02T03:18:05Z');
-  });
+  it.each(CASES.map((c) => [`${c.region}, ${c.sessionToken ? 'with' : 'without'} a session token`, c] as const))(
+    '%s',
+    async (_name, c) => {
+      const provider = new EksProvider(
+        { name: 'eks', provider: 'eks', approval: 'never', clusterId: c.cluster, region: c.region },
+        {
+          store: async () => storeWith(c.sessionToken),
+          clock: new FakeClock(AT),
+          sessions: offlineAwsSessions(new FakeClock(AT)),
+        },
+      );
+      const credential = await provider.getCredential({ profile: 'eks', cluster: undefined, interactive: false });
+      const expected = cli.get(c);
+      expect(credential.token).toBe(expected?.token);
+      // The CLI prints whole seconds; 14 minutes after the instant.
+      expect(credential.expiresAt?.toISOString().replace('.000Z', 'Z')).toBe(expected?.expirationTimestamp);
+      expect(expected?.expirationTimestamp).toBe('2026-01-02T03:18:05Z');
+    },
+  );
 
-  it('matches this CLI\'s endpoint choice: regional STS even for us-east-1', () => {
-    const url = (c: CliCase) => new URL(Buffer.from((cli.get(c)?.token ?? '').slice('k8s-aws-v1.'.length), 'base64url').toString());
+  it("matches this CLI's endpoint choice: regional STS even for us-east-1", () => {
+    const url = (c: CliCase) =>
+      new URL(Buffer.from((cli.get(c)?.token ?? '').slice('k8s-aws-v1.'.length), 'base64url').toString());
     expect(url(CASES[0]!).host).toBe('sts.us-east-1.amazonaws.com');
     expect(url(CASES[4]!).host).toBe('sts.cn-north-1.amazonaws.com.cn');
     expect(url(CASES[1]!).searchParams.get('X-Amz-Security-Token')).toBe(SESSION_TOKEN);
@@ -120,16 +158,61 @@ describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-tok
     home = await makeTempHome();
     await writeFile(
       `${home.dir}/credentials`,
-      [`[in-credentials]`, `aws_access_key_id = ${KEYS.accessKeyId}`, `aws_secret_access_key = ${KEYS.secretAccessKey}`, '', `[both]`, `aws_access_key_id=${KEYS.accessKeyId}`, `aws_secret_access_key=${KEYS.secretAccessKey}`, '', '# the default', `[default]`, `aws_access_key_id = ${THIRD.accessKeyId}`, `aws_secret_access_key = ${THIRD.secretAccessKey}`, ''].join('\n'),
+      [
+        `[in-credentials]`,
+        `aws_access_key_id = ${KEYS.accessKeyId}`,
+        `aws_secret_access_key = ${KEYS.secretAccessKey}`,
+        '',
+        `[both]`,
+        `aws_access_key_id=${KEYS.accessKeyId}`,
+        `aws_secret_access_key=${KEYS.secretAccessKey}`,
+        '',
+        '# the default',
+        `[default]`,
+        `aws_access_key_id = ${THIRD.accessKeyId}`,
+        `aws_secret_access_key = ${THIRD.secretAccessKey}`,
+        '',
+      ].join('\n'),
     );
     await writeFile(
       `${home.dir}/config`,
-      [`[profile in-config]`, `region = eu-west-1`, `aws_access_key_id = ${OTHER.accessKeyId}`, `aws_secret_access_key = ${OTHER.secretAccessKey}`, `aws_session_token = ${SESSION_TOKEN}`, `s3 =`, `  max_concurrent_requests = 20`, '', `[profile both]`, `aws_access_key_id = ${OTHER.accessKeyId}`, `aws_secret_access_key = ${OTHER.secretAccessKey}`, ''].join('\n'),
+      [
+        `[profile in-config]`,
+        `region = eu-west-1`,
+        `aws_access_key_id = ${OTHER.accessKeyId}`,
+        `aws_secret_access_key = ${OTHER.secretAccessKey}`,
+        `aws_session_token = ${SESSION_TOKEN}`,
+        `s3 =`,
+        `  max_concurrent_requests = 20`,
+        '',
+        `[profile both]`,
+        `aws_access_key_id = ${OTHER.accessKeyId}`,
+        `aws_secret_access_key = ${OTHER.secretAccessKey}`,
+        '',
+      ].join('\n'),
     );
     env = awsCliEnv(home.dir);
     await Promise.all(
       PROFILES.map(async (profile) => {
-        const result = await execa('faketime', ['-f', INSTANT, 'aws', 'eks', 'get-token', '--profile', profile, '--cluster-name', 'prod', '--region', 'us-east-1', '--output', 'json'], { env, extendEnv: false, timeout: 60_000 });
+        const result = await execa(
+          'faketime',
+          [
+            '-f',
+            INSTANT,
+            'aws',
+            'eks',
+            'get-token',
+            '--profile',
+            profile,
+            '--cluster-name',
+            'prod',
+            '--region',
+            'us-east-1',
+            '--output',
+            'json',
+          ],
+          { env, extendEnv: false, timeout: 60_000 },
+        );
         cli.set(profile, (JSON.parse(result.stdout) as { status: { token: string } }).status.token);
       }),
     );
@@ -141,26 +224,50 @@ describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-tok
   const provider = (awsProfile: string) =>
     new EksProvider(
       { name: 'eks', provider: 'eks', approval: 'never', clusterId: 'prod', region: 'us-east-1', awsProfile },
-      { store: async () => Promise.reject(new Error('an awsProfile never reads the secret store')), clock: new FakeClock(AT), sessions: offlineAwsSessions(new FakeClock(AT)), env },
+      {
+        store: async () => Promise.reject(new Error('an awsProfile never reads the secret store')),
+        clock: new FakeClock(AT),
+        sessions: offlineAwsSessions(new FakeClock(AT)),
+        env,
+      },
     );
 
   it.each(PROFILES)('profile %s', async (awsProfile) => {
-    const credential = await provider(awsProfile).getCredential({ profile: 'eks', cluster: undefined, interactive: false });
+    const credential = await provider(awsProfile).getCredential({
+      profile: 'eks',
+      cluster: undefined,
+      interactive: false,
+    });
     expect(credential.token).toBe(cli.get(awsProfile));
   });
 
-  it('the files decide: the same key in both files is the credentials file\'s, as the CLI has it', () => {
-    const keyOf = (profile: string) => new URL(Buffer.from(cli.get(profile)!.slice('k8s-aws-v1.'.length), 'base64url').toString()).searchParams.get('X-Amz-Credential')?.split('/')[0];
+  it("the files decide: the same key in both files is the credentials file's, as the CLI has it", () => {
+    const keyOf = (profile: string) =>
+      new URL(Buffer.from(cli.get(profile)!.slice('k8s-aws-v1.'.length), 'base64url').toString()).searchParams
+        .get('X-Amz-Credential')
+        ?.split('/')[0];
     expect(keyOf('both')).toBe(KEYS.accessKeyId);
     expect(keyOf('in-config')).toBe(OTHER.accessKeyId);
     expect(keyOf('default')).toBe(THIRD.accessKeyId);
   });
 
   it('a profile the files do not have, or an SSO profile without its session, is refused saying what to do; no key in the words', async () => {
-    await expect(provider('nowhere').getCredential({ profile: 'eks', cluster: undefined, interactive: false })).rejects.toThrow(/there is no AWS profile "nowhere"/);
-    await writeFile(`${home.dir}/config`, `[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\n[profile in-credentials]\nsso_session = corp\n`, { flag: 'a' });
-    const refused = await provider('in-credentials').getCredential({ profile: 'eks', cluster: undefined, interactive: false }).catch((error: Error & { hint?: string }) => error);
-    expect(String(refused)).toMatch(/AWS profile "in-credentials" names sso_session corp, and .* has no \[sso-session corp\]/);
-    expect(`${(refused as Error).message} ${(refused as { hint?: string }).hint}`).not.toMatch(new RegExp(`${KEYS.accessKeyId}|${KEYS.secretAccessKey.replaceAll('/', '\\/')}`));
+    await expect(
+      provider('nowhere').getCredential({ profile: 'eks', cluster: undefined, interactive: false }),
+    ).rejects.toThrow(/there is no AWS profile "nowhere"/);
+    await writeFile(
+      `${home.dir}/config`,
+      `[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\n[profile in-credentials]\nsso_session = corp\n`,
+      { flag: 'a' },
+    );
+    const refused = await provider('in-credentials')
+      .getCredential({ profile: 'eks', cluster: undefined, interactive: false })
+      .catch((error: Error & { hint?: string }) => error);
+    expect(String(refused)).toMatch(
+      /AWS profile "in-credentials" names sso_session corp, and .* has no \[sso-session corp\]/,
+    );
+    expect(`${(refused as Error).message} ${(refused as { hint?: string }).hint}`).not.toMatch(
+      new RegExp(`${KEYS.accessKeyId}|${KEYS.secretAccessKey.replaceAll('/', '\\/')}`),
+    );
   });
 });

@@ -24,7 +24,9 @@ function eksTokenUser(token: string, cluster: string, region: string): { usernam
   if (!token.startsWith('k8s-aws-v1.')) return undefined;
   const url = new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString());
   const query = url.searchParams;
-  const signedAt = Date.parse(query.get('X-Amz-Date')?.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z') ?? '');
+  const signedAt = Date.parse(
+    query.get('X-Amz-Date')?.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z') ?? '',
+  );
   const ok =
     url.host === `sts.${region}.amazonaws.com` &&
     query.get('Action') === 'GetCallerIdentity' &&
@@ -44,19 +46,37 @@ describe('an EKS profile against a real kube-apiserver', () => {
   let broker: TestBroker;
   let kubeconfig: string;
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+  const kubectl = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop()!;
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     const pki = await createTestPki(path.join(home.dir, 'pki'));
     webhook = await startTokenWebhook(home.dir, pki, (token) => eksTokenUser(token, 'prod', 'eu-west-1'));
-    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokenWebhookConfig: webhook.configFile });
-    await writeConfig(home.dir, 'profiles:\n  - { name: eks-prod, provider: eks, clusterId: prod, region: eu-west-1 }\n');
+    api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokenWebhookConfig: webhook.configFile,
+    });
+    await writeConfig(
+      home.dir,
+      'profiles:\n  - { name: eks-prod, provider: eks, clusterId: prod, region: eu-west-1 }\n',
+    );
     broker = await startTestBroker(home.dir);
     expect((await cli(['secret', 'set', 'eks-prod', 'aws-access-key-id'], ACCESS_KEY_ID)).code).toBe(0);
     expect((await cli(['secret', 'set', 'eks-prod', 'aws-secret-access-key'], SECRET_ACCESS_KEY)).code).toBe(0);
-    kubeconfig = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'eks-prod'], apiVersion: 'client.authentication.k8s.io/v1beta1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true });
+    kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: NATIVE_SHIM,
+      args: ['credential', 'eks-prod'],
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      env: { KUBECRED_HOME: home.dir },
+      provideClusterInfo: true,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -67,7 +87,10 @@ describe('an EKS profile against a real kube-apiserver', () => {
   });
 
   it('kubectl auth whoami names the IAM identity the webhook found in the token', async () => {
-    const result = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: brokerEnv(home.dir) });
+    const result = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      kubeconfig,
+      env: brokerEnv(home.dir),
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(ARN);
     expect(webhook.reviews).toBeGreaterThan(0);

@@ -26,7 +26,11 @@ describe('KUBERNETES_EXEC_INFO fuzzed through both shims', () => {
     home = await makeTempHome();
     const plugin = path.join(home.dir, 'plugin.sh');
     // The wrapped plugin answers in whichever version it was asked, as a real one does.
-    await writeFile(plugin, `#!/bin/sh\nv=$(printf '%s' "$KUBERNETES_EXEC_INFO" | sed -n 's/.*"apiVersion":"\\([^"]*\\)".*/\\1/p')\necho "{\\"apiVersion\\":\\"$v\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"${TOKEN}\\"}}"\n`, { mode: 0o755 });
+    await writeFile(
+      plugin,
+      `#!/bin/sh\nv=$(printf '%s' "$KUBERNETES_EXEC_INFO" | sed -n 's/.*"apiVersion":"\\([^"]*\\)".*/\\1/p')\necho "{\\"apiVersion\\":\\"$v\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"${TOKEN}\\"}}"\n`,
+      { mode: 0o755 },
+    );
     await writeConfig(home.dir, `profiles:\n  - name: wrapped\n    provider: exec\n    command: ${plugin}\n`);
     broker = await startTestBroker(home.dir);
   });
@@ -39,27 +43,34 @@ describe('KUBERNETES_EXEC_INFO fuzzed through both shims', () => {
   it.each([
     ['the native shim', NATIVE_SHIM, [] as string[], 'native' as const],
     ['the Node CLI', process.execPath, [KUBECRED_CLI], 'node' as const],
-  ])('%s: a whole ExecCredential on stdout, or nothing and one line on stderr', async (_name, command, prefix, kind) => {
-    const random = seededRandom();
-    let served = 0;
-    for (let i = 0; i < CASES[kind]; i++) {
-      const info = asEnvValue(mutateText(random, V1_EXEC_INFO));
-      const context = `seed ${random.seed}, case ${i}: ${JSON.stringify(info.slice(0, 120))}`;
-      const result = await run(command, [...prefix, 'credential', 'wrapped'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: info }, timeoutMs: 20_000 });
-      if (result.code === 0) {
-        served++;
-        const answer = JSON.parse(result.stdout) as { apiVersion: string; status: { token: string } };
-        expect(KNOWN.has(answer.apiVersion), context).toBe(true);
-        expect(answer.status.token, context).toBe(TOKEN);
-      } else {
-        expect(result.code, context).toBe(1);
-        expect(result.stdout, context).toBe('');
-        expect(result.stderr.trim().split('\n'), `${context}: ${result.stderr}`).toHaveLength(1);
-        expect(result.stderr.length, context).toBeLessThan(600);
-        expect(result.stderr, context).toMatch(/^kubecred/);
+  ])(
+    '%s: a whole ExecCredential on stdout, or nothing and one line on stderr',
+    async (_name, command, prefix, kind) => {
+      const random = seededRandom();
+      let served = 0;
+      for (let i = 0; i < CASES[kind]; i++) {
+        const info = asEnvValue(mutateText(random, V1_EXEC_INFO));
+        const context = `seed ${random.seed}, case ${i}: ${JSON.stringify(info.slice(0, 120))}`;
+        const result = await run(command, [...prefix, 'credential', 'wrapped'], {
+          env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: info },
+          timeoutMs: 20_000,
+        });
+        if (result.code === 0) {
+          served++;
+          const answer = JSON.parse(result.stdout) as { apiVersion: string; status: { token: string } };
+          expect(KNOWN.has(answer.apiVersion), context).toBe(true);
+          expect(answer.status.token, context).toBe(TOKEN);
+        } else {
+          expect(result.code, context).toBe(1);
+          expect(result.stdout, context).toBe('');
+          expect(result.stderr.trim().split('\n'), `${context}: ${result.stderr}`).toHaveLength(1);
+          expect(result.stderr.length, context).toBeLessThan(600);
+          expect(result.stderr, context).toMatch(/^kubecred/);
+        }
       }
-    }
-    process.stderr.write(`exec info fuzz, ${kind}: ${served} of ${CASES[kind]} still valid and served\n`);
-    expect(broker.process.exitCode).toBeNull();
-  }, 180_000);
+      process.stderr.write(`exec info fuzz, ${kind}: ${served} of ${CASES[kind]} still valid and served\n`);
+      expect(broker.process.exitCode).toBeNull();
+    },
+    180_000,
+  );
 });

@@ -18,12 +18,45 @@ const KUBECTL = findKubectlBuilds().at(-1)!;
 
 /** The users the real API server will see, each behind a key that never leaves the token. */
 const KEYS: readonly (TokenUser & { readonly tls: string })[] = [
-  { profile: 'prod-rsa', label: 'tls-rsa', id: '01', keyType: 'rsa:2048', user: 'alice', group: 'devs', tls: 'TLS 1.3' },
-  { profile: 'prod-p256', label: 'tls-p256', id: '02', keyType: 'EC:prime256v1', user: 'bob', group: 'ops', tls: 'TLS 1.3' },
-  { profile: 'prod-p384', label: 'tls-p384', id: '03', keyType: 'EC:secp384r1', user: 'carol', group: 'sre', tls: 'TLS 1.3' },
+  {
+    profile: 'prod-rsa',
+    label: 'tls-rsa',
+    id: '01',
+    keyType: 'rsa:2048',
+    user: 'alice',
+    group: 'devs',
+    tls: 'TLS 1.3',
+  },
+  {
+    profile: 'prod-p256',
+    label: 'tls-p256',
+    id: '02',
+    keyType: 'EC:prime256v1',
+    user: 'bob',
+    group: 'ops',
+    tls: 'TLS 1.3',
+  },
+  {
+    profile: 'prod-p384',
+    label: 'tls-p384',
+    id: '03',
+    keyType: 'EC:secp384r1',
+    user: 'carol',
+    group: 'sre',
+    tls: 'TLS 1.3',
+  },
   // For a token without RSA-PSS: the proxy holds the handshake to TLS 1.2, and the broker signs
   // only a TLS 1.2 transcript for it (so this login proves the 1.2 path end to end).
-  { profile: 'prod-rsa-tls12', label: 'tls-rsa12', id: '04', keyType: 'rsa:2048', user: 'dave', group: 'legacy', tlsVersion: '1.2', tls: 'TLS 1.2, PKCS#1 v1.5' },
+  {
+    profile: 'prod-rsa-tls12',
+    label: 'tls-rsa12',
+    id: '04',
+    keyType: 'rsa:2048',
+    user: 'dave',
+    group: 'legacy',
+    tlsVersion: '1.2',
+    tls: 'TLS 1.2, PKCS#1 v1.5',
+  },
 ];
 
 // Issue 15: kubectl reaches a real kube-apiserver through kubecred-proxy, which does the mTLS
@@ -42,7 +75,10 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
   beforeAll(async () => {
     cluster = await startProxiedCluster({ users: KEYS, pin: PIN });
     ({ home, broker, ports } = cluster);
-    for (const key of KEYS) expect(cluster.installNotes.get(key.profile)).toContain(`through kubecred-proxy at https://127.0.0.1:${ports.get(key.profile)}`);
+    for (const key of KEYS)
+      expect(cluster.installNotes.get(key.profile)).toContain(
+        `through kubecred-proxy at https://127.0.0.1:${ports.get(key.profile)}`,
+      );
   }, 300_000);
 
   afterAll(async () => {
@@ -51,38 +87,56 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
 
   it('install left the real cluster for other contexts and gave each profile a cluster on its listener', async () => {
     const view = await kubectl(['config', 'view', '--raw', '-o', 'json']);
-    const config = JSON.parse(view.stdout) as { clusters: Array<{ name: string; cluster: { server: string } }>; contexts: Array<{ name: string; context: { cluster: string } }> };
+    const config = JSON.parse(view.stdout) as {
+      clusters: Array<{ name: string; cluster: { server: string } }>;
+      contexts: Array<{ name: string; context: { cluster: string } }>;
+    };
     expect(config.clusters.find((c) => c.name === 'real')?.cluster.server).toBe(cluster.api.url);
     for (const key of KEYS) {
-      expect(config.contexts.find((c) => c.name === key.profile)?.context.cluster).toBe(`kubecred-proxy-${key.profile}`);
-      expect(config.clusters.find((c) => c.name === `kubecred-proxy-${key.profile}`)?.cluster.server).toBe(`https://127.0.0.1:${ports.get(key.profile)}`);
+      expect(config.contexts.find((c) => c.name === key.profile)?.context.cluster).toBe(
+        `kubecred-proxy-${key.profile}`,
+      );
+      expect(config.clusters.find((c) => c.name === `kubecred-proxy-${key.profile}`)?.cluster.server).toBe(
+        `https://127.0.0.1:${ports.get(key.profile)}`,
+      );
     }
   });
 
   it('the private keys cannot be read off the token', async () => {
     for (const key of KEYS) {
-      expect(await privateKeyExposure(cluster.hsm, PIN, key.id)).toEqual({ sensitive: true, extractable: false, secretRead: expect.stringMatching(/CKR_ATTRIBUTE_SENSITIVE/) });
+      expect(await privateKeyExposure(cluster.hsm, PIN, key.id)).toEqual({
+        sensitive: true,
+        extractable: false,
+        secretRead: expect.stringMatching(/CKR_ATTRIBUTE_SENSITIVE/),
+      });
     }
   });
 
-  it.each(KEYS)('kubectl auth whoami through the proxy: the real server sees $user of $group ($keyType on the token, $tls)', async (key) => {
-    const result = await kubectl(['auth', 'whoami', '-o', 'json', '--context', key.profile]);
-    expect(result.code, result.stderr).toBe(0);
-    const review = JSON.parse(result.stdout) as { status: { userInfo: { username: string; groups: string[] } } };
-    expect(review.status.userInfo.username).toBe(key.user);
-    expect(review.status.userInfo.groups).toContain(key.group);
-  });
+  it.each(KEYS)(
+    'kubectl auth whoami through the proxy: the real server sees $user of $group ($keyType on the token, $tls)',
+    async (key) => {
+      const result = await kubectl(['auth', 'whoami', '-o', 'json', '--context', key.profile]);
+      expect(result.code, result.stderr).toBe(0);
+      const review = JSON.parse(result.stdout) as { status: { userInfo: { username: string; groups: string[] } } };
+      expect(review.status.userInfo.username).toBe(key.user);
+      expect(review.status.userInfo.groups).toContain(key.group);
+    },
+  );
 
-  it('kubectl get --raw /version answers the real server\'s version', async () => {
+  it("kubectl get --raw /version answers the real server's version", async () => {
     const result = await kubectl(['get', '--raw', '/version', '--context', 'prod-rsa']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).gitVersion).toBe(cluster.api.gitVersion);
   });
 
-  it('kubectl\'s credential is a short-lived local certificate, never the token\'s key', async () => {
+  it("kubectl's credential is a short-lived local certificate, never the token's key", async () => {
     const answer = await credential('prod-rsa');
     expect(answer.code, answer.stderr).toBe(0);
-    const status = JSON.parse(answer.stdout).status as { clientCertificateData: string; clientKeyData: string; expirationTimestamp: string };
+    const status = JSON.parse(answer.stdout).status as {
+      clientCertificateData: string;
+      clientKeyData: string;
+      expirationTimestamp: string;
+    };
     const certificate = new (await import('node:crypto')).X509Certificate(status.clientCertificateData);
     expect(certificate.issuer).toContain('Kubecred local CA');
     expect(certificate.subject).toContain('OU=kubecred-profile:prod-rsa');
@@ -97,30 +151,45 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     const human = await cli(['proxy', 'status']);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^kubecred-proxy pid \d+: \d+ goroutines, \d+ open files\n/);
-    for (const key of KEYS) expect(human.stdout).toContain(`  ${key.profile}  https://127.0.0.1:${ports.get(key.profile)}\n`);
-    const status = JSON.parse((await cli(['proxy', 'status', '-o', 'json'])).stdout) as { running: boolean; pid: number; goroutines: number };
+    for (const key of KEYS)
+      expect(human.stdout).toContain(`  ${key.profile}  https://127.0.0.1:${ports.get(key.profile)}\n`);
+    const status = JSON.parse((await cli(['proxy', 'status', '-o', 'json'])).stdout) as {
+      running: boolean;
+      pid: number;
+      goroutines: number;
+    };
     expect(status.running).toBe(true);
-    expect(execFileSync('ps', ['-o', 'comm=', '-p', String(status.pid)], { encoding: 'utf8' }).trim()).toBe('kubecred-proxy');
+    expect(execFileSync('ps', ['-o', 'comm=', '-p', String(status.pid)], { encoding: 'utf8' }).trim()).toBe(
+      'kubecred-proxy',
+    );
     expect((await cli(['proxy', 'status', '--bogus'])).code).toBe(2);
     // The profiles name no secretStore: the broker says where they live, config.yaml's default applied.
-    const profiles = (JSON.parse((await cli(['status', '-o', 'json'])).stdout) as { profiles: { name: string; secretStore?: string }[] }).profiles;
+    const profiles = (
+      JSON.parse((await cli(['status', '-o', 'json'])).stdout) as { profiles: { name: string; secretStore?: string }[] }
+    ).profiles;
     expect(profiles.find((p) => p.name === 'prod-rsa')?.secretStore).toBe('keychain');
   });
 
-  it('refuses a handshake without a local certificate, and profile A\'s certificate on B\'s listener', async () => {
+  it("refuses a handshake without a local certificate, and profile A's certificate on B's listener", async () => {
     const ca = (await cli(['proxy', 'ca'])).stdout;
     const handshake = (port: number, cert?: { cert: string; key: string }) =>
       new Promise<string>((resolve) => {
-        const socket = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost', ...cert, ALPNProtocols: ['http/1.1'] }, () => {
-          socket.write('GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
-        });
+        const socket = tls.connect(
+          { host: '127.0.0.1', port, ca, servername: 'localhost', ...cert, ALPNProtocols: ['http/1.1'] },
+          () => {
+            socket.write('GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+          },
+        );
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
         socket.on('end', () => resolve(text.split('\r\n')[0] ?? ''));
         socket.on('error', (error) => resolve(`refused: ${error.message}`));
       });
     expect(await handshake(ports.get('prod-rsa')!)).toMatch(/^refused: /);
-    const status = JSON.parse((await credential('prod-rsa')).stdout).status as { clientCertificateData: string; clientKeyData: string };
+    const status = JSON.parse((await credential('prod-rsa')).stdout).status as {
+      clientCertificateData: string;
+      clientKeyData: string;
+    };
     const rsaCert = { cert: status.clientCertificateData, key: status.clientKeyData };
     expect(await handshake(ports.get('prod-p256')!, rsaCert)).toMatch(/^refused: /);
     expect(await handshake(ports.get('prod-rsa')!, rsaCert)).toMatch(/^HTTP\/1\.1 (200|421)/);
@@ -134,11 +203,25 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
       await writeConfig(home.dir, cluster.configYaml([{ profile: 'prod-busy', label: 'tls-rsa', port }]));
       const refused = await credential('prod-busy');
       expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toContain(`127.0.0.1:${port} is in use by another program: choose another proxy port for profile prod-busy in config.yaml`);
+      expect(refused.stderr).toContain(
+        `127.0.0.1:${port} is in use by another program: choose another proxy port for profile prod-busy in config.yaml`,
+      );
       const doctor = await cli(['doctor', '-o', 'json']);
-      const findings = (JSON.parse(doctor.stdout) as { findings: Array<{ check: string; status: string; title: string; detail: string }> }).findings.filter((f) => f.check === 'proxy');
-      expect(findings).toContainEqual(expect.objectContaining({ status: 'fail', title: `proxy port ${port} (prod-busy)` }));
-      expect(findings).toContainEqual(expect.objectContaining({ status: 'ok', title: `proxy port ${ports.get('prod-rsa')} (prod-rsa)`, detail: 'served by kubecred-proxy' }));
+      const findings = (
+        JSON.parse(doctor.stdout) as {
+          findings: Array<{ check: string; status: string; title: string; detail: string }>;
+        }
+      ).findings.filter((f) => f.check === 'proxy');
+      expect(findings).toContainEqual(
+        expect.objectContaining({ status: 'fail', title: `proxy port ${port} (prod-busy)` }),
+      );
+      expect(findings).toContainEqual(
+        expect.objectContaining({
+          status: 'ok',
+          title: `proxy port ${ports.get('prod-rsa')} (prod-rsa)`,
+          detail: 'served by kubecred-proxy',
+        }),
+      );
     } finally {
       squatter.close();
       await writeConfig(home.dir, cluster.configYaml());
@@ -151,15 +234,37 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
   ])('%s ends a watch kubectl holds open through the proxy within 2 s', async (_command, args) => {
     // The cluster's admin lets group devs watch namespaces (once; the role stays for the next case).
     // Its own role: the aggregated ones (view) stay empty without a controller manager.
-    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'namespace-watcher' }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] }] };
-    const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'devs-watch' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-watcher' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' }] };
+    const role = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'namespace-watcher' },
+      rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] }],
+    };
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'devs-watch' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-watcher' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' }],
+    };
     for (const object of [role, binding]) {
-      const applied = await runKubectl(KUBECTL.path, ['apply', '-f', '-'], { kubeconfig: cluster.adminKubeconfig, stdin: JSON.stringify(object) });
+      const applied = await runKubectl(KUBECTL.path, ['apply', '-f', '-'], {
+        kubeconfig: cluster.adminKubeconfig,
+        stdin: JSON.stringify(object),
+      });
       expect(applied.code, applied.stderr).toBe(0);
     }
-    await expect.poll(async () => (await kubectl(['auth', 'can-i', 'watch', 'namespaces', '--context', 'prod-rsa'])).stdout.trim(), { timeout: 10_000 }).toBe('yes');
+    await expect
+      .poll(
+        async () => (await kubectl(['auth', 'can-i', 'watch', 'namespaces', '--context', 'prod-rsa'])).stdout.trim(),
+        { timeout: 10_000 },
+      )
+      .toBe('yes');
 
-    const watch = spawn(KUBECTL.path, ['get', 'namespaces', '-w', '--context', 'prod-rsa'], { env: { ...process.env, ...cluster.env, KUBECONFIG: cluster.kubeconfig }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn(KUBECTL.path, ['get', 'namespaces', '-w', '--context', 'prod-rsa'], {
+      env: { ...process.env, ...cluster.env, KUBECONFIG: cluster.kubeconfig },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     watch.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     watch.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -167,7 +272,10 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     await expect.poll(() => output, { timeout: 15_000 }).toMatch(/default\s+Active/);
     expect((await cli(args)).code).toBe(0);
     const locked = Date.now();
-    const ended = await Promise.race([exited.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still watching'), 2_000))]);
+    const ended = await Promise.race([
+      exited.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still watching'), 2_000)),
+    ]);
     if (ended !== 'ended') watch.kill();
     expect(ended, output).toBe('ended');
     expect(Date.now() - locked).toBeLessThan(2_000);
@@ -176,25 +284,36 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
   });
 
   // Switching users needs root, as the CI machine has (otherUsers.test.ts runs the same way).
-  it.runIf(process.getuid?.() === 0)('another OS user gets no local certificate, even with the Kubecred home opened to everyone', async () => {
-    const shimForAll = path.join(home.dir, 'kubecred-shim');
-    await copyFile(NATIVE_SHIM, shimForAll);
-    await chmod(shimForAll, 0o755);
-    await chmod(home.dir, 0o755);
-    try {
-      const asNobody = await run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', shimForAll, 'credential', 'prod-rsa'], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', KUBECRED_HOME: home.dir, KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
-        timeoutMs: 30_000,
-      });
-      expect(asNobody.code).not.toBe(0);
-      expect(asNobody.stdout).not.toContain('clientCertificateData');
-      expect(asNobody.stdout + asNobody.stderr).not.toMatch(/BEGIN (CERTIFICATE|PRIVATE KEY)/);
-    } finally {
-      await chmod(home.dir, 0o700);
-    }
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'another OS user gets no local certificate, even with the Kubecred home opened to everyone',
+    async () => {
+      const shimForAll = path.join(home.dir, 'kubecred-shim');
+      await copyFile(NATIVE_SHIM, shimForAll);
+      await chmod(shimForAll, 0o755);
+      await chmod(home.dir, 0o755);
+      try {
+        const asNobody = await run(
+          'setpriv',
+          ['--reuid=65534', '--regid=65534', '--clear-groups', '--', shimForAll, 'credential', 'prod-rsa'],
+          {
+            env: {
+              PATH: process.env.PATH ?? '/usr/bin:/bin',
+              KUBECRED_HOME: home.dir,
+              KUBERNETES_EXEC_INFO: V1_EXEC_INFO,
+            },
+            timeoutMs: 30_000,
+          },
+        );
+        expect(asNobody.code).not.toBe(0);
+        expect(asNobody.stdout).not.toContain('clientCertificateData');
+        expect(asNobody.stdout + asNobody.stderr).not.toMatch(/BEGIN (CERTIFICATE|PRIVATE KEY)/);
+      } finally {
+        await chmod(home.dir, 0o700);
+      }
+    },
+  );
 
-  it('no key, PIN or local certificate reached the broker\'s log (the proxy\'s lines included)', () => {
+  it("no key, PIN or local certificate reached the broker's log (the proxy's lines included)", () => {
     const log = broker.output();
     expect(log.length).toBeGreaterThan(0);
     expect(log).not.toMatch(/PRIVATE KEY|BEGIN CERTIFICATE/);
@@ -202,13 +321,29 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
   });
 
   it('when the broker is killed the proxy exits and frees its ports; the next kubectl call brings both back', async () => {
-    const proxyPids = () => execFileSync('ps', ['-o', 'pid=', '--ppid', String(broker.process.pid)], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter(Boolean);
+    const proxyPids = () =>
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(broker.process.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
     const [proxyPid] = proxyPids();
     expect(proxyPid).toBeDefined();
     expect(execFileSync('ps', ['-o', 'comm=', '-p', proxyPid!], { encoding: 'utf8' }).trim()).toBe('kubecred-proxy');
     await broker.stop('SIGKILL');
     const gone = Date.now();
-    await expect.poll(() => { try { process.kill(Number(proxyPid), 0); return 'alive'; } catch { return 'gone'; } }, { timeout: 5_000, interval: 50 }).toBe('gone');
+    await expect
+      .poll(
+        () => {
+          try {
+            process.kill(Number(proxyPid), 0);
+            return 'alive';
+          } catch {
+            return 'gone';
+          }
+        },
+        { timeout: 5_000, interval: 50 },
+      )
+      .toBe('gone');
     expect(Date.now() - gone).toBeLessThan(2_500);
     // The shim starts a broker again (the PIN was in the old one's memory: log in again).
     expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);

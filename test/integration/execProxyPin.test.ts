@@ -25,7 +25,11 @@ const KUBECTL = findKubectlBuilds().at(-1)!;
 const CALLERS = 20;
 // OpenSC's PKCS#11 spy: the broker loads it as the token's module and it hands every call on to
 // SoftHSM2, writing each one down, so the test counts C_Login where it reaches the token.
-const PKCS11_SPY = ['/usr/lib/x86_64-linux-gnu/pkcs11-spy.so', '/usr/lib/aarch64-linux-gnu/pkcs11-spy.so', '/usr/lib/pkcs11-spy.so'].find((candidate) => existsSync(candidate));
+const PKCS11_SPY = [
+  '/usr/lib/x86_64-linux-gnu/pkcs11-spy.so',
+  '/usr/lib/aarch64-linux-gnu/pkcs11-spy.so',
+  '/usr/lib/pkcs11-spy.so',
+].find((candidate) => existsSync(candidate));
 
 interface KubectlRun {
   readonly pid: number;
@@ -73,7 +77,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Issue 15, acceptance 6 and the renewal part of 4: a real kube-apiserver trusting the CA that
 // issued the certificate of a key generated non-extractable on SoftHSM2; kubectl reaches it
 // through kubecred-proxy, with no terminal, so the broker's questions go to its web UI.
-describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', () => {
+describe("the exec proxy: the token's PIN, and kubectl's local certificate", () => {
   let home: TempHome;
   let pki: TestPki;
   let api: KubeApiServer;
@@ -97,23 +101,62 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
     pki = await createTestPki(path.join(home.dir, 'pki'));
     api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki });
     hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-pin', pin: PIN, soPin: '14142135' });
-    await createTokenClientCertificate(hsm, PIN, { label: 'tls-rsa', id: '01', keyType: 'rsa:2048', subject: '/O=devs/CN=alice', caCertPath: pki.caCertPath, caKeyPath: path.join(pki.dir, 'ca.key'), workDir: path.join(home.dir, 'certs') });
+    await createTokenClientCertificate(hsm, PIN, {
+      label: 'tls-rsa',
+      id: '01',
+      keyType: 'rsa:2048',
+      subject: '/O=devs/CN=alice',
+      caCertPath: pki.caCertPath,
+      caKeyPath: path.join(pki.dir, 'ca.key'),
+      workDir: path.join(home.dir, 'certs'),
+    });
     spyLog = path.join(home.dir, 'hsm', 'pkcs11-spy.log');
     port = await freePort();
     // The cluster's admin lets group devs read, watch and create configmaps.
     const admin = path.join(home.dir, 'admin.kubeconfig');
     const b64 = (text: string) => Buffer.from(text).toString('base64');
-    await writeFile(admin, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }], users: [{ name: 'admin', user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) } }], contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }], 'current-context': 'admin' }), { mode: 0o600 });
-    for (const args of [['create', 'role', 'configmaps', '--verb=get,list,watch,create', '--resource=configmaps'], ['create', 'rolebinding', 'devs-configmaps', '--role=configmaps', '--group=devs']]) {
+    await writeFile(
+      admin,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }],
+        users: [
+          {
+            name: 'admin',
+            user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) },
+          },
+        ],
+        contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }],
+        'current-context': 'admin',
+      }),
+      { mode: 0o600 },
+    );
+    for (const args of [
+      ['create', 'role', 'configmaps', '--verb=get,list,watch,create', '--resource=configmaps'],
+      ['create', 'rolebinding', 'devs-configmaps', '--role=configmaps', '--group=devs'],
+    ]) {
       const granted = await runKubectl(KUBECTL.path, args, { kubeconfig: admin });
       expect(granted.code, granted.stderr).toBe(0);
     }
     // The user's kubeconfig names the real cluster; install points the context at the proxy.
     kubeconfig = path.join(home.dir, 'kubeconfig');
-    await writeFile(kubeconfig, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }], users: [{ name: 'prod', user: {} }], contexts: [{ name: 'prod', context: { cluster: 'real', user: 'prod' } }], 'current-context': 'prod' }), { mode: 0o600 });
+    await writeFile(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }],
+        users: [{ name: 'prod', user: {} }],
+        contexts: [{ name: 'prod', context: { cluster: 'real', user: 'prod' } }],
+        'current-context': 'prod',
+      }),
+      { mode: 0o600 },
+    );
   }, 300_000);
 
-  const auditLog = async () => (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const auditLog = async () =>
+    (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
   /** Points the user's context at the proxy (each describe does, so each runs alone too). */
   async function install(): Promise<void> {
@@ -150,18 +193,28 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
     it('the grace ran out: one GUI prompt naming kubectl, asked when the shim ran; one C_Login; all 20 succeed', async () => {
       expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
       const loggedIn = Date.now();
-      const warm = await runKubectl(KUBECTL.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: kubectlEnv() });
+      const warm = await runKubectl(KUBECTL.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+        kubeconfig,
+        env: kubectlEnv(),
+      });
       expect(warm.stdout, warm.stderr).toBe('alice');
       const loginsBefore = await logins();
       await sleep(loggedIn + GRACE_MS + 500 - Date.now());
 
       const prompts = watchPrompts(ui);
-      const callers = Array.from({ length: CALLERS }, () => startKubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], kubectlEnv()));
+      const callers = Array.from({ length: CALLERS }, () =>
+        startKubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], kubectlEnv()),
+      );
       await expect.poll(() => prompts.seen.size, { timeout: 15_000, interval: 50 }).toBe(1);
       // Time for any second prompt to show up before the one is answered.
       await sleep(1_000);
       const [prompt] = [...prompts.seen.values()];
-      expect(prompt).toMatchObject({ kind: 'pin', token: 'hsm', profile: 'prod', caller: expect.stringMatching(/^kubectl \(pid \d+\)$/) });
+      expect(prompt).toMatchObject({
+        kind: 'pin',
+        token: 'hsm',
+        profile: 'prod',
+        caller: expect.stringMatching(/^kubectl \(pid \d+\)$/),
+      });
       // The program the user ran, named while its exec plugin ran: not a handshake of the proxy.
       const callerPid = Number(/pid (\d+)/.exec((prompt as Extract<PendingPrompt, { kind: 'pin' }>).caller ?? '')?.[1]);
       expect(callers.map((c) => c.pid)).toContain(callerPid);
@@ -169,7 +222,8 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
 
       const results = await Promise.all(callers.map((c) => c.done));
       await prompts.stop();
-      for (const result of results) expect({ code: result.code, stdout: result.stdout }, result.stderr).toEqual({ code: 0, stdout: 'alice' });
+      for (const result of results)
+        expect({ code: result.code, stdout: result.stdout }, result.stderr).toEqual({ code: 0, stdout: 'alice' });
       expect(prompts.seen.size).toBe(1);
       expect(await logins()).toBe(loginsBefore + 1);
     });
@@ -179,11 +233,17 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
       const loginsBefore = await logins();
       const auditBefore = (await auditLog()).length;
       const prompts = watchPrompts(ui);
-      const callers = Array.from({ length: CALLERS }, () => startKubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], kubectlEnv()));
+      const callers = Array.from({ length: CALLERS }, () =>
+        startKubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], kubectlEnv()),
+      );
       await expect.poll(() => prompts.seen.size, { timeout: 15_000, interval: 50 }).toBe(1);
       await sleep(1_000);
       const [prompt] = [...prompts.seen.values()];
-      expect(prompt).toMatchObject({ kind: 'pin', token: 'hsm', caller: expect.stringMatching(/^kubectl \(pid \d+\)$/) });
+      expect(prompt).toMatchObject({
+        kind: 'pin',
+        token: 'hsm',
+        caller: expect.stringMatching(/^kubectl \(pid \d+\)$/),
+      });
       const answered = Date.now();
       expect(await ui.answer(prompt!.id, { kind: 'pin', pin: WRONG_PIN })).toBe(200);
 
@@ -201,12 +261,17 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
       expect(prompts.seen.size).toBe(1);
       expect(await logins()).toBe(loginsBefore + 1);
       expect(allFailedAfter).toBeLessThan(10_000);
-      const refusals = (await auditLog()).slice(auditBefore).filter((line) => line.includes('"outcome":"failed"') && line.includes('the PIN was incorrect'));
+      const refusals = (await auditLog())
+        .slice(auditBefore)
+        .filter((line) => line.includes('"outcome":"failed"') && line.includes('the PIN was incorrect'));
       expect(refusals.length).toBeGreaterThan(CALLERS);
 
       // What the error said to do works, and the next command goes through.
       expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
-      const next = await runKubectl(KUBECTL.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig, env: kubectlEnv() });
+      const next = await runKubectl(KUBECTL.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+        kubeconfig,
+        env: kubectlEnv(),
+      });
       expect(next.stdout, next.stderr).toBe('alice');
     });
 
@@ -230,7 +295,7 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
       expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
     });
 
-    it('no PIN reached the broker\'s log or the audit log', async () => {
+    it("no PIN reached the broker's log or the audit log", async () => {
       const logs = broker.output() + (await auditLog()).join('\n');
       expect(logs).toContain('the PIN was incorrect');
       for (const pin of [PIN, WRONG_PIN]) expect(logs).not.toContain(pin);
@@ -249,9 +314,15 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
       // kubectl runs the shim through a wrapper that writes down each certificate it gets (public: no key).
       certificates = path.join(home.dir, 'local-certificates.txt');
       const wrapper = path.join(home.dir, 'recording-shim.sh');
-      await writeFile(wrapper, `#!/bin/sh\nout=$("${NATIVE_SHIM}" "$@"); code=$?\nprintf '%s\\n' "$out"\nprintf '%s\\n' "$out" | grep -o '"clientCertificateData":"[^"]*"' >> '${certificates}'\nexit $code\n`, { mode: 0o755 });
+      await writeFile(
+        wrapper,
+        `#!/bin/sh\nout=$("${NATIVE_SHIM}" "$@"); code=$?\nprintf '%s\\n' "$out"\nprintf '%s\\n' "$out" | grep -o '"clientCertificateData":"[^"]*"' >> '${certificates}'\nexit $code\n`,
+        { mode: 0o755 },
+      );
       const view = await runKubectl(KUBECTL.path, ['config', 'view', '--raw', '-o', 'json'], { kubeconfig });
-      const config = JSON.parse(view.stdout) as { users: Array<{ name: string; user: { exec?: { command: string } } }> };
+      const config = JSON.parse(view.stdout) as {
+        users: Array<{ name: string; user: { exec?: { command: string } } }>;
+      };
       const exec = config.users.find((u) => u.name === 'prod')?.user.exec;
       expect(exec?.command).toBe(NATIVE_SHIM);
       exec!.command = wrapper;
@@ -272,16 +343,28 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
     it('the broker refuses a lifetime that is not whole seconds from 1s to 10m, and says which variable', async () => {
       const other = await makeTempHome();
       try {
-        const refused = await run(process.execPath, [KUBECRED_CLI, 'daemon'], { env: { ...(process.env as Record<string, string>), KUBECRED_HOME: other.dir, KUBECRED_PROXY_CERT_LIFETIME: '2h' }, timeoutMs: 30_000 });
+        const refused = await run(process.execPath, [KUBECRED_CLI, 'daemon'], {
+          env: {
+            ...(process.env as Record<string, string>),
+            KUBECRED_HOME: other.dir,
+            KUBECRED_PROXY_CERT_LIFETIME: '2h',
+          },
+          timeoutMs: 30_000,
+        });
         expect(refused.code).not.toBe(0);
-        expect(refused.stderr).toContain('KUBECRED_PROXY_CERT_LIFETIME="2h" is not a whole number of seconds from 1s to 10m');
+        expect(refused.stderr).toContain(
+          'KUBECRED_PROXY_CERT_LIFETIME="2h" is not a whole number of seconds from 1s to 10m',
+        );
       } finally {
         await other.cleanup();
       }
     });
 
     it('kubectl get -w keeps streaming: a configmap made after the renewal shows within 1 s, on the same connection', async () => {
-      const watch = spawn(KUBECTL.path, ['get', 'configmaps', '-w', '-o', 'name', '--context', 'prod'], { env: { ...process.env, ...kubectlEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const watch = spawn(KUBECTL.path, ['get', 'configmaps', '-w', '-o', 'name', '--context', 'prod'], {
+        env: { ...process.env, ...kubectlEnv() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       let errors = '';
       const printedAt = new Map<string, number>();
@@ -292,7 +375,9 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
       watch.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
       try {
         await createConfigMap('before-renewal');
-        await expect.poll(() => printedAt.has('configmap/before-renewal') || `${output}${errors}`, { timeout: 15_000 }).toBe(true);
+        await expect
+          .poll(() => printedAt.has('configmap/before-renewal') || `${output}${errors}`, { timeout: 15_000 })
+          .toBe(true);
         const [first] = await issued();
         expect(first).toBeDefined();
         const connections = await proxyConnectionsOf(watch.pid!);
@@ -300,7 +385,10 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
 
         // The watch's certificate runs out; the next kubectl gets a new one.
         await sleep(Date.parse(first!.validTo) - Date.now() + 1_000);
-        const renewal = await runKubectl(KUBECTL.path, ['get', 'configmaps', '-o', 'name', '--context', 'prod'], { kubeconfig, env: kubectlEnv() });
+        const renewal = await runKubectl(KUBECTL.path, ['get', 'configmaps', '-o', 'name', '--context', 'prod'], {
+          kubeconfig,
+          env: kubectlEnv(),
+        });
         expect(renewal.code, renewal.stderr).toBe(0);
         const renewed = (await issued()).at(-1)!;
         expect(renewed.serialNumber).not.toBe(first!.serialNumber);
@@ -324,10 +412,24 @@ describe('the exec proxy: the token\'s PIN, and kubectl\'s local certificate', (
   /** Made by the cluster's admin straight at the API server, so the watch's clock starts when the object exists. */
   function createConfigMap(name: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const request = httpsRequest(`${api.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', ca: pki.caPem, cert: pki.clientCertPem, key: pki.clientKeyPem, headers: { 'content-type': 'application/json' } }, (response) => {
-        response.resume();
-        response.on('end', () => (response.statusCode === 201 ? resolve() : reject(new Error(`creating configmap ${name}: HTTP ${response.statusCode}`))));
-      });
+      const request = httpsRequest(
+        `${api.url}/api/v1/namespaces/default/configmaps`,
+        {
+          method: 'POST',
+          ca: pki.caPem,
+          cert: pki.clientCertPem,
+          key: pki.clientKeyPem,
+          headers: { 'content-type': 'application/json' },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () =>
+            response.statusCode === 201
+              ? resolve()
+              : reject(new Error(`creating configmap ${name}: HTTP ${response.statusCode}`)),
+          );
+        },
+      );
       request.on('error', reject);
       request.end(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { made: name } }));
     });

@@ -13,7 +13,14 @@ import { run } from '../support/run.js';
 import { startTestNode, type TestNode } from '../support/testKubelet.js';
 
 const PIN = '271828';
-const USER: TokenUser = { profile: 'prod', label: 'tls-rsa', id: '01', keyType: 'rsa:2048', user: 'alice', group: 'devs' };
+const USER: TokenUser = {
+  profile: 'prod',
+  label: 'tls-rsa',
+  id: '01',
+  keyType: 'rsa:2048',
+  user: 'alice',
+  group: 'devs',
+};
 const BUILDS = findKubectlBuilds().filter((build) => /^kubectl\.1\.\d+$/.test(build.name));
 const minorOf = (build: KubectlBuild) => Number(build.name.split('.')[2]);
 
@@ -24,8 +31,18 @@ const minorOf = (build: KubectlBuild) => Number(build.name.split('.')[2]);
  * forces SPDY, the only protocol before.
  */
 function protocolsOf(build: KubectlBuild) {
-  const spdy = { name: 'SPDY', upgrade: 'SPDY/3.1', portForward: true, env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false', KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' } };
-  const websocket = { name: 'WebSocket', upgrade: 'websocket', portForward: minorOf(build) >= 30, env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'true', KUBECTL_PORT_FORWARD_WEBSOCKETS: 'true' } };
+  const spdy = {
+    name: 'SPDY',
+    upgrade: 'SPDY/3.1',
+    portForward: true,
+    env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false', KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' },
+  };
+  const websocket = {
+    name: 'WebSocket',
+    upgrade: 'websocket',
+    portForward: minorOf(build) >= 30,
+    env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'true', KUBECTL_PORT_FORWARD_WEBSOCKETS: 'true' },
+  };
   return minorOf(build) >= 29 ? [websocket, spdy] : [spdy];
 }
 
@@ -41,9 +58,18 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
   beforeAll(async () => {
     expect(BUILDS.length, 'no versioned kubectl builds (kubectl.1.27 ...) on this machine').toBeGreaterThan(0);
     cluster = await startProxiedCluster({ users: [USER], pin: PIN });
-    node = await startTestNode({ dir: path.join(cluster.home.dir, 'node'), pki: cluster.pki, adminKubeconfig: cluster.adminKubeconfig, kubectl: BUILDS.at(-1)!.path });
+    node = await startTestNode({
+      dir: path.join(cluster.home.dir, 'node'),
+      pki: cluster.pki,
+      adminKubeconfig: cluster.adminKubeconfig,
+      kubectl: BUILDS.at(-1)!.path,
+    });
     // The cluster's admin makes the token's user an admin of the cluster.
-    const bound = await runKubectl(BUILDS.at(-1)!.path, ['create', 'clusterrolebinding', 'devs-admin', '--clusterrole=cluster-admin', `--group=${USER.group}`], { kubeconfig: cluster.adminKubeconfig });
+    const bound = await runKubectl(
+      BUILDS.at(-1)!.path,
+      ['create', 'clusterrolebinding', 'devs-admin', '--clusterrole=cluster-admin', `--group=${USER.group}`],
+      { kubeconfig: cluster.adminKubeconfig },
+    );
     expect(bound.code, bound.stderr).toBe(0);
     // What a port-forward reaches "in the pod": a server on the node's loopback.
     target = http.createServer((request, response) => response.end(`pod says hi to ${request.url}`));
@@ -59,15 +85,28 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
 
   const auditedUpgrades = async (suffix: string) => {
     const lines = (await readFile(path.join(cluster.home.dir, 'state', 'audit.jsonl'), 'utf8')).trim().split('\n');
-    return lines.map((line) => JSON.parse(line) as { request?: { path: string; upgrade?: string } }).filter((record) => record.request?.path.endsWith(suffix)).map((record) => record.request!.upgrade);
+    return lines
+      .map((line) => JSON.parse(line) as { request?: { path: string; upgrade?: string } })
+      .filter((record) => record.request?.path.endsWith(suffix))
+      .map((record) => record.request!.upgrade);
   };
 
   describe.each(BUILDS)('$name', (build) => {
-    const kubectl = (args: string[], env: Record<string, string> = {}, stdin?: string) => cluster.kubectl(build.path, args, env, stdin);
+    const kubectl = (args: string[], env: Record<string, string> = {}, stdin?: string) =>
+      cluster.kubectl(build.path, args, env, stdin);
     const tag = build.name.replaceAll('.', '-');
 
     it('get, apply and delete a ConfigMap', async () => {
-      const applied = await kubectl(['apply', '-f', '-'], {}, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${tag}` }, data: { build: build.name } }));
+      const applied = await kubectl(
+        ['apply', '-f', '-'],
+        {},
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `cm-${tag}` },
+          data: { build: build.name },
+        }),
+      );
       expect(applied.code, applied.stderr).toBe(0);
       const got = await kubectl(['get', 'configmap', `cm-${tag}`, '-o', 'jsonpath={.data.build}']);
       expect(got.stdout).toBe(build.name);
@@ -93,7 +132,7 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
       }
     });
 
-    it('logs -f follows the container\'s log as it grows', async () => {
+    it("logs -f follows the container's log as it grows", async () => {
       const logs = startKubectl(build.path, ['logs', '-f', 'app'], cluster);
       try {
         await logs.waitFor(/log line 6 of app\/app/, 15_000);
@@ -105,7 +144,11 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
 
     describe.each(protocolsOf(build))('over $name', (protocol) => {
       it('exec -i: stdin in, stdout and stderr apart, the exit code back', async () => {
-        const result = await kubectl(['exec', '-i', 'app', '--', 'sh', '-c', 'tr a-z A-Z; echo to-stderr >&2; exit 7'], protocol.env, 'hello through the token\n');
+        const result = await kubectl(
+          ['exec', '-i', 'app', '--', 'sh', '-c', 'tr a-z A-Z; echo to-stderr >&2; exit 7'],
+          protocol.env,
+          'hello through the token\n',
+        );
         expect(result.stdout).toBe('HELLO THROUGH THE TOKEN\n');
         expect(result.stderr).toContain('to-stderr');
         expect(result.code, result.stderr).toBe(7);
@@ -115,7 +158,15 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
       it('exec -it: the command gets a terminal', async () => {
         const command = ['exec', '-it', 'app', '--', 'sh', '-c', 'tty; exit 4'].map(shellWord).join(' ');
         // script(1) gives kubectl a terminal of its own, as a user's shell does.
-        const result = await run('script', ['-qec', `${shellWord(build.path)} ${command}`, '/dev/null'], { env: { ...(process.env as Record<string, string>), ...cluster.env, ...protocol.env, KUBECONFIG: cluster.kubeconfig }, timeoutMs: 60_000 });
+        const result = await run('script', ['-qec', `${shellWord(build.path)} ${command}`, '/dev/null'], {
+          env: {
+            ...(process.env as Record<string, string>),
+            ...cluster.env,
+            ...protocol.env,
+            KUBECONFIG: cluster.kubeconfig,
+          },
+          timeoutMs: 60_000,
+        });
         expect(result.stdout, result.stderr).toMatch(/\/dev\/pts\/\d+/);
         expect(result.code).toBe(4);
       });
@@ -135,17 +186,19 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
         expect(await readFile(back, 'utf8')).toBe(content);
       });
 
-      it('attach -i: the container\'s main process hears stdin and answers', async () => {
+      it("attach -i: the container's main process hears stdin and answers", async () => {
         const result = await kubectl(['attach', '-i', 'app', '-c', 'app'], protocol.env, 'ping\n');
         expect(result.code, result.stderr).toBe(0);
         expect(result.stdout).toContain('echo: ping');
         expect((await auditedUpgrades('/attach')).at(-1)).toBe(protocol.upgrade);
       });
 
-      it.runIf(protocol.portForward)('port-forward carries HTTP to the pod\'s port', async () => {
+      it.runIf(protocol.portForward)("port-forward carries HTTP to the pod's port", async () => {
         const forward = startKubectl(build.path, ['port-forward', 'pod/app', `:${targetPort}`], cluster, protocol.env);
         try {
-          const [, localPort] = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(await forward.waitFor(/Forwarding from 127\.0\.0\.1:\d+/, 15_000))!;
+          const [, localPort] = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(
+            await forward.waitFor(/Forwarding from 127\.0\.0\.1:\d+/, 15_000),
+          )!;
           for (const request of ['/first', '/second']) {
             const answer = await fetch(`http://127.0.0.1:${localPort}${request}`);
             expect(await answer.text()).toBe(`pod says hi to ${request}`);
@@ -168,8 +221,12 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
       const warm = await cluster.kubectl(newest, ['get', '--raw', '/version']);
       expect(warm.code, warm.stderr).toBe(0);
       const afterWarm = signatures();
-      expect(afterWarm, 'the broker logs no line per signature: this test would count nothing').toBeGreaterThanOrEqual(1);
-      const fifty = await Promise.all(Array.from({ length: 50 }, () => cluster.kubectl(newest, ['get', 'configmaps', '-o', 'name'])));
+      expect(afterWarm, 'the broker logs no line per signature: this test would count nothing').toBeGreaterThanOrEqual(
+        1,
+      );
+      const fifty = await Promise.all(
+        Array.from({ length: 50 }, () => cluster.kubectl(newest, ['get', 'configmaps', '-o', 'name'])),
+      );
       expect(fifty.filter((result) => result.code !== 0).map((result) => result.stderr)).toEqual([]);
       expect(signatures() - afterWarm).toBeLessThanOrEqual(1);
 
@@ -189,21 +246,44 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
     it('ends an open watch, exec and port-forward within 2 s; the next command names the token; back in, it works', async () => {
       await runKubectl(newest(), ['create', 'configmap', 'before-pull'], { kubeconfig: cluster.adminKubeconfig });
       const watch = startKubectl(newest(), ['get', 'configmaps', '-w'], cluster);
-      const exec = startKubectl(newest(), ['exec', '-i', 'app', '--', 'sh', '-c', 'echo exec-open; cat'], cluster, {}, 'pipe');
+      const exec = startKubectl(
+        newest(),
+        ['exec', '-i', 'app', '--', 'sh', '-c', 'echo exec-open; cat'],
+        cluster,
+        {},
+        'pipe',
+      );
       const forward = startKubectl(newest(), ['port-forward', 'pod/app', `:${targetPort}`], cluster);
       const streams = { watch, exec, forward };
       let removed = false;
       try {
         await watch.waitFor(/before-pull/, 15_000);
         await exec.waitFor(/exec-open/, 15_000);
-        const [, localPort] = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(await forward.waitFor(/Forwarding from 127\.0\.0\.1:\d+/, 15_000))!;
+        const [, localPort] = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(
+          await forward.waitFor(/Forwarding from 127\.0\.0\.1:\d+/, 15_000),
+        )!;
         expect(await (await fetch(`http://127.0.0.1:${localPort}/before`)).text()).toBe('pod says hi to /before');
 
         await cluster.hsm.remove();
         removed = true;
         const pulled = Date.now();
-        const ended = await Promise.all(Object.entries(streams).map(async ([name, stream]) => [name, await stream.exited(5_000).then(() => Date.now() - pulled, () => 'still open')] as const));
-        for (const [name, ms] of ended) expect(ms, `${name} after the token was pulled:\n${streams[name as keyof typeof streams].output()}`).toBeLessThan(2_000);
+        const ended = await Promise.all(
+          Object.entries(streams).map(
+            async ([name, stream]) =>
+              [
+                name,
+                await stream.exited(5_000).then(
+                  () => Date.now() - pulled,
+                  () => 'still open',
+                ),
+              ] as const,
+          ),
+        );
+        for (const [name, ms] of ended)
+          expect(
+            ms,
+            `${name} after the token was pulled:\n${streams[name as keyof typeof streams].output()}`,
+          ).toBeLessThan(2_000);
 
         const next = await cluster.kubectl(newest(), ['get', 'configmaps']);
         expect(next.code).not.toBe(0);
@@ -227,15 +307,20 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
     }, 900_000);
 
     it.each(['websocket', 'spdy'])('exec over %s: stdin, stdout, stderr and the exit code', async (protocol) => {
-      const result = await runClientGo(clientGo, cluster.kubeconfig, cluster.env, { args: ['exec', 'app', protocol, 'sh', '-c', 'tr a-z A-Z; echo from-go >&2; exit 5'], input: 'client-go here\n' });
+      const result = await runClientGo(clientGo, cluster.kubeconfig, cluster.env, {
+        args: ['exec', 'app', protocol, 'sh', '-c', 'tr a-z A-Z; echo from-go >&2; exit 5'],
+        input: 'client-go here\n',
+      });
       expect(result.stdout).toBe('CLIENT-GO HERE\n');
       expect(result.stderr).toContain('from-go');
       expect(result.code, result.stderr).toBe(5);
       expect((await auditedUpgrades('/exec')).at(-1)).toBe(protocol === 'spdy' ? 'SPDY/3.1' : 'websocket');
     });
 
-    it.each(['websocket', 'spdy'])('port-forward over %s carries HTTP to the pod\'s port', async (protocol) => {
-      const result = await runClientGo(clientGo, cluster.kubeconfig, cluster.env, { args: ['port-forward', 'app', String(targetPort), protocol, '/from-go'] });
+    it.each(['websocket', 'spdy'])("port-forward over %s carries HTTP to the pod's port", async (protocol) => {
+      const result = await runClientGo(clientGo, cluster.kubeconfig, cluster.env, {
+        args: ['port-forward', 'app', String(targetPort), protocol, '/from-go'],
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe('pod says hi to /from-go');
       expect((await auditedUpgrades('/portforward')).at(-1)).toBe(protocol === 'spdy' ? 'SPDY/3.1' : 'websocket');
@@ -256,21 +341,42 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
     it('exec: stdin, stdout, stderr and the exit code', async () => {
       const stdout = collector();
       const stderr = collector();
-      const status = await new Promise<{ status?: string; details?: { causes?: { message?: string }[] } }>((resolve, reject) => {
-        new Exec(clientNodeConfig()).exec('default', 'app', 'app', ['sh', '-c', 'tr a-z A-Z; echo from-node >&2; exit 6'], stdout.stream, stderr.stream, Readable.from(['client-node here\n']), false, resolve).catch(reject);
-      });
+      const status = await new Promise<{ status?: string; details?: { causes?: { message?: string }[] } }>(
+        (resolve, reject) => {
+          new Exec(clientNodeConfig())
+            .exec(
+              'default',
+              'app',
+              'app',
+              ['sh', '-c', 'tr a-z A-Z; echo from-node >&2; exit 6'],
+              stdout.stream,
+              stderr.stream,
+              Readable.from(['client-node here\n']),
+              false,
+              resolve,
+            )
+            .catch(reject);
+        },
+      );
       expect(stdout.text()).toBe('CLIENT-NODE HERE\n');
       expect(stderr.text()).toContain('from-node');
       expect(status.details?.causes?.[0]?.message).toBe('6');
       await expect.poll(async () => (await auditedUpgrades('/exec')).at(-1)).toBe('websocket');
     });
 
-    it('port-forward carries HTTP to the pod\'s port', async () => {
+    it("port-forward carries HTTP to the pod's port", async () => {
       const output = collector();
       // Left open: client-node closes the WebSocket when its input ends, before any answer.
       const input = new PassThrough();
       input.write(`GET /from-node HTTP/1.0\r\nHost: pod\r\n\r\n`);
-      const socket = await new PortForward(clientNodeConfig()).portForward('default', 'app', [targetPort], output.stream, null, input);
+      const socket = await new PortForward(clientNodeConfig()).portForward(
+        'default',
+        'app',
+        [targetPort],
+        output.stream,
+        null,
+        input,
+      );
       try {
         await expect.poll(() => output.text(), { timeout: 10_000 }).toContain('pod says hi to /from-node');
       } finally {
@@ -284,7 +390,12 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
 /** A writable that keeps what it is given, for client-node's stream arguments. */
 function collector() {
   const chunks: Buffer[] = [];
-  const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => { chunks.push(Buffer.from(chunk)); done(); } });
+  const stream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
   return { stream, text: () => Buffer.concat(chunks).toString() };
 }
 
@@ -298,8 +409,17 @@ interface RunningKubectl {
 }
 
 /** kubectl left running; with stdin 'pipe' its input stays open (an interactive exec). */
-function startKubectl(bin: string, args: string[], cluster: ProxiedCluster, env: Record<string, string> = {}, stdin: 'ignore' | 'pipe' = 'ignore'): RunningKubectl {
-  const child: ChildProcess = spawn(bin, args, { env: { ...process.env, ...cluster.env, ...env, KUBECONFIG: cluster.kubeconfig }, stdio: [stdin, 'pipe', 'pipe'] });
+function startKubectl(
+  bin: string,
+  args: string[],
+  cluster: ProxiedCluster,
+  env: Record<string, string> = {},
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): RunningKubectl {
+  const child: ChildProcess = spawn(bin, args, {
+    env: { ...process.env, ...cluster.env, ...env, KUBECONFIG: cluster.kubeconfig },
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -307,12 +427,18 @@ function startKubectl(bin: string, args: string[], cluster: ProxiedCluster, env:
   return {
     output: () => output,
     stop: () => void child.kill(),
-    exited: (timeoutMs) => Promise.race([exit, new Promise<void>((_resolve, reject) => setTimeout(() => reject(new Error('still running')), timeoutMs))]),
+    exited: (timeoutMs) =>
+      Promise.race([
+        exit,
+        new Promise<void>((_resolve, reject) => setTimeout(() => reject(new Error('still running')), timeoutMs)),
+      ]),
     async waitFor(pattern, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(output)) {
-        if (child.exitCode !== null) throw new Error(`kubectl ${args.join(' ')} exited (${child.exitCode}) before ${pattern}: ${output}`);
-        if (Date.now() > deadline) throw new Error(`kubectl ${args.join(' ')}: no ${pattern} within ${timeoutMs} ms: ${output}`);
+        if (child.exitCode !== null)
+          throw new Error(`kubectl ${args.join(' ')} exited (${child.exitCode}) before ${pattern}: ${output}`);
+        if (Date.now() > deadline)
+          throw new Error(`kubectl ${args.join(' ')}: no ${pattern} within ${timeoutMs} ms: ${output}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return output;

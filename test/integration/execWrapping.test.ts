@@ -16,22 +16,47 @@ describe('provider: exec, wrapping real plugins and broken ones', () => {
   let home: TempHome;
   let broker: TestBroker;
   const { credential } = callersFor(() => home.dir);
-  const audit = async () => (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { profile: string; source?: string });
+  const audit = async () =>
+    (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { profile: string; source?: string });
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     expect(AWS, 'the aws CLI is on this machine').not.toBe('');
     expect(GKE, 'gke-gcloud-auth-plugin is on this machine').toBeDefined();
     home = await makeTempHome();
-    const gke = seedGkeCache({ dir: path.join(home.dir, 'gke'), currentContext: 'gke-ctx', token: 'gke-cached-token', expiry: new Date(Date.now() + 3_600_000) });
-    await writeFile(gke.kubeconfig, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [], users: [], contexts: [{ name: 'gke-ctx', context: { cluster: 'c', user: 'u' } }], 'current-context': 'gke-ctx' }));
+    const gke = seedGkeCache({
+      dir: path.join(home.dir, 'gke'),
+      currentContext: 'gke-ctx',
+      token: 'gke-cached-token',
+      expiry: new Date(Date.now() + 3_600_000),
+    });
+    await writeFile(
+      gke.kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [],
+        users: [],
+        contexts: [{ name: 'gke-ctx', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'gke-ctx',
+      }),
+    );
     const script = async (name: string, body: string) => {
       const file = path.join(home.dir, name);
       await writeFile(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
       return file;
     };
-    const junk = await script('junk.sh', `echo "Warning: using a deprecated flag"; echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${PLANTED}"}'`);
-    const failing = await script('failing.sh', `echo "error: refresh token ${PLANTED} was rejected by the IdP" >&2; exit 3`);
+    const junk = await script(
+      'junk.sh',
+      `echo "Warning: using a deprecated flag"; echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${PLANTED}"}'`,
+    );
+    const failing = await script(
+      'failing.sh',
+      `echo "error: refresh token ${PLANTED} was rejected by the IdP" >&2; exit 3`,
+    );
     const hanging = await script('hanging.sh', 'sleep 30');
     await writeConfig(
       home.dir,
@@ -73,13 +98,18 @@ describe('provider: exec, wrapping real plugins and broken ones', () => {
     const second = await credential('eks');
     expect(JSON.parse(second.stdout).status.token).toBe(token);
     // The audit line is written just after the answer goes out: give it a moment.
-    await expect.poll(async () => (await audit()).filter((r) => r.profile === 'eks').map((r) => r.source), { timeout: 3000 }).toEqual(['provider', 'cache']);
+    await expect
+      .poll(async () => (await audit()).filter((r) => r.profile === 'eks').map((r) => r.source), { timeout: 3000 })
+      .toEqual(['provider', 'cache']);
   });
 
-  it('serves gke-gcloud-auth-plugin\'s v1beta1 answer to a v1 caller, from its own cache file', async () => {
+  it("serves gke-gcloud-auth-plugin's v1beta1 answer to a v1 caller, from its own cache file", async () => {
     const answer = await credential('gke');
     expect(answer.code, answer.stderr).toBe(0);
-    expect(JSON.parse(answer.stdout)).toMatchObject({ apiVersion: 'client.authentication.k8s.io/v1', status: { token: 'gke-cached-token' } });
+    expect(JSON.parse(answer.stdout)).toMatchObject({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      status: { token: 'gke-cached-token' },
+    });
   });
 
   it('explains junk output without echoing what the plugin printed', async () => {
@@ -90,14 +120,14 @@ describe('provider: exec, wrapping real plugins and broken ones', () => {
     expect(answer.stderr).not.toContain(PLANTED);
   });
 
-  it('quotes a failing plugin\'s stderr, trimmed, with long opaque values redacted', async () => {
+  it("quotes a failing plugin's stderr, trimmed, with long opaque values redacted", async () => {
     const answer = await credential('failing');
     expect(answer.code).toBe(1);
     expect(answer.stderr).toContain('failed (exit 3): error: refresh token [redacted] was rejected by the IdP');
     expect(answer.stderr).not.toContain(PLANTED);
   });
 
-  it('gives up on a plugin that hangs, after the profile\'s timeout', async () => {
+  it("gives up on a plugin that hangs, after the profile's timeout", async () => {
     const started = Date.now();
     const answer = await credential('hanging');
     expect(answer.code).toBe(1);

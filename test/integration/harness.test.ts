@@ -62,7 +62,10 @@ describe('stand-in apiserver', () => {
       status: 200,
       body: { major: '1', minor: '33', gitVersion: 'v1.33.0', platform: 'linux/amd64' },
     });
-    expect(await get(bearer, '/api', auth)).toMatchObject({ status: 200, body: { kind: 'APIVersions', versions: ['v1'] } });
+    expect(await get(bearer, '/api', auth)).toMatchObject({
+      status: 200,
+      body: { kind: 'APIVersions', versions: ['v1'] },
+    });
     expect(await get(bearer, '/apis', auth)).toMatchObject({ status: 200, body: { kind: 'APIGroupList', groups: [] } });
     expect(await get(bearer, '/nope', auth)).toMatchObject({ status: 404, body: { kind: 'Status', code: 404 } });
   });

@@ -19,7 +19,10 @@ describe('kubecred import --undo and the backups it keeps', () => {
   let home: TempHome;
   let broker: TestBroker;
   let kubeconfig: string;
-  const { cli } = callersFor(() => home.dir, () => ({ KUBECONFIG: kubeconfig }));
+  const { cli } = callersFor(
+    () => home.dir,
+    () => ({ KUBECONFIG: kubeconfig }),
+  );
   const backupDir = () => path.join(home.dir, 'state', 'kubeconfig-backups');
   const configYaml = () => readFile(path.join(home.dir, 'config.yaml'), 'utf8');
 
@@ -46,7 +49,9 @@ describe('kubecred import --undo and the backups it keeps', () => {
     expect(await configYaml()).toContain('lab-admin');
 
     const doctor = await cli(['doctor']);
-    expect(doctor.stdout).toMatch(/WARN +backups +kubeconfig backups: 1 backup still holds plaintext credentials: .*\(lab-admin\)/);
+    expect(doctor.stdout).toMatch(
+      /WARN +backups +kubeconfig backups: 1 backup still holds plaintext credentials: .*\(lab-admin\)/,
+    );
     expect(doctor.stdout).not.toContain(TOKEN);
 
     const unasked = await cli(['import', '--undo']);

@@ -30,12 +30,19 @@ describe('kubecred install', () => {
   const at = (name: string) => path.join(home.dir, name);
 
   function kubeconfigText(opts: { context?: boolean; cluster?: boolean; user?: string; header?: string }): string {
-    const cluster = opts.cluster === false ? 'clusters: []\n' : `clusters:\n- name: dev\n  cluster:\n    server: ${api.url}\n    certificate-authority-data: ${Buffer.from(pki.caPem).toString('base64')}\n`;
-    const context = opts.context === false ? 'contexts: []\n' : 'contexts:\n- name: dev\n  context:\n    cluster: dev\n    user: dev-user\ncurrent-context: dev\n';
+    const cluster =
+      opts.cluster === false
+        ? 'clusters: []\n'
+        : `clusters:\n- name: dev\n  cluster:\n    server: ${api.url}\n    certificate-authority-data: ${Buffer.from(pki.caPem).toString('base64')}\n`;
+    const context =
+      opts.context === false
+        ? 'contexts: []\n'
+        : 'contexts:\n- name: dev\n  context:\n    cluster: dev\n    user: dev-user\ncurrent-context: dev\n';
     return `${opts.header ?? '# my kubeconfig\n'}apiVersion: v1\nkind: Config\n${cluster}${context}${opts.user ?? 'users: []\n'}`;
   }
 
-  const kubectl = (build: string, kubeconfig: string) => runKubectl(build, ['get', '--raw', '/version'], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
+  const kubectl = (build: string, kubeconfig: string) =>
+    runKubectl(build, ['get', '--raw', '/version'], { kubeconfig, env: { KUBECRED_HOME: home.dir } });
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -44,7 +51,10 @@ describe('kubecred install', () => {
     api = await startApiStandIn({ pki, auth: { bearerToken: TOKEN } });
     await writeConfig(home.dir, 'profiles:\n  - name: tok\n    provider: static\n');
     broker = await startTestBroker(home.dir);
-    const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'tok', 'token'], { env: brokerEnv(home.dir), input: TOKEN });
+    const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'tok', 'token'], {
+      env: brokerEnv(home.dir),
+      input: TOKEN,
+    });
     expect(stored.code, stored.stderr).toBe(0);
   });
   afterAll(async () => {
@@ -55,7 +65,9 @@ describe('kubecred install', () => {
 
   it('writes the exec block for the current context and kubectl then works through Kubecred', async () => {
     const file = at('config');
-    await writeFile(file, kubeconfigText({ user: 'users:\n- name: dev-user # filled in by kubecred\n  user: {}\n' }), { mode: 0o640 });
+    await writeFile(file, kubeconfigText({ user: 'users:\n- name: dev-user # filled in by kubecred\n  user: {}\n' }), {
+      mode: 0o640,
+    });
     for (const build of OLDEST_AND_NEWEST) expect((await kubectl(build.path, file)).code).not.toBe(0);
     const result = await cli(['install', '--profile', 'tok', '--kubeconfig', file]);
     expect(result.code, result.stderr).toBe(0);
@@ -64,7 +76,14 @@ describe('kubecred install', () => {
     expect(text).toContain('# my kubeconfig');
     expect(text).toContain('- name: dev-user # filled in by kubecred');
     const exec = (parse(text) as Kubeconfig).users[0]!.user.exec;
-    expect(exec).toEqual({ apiVersion: 'client.authentication.k8s.io/v1', command: NATIVE_SHIM, args: ['credential', 'tok'], interactiveMode: 'IfAvailable', provideClusterInfo: true, installHint: INSTALL_HINT });
+    expect(exec).toEqual({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      command: NATIVE_SHIM,
+      args: ['credential', 'tok'],
+      interactiveMode: 'IfAvailable',
+      provideClusterInfo: true,
+      installHint: INSTALL_HINT,
+    });
     expect((await stat(file)).mode & 0o777).toBe(0o640);
     for (const build of OLDEST_AND_NEWEST) {
       const answer = await kubectl(build.path, file);
@@ -77,32 +96,54 @@ describe('kubecred install', () => {
     const first = at('first.yaml');
     const second = at('second.yaml');
     await writeFile(first, kubeconfigText({}), { mode: 0o600 });
-    await writeFile(second, kubeconfigText({ header: '# users live here\n', context: false, cluster: false, user: 'users:\n- name: dev-user\n  user: {}\n' }), { mode: 0o600 });
+    await writeFile(
+      second,
+      kubeconfigText({
+        header: '# users live here\n',
+        context: false,
+        cluster: false,
+        user: 'users:\n- name: dev-user\n  user: {}\n',
+      }),
+      { mode: 0o600 },
+    );
     const firstBefore = await readFile(first, 'utf8');
     const env = { ...brokerEnv(home.dir), KUBECONFIG: `${first}:${second}` };
-    const result = await run(process.execPath, [KUBECRED_CLI, 'install', '--profile', 'tok', '--context', 'dev', '--api-version', 'v1beta1'], { env });
+    const result = await run(
+      process.execPath,
+      [KUBECRED_CLI, 'install', '--profile', 'tok', '--context', 'dev', '--api-version', 'v1beta1'],
+      { env },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(await readFile(first, 'utf8')).toBe(firstBefore);
     const exec = (parse(await readFile(second, 'utf8')) as Kubeconfig).users[0]!.user.exec!;
     expect(exec.apiVersion).toBe('client.authentication.k8s.io/v1beta1');
-    const answer = await runKubectl(BUILDS[BUILDS.length - 1]!.path, ['get', '--raw', '/version'], { kubeconfig: `${first}:${second}`, env: { KUBECRED_HOME: home.dir } });
+    const answer = await runKubectl(BUILDS[BUILDS.length - 1]!.path, ['get', '--raw', '/version'], {
+      kubeconfig: `${first}:${second}`,
+      env: { KUBECRED_HOME: home.dir },
+    });
     expect(answer.code, answer.stderr).toBe(0);
 
     // No file defines the user: it goes into the first file that exists, as kubectl puts new entries.
     const lonely = at('lonely.yaml');
     await writeFile(lonely, kubeconfigText({}), { mode: 0o600 });
-    const created = await run(process.execPath, [KUBECRED_CLI, 'install', '--profile', 'tok'], { env: { ...brokerEnv(home.dir), KUBECONFIG: `${at('absent.yaml')}:${lonely}` } });
+    const created = await run(process.execPath, [KUBECRED_CLI, 'install', '--profile', 'tok'], {
+      env: { ...brokerEnv(home.dir), KUBECONFIG: `${at('absent.yaml')}:${lonely}` },
+    });
     expect(created.code, created.stderr).toBe(0);
     expect((parse(await readFile(lonely, 'utf8')) as Kubeconfig).users.map((u) => u.name)).toEqual(['dev-user']);
   });
 
   it('refuses to drop credentials a user has unless told to, and names what to do', async () => {
     const file = at('has-token');
-    await writeFile(file, kubeconfigText({ user: `users:\n- name: dev-user\n  user:\n    token: ${TOKEN}-old\n` }), { mode: 0o600 });
+    await writeFile(file, kubeconfigText({ user: `users:\n- name: dev-user\n  user:\n    token: ${TOKEN}-old\n` }), {
+      mode: 0o600,
+    });
     const before = await readFile(file, 'utf8');
     const refused = await cli(['install', '--profile', 'tok', '--kubeconfig', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(new RegExp(`user "dev-user" in ${file}:\\d+ has credentials of its own.*kubecred import.*--replace`));
+    expect(refused.stderr).toMatch(
+      new RegExp(`user "dev-user" in ${file}:\\d+ has credentials of its own.*kubecred import.*--replace`),
+    );
     expect(refused.stderr).not.toContain(TOKEN);
     expect(await readFile(file, 'utf8')).toBe(before);
     const replaced = await cli(['install', '--profile', 'tok', '--kubeconfig', file, '--replace']);

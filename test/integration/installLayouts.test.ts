@@ -29,8 +29,11 @@ describe('the three install layouts', () => {
     await home?.cleanup();
   });
 
-  it('the source tree and the build both use the checkout\'s dist/ and bin/kubecred', () => {
-    for (const [kind, moduleDir] of [['source', path.join(REPO_ROOT, 'src', 'main', 'platform')], ['dist', path.join(REPO_ROOT, 'dist', 'main', 'platform')]] as const) {
+  it("the source tree and the build both use the checkout's dist/ and bin/kubecred", () => {
+    for (const [kind, moduleDir] of [
+      ['source', path.join(REPO_ROOT, 'src', 'main', 'platform')],
+      ['dist', path.join(REPO_ROOT, 'dist', 'main', 'platform')],
+    ] as const) {
       const layout = installLayout({ moduleDir });
       expect(layout.kind).toBe(kind);
       expect(layoutShim(layout, process.platform, process.arch)).toBe(NATIVE_SHIM);
@@ -48,15 +51,27 @@ describe('the three install layouts', () => {
     const appDir = path.join(home.dir, 'Kubecred');
     const resources = path.join(appDir, 'resources');
     await mkdir(path.join(resources, 'app.asar'), { recursive: true });
-    for (const part of ['bin', 'dist', 'node_modules', 'package.json']) await symlink(path.join(REPO_ROOT, part), path.join(resources, 'app.asar', part));
+    for (const part of ['bin', 'dist', 'node_modules', 'package.json'])
+      await symlink(path.join(REPO_ROOT, part), path.join(resources, 'app.asar', part));
     await mkdir(path.join(resources, 'shim', TARGET), { recursive: true });
     await copyFile(NATIVE_SHIM, path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)));
     await mkdir(path.join(resources, 'bin'));
     await copyFile(path.join(REPO_ROOT, 'packaging', 'bin', 'kubecred'), path.join(resources, 'bin', 'kubecred'));
-    await writeFile(path.join(appDir, 'kubecred'), `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo "not in Node mode" >&2; exit 99; }\nexec "${process.execPath}" "$@"\n`, { mode: 0o755 });
-    await run('chmod', ['+x', path.join(resources, 'bin', 'kubecred'), path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM))]);
+    await writeFile(
+      path.join(appDir, 'kubecred'),
+      `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo "not in Node mode" >&2; exit 99; }\nexec "${process.execPath}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    await run('chmod', [
+      '+x',
+      path.join(resources, 'bin', 'kubecred'),
+      path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)),
+    ]);
 
-    const layout = installLayout({ moduleDir: path.join(resources, 'app.asar', 'dist', 'main', 'platform'), resourcesPath: resources });
+    const layout = installLayout({
+      moduleDir: path.join(resources, 'app.asar', 'dist', 'main', 'platform'),
+      resourcesPath: resources,
+    });
     expect(layout.kind).toBe('packaged');
     const shim = layoutShim(layout, process.platform, process.arch)!;
     expect(shim).toBe(path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)));
@@ -66,7 +81,12 @@ describe('the three install layouts', () => {
     expect(layout.resourcesDir).toBe(path.join(resources, 'resources'));
 
     // What install/import write into a kubeconfig runs, from outside the asar, and answers.
-    const env = { KUBECRED_HOME: home.dir, HOME: home.dir, PATH: process.env.PATH ?? '', KUBERNETES_EXEC_INFO: V1_EXEC_INFO };
+    const env = {
+      KUBECRED_HOME: home.dir,
+      HOME: home.dir,
+      PATH: process.env.PATH ?? '',
+      KUBERNETES_EXEC_INFO: V1_EXEC_INFO,
+    };
     const served = await run(shim, ['credential', 'packaged'], { env });
     expect(served.code, served.stderr).toBe(0);
     expect(JSON.parse(served.stdout).status.token).toBe('served-to-the-packaged-shim');

@@ -35,7 +35,13 @@ function contender(lock: string, startAt: number): Contender {
     });
     void exited.then(() => resolve(out.trim()));
   });
-  return { outcome, finish: async () => { child.stdin.end(); await exited; } };
+  return {
+    outcome,
+    finish: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
 
 describe('the broker lock under contention', () => {
@@ -47,18 +53,25 @@ describe('the broker lock under contention', () => {
   it.each([
     ['no lock yet', false],
     ['a stale lock left by a killed broker', true],
-  ])(`${CONTENDERS} processes in lockstep, %s: exactly one holds it`, async (_name, stale) => {
-    assertBuilt();
-    home = await makeTempHome();
-    const lock = path.join(home.dir, 'run', 'broker.lock');
-    await mkdir(path.dirname(lock), { recursive: true, mode: 0o700 });
-    if (stale) await writeFile(lock, `${spawnSync('true').pid}\n`, { mode: 0o600 });
-    const startAt = Date.now() + 1500;
-    const contenders = Array.from({ length: CONTENDERS }, () => contender(lock, startAt));
-    // The holder keeps the lock until everyone has tried, however late a slow machine starts them.
-    const outcomes = await Promise.all(contenders.map((c) => c.outcome));
-    await Promise.all(contenders.map((c) => c.finish()));
-    expect(outcomes.filter((o) => o === 'held'), outcomes.join(',')).toHaveLength(1);
-    expect(outcomes.filter((o) => o === 'AlreadyRunningError')).toHaveLength(CONTENDERS - 1);
-  }, 60_000);
+  ])(
+    `${CONTENDERS} processes in lockstep, %s: exactly one holds it`,
+    async (_name, stale) => {
+      assertBuilt();
+      home = await makeTempHome();
+      const lock = path.join(home.dir, 'run', 'broker.lock');
+      await mkdir(path.dirname(lock), { recursive: true, mode: 0o700 });
+      if (stale) await writeFile(lock, `${spawnSync('true').pid}\n`, { mode: 0o600 });
+      const startAt = Date.now() + 1500;
+      const contenders = Array.from({ length: CONTENDERS }, () => contender(lock, startAt));
+      // The holder keeps the lock until everyone has tried, however late a slow machine starts them.
+      const outcomes = await Promise.all(contenders.map((c) => c.outcome));
+      await Promise.all(contenders.map((c) => c.finish()));
+      expect(
+        outcomes.filter((o) => o === 'held'),
+        outcomes.join(','),
+      ).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'AlreadyRunningError')).toHaveLength(CONTENDERS - 1);
+    },
+    60_000,
+  );
 });

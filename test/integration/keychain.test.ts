@@ -1,13 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
-import { inKeyringSession, killSecretService, restartSecretService, secretServiceAvailable } from '../support/keyring.js';
+import {
+  inKeyringSession,
+  killSecretService,
+  restartSecretService,
+  secretServiceAvailable,
+} from '../support/keyring.js';
 import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { callersFor } from '../support/callers.js';
 import { findLeaks } from '../support/hygiene.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
-const V1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
+const V1_INFO = JSON.stringify({
+  apiVersion: 'client.authentication.k8s.io/v1',
+  kind: 'ExecCredential',
+  spec: { interactive: false },
+});
 const PLANTED = 'kc-keychain-planted-5e1d0c9b7a';
 
 describe('static profiles in the OS keychain (gnome-keyring over D-Bus)', () => {
@@ -17,10 +26,15 @@ describe('static profiles in the OS keychain (gnome-keyring over D-Bus)', () => 
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
-    expect(inKeyringSession(), 'run the integration tests through npm test, which starts .ci/keyring-session.sh').toBe(true);
+    expect(inKeyringSession(), 'run the integration tests through npm test, which starts .ci/keyring-session.sh').toBe(
+      true,
+    );
     expect(secretServiceAvailable()).toBe(true);
     home = await makeTempHome();
-    await writeConfig(home.dir, 'profiles:\n  - name: kept\n    provider: static\n  - name: fresh\n    provider: static\n  - name: halfcert\n    provider: static\n');
+    await writeConfig(
+      home.dir,
+      'profiles:\n  - name: kept\n    provider: static\n  - name: fresh\n    provider: static\n  - name: halfcert\n    provider: static\n',
+    );
     broker = await startTestBroker(home.dir);
   });
 
@@ -62,7 +76,10 @@ describe('static profiles in the OS keychain (gnome-keyring over D-Bus)', () => 
   });
 
   it('explains a half-stored client certificate', async () => {
-    await cli(['secret', 'set', 'halfcert', 'client-certificate'], '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    await cli(
+      ['secret', 'set', 'halfcert', 'client-certificate'],
+      '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+    );
     const answer = await credential('halfcert');
     expect(answer.code).toBe(1);
     expect(answer.stderr).toContain('has a client certificate but no client-key');
@@ -95,10 +112,17 @@ describe('static profiles in the OS keychain (gnome-keyring over D-Bus)', () => 
       await writeConfig(other.dir, 'profiles:\n  - name: nobus\n    provider: static\n');
       const lonely = await startTestBroker(other.dir, { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' });
       try {
-        const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'nobus', 'token'], { env: brokerEnv(other.dir), input: 'x' });
+        const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'nobus', 'token'], {
+          env: brokerEnv(other.dir),
+          input: 'x',
+        });
         expect(stored.code).toBe(1);
-        expect(stored.stderr).toMatch(/the OS keychain could not store nobus\/token: .*DBus.*\. Start a Secret Service/);
-        const answer = await run(NATIVE_SHIM, ['credential', 'nobus'], { env: { ...brokerEnv(other.dir), KUBERNETES_EXEC_INFO: V1_INFO } });
+        expect(stored.stderr).toMatch(
+          /the OS keychain could not store nobus\/token: .*DBus.*\. Start a Secret Service/,
+        );
+        const answer = await run(NATIVE_SHIM, ['credential', 'nobus'], {
+          env: { ...brokerEnv(other.dir), KUBERNETES_EXEC_INFO: V1_INFO },
+        });
         expect(answer.code).toBe(1);
         expect(answer.stdout).toBe('');
         expect(answer.stderr).toContain('the OS keychain could not read nobus/');

@@ -26,7 +26,10 @@ describe('kubectl through Kubecred, every build, both shims, both apiVersions, a
   let api: KubeApiServer;
 
   async function setSecret(profile: string, field: string, value: string): Promise<void> {
-    const result = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', profile, field], { env: brokerEnv(home.dir), input: value });
+    const result = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', profile, field], {
+      env: brokerEnv(home.dir),
+      input: value,
+    });
     expect(result.code, result.stderr).toBe(0);
   }
 
@@ -35,8 +38,15 @@ describe('kubectl through Kubecred, every build, both shims, both apiVersions, a
     expect(BUILDS.length).toBeGreaterThanOrEqual(2);
     home = await makeTempHome();
     pki = await createTestPki(path.join(home.dir, 'pki'));
-    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokens: [{ token: TOKEN, user: 'e2e', groups: ['system:masters'] }] });
-    await writeConfig(home.dir, 'profiles:\n  - name: tok\n    provider: static\n  - name: cert\n    provider: static\n  - name: wrong\n    provider: static\n');
+    api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokens: [{ token: TOKEN, user: 'e2e', groups: ['system:masters'] }],
+    });
+    await writeConfig(
+      home.dir,
+      'profiles:\n  - name: tok\n    provider: static\n  - name: cert\n    provider: static\n  - name: wrong\n    provider: static\n',
+    );
     broker = await startTestBroker(home.dir);
     await setSecret('tok', 'token', `${TOKEN}\n`);
     await setSecret('cert', 'client-certificate', pki.clientCertPem);
@@ -52,7 +62,10 @@ describe('kubectl through Kubecred, every build, both shims, both apiVersions, a
 
   async function kubectlVia(build: string, shim: string, apiVersion: ExecApiVersion, profile: string) {
     const kubeconfig = await writeExecKubeconfig({
-      path: path.join(home.dir, `kubeconfig-${profile}-${path.basename(build)}-${path.basename(shim)}-${apiVersion.split('/')[1]}`),
+      path: path.join(
+        home.dir,
+        `kubeconfig-${profile}-${path.basename(build)}-${path.basename(shim)}-${apiVersion.split('/')[1]}`,
+      ),
       server: api.url,
       caPem: api.caPem,
       command: shim,
@@ -66,19 +79,25 @@ describe('kubectl through Kubecred, every build, both shims, both apiVersions, a
   }
 
   describe.each(BUILDS)('$name', (build) => {
-    it.each(SHIMS.flatMap((shim) => API_VERSIONS.map((apiVersion) => ({ ...shim, apiVersion }))))('bearer token via $name, $apiVersion', async ({ command, apiVersion }) => {
-      const result = await kubectlVia(build.path, command, apiVersion, 'tok');
-      expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout).kind).toBe('APIVersions');
-    });
+    it.each(SHIMS.flatMap((shim) => API_VERSIONS.map((apiVersion) => ({ ...shim, apiVersion }))))(
+      'bearer token via $name, $apiVersion',
+      async ({ command, apiVersion }) => {
+        const result = await kubectlVia(build.path, command, apiVersion, 'tok');
+        expect(result.code, result.stderr).toBe(0);
+        expect(JSON.parse(result.stdout).kind).toBe('APIVersions');
+      },
+    );
 
-    it.each(SHIMS.flatMap((shim) => API_VERSIONS.map((apiVersion) => ({ ...shim, apiVersion }))))('client certificate via $name, $apiVersion', async ({ command, apiVersion }) => {
-      const result = await kubectlVia(build.path, command, apiVersion, 'cert');
-      expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout).kind).toBe('APIVersions');
-    });
+    it.each(SHIMS.flatMap((shim) => API_VERSIONS.map((apiVersion) => ({ ...shim, apiVersion }))))(
+      'client certificate via $name, $apiVersion',
+      async ({ command, apiVersion }) => {
+        const result = await kubectlVia(build.path, command, apiVersion, 'cert');
+        expect(result.code, result.stderr).toBe(0);
+        expect(JSON.parse(result.stdout).kind).toBe('APIVersions');
+      },
+    );
 
-    it('is refused with the wrong token, and the failure is kubectl\'s, not the plugin\'s', async () => {
+    it("is refused with the wrong token, and the failure is kubectl's, not the plugin's", async () => {
       const result = await kubectlVia(build.path, NATIVE_SHIM, 'client.authentication.k8s.io/v1', 'wrong');
       expect(result.code).not.toBe(0);
       expect(result.stderr).toMatch(/Unauthorized|provide credentials/);
@@ -96,7 +115,11 @@ describe('kubectl through Kubecred, every build, both shims, both apiVersions, a
   it('keeps the planted token out of the home, the logs and the audit trail', async () => {
     const leaks = await run('grep', ['-r', '-l', '-a', '-F', TOKEN, home.dir]);
     // The API server's own token file and the test PKI hold them by design; nothing of Kubecred's may.
-    expect(leaks.stdout.split('\n').filter((f) => f && !f.includes(`${path.sep}pki${path.sep}`) && !f.includes(`${path.sep}apiserver${path.sep}`))).toEqual([]);
+    expect(
+      leaks.stdout
+        .split('\n')
+        .filter((f) => f && !f.includes(`${path.sep}pki${path.sep}`) && !f.includes(`${path.sep}apiserver${path.sep}`)),
+    ).toEqual([]);
     expect(broker.output()).not.toContain(TOKEN);
     const clientKeyBody = pki.clientKeyPem.split('\n')[1] ?? 'unreachable';
     const keyLeaks = await run('grep', ['-r', '-l', '-a', '-F', clientKeyBody, home.dir]);

@@ -58,10 +58,17 @@ describe.runIf(isRoot)('another OS user on the same machine', () => {
   });
 
   it('cannot connect to the socket, and the shim gives it no credential', async () => {
-    const connect = await asNobody(process.execPath, ['-e', `require('net').connect(${JSON.stringify(broker.socket)}).on('connect',()=>{console.log('connected');process.exit(0)}).on('error',(e)=>{console.error(e.code);process.exit(3)})`]);
+    const connect = await asNobody(process.execPath, [
+      '-e',
+      `require('net').connect(${JSON.stringify(broker.socket)}).on('connect',()=>{console.log('connected');process.exit(0)}).on('error',(e)=>{console.error(e.code);process.exit(3)})`,
+    ]);
     expect(connect.stdout).not.toContain('connected');
     expect(connect.stderr).toContain('EACCES');
-    const shim = await asNobody(shimForAll, ['credential', 'planted'], { KUBECRED_HOME: home.dir, KUBERNETES_EXEC_INFO: V1_EXEC_INFO, KUBECRED_CLI: '/nonexistent' });
+    const shim = await asNobody(shimForAll, ['credential', 'planted'], {
+      KUBECRED_HOME: home.dir,
+      KUBERNETES_EXEC_INFO: V1_EXEC_INFO,
+      KUBECRED_CLI: '/nonexistent',
+    });
     expect(shim.code).not.toBe(0);
     expect(shim.stdout).toBe('');
     expect(shim.stderr).not.toContain(PLANTED_TOKEN);
@@ -72,7 +79,10 @@ describe.runIf(isRoot)('another OS user on the same machine', () => {
     const runDir = path.join(home.dir, 'run');
     await chmod(runDir, 0o755);
     try {
-      const connect = await asNobody(process.execPath, ['-e', `require('net').connect(${JSON.stringify(broker.socket)}).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`]);
+      const connect = await asNobody(process.execPath, [
+        '-e',
+        `require('net').connect(${JSON.stringify(broker.socket)}).on('connect',()=>process.exit(0)).on('error',(e)=>{console.error(e.code);process.exit(3)})`,
+      ]);
       expect(connect.code).toBe(3);
       expect(connect.stderr).toContain('EACCES');
       const secret = await asNobody('cat', [path.join(runDir, 'client-secret')]);
@@ -82,15 +92,25 @@ describe.runIf(isRoot)('another OS user on the same machine', () => {
     }
   });
 
-  it('cannot reach the Secret Service on the user\'s session bus', async () => {
+  it("cannot reach the Secret Service on the user's session bus", async () => {
     const address = process.env.DBUS_SESSION_BUS_ADDRESS;
     expect(address, 'run inside .ci/keyring-session.sh').toBeTruthy();
-    const probe = await asNobody('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.secrets', '/org/freedesktop/secrets', 'org.freedesktop.DBus.Peer.Ping'], { DBUS_SESSION_BUS_ADDRESS: address! });
+    const probe = await asNobody(
+      'dbus-send',
+      [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.secrets',
+        '/org/freedesktop/secrets',
+        'org.freedesktop.DBus.Peer.Ping',
+      ],
+      { DBUS_SESSION_BUS_ADDRESS: address! },
+    );
     expect(probe.code).not.toBe(0);
     expect(probe.stderr).toMatch(/Permission denied|AuthFailed|rejected/i);
   });
 
-  it('finds the planted token in no file it can read, no argv, and cannot read the broker\'s environment', async () => {
+  it("finds the planted token in no file it can read, no argv, and cannot read the broker's environment", async () => {
     const grep = await asNobody('grep', ['-r', '-l', '-a', PLANTED_TOKEN, home.dir]);
     expect(grep.stdout).toBe('');
     const environ = await asNobody('cat', [`/proc/${broker.process.pid}/environ`]);

@@ -59,7 +59,10 @@ function countingModule(counts: Counts): () => Promise<typeof Pkcs11Js> {
  * pkcs11js over SoftHSM2 as a slow card behaves: each signature takes `ms` (a touch, a PIN
  * pad). The blocking C_Sign holds the calling thread that long; C_SignAsync waits off it.
  */
-function slowSigningModule(ms: number, seen: { flags: (number | undefined)[]; sync: number; async: number }): () => Promise<typeof Pkcs11Js> {
+function slowSigningModule(
+  ms: number,
+  seen: { flags: (number | undefined)[]; sync: number; async: number },
+): () => Promise<typeof Pkcs11Js> {
   return async () => {
     const real = await import('pkcs11js');
     class SlowCard extends real.PKCS11 {
@@ -119,7 +122,12 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     });
     const ui: SecretPromptPort = { askPin, askPassphrase: async () => null };
     const clock = options.clock ?? new FakeClock();
-    const service = createPkcs11Service({ tokens: options.tokens ?? [token], ui, clock, loadModule: countingModule(counts) });
+    const service = createPkcs11Service({
+      tokens: options.tokens ?? [token],
+      ui,
+      clock,
+      loadModule: countingModule(counts),
+    });
     open.push(service);
     return { service, askPin, counts, clock, store: service.secretStore('hsm') };
   }
@@ -133,8 +141,38 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
 
     // Client certificates made by openssl; certificates go to the token with pkcs11-tool.
     const openssl = (args: string[]) => exec('openssl', args, { cwd: dir, timeout: 30_000 });
-    await openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ec.key', '-out', 'ec.crt', '-subj', '/CN=kc-ec', '-days', '2']);
-    await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'rsa.key', '-out', 'rsa.crt', '-subj', '/CN=kc-rsa', '-days', '2']);
+    await openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'ec.key',
+      '-out',
+      'ec.crt',
+      '-subj',
+      '/CN=kc-ec',
+      '-days',
+      '2',
+    ]);
+    await openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'rsa.key',
+      '-out',
+      'rsa.crt',
+      '-subj',
+      '/CN=kc-rsa',
+      '-days',
+      '2',
+    ]);
     ecCertPem = await readFile(join(dir, 'ec.crt'), 'utf8');
     rsaCertPem = await readFile(join(dir, 'rsa.crt'), 'utf8');
     for (const name of ['ec', 'rsa']) {
@@ -143,18 +181,46 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     await openssl(['pkey', '-in', 'ec.key', '-outform', 'DER', '-out', 'ec.key.der']);
     const login = ['--token-label', hsm.label, '--login', '--pin', PIN];
     const write = (file: string, type: string, label: string, id: string, extra: string[] = []) =>
-      pkcs11Tool(hsm, [...login, '--write-object', join(dir, file), '--type', type, '--label', label, '--id', id, ...extra]);
+      pkcs11Tool(hsm, [
+        ...login,
+        '--write-object',
+        join(dir, file),
+        '--type',
+        type,
+        '--label',
+        label,
+        '--id',
+        id,
+        ...extra,
+      ]);
     await write('ec.crt.der', 'cert', 'ec-client', '01');
     await write('rsa.crt.der', 'cert', 'rsa-client', '02');
     await write('ec.crt.der', 'cert', 'hw-client', '03');
     await write('ec.crt.der', 'cert', 'imported-sensitive', '04');
     // A key made on the token: CKA_SENSITIVE, never extractable, like a smart card's.
-    await pkcs11Tool(hsm, [...login, '--keypairgen', '--key-type', 'EC:prime256v1', '--label', 'hw-client', '--id', '03']);
+    await pkcs11Tool(hsm, [
+      ...login,
+      '--keypairgen',
+      '--key-type',
+      'EC:prime256v1',
+      '--label',
+      'hw-client',
+      '--id',
+      '03',
+    ]);
     // pkcs11-tool imports private keys sensitive (SoftHSM's default), extractable or not.
     await write('ec.key.der', 'privkey', 'imported-sensitive', '04', ['--extractable']);
     // Extractable, non-sensitive keys need a template pkcs11-tool cannot write: C_CreateObject.
-    await createExtractableKey(hsm, PIN, { pem: await readFile(join(dir, 'ec.key'), 'utf8'), label: 'ec-client', id: 1 });
-    await createExtractableKey(hsm, PIN, { pem: await readFile(join(dir, 'rsa.key'), 'utf8'), label: 'rsa-key-with-another-label', id: 2 });
+    await createExtractableKey(hsm, PIN, {
+      pem: await readFile(join(dir, 'ec.key'), 'utf8'),
+      label: 'ec-client',
+      id: 1,
+    });
+    await createExtractableKey(hsm, PIN, {
+      pem: await readFile(join(dir, 'rsa.key'), 'utf8'),
+      label: 'rsa-key-with-another-label',
+      id: 2,
+    });
   });
 
   afterEach(async () => {
@@ -218,7 +284,14 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     const { service, store, askPin } = start({ tokens: [token, second] });
     const [before, other] = await service.listTokens();
     expect(askPin).not.toHaveBeenCalled();
-    expect(before).toMatchObject({ name: 'hsm', present: true, loggedIn: false, label: 'kc-test', serial: hsm.serial, model: 'SoftHSM v2' });
+    expect(before).toMatchObject({
+      name: 'hsm',
+      present: true,
+      loggedIn: false,
+      label: 'kc-test',
+      serial: hsm.serial,
+      model: 'SoftHSM v2',
+    });
     expect(before?.slotId).toMatch(/^\d+$/);
     expect(before?.objects.map((o) => o.kind)).not.toContain('private-key');
     expect(before?.objects).toContainEqual({ kind: 'certificate', label: 'ec-client' });
@@ -308,16 +381,35 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
 
   it('signs off the main thread: timers keep firing while a slow card signs, and another operation on the token waits its turn', async () => {
     const seen = { flags: [] as (number | undefined)[], sync: 0, async: 0 };
-    const service = createPkcs11Service({ tokens: [token], ui: { askPin: async () => PIN, askPassphrase: async () => null }, clock: new FakeClock(), loadModule: slowSigningModule(400, seen) });
+    const service = createPkcs11Service({
+      tokens: [token],
+      ui: { askPin: async () => PIN, askPassphrase: async () => null },
+      clock: new FakeClock(),
+      loadModule: slowSigningModule(400, seen),
+    });
     open.push(service);
     await service.login('hsm', PIN);
-    const message = Buffer.concat([Buffer.alloc(64, 0x20), Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'), Buffer.alloc(32, 9)]);
+    const message = Buffer.concat([
+      Buffer.alloc(64, 0x20),
+      Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'),
+      Buffer.alloc(32, 9),
+    ]);
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 20);
     try {
-      const [signature, secrets] = await Promise.all([service.sign('hsm', 'ec-client', planSignature('ecdsa_sha256', message, 'ec')), service.secretStore('hsm').list('nobody')]);
+      const [signature, secrets] = await Promise.all([
+        service.sign('hsm', 'ec-client', planSignature('ecdsa_sha256', message, 'ec')),
+        service.secretStore('hsm').list('nobody'),
+      ]);
       // r||s from the token, checked against the certificate's key.
-      expect(verify('sha256', message, { key: new X509Certificate(ecCertPem).publicKey, dsaEncoding: 'ieee-p1363' }, signature)).toBe(true);
+      expect(
+        verify(
+          'sha256',
+          message,
+          { key: new X509Certificate(ecCertPem).publicKey, dsaEncoding: 'ieee-p1363' },
+          signature,
+        ),
+      ).toBe(true);
       expect(secrets).toEqual([]);
     } finally {
       clearInterval(ticker);
@@ -406,7 +498,9 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
 function expectMatchingPair(pair: { certificatePem: string; keyPem: string }, expectedCertPem: string): void {
   expect(pair.keyPem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
   expect(pair.certificatePem).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
-  expect(new X509Certificate(pair.certificatePem).fingerprint256).toBe(new X509Certificate(expectedCertPem).fingerprint256);
+  expect(new X509Certificate(pair.certificatePem).fingerprint256).toBe(
+    new X509Certificate(expectedCertPem).fingerprint256,
+  );
   const fromCert = createPublicKey(pair.certificatePem).export({ type: 'spki', format: 'der' });
   const fromKey = createPublicKey(createPrivateKey(pair.keyPem)).export({ type: 'spki', format: 'der' });
   expect(fromKey.equals(fromCert)).toBe(true);

@@ -21,8 +21,13 @@ describe('a wrapped plugin that prints junk, through the real broker', () => {
     output = path.join(home.dir, 'plugin-output');
     const plugin = path.join(home.dir, 'plugin.sh');
     // The plugin prints whatever the test put in its files, on stdout and stderr, and exits as told.
-    await writeFile(plugin, `#!/bin/sh\ncat ${output}.err >&2\ncat ${output}\nexit $(cat ${output}.code)\n`, { mode: 0o755 });
-    await writeConfig(home.dir, `profiles:\n  - name: junk\n    provider: exec\n    command: ${plugin}\n    timeout: 5s\n`);
+    await writeFile(plugin, `#!/bin/sh\ncat ${output}.err >&2\ncat ${output}\nexit $(cat ${output}.code)\n`, {
+      mode: 0o755,
+    });
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - name: junk\n    provider: exec\n    command: ${plugin}\n    timeout: 5s\n`,
+    );
     broker = await startTestBroker(home.dir);
   });
 
@@ -43,7 +48,10 @@ describe('a wrapped plugin that prints junk, through the real broker', () => {
     expect(result.stdout, context).toBe('');
     // One error line; what the plugin said while it ran may come before it, relayed as notices.
     const lines = result.stderr.trim().split('\n');
-    expect(lines.filter((line) => !line.startsWith('kubecred: profile "junk", its plugin says: ')), `${context}: ${result.stderr}`).toHaveLength(1);
+    expect(
+      lines.filter((line) => !line.startsWith('kubecred: profile "junk", its plugin says: ')),
+      `${context}: ${result.stderr}`,
+    ).toHaveLength(1);
     expect(result.stderr, context).not.toContain(PLANTED);
     // No terminal control characters reach the user's terminal from a plugin.
     expect(result.stderr.trim(), context).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
@@ -51,13 +59,30 @@ describe('a wrapped plugin that prints junk, through the real broker', () => {
 
   it.each([
     ['random bytes', () => seededRandom().bytes(4096), '', 0],
-    ['5 MiB of output', () => `{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${PLANTED}${'x'.repeat(5 * 1024 * 1024)}"}}`, '', 0],
+    [
+      '5 MiB of output',
+      () =>
+        `{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${PLANTED}${'x'.repeat(5 * 1024 * 1024)}"}}`,
+      '',
+      0,
+    ],
     ['the secret in a non-JSON line', () => `token=${PLANTED}\n`, '', 0],
-    ['the secret on stderr with terminal escapes', () => '', `\u001b[31merror\u001b[0m: bad token ${PLANTED}${'A'.repeat(40)}\u0007\r\n`, 3],
+    [
+      'the secret on stderr with terminal escapes',
+      () => '',
+      `\u001b[31merror\u001b[0m: bad token ${PLANTED}${'A'.repeat(40)}\u0007\r\n`,
+      3,
+    ],
     ['a NUL-laden stdout', () => Buffer.from([0x7b, 0, 0, 0x7d]), '', 0],
   ])('%s: one clean line, nothing on stdout, the broker still serves', async (name, stdout, stderr, code) => {
     expectOneCleanLine(await answerTo(stdout(), stderr, code), name);
-    const good = await answerTo(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'good' } }));
+    const good = await answerTo(
+      JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1',
+        kind: 'ExecCredential',
+        status: { token: 'good' },
+      }),
+    );
     expect(good.code, good.stderr).toBe(0);
     expect(JSON.parse(good.stdout).status.token).toBe('good');
     expect((await callers.cli(['logout', 'junk'])).code).toBe(0);

@@ -21,7 +21,11 @@ describe('a wrapped plugin that prints secrets on stderr and fails', () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     const plugin = path.join(home.dir, 'leaky-plugin.sh');
-    await writeFile(plugin, `#!/bin/sh\necho "rejected token ${SHORT_TOKEN} for bob, password=${PASSWORD}" >&2\nexit 1\n`, { mode: 0o755 });
+    await writeFile(
+      plugin,
+      `#!/bin/sh\necho "rejected token ${SHORT_TOKEN} for bob, password=${PASSWORD}" >&2\nexit 1\n`,
+      { mode: 0o755 },
+    );
     await writeConfig(home.dir, `profiles:\n  - { name: leaky, provider: exec, command: ${plugin} }\n`);
     broker = await startTestBroker(home.dir);
   });
@@ -31,7 +35,7 @@ describe('a wrapped plugin that prints secrets on stderr and fails', () => {
     await home?.cleanup();
   });
 
-  it('kubectl\'s stderr says what failed, with the secrets redacted', async () => {
+  it("kubectl's stderr says what failed, with the secrets redacted", async () => {
     const answer = await credential('leaky');
     expect(answer.code).toBe(1);
     expect(answer.stderr).toContain('failed (exit 1): rejected token [redacted] for bob, password=[redacted]');
@@ -39,8 +43,12 @@ describe('a wrapped plugin that prints secrets on stderr and fails', () => {
     expect(answer.stderr).not.toContain(PASSWORD);
   });
 
-  it('the audit trail and the broker log keep the failure, and none of the plugin\'s words', async () => {
-    await expect.poll(async () => readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8').catch(() => ''), { timeout: 3_000 }).toContain('"outcome":"failed"');
+  it("the audit trail and the broker log keep the failure, and none of the plugin's words", async () => {
+    await expect
+      .poll(async () => readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8').catch(() => ''), {
+        timeout: 3_000,
+      })
+      .toContain('"outcome":"failed"');
     const audit = await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8');
     expect(audit).toMatch(/"error":"exec plugin \\".*leaky-plugin.sh\\" of profile \\"leaky\\" failed \(exit 1\)"/);
     expect(audit).not.toContain('rejected');
@@ -50,7 +58,7 @@ describe('a wrapped plugin that prints secrets on stderr and fails', () => {
     }
   });
 
-  it('B9: a profile name with terminal escapes comes back as plain text on the shim\'s stderr', async () => {
+  it("B9: a profile name with terminal escapes comes back as plain text on the shim's stderr", async () => {
     const answer = await credential('x\u001b]2;pwned\u0007\u001b[2J');
     expect(answer.code).toBe(1);
     expect(answer.stderr).toMatch(/no profile "x" in /);

@@ -14,14 +14,43 @@ describe('kubecred profile add', () => {
   beforeAll(async () => {
     assertBuilt();
     home = await makeTempHome();
-    await writeFile(path.join(home.dir, 'config.yaml'), '# team clusters, see wiki\nprofiles:\n  - name: old # keep me\n    provider: static\n');
+    await writeFile(
+      path.join(home.dir, 'config.yaml'),
+      '# team clusters, see wiki\nprofiles:\n  - name: old # keep me\n    provider: static\n',
+    );
   });
   afterAll(async () => home?.cleanup());
 
   it('adds profiles from flags for each provider, keeping comments, and lists them', async () => {
     const adds = [
-      ['sso', '--provider', 'oidc', '--issuer', 'https://id.example.com', '--client-id', 'kubernetes', '--scope', 'openid', '--scope', 'email'],
-      ['os', '--provider', 'keystone', '--auth-url', 'https://keystone.example.com/v3', '--username', 'ada', '--user-domain-name', 'Default', '--project-name', 'dev', '--project-domain-name', 'Default'],
+      [
+        'sso',
+        '--provider',
+        'oidc',
+        '--issuer',
+        'https://id.example.com',
+        '--client-id',
+        'kubernetes',
+        '--scope',
+        'openid',
+        '--scope',
+        'email',
+      ],
+      [
+        'os',
+        '--provider',
+        'keystone',
+        '--auth-url',
+        'https://keystone.example.com/v3',
+        '--username',
+        'ada',
+        '--user-domain-name',
+        'Default',
+        '--project-name',
+        'dev',
+        '--project-domain-name',
+        'Default',
+      ],
       ['aws', '--provider', 'eks', '--cluster-id', 'prod', '--region', 'eu-west-1'],
       ['wrapped', '--provider', 'exec', '--command', '/usr/bin/true', '--arg', 'x'],
     ];
@@ -32,8 +61,17 @@ describe('kubecred profile add', () => {
     const text = await readFile(path.join(home.dir, 'config.yaml'), 'utf8');
     expect(text).toContain('# team clusters, see wiki');
     expect(text).toContain('name: old # keep me');
-    const listed = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{ name: string; provider: string }>;
-    expect(listed.map((p) => `${p.name}:${p.provider}`)).toEqual(['old:static', 'sso:oidc', 'os:keystone', 'aws:eks', 'wrapped:exec']);
+    const listed = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{
+      name: string;
+      provider: string;
+    }>;
+    expect(listed.map((p) => `${p.name}:${p.provider}`)).toEqual([
+      'old:static',
+      'sso:oidc',
+      'os:keystone',
+      'aws:eks',
+      'wrapped:exec',
+    ]);
   });
 
   it('explains a bad flag and changes nothing', async () => {
@@ -52,8 +90,13 @@ describe('kubecred profile add', () => {
     const session = await run('bash', ['-c', typed], { env: brokerEnv(home.dir) });
     expect(session.code, session.stdout).toBe(0);
     expect(session.stdout).toContain('Provider for asked');
-    const listed = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{ name: string; provider: string }>;
+    const listed = JSON.parse((await cli(['profile', 'list', '-o', 'json'])).stdout) as Array<{
+      name: string;
+      provider: string;
+    }>;
     expect(listed.find((p) => p.name === 'asked')?.provider).toBe('eks');
-    expect(await readFile(path.join(home.dir, 'config.yaml'), 'utf8')).toMatch(/name: asked\n\s+provider: eks\n\s+clusterId: staging\n\s+region: us-east-2/);
+    expect(await readFile(path.join(home.dir, 'config.yaml'), 'utf8')).toMatch(
+      /name: asked\n\s+provider: eks\n\s+clusterId: staging\n\s+region: us-east-2/,
+    );
   });
 });

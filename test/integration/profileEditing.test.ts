@@ -17,7 +17,10 @@ describe('kubecred profile set and rm', () => {
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    await writeConfig(home.dir, '# my profiles\nprofiles:\n  - name: sso # the company IdP\n    provider: oidc\n    issuer: https://id.example.com\n    clientId: kubernetes\n  - name: ci\n    provider: static\n');
+    await writeConfig(
+      home.dir,
+      '# my profiles\nprofiles:\n  - name: sso # the company IdP\n    provider: oidc\n    issuer: https://id.example.com\n    clientId: kubernetes\n  - name: ci\n    provider: static\n',
+    );
     broker = await startTestBroker(home.dir);
   });
   afterAll(async () => {
@@ -26,7 +29,17 @@ describe('kubecred profile set and rm', () => {
   });
 
   it('set changes the named fields and keeps comments; --unset takes one out; an invalid value changes nothing', async () => {
-    const set = await cli(['profile', 'set', 'sso', '--ca-file', '/etc/ssl/corp-ca.pem', '--scope', 'openid', '--scope', 'groups']);
+    const set = await cli([
+      'profile',
+      'set',
+      'sso',
+      '--ca-file',
+      '/etc/ssl/corp-ca.pem',
+      '--scope',
+      'openid',
+      '--scope',
+      'groups',
+    ]);
     expect(set.code, set.stderr).toBe(0);
     let text = await config();
     expect(text).toContain('caFile: /etc/ssl/corp-ca.pem');

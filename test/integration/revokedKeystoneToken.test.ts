@@ -24,7 +24,9 @@ describe('a cached Keystone token that Keystone revoked', () => {
   let broker: TestBroker;
   let kubeconfig: string;
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+  const kubectl = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop()!;
   // /api answers only an authenticated user: the token went through the webhook to Keystone.
   const get = () => runKubectl(kubectl.path, ['get', '--raw', '/api'], { kubeconfig });
   const logins = () => keystone.tokens.length;
@@ -33,13 +35,31 @@ describe('a cached Keystone token that Keystone revoked', () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     keystone = await startKeystoneStandIn();
-    await writeConfig(home.dir, `profiles:\n  - { name: os, provider: keystone, authUrl: ${keystone.authUrl}, username: alice, userDomainName: Default, projectName: demo, projectDomainName: Default }\n`);
+    await writeConfig(
+      home.dir,
+      `profiles:\n  - { name: os, provider: keystone, authUrl: ${keystone.authUrl}, username: alice, userDomainName: Default, projectName: demo, projectDomainName: Default }\n`,
+    );
     const pki = await createTestPki(path.join(home.dir, 'pki'));
-    webhook = await startTokenWebhook(home.dir, pki, (token) => (keystone.accepts(token) ? { username: 'keystone:alice', groups: ['keystone:demo'] } : undefined));
-    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokenWebhookConfig: webhook.configFile });
+    webhook = await startTokenWebhook(home.dir, pki, (token) =>
+      keystone.accepts(token) ? { username: 'keystone:alice', groups: ['keystone:demo'] } : undefined,
+    );
+    api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokenWebhookConfig: webhook.configFile,
+    });
     broker = await startTestBroker(home.dir);
     expect((await cli(['secret', 'set', 'os', 'password'], 'correct horse battery')).code).toBe(0);
-    kubeconfig = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'os'], apiVersion: 'client.authentication.k8s.io/v1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: false });
+    kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: NATIVE_SHIM,
+      args: ['credential', 'os'],
+      apiVersion: 'client.authentication.k8s.io/v1',
+      env: { KUBECRED_HOME: home.dir },
+      provideClusterInfo: false,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -51,7 +71,9 @@ describe('a cached Keystone token that Keystone revoked', () => {
   });
 
   it('is not served again once Keystone says so: the next kubectl command works without a logout', async () => {
-    const whoami = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig });
+    const whoami = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      kubeconfig,
+    });
     expect(whoami.stdout, whoami.stderr).toBe('keystone:alice');
     expect((await get()).code).toBe(0);
     expect((await get()).code).toBe(0);
@@ -80,10 +102,14 @@ describe('a cached Keystone token that Keystone revoked', () => {
 /** The status of GET /api with this bearer token, straight to the server (no Kubecred). */
 function statusWith(api: KubeApiServer, token: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = https.get(`${api.url}/api`, { ca: api.caPem, headers: { authorization: `Bearer ${token}` } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = https.get(
+      `${api.url}/api`,
+      { ca: api.caPem, headers: { authorization: `Bearer ${token}` } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     request.on('error', reject);
   });
 }

@@ -20,7 +20,9 @@ describe('a cached token that the API server revoked', () => {
   let runs: string;
   const revoked = new Set<string>();
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds().filter((b) => b.name !== 'kubectl').pop()!;
+  const kubectl = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop()!;
   const pluginRuns = async () => Number((await readFile(runs, 'utf8').catch(() => '0')).trim() || '0');
   const get = () => runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig });
 
@@ -30,11 +32,27 @@ describe('a cached token that the API server revoked', () => {
     runs = path.join(home.dir, 'plugin-runs');
     // A plugin whose backend hands out a new token each time (tok-1, tok-2, ...), valid for an hour.
     const plugin = path.join(home.dir, 'token-plugin.sh');
-    await writeFile(plugin, `#!/bin/sh\nn=$(( $(cat '${runs}' 2>/dev/null || echo 0) + 1 ))\necho $n > '${runs}'\nexp=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok-'$n'","expirationTimestamp":"'$exp'"}}'\n`, { mode: 0o755 });
+    await writeFile(
+      plugin,
+      `#!/bin/sh\nn=$(( $(cat '${runs}' 2>/dev/null || echo 0) + 1 ))\necho $n > '${runs}'\nexp=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok-'$n'","expirationTimestamp":"'$exp'"}}'\n`,
+      { mode: 0o755 },
+    );
     await writeConfig(home.dir, `profiles:\n  - { name: wrapped, provider: exec, command: ${plugin} }\n`);
-    api = await startApiStandIn({ pki: await createTestPki(path.join(home.dir, 'pki')), auth: { verifyBearer: (token) => token.startsWith('tok-') && !revoked.has(token) } });
+    api = await startApiStandIn({
+      pki: await createTestPki(path.join(home.dir, 'pki')),
+      auth: { verifyBearer: (token) => token.startsWith('tok-') && !revoked.has(token) },
+    });
     broker = await startTestBroker(home.dir);
-    kubeconfig = await writeExecKubeconfig({ path: path.join(home.dir, 'kubeconfig'), server: api.url, caPem: api.caPem, command: NATIVE_SHIM, args: ['credential', 'wrapped'], apiVersion: 'client.authentication.k8s.io/v1', env: { KUBECRED_HOME: home.dir }, provideClusterInfo: true });
+    kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: NATIVE_SHIM,
+      args: ['credential', 'wrapped'],
+      apiVersion: 'client.authentication.k8s.io/v1',
+      env: { KUBECRED_HOME: home.dir },
+      provideClusterInfo: true,
+    });
   }, 60_000);
 
   afterAll(async () => {

@@ -19,7 +19,10 @@ describe('secret stores through the CLI and a real broker', () => {
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    await writeConfig(home.dir, 'profiles:\n  - name: big\n    provider: static\n  - name: filed\n    provider: static\n    secretStore: encrypted-file\n  - name: filed2\n    provider: static\n    secretStore: encrypted-file\n');
+    await writeConfig(
+      home.dir,
+      'profiles:\n  - name: big\n    provider: static\n  - name: filed\n    provider: static\n    secretStore: encrypted-file\n  - name: filed2\n    provider: static\n    secretStore: encrypted-file\n',
+    );
     broker = await startTestBroker(home.dir);
   });
 
@@ -68,7 +71,9 @@ describe('secret stores through the CLI and a real broker', () => {
     expect(JSON.parse((await credential('filed2')).stdout).status.token).toBe('second');
   });
 
-  it('never shows a planted secret or passphrase in files, logs, or any process\'s argv', async () => {
-    expect(await findLeaks([FILE_SECRET, PASSPHRASE, BIG.slice(0, 64)], { dir: home.dir, log: broker.output() })).toEqual([]);
+  it("never shows a planted secret or passphrase in files, logs, or any process's argv", async () => {
+    expect(
+      await findLeaks([FILE_SECRET, PASSPHRASE, BIG.slice(0, 64)], { dir: home.dir, log: broker.output() }),
+    ).toEqual([]);
   });
 });

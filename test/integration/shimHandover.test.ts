@@ -6,8 +6,13 @@ import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
-const V1BETA1_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', spec: { interactive: false } });
-const PLUGIN = 'profiles:\n  - name: wrapped\n    provider: exec\n    command: /bin/sh\n    apiVersion: client.authentication.k8s.io/v1beta1\n    args: ["-c", "echo \'{\\"apiVersion\\":\\"client.authentication.k8s.io/v1beta1\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"handed-over\\"}}\'"]\n';
+const V1BETA1_INFO = JSON.stringify({
+  apiVersion: 'client.authentication.k8s.io/v1beta1',
+  kind: 'ExecCredential',
+  spec: { interactive: false },
+});
+const PLUGIN =
+  'profiles:\n  - name: wrapped\n    provider: exec\n    command: /bin/sh\n    apiVersion: client.authentication.k8s.io/v1beta1\n    args: ["-c", "echo \'{\\"apiVersion\\":\\"client.authentication.k8s.io/v1beta1\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"handed-over\\"}}\'"]\n';
 
 describe('no broker running', () => {
   let home: TempHome | undefined;
@@ -28,9 +33,14 @@ describe('no broker running', () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     await writeConfig(home.dir, PLUGIN);
-    const result = await run(command, [...prefix, 'credential', 'wrapped'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1BETA1_INFO, KUBECRED_CLI } });
+    const result = await run(command, [...prefix, 'credential', 'wrapped'], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1BETA1_INFO, KUBECRED_CLI },
+    });
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ apiVersion: 'client.authentication.k8s.io/v1beta1', status: { token: 'handed-over' } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      status: { token: 'handed-over' },
+    });
     const status = await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) });
     expect(JSON.parse(status.stdout).running).toBe(true);
   });
@@ -40,7 +50,9 @@ describe('no broker running', () => {
     home = await makeTempHome();
     await writeConfig(home.dir, PLUGIN);
     const env = { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1BETA1_INFO, KUBECRED_CLI };
-    const results = await Promise.all(Array.from({ length: 8 }, () => run(NATIVE_SHIM, ['credential', 'wrapped'], { env })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => run(NATIVE_SHIM, ['credential', 'wrapped'], { env })),
+    );
     expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
     const log = await readFile(path.join(home.dir, 'state', 'daemon.log'), 'utf8');
     expect(log.match(/broker listening/g)).toHaveLength(1);
@@ -51,7 +63,9 @@ describe('no broker running', () => {
   it('fails with one clear line when the broker cannot be started', async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    const result = await run(NATIVE_SHIM, ['credential', 'wrapped'], { env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1BETA1_INFO, KUBECRED_CLI: '/nonexistent/kubecred' } });
+    const result = await run(NATIVE_SHIM, ['credential', 'wrapped'], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1BETA1_INFO, KUBECRED_CLI: '/nonexistent/kubecred' },
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

@@ -16,13 +16,19 @@ describe('npm start on a machine without the Electron binary', () => {
   afterAll(async () => home?.cleanup());
 
   it('says in one line that it runs the headless broker, with no download attempt or stack trace', async () => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'start.mjs')], { env: { ...process.env, KUBECRED_HOME: home.dir, KUBECRED_BROWSER: '/bin/true' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'start.mjs')], {
+      env: { ...process.env, KUBECRED_HOME: home.dir, KUBECRED_BROWSER: '/bin/true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     try {
       await expect.poll(() => output, { timeout: 20_000 }).toContain('broker running on');
-      expect(output.split('\n')[0]).toBe('start: no Electron binary on this machine; running the headless broker with its web UI (kubecred daemon --ui)');
+      expect(output.split('\n')[0]).toBe(
+        'start: no Electron binary on this machine; running the headless broker with its web UI (kubecred daemon --ui)',
+      );
       expect(output).not.toMatch(/Downloading Electron|TypeError|\n\s+at /);
     } finally {
       // As Ctrl-C would: the whole group, npm start's script and the broker it runs.

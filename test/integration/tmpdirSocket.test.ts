@@ -40,9 +40,20 @@ describe.runIf(isRoot)('the shared-tmpdir socket, when another user got there fi
     // As `nobody`: make the directory first, world-writable, and listen where the broker would.
     const script = `const fs = require('fs'), net = require('net'); fs.mkdirSync(${JSON.stringify(dir)}, { mode: 0o777 }); fs.chmodSync(${JSON.stringify(dir)}, 0o777);
       net.createServer((c) => c.on('data', (d) => { fs.appendFileSync(${JSON.stringify(bodies)}, d); c.end('HTTP/1.1 200 OK\\r\\ncontent-length: 2\\r\\n\\r\\n{}'); })).listen(${JSON.stringify(socket)}, () => fs.writeFileSync(${JSON.stringify(bodies)}, ''));`;
-    squatter = spawn('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, '-e', script], { stdio: 'ignore' });
+    squatter = spawn(
+      'setpriv',
+      [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, '-e', script],
+      { stdio: 'ignore' },
+    );
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !(await access(bodies).then(() => true, () => false))) await new Promise((r) => setTimeout(r, 100));
+    while (
+      Date.now() < deadline &&
+      !(await access(bodies).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await new Promise((r) => setTimeout(r, 100));
   }, 60_000);
 
   afterAll(async () => {
@@ -63,12 +74,17 @@ describe.runIf(isRoot)('the shared-tmpdir socket, when another user got there fi
     await mkdir(path.join(kubecredHome, 'run'), { recursive: true, mode: 0o700 });
     const { writeFile } = await import('node:fs/promises');
     await writeFile(path.join(kubecredHome, 'run', 'client-secret'), 'f'.repeat(64), { mode: 0o600 });
-    const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'tmpdir-demo', 'token'], { env: env(), input: 'planted-tmpdir-token-31f' });
+    const stored = await run(process.execPath, [KUBECRED_CLI, 'secret', 'set', 'tmpdir-demo', 'token'], {
+      env: env(),
+      input: 'planted-tmpdir-token-31f',
+    });
     expect(stored.code).not.toBe(0);
     expect(stored.stderr).toMatch(/refusing to use the socket directory/);
     const unlocked = await run(process.execPath, [KUBECRED_CLI, 'unlock'], { env: env(), input: 'my-file-passphrase' });
     expect(unlocked.code).not.toBe(0);
-    const shim = await run(NATIVE_SHIM, ['credential', 'tmpdir-demo'], { env: { ...env(), KUBERNETES_EXEC_INFO: V1_EXEC_INFO } });
+    const shim = await run(NATIVE_SHIM, ['credential', 'tmpdir-demo'], {
+      env: { ...env(), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+    });
     expect(shim.code).not.toBe(0);
     expect(shim.stdout).toBe('');
     expect(await readFile(bodies, 'utf8')).toBe('');

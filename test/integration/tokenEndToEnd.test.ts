@@ -20,13 +20,19 @@ describe('a profile whose secrets live on a PKCS#11 token (SoftHSM2), end to end
   let home: TempHome;
   let hsm: SoftHsm;
   let broker: TestBroker;
-  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const { cli, credential } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
     hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-e2e', pin: PIN, soPin: SO_PIN });
-    await writeConfig(home.dir, `tokens:\n  - name: hsm\n    module: ${hsm.module}\n    label: kc-e2e\n    pinGrace: 15m\nprofiles:\n  - name: onhsm\n    provider: static\n    secretStore: token:hsm\n`);
+    await writeConfig(
+      home.dir,
+      `tokens:\n  - name: hsm\n    module: ${hsm.module}\n    label: kc-e2e\n    pinGrace: 15m\nprofiles:\n  - name: onhsm\n    provider: static\n    secretStore: token:hsm\n`,
+    );
     broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
   });
 
@@ -60,7 +66,9 @@ describe('a profile whose secrets live on a PKCS#11 token (SoftHSM2), end to end
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/PIN/i);
     expect(wrong.stderr).not.toContain('00000');
-    const listed = JSON.parse((await cli(['token', 'list', '-o', 'json'])).stdout) as Array<{ flags: { countLow: boolean } }>;
+    const listed = JSON.parse((await cli(['token', 'list', '-o', 'json'])).stdout) as Array<{
+      flags: { countLow: boolean };
+    }>;
     expect(listed[0]?.flags.countLow).toBe(true);
     const right = await cli(['token', 'login', 'hsm'], PIN);
     expect(right.code, right.stderr).toBe(0);
@@ -84,11 +92,18 @@ describe('a profile whose secrets live on a PKCS#11 token (SoftHSM2), end to end
     expect(after.stderr).toContain('kubecred token login hsm');
   });
 
-  it('asks for the PIN in the terminal when kubectl has one, through the native shim\'s hand-over', async () => {
+  it("asks for the PIN in the terminal when kubectl has one, through the native shim's hand-over", async () => {
     expect((await cli(['token', 'logout', 'hsm'])).code).toBe(0);
     // A real pseudo-terminal (util-linux script); the PIN is typed once the prompt is up.
     const typed = `(sleep 2; printf '%s\\r' "$KC_TYPED_PIN") | script -q -e -c "${NATIVE_SHIM} credential onhsm" /dev/null`;
-    const session = await run('bash', ['-c', typed], { env: { ...brokerEnv(home.dir), SOFTHSM2_CONF: hsm.conf, KUBERNETES_EXEC_INFO: V1_EXEC_INFO.replace('"interactive":false', '"interactive":true'), KC_TYPED_PIN: PIN } });
+    const session = await run('bash', ['-c', typed], {
+      env: {
+        ...brokerEnv(home.dir),
+        SOFTHSM2_CONF: hsm.conf,
+        KUBERNETES_EXEC_INFO: V1_EXEC_INFO.replace('"interactive":false', '"interactive":true'),
+        KC_TYPED_PIN: PIN,
+      },
+    });
     expect(session.code, session.stdout).toBe(0);
     expect(session.stdout).toContain('PIN for token hsm (input hidden)');
     expect(session.stdout).not.toContain(PIN);
@@ -112,6 +127,8 @@ describe('a profile whose secrets live on a PKCS#11 token (SoftHSM2), end to end
 
   it('keeps the PIN and the secret out of every file under the home, the log and the process list', async () => {
     // The token's own files (SoftHSM's store under hsm/) are the token, not Kubecred's home.
-    expect(await findLeaks([PIN, TOKEN_SECRET], { dir: home.dir, log: broker.output(), excludeDirs: ['hsm'] })).toEqual([]);
+    expect(await findLeaks([PIN, TOKEN_SECRET], { dir: home.dir, log: broker.output(), excludeDirs: ['hsm'] })).toEqual(
+      [],
+    );
   });
 });

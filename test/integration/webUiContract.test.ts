@@ -96,7 +96,7 @@ describe('the UI contract: every operation of the renderer reaches the broker po
   });
   afterAll(() => ui?.close());
 
-  it('lists every operation the renderer\'s transport has', () => {
+  it("lists every operation the renderer's transport has", () => {
     const session = new Set(['constructor', 'openSession', 'hasSession', 'endSession', 'answer', 'call', 'headers']);
     const operations = Object.getOwnPropertyNames(HttpTransport.prototype).filter((name) => !session.has(name));
     expect(operations.sort()).toEqual(Object.keys(OPERATIONS).sort());
@@ -109,7 +109,11 @@ describe('the UI contract: every operation of the renderer reaches the broker po
   });
 
   it('answer reaches the prompt it names, and a session ends for good', async () => {
-    const asked = prompts.askPin({ token: 'hsm', tokenLabel: 'card', flags: { countLow: false, finalTry: false, locked: false } });
+    const asked = prompts.askPin({
+      token: 'hsm',
+      tokenLabel: 'card',
+      flags: { countLow: false, finalTry: false, locked: false },
+    });
     const [pending] = (await transport.state()).prompts;
     await transport.answer(pending!.id, { kind: 'pin', pin: '1234' });
     await expect(asked).resolves.toBe('1234');
@@ -126,7 +130,11 @@ describe('the UI contract: every operation of the renderer reaches the broker po
   it('the server answers every operation of the contract (none falls through to 404 or 405)', async () => {
     const origin = new URL(ui.url).origin;
     for (const [operation, { method, path }] of Object.entries(UI_OPERATIONS)) {
-      const response = await fetch(origin + path.replace(/:[a-z]+/g, 'x'), { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+      const response = await fetch(origin + path.replace(/:[a-z]+/g, 'x'), {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
       await response.body?.cancel();
       // Without a session every operation but openSession is refused as unauthorized; an unrouted one would be 404/405.
       expect([operation, response.status]).toEqual([operation, operation === 'openSession' ? 400 : 401]);

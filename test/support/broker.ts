@@ -21,14 +21,26 @@ export async function writeConfig(home: string, yaml: string): Promise<void> {
 }
 
 /** Runs `kubecred daemon` for real in the given home and waits until it answers. */
-export async function startTestBroker(home: string, env: Record<string, string> = {}, args: string[] = []): Promise<TestBroker> {
+export async function startTestBroker(
+  home: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<TestBroker> {
   const socket = path.join(home, 'run', 'broker.sock');
-  const child = spawn(process.execPath, [KUBECRED_CLI, 'daemon', ...args], { env: brokerEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KUBECRED_CLI, 'daemon', ...args], {
+    env: brokerEnv(home, env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitForSocket(socket, home, () => child.exitCode !== null, () => output);
+  await waitForSocket(
+    socket,
+    home,
+    () => child.exitCode !== null,
+    () => output,
+  );
   return {
     home,
     socket,
@@ -41,11 +53,19 @@ export async function startTestBroker(home: string, env: Record<string, string> 
   };
 }
 
-export async function waitForSocket(socket: string, home: string, gaveUp: () => boolean = () => false, output: () => string = () => ''): Promise<void> {
+export async function waitForSocket(
+  socket: string,
+  home: string,
+  gaveUp: () => boolean = () => false,
+  output: () => string = () => '',
+): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (gaveUp()) throw new Error(`the broker exited: ${output()}`);
-    const secret = await access(path.join(home, 'run', 'client-secret')).then(() => true, () => false);
+    const secret = await access(path.join(home, 'run', 'client-secret')).then(
+      () => true,
+      () => false,
+    );
     if (secret && (await connects(socket))) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -69,8 +89,16 @@ export async function daemonsOf(home: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const [cmdline, environ] = await Promise.all([readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => ''), readFile(`/proc/${entry}/environ`, 'utf8').catch(() => '')]);
-    if (cmdline.includes('kubecred') && cmdline.split('\0').includes('daemon') && environ.split('\0').includes(`KUBECRED_HOME=${home}`)) pids.push(Number(entry));
+    const [cmdline, environ] = await Promise.all([
+      readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => ''),
+      readFile(`/proc/${entry}/environ`, 'utf8').catch(() => ''),
+    ]);
+    if (
+      cmdline.includes('kubecred') &&
+      cmdline.split('\0').includes('daemon') &&
+      environ.split('\0').includes(`KUBECRED_HOME=${home}`)
+    )
+      pids.push(Number(entry));
   }
   return pids;
 }
@@ -81,7 +109,11 @@ export async function daemonsOf(home: string): Promise<number[]> {
  */
 export async function startWrappedBroker(home: string, token: string): Promise<{ broker: TestBroker; secret: string }> {
   const plugin = path.join(home, 'plugin.sh');
-  await writeFile(plugin, `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${token}"}}'\n`, { mode: 0o755 });
+  await writeFile(
+    plugin,
+    `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${token}"}}'\n`,
+    { mode: 0o755 },
+  );
   await writeConfig(home, `profiles:\n  - name: wrapped\n    provider: exec\n    command: ${plugin}\n`);
   const broker = await startTestBroker(home);
   const secret = (await readFile(path.join(home, 'run', 'client-secret'), 'utf8')).trim();

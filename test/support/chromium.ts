@@ -16,7 +16,12 @@ export interface TestChromium {
 /** Debian's chromium with a fresh profile, driven by playwright-core (which never downloads a browser here). */
 export async function launchChromium(viewport = { width: 760, height: 620 }): Promise<TestChromium> {
   const profileDir = await mkdtemp(path.join(tmpdir(), 'kc-chromium-'));
-  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport });
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport,
+  });
   const page = await context.newPage();
   return {
     context,
@@ -30,5 +35,9 @@ export async function launchChromium(viewport = { width: 760, height: 620 }): Pr
 
 /** The renderer built as users get it: its own process, since vitest's NODE_ENV=test would build React's development bundle. */
 export async function buildRenderer(): Promise<void> {
-  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } });
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'],
+    { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' } },
+  );
 }

@@ -96,7 +96,11 @@ export function runClientGo(
 ): Promise<ClientGoResult> {
   const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
-  return run(bin, [kubeconfig, ...(options.args ?? [])], { env: merged, timeoutMs: options.timeoutMs ?? 60_000, input: options.input });
+  return run(bin, [kubeconfig, ...(options.args ?? [])], {
+    env: merged,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    input: options.input,
+  });
 }
 
 interface RunOptions {

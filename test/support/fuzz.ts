@@ -34,14 +34,30 @@ export function seededRandom(seed = seedFromEnv()): Random {
 export function mutateText(random: Random, text: string): string {
   const at = random.int(text.length + 1);
   switch (random.int(8)) {
-    case 0: return text.slice(0, at);
-    case 1: return text.slice(0, at) + String.fromCharCode(random.int(0x3000)) + text.slice(at + 1);
-    case 2: return text.slice(0, at) + text.slice(at, at + random.int(64)).repeat(random.int(50) + 2) + text.slice(at);
-    case 3: return text.slice(0, at) + random.pick(['{', '}', '[', ']', '"', ',', ':', 'null', '\\u0000', '\\ud800', '1e999', '-0', 'true']) + text.slice(at);
-    case 4: return '['.repeat(random.int(20_000)) + text;
-    case 5: return text.replace(/"[^"]*"/, () => random.pick(['1', 'null', '[]', '{}', '"x"', `"${'y'.repeat(random.int(100_000))}"`]));
-    case 6: return text.replace(/[a-z]/gi, (c) => (random.next() < 0.05 ? c.toUpperCase() === c ? c.toLowerCase() : c.toUpperCase() : c));
-    default: return random.bytes(random.int(512)).toString('latin1');
+    case 0:
+      return text.slice(0, at);
+    case 1:
+      return text.slice(0, at) + String.fromCharCode(random.int(0x3000)) + text.slice(at + 1);
+    case 2:
+      return text.slice(0, at) + text.slice(at, at + random.int(64)).repeat(random.int(50) + 2) + text.slice(at);
+    case 3:
+      return (
+        text.slice(0, at) +
+        random.pick(['{', '}', '[', ']', '"', ',', ':', 'null', '\\u0000', '\\ud800', '1e999', '-0', 'true']) +
+        text.slice(at)
+      );
+    case 4:
+      return '['.repeat(random.int(20_000)) + text;
+    case 5:
+      return text.replace(/"[^"]*"/, () =>
+        random.pick(['1', 'null', '[]', '{}', '"x"', `"${'y'.repeat(random.int(100_000))}"`]),
+      );
+    case 6:
+      return text.replace(/[a-z]/gi, (c) =>
+        random.next() < 0.05 ? (c.toUpperCase() === c ? c.toLowerCase() : c.toUpperCase()) : c,
+      );
+    default:
+      return random.bytes(random.int(512)).toString('latin1');
   }
 }
 

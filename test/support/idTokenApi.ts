@@ -6,5 +6,8 @@ import { createTestPki } from './pki.js';
 
 /** A Kubernetes API stand-in that accepts exactly the ID tokens this issuer signs, as an API server configured for OIDC does. */
 export async function startIdTokenApi(issuer: TestIssuer, pkiDir: string): Promise<ApiStandIn> {
-  return startApiStandIn({ pki: await createTestPki(path.resolve(pkiDir)), auth: { verifyBearer: await issuerVerifier(issuer) } });
+  return startApiStandIn({
+    pki: await createTestPki(path.resolve(pkiDir)),
+    auth: { verifyBearer: await issuerVerifier(issuer) },
+  });
 }

@@ -24,7 +24,14 @@ function busCall(method: string, arg: string): string | undefined {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) return undefined;
   const res = spawnSync(
     'dbus-send',
-    ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/', `org.freedesktop.DBus.${method}`, `string:${arg}`],
+    [
+      '--session',
+      '--print-reply',
+      '--dest=org.freedesktop.DBus',
+      '/',
+      `org.freedesktop.DBus.${method}`,
+      `string:${arg}`,
+    ],
     { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return res.status === 0 ? res.stdout : undefined;

@@ -11,11 +11,34 @@ import type { AddressInfo } from 'node:net';
  * you have made requires authentication." unless insecureDebug is set, which adds the reason.
  */
 
-export interface StandInDomain { id: string; name: string }
-export interface StandInUser { id: string; name: string; domainId: string; password: string; defaultProjectId?: string }
-export interface StandInProject { id: string; name: string; domainId: string }
-export interface StandInAppCred { id: string; name: string; userId: string; secret: string; projectId: string }
-export interface StandInRole { userId: string; projectId?: string; domainId?: string }
+export interface StandInDomain {
+  id: string;
+  name: string;
+}
+export interface StandInUser {
+  id: string;
+  name: string;
+  domainId: string;
+  password: string;
+  defaultProjectId?: string;
+}
+export interface StandInProject {
+  id: string;
+  name: string;
+  domainId: string;
+}
+export interface StandInAppCred {
+  id: string;
+  name: string;
+  userId: string;
+  secret: string;
+  projectId: string;
+}
+export interface StandInRole {
+  userId: string;
+  projectId?: string;
+  domainId?: string;
+}
 
 export interface StandInData {
   domains: StandInDomain[];
@@ -26,14 +49,33 @@ export interface StandInData {
 }
 
 export const STAND_IN_DATA: StandInData = {
-  domains: [{ id: 'default', name: 'Default' }, { id: 'd-eng', name: 'engineering' }],
+  domains: [
+    { id: 'default', name: 'Default' },
+    { id: 'd-eng', name: 'engineering' },
+  ],
   users: [
-    { id: 'u-alice', name: 'alice', domainId: 'default', password: 'correct horse battery', defaultProjectId: 'p-demo' },
+    {
+      id: 'u-alice',
+      name: 'alice',
+      domainId: 'default',
+      password: 'correct horse battery',
+      defaultProjectId: 'p-demo',
+    },
     { id: 'u-bob', name: 'bob', domainId: 'd-eng', password: 'b0b-pass' },
   ],
-  projects: [{ id: 'p-demo', name: 'demo', domainId: 'default' }, { id: 'p-ops', name: 'ops', domainId: 'd-eng' }, { id: 'p-secret', name: 'secret', domainId: 'default' }],
-  applicationCredentials: [{ id: 'ac-kubectl', name: 'kubectl', userId: 'u-alice', secret: 'app-cred-s3cret', projectId: 'p-demo' }],
-  roles: [{ userId: 'u-alice', projectId: 'p-demo' }, { userId: 'u-alice', domainId: 'default' }, { userId: 'u-bob', projectId: 'p-ops' }],
+  projects: [
+    { id: 'p-demo', name: 'demo', domainId: 'default' },
+    { id: 'p-ops', name: 'ops', domainId: 'd-eng' },
+    { id: 'p-secret', name: 'secret', domainId: 'default' },
+  ],
+  applicationCredentials: [
+    { id: 'ac-kubectl', name: 'kubectl', userId: 'u-alice', secret: 'app-cred-s3cret', projectId: 'p-demo' },
+  ],
+  roles: [
+    { userId: 'u-alice', projectId: 'p-demo' },
+    { userId: 'u-alice', domainId: 'default' },
+    { userId: 'u-bob', projectId: 'p-ops' },
+  ],
 };
 
 export interface KeystoneStandInOptions {
@@ -79,10 +121,15 @@ class KeystoneFailure extends Error {
 const GENERIC_401 = 'The request you have made requires authentication.';
 const unauthorized = (detail: string): KeystoneFailure => new KeystoneFailure(401, 'Unauthorized', GENERIC_401, detail);
 const validation = (attribute: string, target: string): KeystoneFailure =>
-  new KeystoneFailure(400, 'Bad Request', `Expecting to find ${attribute} in ${target}. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error.`);
+  new KeystoneFailure(
+    400,
+    'Bad Request',
+    `Expecting to find ${attribute} in ${target}. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error.`,
+  );
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** keystone.common.utils.isotime(subsecond=True): microsecond format, second precision. */
@@ -93,7 +140,9 @@ class KeystoneModel {
 
   domain(ref: unknown, target: string): StandInDomain {
     if (!isObject(ref) || (!str(ref.id) && !str(ref.name))) throw validation('id or name', target);
-    const found = str(ref.name) ? this.data.domains.find((d) => d.name === ref.name) : this.data.domains.find((d) => d.id === ref.id);
+    const found = str(ref.name)
+      ? this.data.domains.find((d) => d.name === ref.name)
+      : this.data.domains.find((d) => d.id === ref.id);
     if (!found) throw unauthorized(`Could not find domain: ${str(ref.name) ?? str(ref.id)}.`);
     return found;
   }
@@ -128,7 +177,10 @@ class KeystoneModel {
   }
 
   hasRole(userId: string, target: { projectId?: string; domainId?: string }): boolean {
-    return this.data.roles.some((r) => r.userId === userId && (target.projectId ? r.projectId === target.projectId : r.domainId === target.domainId));
+    return this.data.roles.some(
+      (r) =>
+        r.userId === userId && (target.projectId ? r.projectId === target.projectId : r.domainId === target.domainId),
+    );
   }
 
   domainById(id: string): StandInDomain {
@@ -141,7 +193,8 @@ class KeystoneModel {
     if (str(payload.id)) {
       const cred = this.data.applicationCredentials.find((c) => c.id === payload.id);
       // Not a SecurityError in Keystone: a NotFound, shown as is.
-      if (!cred) throw new KeystoneFailure(404, 'Not Found', `Could not find Application Credential: ${String(payload.id)}.`);
+      if (!cred)
+        throw new KeystoneFailure(404, 'Not Found', `Could not find Application Credential: ${String(payload.id)}.`);
       const user = this.data.users.find((u) => u.id === cred.userId);
       if (!user) throw unauthorized('owner gone');
       return { user, cred };
@@ -156,10 +209,17 @@ class KeystoneModel {
 
 type Scope = { project: StandInProject } | { domain: StandInDomain } | undefined;
 
-function issue(model: KeystoneModel, auth: unknown, now: number, lifetimeMs: number, withCatalog: boolean): { token: string; body: Json } {
+function issue(
+  model: KeystoneModel,
+  auth: unknown,
+  now: number,
+  lifetimeMs: number,
+  withCatalog: boolean,
+): { token: string; body: Json } {
   if (!isObject(auth)) throw validation('auth', 'request body');
   const identity = auth.identity;
-  if (!isObject(identity) || !Array.isArray(identity.methods) || identity.methods.length === 0) throw validation('methods', 'identity');
+  if (!isObject(identity) || !Array.isArray(identity.methods) || identity.methods.length === 0)
+    throw validation('methods', 'identity');
   const methods = identity.methods as unknown[];
   const method = methods[0];
   if (methods.length !== 1 || (method !== 'password' && method !== 'application_credential')) {
@@ -169,8 +229,12 @@ function issue(model: KeystoneModel, auth: unknown, now: number, lifetimeMs: num
   if (!isObject(payload)) throw validation(method, 'identity');
   const rawScope = auth.scope;
   if (rawScope !== undefined) {
-    if (!(isObject(rawScope) || rawScope === 'unscoped')) throw validation('project, domain, OS-TRUST:trust or unscoped', 'scope');
-    if (isObject(rawScope) && ['project', 'domain', 'unscoped', 'system', 'OS-TRUST:trust'].filter((k) => k in rawScope).length > 1) {
+    if (!(isObject(rawScope) || rawScope === 'unscoped'))
+      throw validation('project, domain, OS-TRUST:trust or unscoped', 'scope');
+    if (
+      isObject(rawScope) &&
+      ['project', 'domain', 'unscoped', 'system', 'OS-TRUST:trust'].filter((k) => k in rawScope).length > 1
+    ) {
       throw validation('project, domain, OS-TRUST:trust or unscoped', 'scope');
     }
   }
@@ -179,36 +243,68 @@ function issue(model: KeystoneModel, auth: unknown, now: number, lifetimeMs: num
   let scope: Scope;
   let appCred: StandInAppCred | undefined;
   if (method === 'application_credential') {
-    if (rawScope !== undefined) throw new KeystoneFailure(401, 'Unauthorized', 'Error authenticating with application credential: Application credentials cannot request a scope.');
+    if (rawScope !== undefined)
+      throw new KeystoneFailure(
+        401,
+        'Unauthorized',
+        'Error authenticating with application credential: Application credentials cannot request a scope.',
+      );
     ({ user, cred: appCred } = model.appCred(payload));
     if (payload.secret !== appCred.secret) throw unauthorized('Invalid application credential');
     scope = { project: model.project({ id: appCred.projectId }) };
   } else {
     // Keystone resolves the scope before it checks the password.
-    const requested: Scope = isObject(rawScope) && 'project' in rawScope ? { project: model.project(rawScope.project) } : isObject(rawScope) && 'domain' in rawScope ? { domain: model.domain(rawScope.domain, 'scope') } : undefined;
+    const requested: Scope =
+      isObject(rawScope) && 'project' in rawScope
+        ? { project: model.project(rawScope.project) }
+        : isObject(rawScope) && 'domain' in rawScope
+          ? { domain: model.domain(rawScope.domain, 'scope') }
+          : undefined;
     user = model.user(payload.user, 'password');
-    if (!isObject(payload.user) || payload.user.password !== user.password) throw unauthorized('Invalid username or password');
+    if (!isObject(payload.user) || payload.user.password !== user.password)
+      throw unauthorized('Invalid username or password');
     scope = requested;
-    if (scope === undefined && rawScope !== 'unscoped' && !(isObject(rawScope) && 'unscoped' in rawScope) && user.defaultProjectId && model.hasRole(user.id, { projectId: user.defaultProjectId })) {
+    if (
+      scope === undefined &&
+      rawScope !== 'unscoped' &&
+      !(isObject(rawScope) && 'unscoped' in rawScope) &&
+      user.defaultProjectId &&
+      model.hasRole(user.id, { projectId: user.defaultProjectId })
+    ) {
       scope = { project: model.project({ id: user.defaultProjectId }) };
     }
-    if (scope && 'project' in scope && !model.hasRole(user.id, { projectId: scope.project.id })) throw unauthorized(`User ${user.id} has no access to project ${scope.project.id}`);
-    if (scope && 'domain' in scope && !model.hasRole(user.id, { domainId: scope.domain.id })) throw unauthorized(`User ${user.id} has no access to domain ${scope.domain.id}`);
+    if (scope && 'project' in scope && !model.hasRole(user.id, { projectId: scope.project.id }))
+      throw unauthorized(`User ${user.id} has no access to project ${scope.project.id}`);
+    if (scope && 'domain' in scope && !model.hasRole(user.id, { domainId: scope.domain.id }))
+      throw unauthorized(`User ${user.id} has no access to domain ${scope.domain.id}`);
   }
 
   const userDomain = model.domainById(user.domainId);
   const token: Json = {
     methods: [method],
-    user: { domain: { id: userDomain.id, name: userDomain.name }, id: user.id, name: user.name, password_expires_at: null },
+    user: {
+      domain: { id: userDomain.id, name: userDomain.name },
+      id: user.id,
+      name: user.name,
+      password_expires_at: null,
+    },
     audit_ids: [randomBytes(16).toString('base64url')],
     expires_at: isotime(now + lifetimeMs),
     issued_at: isotime(now),
   };
   if (scope && 'project' in scope) {
     const domain = model.domainById(scope.project.domainId);
-    Object.assign(token, { project: { domain: { id: domain.id, name: domain.name }, id: scope.project.id, name: scope.project.name }, is_domain: false, roles: [{ id: 'r-member', name: 'member' }] });
+    Object.assign(token, {
+      project: { domain: { id: domain.id, name: domain.name }, id: scope.project.id, name: scope.project.name },
+      is_domain: false,
+      roles: [{ id: 'r-member', name: 'member' }],
+    });
   }
-  if (scope && 'domain' in scope) Object.assign(token, { domain: { id: scope.domain.id, name: scope.domain.name }, roles: [{ id: 'r-member', name: 'member' }] });
+  if (scope && 'domain' in scope)
+    Object.assign(token, {
+      domain: { id: scope.domain.id, name: scope.domain.name },
+      roles: [{ id: 'r-member', name: 'member' }],
+    });
   if (appCred) token.application_credential = { id: appCred.id, name: appCred.name, restricted: true };
   if (withCatalog && scope) token.catalog = [];
   return { token: `gAAAAA${randomBytes(48).toString('base64url')}`, body: { token } };
@@ -240,9 +336,15 @@ export async function startKeystoneStandIn(options: KeystoneStandInOptions = {})
     requests += 1;
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const text = await readBody(request);
-    if (url.pathname !== '/v3/auth/tokens') return send(response, 404, { error: { code: 404, message: 'The resource could not be found.', title: 'Not Found' } });
+    if (url.pathname !== '/v3/auth/tokens')
+      return send(response, 404, {
+        error: { code: 404, message: 'The resource could not be found.', title: 'Not Found' },
+      });
     if (request.method === 'GET') return validate(request, response);
-    if (request.method !== 'POST') return send(response, 405, { error: { code: 405, message: 'The method is not allowed for the requested URL.', title: 'Method Not Allowed' } });
+    if (request.method !== 'POST')
+      return send(response, 405, {
+        error: { code: 405, message: 'The method is not allowed for the requested URL.', title: 'Method Not Allowed' },
+      });
     try {
       let parsed: unknown;
       try {
@@ -251,14 +353,28 @@ export async function startKeystoneStandIn(options: KeystoneStandInOptions = {})
         throw new KeystoneFailure(400, 'Bad Request', 'Malformed request body.');
       }
       received.push({ body: parsed, query: url.search });
-      const { token, body } = issue(model, isObject(parsed) ? parsed.auth : undefined, now(), lifetimeMs, !url.searchParams.has('nocatalog'));
+      const { token, body } = issue(
+        model,
+        isObject(parsed) ? parsed.auth : undefined,
+        now(),
+        lifetimeMs,
+        !url.searchParams.has('nocatalog'),
+      );
       tokens.push(token);
       issued.set(token, { body, expiresAt: now() + lifetimeMs });
       send(response, 201, body, { 'X-Subject-Token': token, Vary: 'X-Auth-Token' });
     } catch (error) {
       if (!(error instanceof KeystoneFailure)) throw error;
-      const message = options.insecureDebug && error.debugDetail ? `${error.debugDetail} (Disable insecure_debug mode to suppress these details.)` : error.message;
-      send(response, error.status, { error: { code: error.status, message, title: error.title } }, error.status === 401 ? { 'WWW-Authenticate': `Keystone uri="${authUrl}"` } : {});
+      const message =
+        options.insecureDebug && error.debugDetail
+          ? `${error.debugDetail} (Disable insecure_debug mode to suppress these details.)`
+          : error.message;
+      send(
+        response,
+        error.status,
+        { error: { code: error.status, message, title: error.title } },
+        error.status === 401 ? { 'WWW-Authenticate': `Keystone uri="${authUrl}"` } : {},
+      );
     }
   };
   const accepts = (token: string | undefined): token is string => {
@@ -273,17 +389,28 @@ export async function startKeystoneStandIn(options: KeystoneStandInOptions = {})
     const auth = request.headers['x-auth-token'];
     const subject = request.headers['x-subject-token'];
     if (!accepts(typeof auth === 'string' ? auth : undefined)) {
-      return send(response, 401, { error: { code: 401, message: GENERIC_401, title: 'Unauthorized' } }, { 'WWW-Authenticate': `Keystone uri="${authUrl}"` });
+      return send(
+        response,
+        401,
+        { error: { code: 401, message: GENERIC_401, title: 'Unauthorized' } },
+        { 'WWW-Authenticate': `Keystone uri="${authUrl}"` },
+      );
     }
     if (typeof subject !== 'string' || !accepts(subject)) {
-      return send(response, 404, { error: { code: 404, message: `Could not find token: ${String(subject).slice(0, 8)}...`, title: 'Not Found' } });
+      return send(response, 404, {
+        error: { code: 404, message: `Could not find token: ${String(subject).slice(0, 8)}...`, title: 'Not Found' },
+      });
     }
     send(response, 200, issued.get(subject)?.body ?? {}, { 'X-Subject-Token': subject, Vary: 'X-Auth-Token' });
   };
   const listener = (request: IncomingMessage, response: ServerResponse): void => {
-    handle(request, response).catch((error: unknown) => send(response, 500, { error: { code: 500, message: String(error), title: 'Internal Server Error' } }));
+    handle(request, response).catch((error: unknown) =>
+      send(response, 500, { error: { code: 500, message: String(error), title: 'Internal Server Error' } }),
+    );
   };
-  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, listener) : createHttpServer(listener);
+  const server: Server = options.tls
+    ? createHttpsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, listener)
+    : createHttpServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;

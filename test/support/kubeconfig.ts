@@ -68,11 +68,25 @@ export async function writeTokenKubeconfig(opts: TokenKubeconfigOptions): Promis
 const FIXTURES = new URL('../fixtures/kubeconfig/', import.meta.url);
 
 /** Names of the kubeconfig fixtures (test/fixtures/kubeconfig/*.yaml), without the extension. */
-export const KUBECONFIG_FIXTURES = ['gke', 'eks', 'aks', 'kind', 'minikube', 'oidc-legacy', 'commented', 'multi-a', 'multi-b'] as const;
+export const KUBECONFIG_FIXTURES = [
+  'gke',
+  'eks',
+  'aks',
+  'kind',
+  'minikube',
+  'oidc-legacy',
+  'commented',
+  'multi-a',
+  'multi-b',
+] as const;
 export type KubeconfigFixture = (typeof KUBECONFIG_FIXTURES)[number];
 
 /** Copies a fixture to `dest` with its {{PLACEHOLDERS}} filled in; an unfilled one is an error, not a silent blank. */
-export async function writeKubeconfigFixture(name: KubeconfigFixture, dest: string, vars: Record<string, string>): Promise<string> {
+export async function writeKubeconfigFixture(
+  name: KubeconfigFixture,
+  dest: string,
+  vars: Record<string, string>,
+): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   const template = await readFile(new URL(`${name}.yaml`, FIXTURES), 'utf8');
   const text = template.replace(/\{\{([A-Z_0-9]+)\}\}/g, (_match, key: string) => {

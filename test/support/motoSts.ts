@@ -31,8 +31,12 @@ export interface MotoSts {
   stop(): Promise<void>;
 }
 
-const ADMIN_POLICY = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] });
-const WRONG_MFA = '<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code. </Message></Error><RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId></ErrorResponse>';
+const ADMIN_POLICY = JSON.stringify({
+  Version: '2012-10-17',
+  Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }],
+});
+const WRONG_MFA =
+  '<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code. </Message></Error><RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId></ErrorResponse>';
 
 /**
  * moto's server mode as STS and IAM, with IAM enforcement on: signatures are checked and
@@ -42,7 +46,10 @@ const WRONG_MFA = '<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-1
  */
 export async function startMotoSts(): Promise<MotoSts> {
   // The first three actions need no signature: they make the admin that signs the rest.
-  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, INITIAL_NO_AUTH_ACTION_COUNT: '3' } });
+  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, INITIAL_NO_AUTH_ACTION_COUNT: '3' },
+  });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const seen = (chunk: Buffer) => {
@@ -67,15 +74,17 @@ export async function startMotoSts(): Promise<MotoSts> {
         outgoing.writeHead(status, { 'content-type': 'text/xml' }).end(answer);
       };
       const replay = replays.get(body);
-      if (replay !== undefined) return replays.delete(body), record(200, replay);
-      if (mfaCode !== undefined && params.has('TokenCode') && params.get('TokenCode') !== mfaCode) return record(403, WRONG_MFA);
+      if (replay !== undefined) return (replays.delete(body), record(200, replay));
+      if (mfaCode !== undefined && params.has('TokenCode') && params.get('TokenCode') !== mfaCode)
+        return record(403, WRONG_MFA);
       const answer = await forward(port, incoming, body);
       record(answer.status, answer.body);
     });
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}/`;
-  const iam = (keys: AwsCredentials, params: Record<string, string>) => signedCall(`http://127.0.0.1:${port}/`, 'iam', keys, { ...params, Version: '2010-05-08' });
+  const iam = (keys: AwsCredentials, params: Record<string, string>) =>
+    signedCall(`http://127.0.0.1:${port}/`, 'iam', keys, { ...params, Version: '2010-05-08' });
   const bootstrap = { accessKeyId: 'AKIABOOTSTRAP0000000', secretAccessKey: 'bootstrap' };
   await iam(bootstrap, { Action: 'CreateUser', UserName: 'admin' });
   const adminKeys = keysOf(await iam(bootstrap, { Action: 'CreateAccessKey', UserName: 'admin' }));
@@ -86,8 +95,16 @@ export async function startMotoSts(): Promise<MotoSts> {
     async iamUser(name, roles) {
       await iam(adminKeys, { Action: 'CreateUser', UserName: name });
       const keys = keysOf(await iam(adminKeys, { Action: 'CreateAccessKey', UserName: name }));
-      const statements = [{ Effect: 'Allow', Action: 'sts:GetSessionToken', Resource: '*' }, ...(roles.length ? [{ Effect: 'Allow', Action: 'sts:AssumeRole', Resource: roles }] : [])];
-      await iam(adminKeys, { Action: 'PutUserPolicy', UserName: name, PolicyName: 'sts', PolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: statements }) });
+      const statements = [
+        { Effect: 'Allow', Action: 'sts:GetSessionToken', Resource: '*' },
+        ...(roles.length ? [{ Effect: 'Allow', Action: 'sts:AssumeRole', Resource: roles }] : []),
+      ];
+      await iam(adminKeys, {
+        Action: 'PutUserPolicy',
+        UserName: name,
+        PolicyName: 'sts',
+        PolicyDocument: JSON.stringify({ Version: '2012-10-17', Statement: statements }),
+      });
       return keys;
     },
     expectMfaCode: (code) => void (mfaCode = code),
@@ -112,17 +129,35 @@ function readBody(incoming: IncomingMessage): Promise<string> {
 
 function forward(port: number, incoming: IncomingMessage, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const out = request({ host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      void readBody(answer).then((text) => resolve({ status: answer.statusCode ?? 0, body: text }), reject);
-    });
+    const out = request(
+      { host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        void readBody(answer).then((text) => resolve({ status: answer.statusCode ?? 0, body: text }), reject);
+      },
+    );
     out.on('error', reject);
     out.end(body);
   });
 }
 
-async function signedCall(url: string, service: string, keys: AwsCredentials, params: Record<string, string>): Promise<string> {
-  const body = Object.entries(params).map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`).join('&');
-  const { host: _host, ...headers } = signedPostHeaders({ url: new URL(url), region: 'us-east-1', service, credentials: keys, body, contentType: 'application/x-www-form-urlencoded; charset=utf-8', now: Date.now() });
+async function signedCall(
+  url: string,
+  service: string,
+  keys: AwsCredentials,
+  params: Record<string, string>,
+): Promise<string> {
+  const body = Object.entries(params)
+    .map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`)
+    .join('&');
+  const { host: _host, ...headers } = signedPostHeaders({
+    url: new URL(url),
+    region: 'us-east-1',
+    service,
+    credentials: keys,
+    body,
+    contentType: 'application/x-www-form-urlencoded; charset=utf-8',
+    now: Date.now(),
+  });
   const answer = await fetch(url, { method: 'POST', headers, body });
   const text = await answer.text();
   if (answer.status !== 200) throw new Error(`moto ${params.Action}: ${answer.status} ${text}`);
@@ -130,5 +165,8 @@ async function signedCall(url: string, service: string, keys: AwsCredentials, pa
 }
 
 function keysOf(createAccessKeyAnswer: string): AwsCredentials {
-  return { accessKeyId: xmlText(createAccessKeyAnswer, 'AccessKeyId')!, secretAccessKey: xmlText(createAccessKeyAnswer, 'SecretAccessKey')! };
+  return {
+    accessKeyId: xmlText(createAccessKeyAnswer, 'AccessKeyId')!,
+    secretAccessKey: xmlText(createAccessKeyAnswer, 'SecretAccessKey')!,
+  };
 }

@@ -9,7 +9,12 @@ export function offlineAwsSessions(clock: Clock): AwsSessions {
     sts: () => ({ assumeRole: never('AssumeRole'), getSessionToken: never('GetSessionToken') }),
     askMfaCode: never('MFA question'),
     runProcess: never('credential_process'),
-    sso: { registerClient: never('SSO'), startDeviceAuthorization: never('SSO'), createToken: never('SSO'), getRoleCredentials: never('SSO') },
+    sso: {
+      registerClient: never('SSO'),
+      startDeviceAuthorization: never('SSO'),
+      createToken: never('SSO'),
+      getRoleCredentials: never('SSO'),
+    },
     ssoLogin: never('SSO login'),
   });
 }

@@ -53,7 +53,10 @@ export interface ProxiedCluster {
  * certificates, SoftHSM2 with one non-extractable key per user, a broker with the token logged
  * in, and the user's kubeconfig with each profile installed behind its proxy.
  */
-export async function startProxiedCluster(options: { users: readonly TokenUser[]; pin: string }): Promise<ProxiedCluster> {
+export async function startProxiedCluster(options: {
+  users: readonly TokenUser[];
+  pin: string;
+}): Promise<ProxiedCluster> {
   const { users, pin } = options;
   assertBuilt({ shim: true });
   const home = await makeTempHome();
@@ -62,11 +65,25 @@ export async function startProxiedCluster(options: { users: readonly TokenUser[]
   const hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-proxy', pin, soPin: '27182818' });
   const ports = new Map<string, number>();
   for (const key of users) {
-    await createTokenClientCertificate(hsm, pin, { ...key, subject: `/O=${key.group}/CN=${key.user}`, caCertPath: pki.caCertPath, caKeyPath: path.join(pki.dir, 'ca.key'), workDir: path.join(home.dir, 'certs') });
+    await createTokenClientCertificate(hsm, pin, {
+      ...key,
+      subject: `/O=${key.group}/CN=${key.user}`,
+      caCertPath: pki.caCertPath,
+      caKeyPath: path.join(pki.dir, 'ca.key'),
+      workDir: path.join(home.dir, 'certs'),
+    });
     ports.set(key.profile, await freePort());
   }
   const configYaml = (more: { profile: string; label: string; port: number }[] = []) => {
-    const profiles = [...users.map((key) => ({ profile: key.profile, label: key.label, port: ports.get(key.profile)!, tlsVersion: key.tlsVersion })), ...more].map(
+    const profiles = [
+      ...users.map((key) => ({
+        profile: key.profile,
+        label: key.label,
+        port: ports.get(key.profile)!,
+        tlsVersion: key.tlsVersion,
+      })),
+      ...more,
+    ].map(
       ({ profile, label, port, tlsVersion }: { profile: string; label: string; port: number; tlsVersion?: string }) =>
         `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath}${tlsVersion ? `, tlsVersion: "${tlsVersion}"` : ''} }\n`,
     );
@@ -74,7 +91,10 @@ export async function startProxiedCluster(options: { users: readonly TokenUser[]
   };
   await writeConfig(home.dir, configYaml());
   const broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
-  const { cli, credential } = callersFor(() => home.dir, () => ({ SOFTHSM2_CONF: hsm.conf }));
+  const { cli, credential } = callersFor(
+    () => home.dir,
+    () => ({ SOFTHSM2_CONF: hsm.conf }),
+  );
   const loggedIn = await cli(['token', 'login', 'hsm'], pin);
   if (loggedIn.code !== 0) throw new Error(`kubecred token login: ${loggedIn.stderr}`);
 
@@ -95,17 +115,54 @@ export async function startProxiedCluster(options: { users: readonly TokenUser[]
   );
   const installNotes = new Map<string, string>();
   for (const key of users) {
-    const installed = await cli(['install', '--profile', key.profile, '--context', key.profile, '--kubeconfig', kubeconfig]);
+    const installed = await cli([
+      'install',
+      '--profile',
+      key.profile,
+      '--context',
+      key.profile,
+      '--kubeconfig',
+      kubeconfig,
+    ]);
     if (installed.code !== 0) throw new Error(`kubecred install --profile ${key.profile}: ${installed.stderr}`);
     installNotes.set(key.profile, installed.stderr);
   }
   const adminKubeconfig = path.join(home.dir, 'admin.kubeconfig');
   const b64 = (text: string) => Buffer.from(text).toString('base64');
-  await writeFile(adminKubeconfig, JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }], users: [{ name: 'admin', user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) } }], contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }], 'current-context': 'admin' }), { mode: 0o600 });
+  await writeFile(
+    adminKubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }],
+      users: [
+        {
+          name: 'admin',
+          user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) },
+        },
+      ],
+      contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }],
+      'current-context': 'admin',
+    }),
+    { mode: 0o600 },
+  );
   const env = { KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf };
   return {
-    home, pki, api, hsm, broker, kubeconfig, ports, installNotes, adminKubeconfig, cli, credential, env, configYaml,
-    kubectl: (bin, args, extraEnv = {}, stdin) => runKubectl(bin, args, { kubeconfig, env: { ...env, ...extraEnv }, stdin }),
+    home,
+    pki,
+    api,
+    hsm,
+    broker,
+    kubeconfig,
+    ports,
+    installNotes,
+    adminKubeconfig,
+    cli,
+    credential,
+    env,
+    configYaml,
+    kubectl: (bin, args, extraEnv = {}, stdin) =>
+      runKubectl(bin, args, { kubeconfig, env: { ...env, ...extraEnv }, stdin }),
     async stop() {
       await broker.stop();
       // The broker a kubectl call started on its own, if a test killed the first.

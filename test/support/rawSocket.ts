@@ -1,7 +1,11 @@
 import net from 'node:net';
 
 /** Raw bytes to the broker's socket; resolves with whatever it answered before closing. */
-export function rawExchange(socket: string, payload: string | Buffer, { endAfterWrite = true, timeoutMs = 5000 } = {}): Promise<string> {
+export function rawExchange(
+  socket: string,
+  payload: string | Buffer,
+  { endAfterWrite = true, timeoutMs = 5000 } = {},
+): Promise<string> {
   return new Promise((resolve) => {
     const connection = net.connect(socket);
     let answer = '';

@@ -50,5 +50,9 @@ export async function recordingBrowser(dir: string): Promise<RecordingBrowser> {
 export function redirectTarget(page: string): string {
   const target = /http-equiv="refresh" content="0;url=([^"]*)"/.exec(page)?.[1];
   if (!target) throw new Error(`not a redirect page: ${page.slice(0, 200)}`);
-  return target.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return target
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }

@@ -30,7 +30,9 @@ export async function startTestRegistry(dir: string, user: string, password: str
     `auth: { htpasswd: { realm: kubecred-test, path: ${path.join(dir, 'htpasswd')} } }`,
   ].join('\n');
   await writeFile(path.join(dir, 'config.yml'), config);
-  const child = spawn('docker-registry', ['serve', path.join(dir, 'config.yml')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('docker-registry', ['serve', path.join(dir, 'config.yml')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -59,7 +61,13 @@ export async function writeOciLayout(dir: string, tag: string, scratch: string):
   await mkdir(blobs, { recursive: true });
   await mkdir(path.join(scratch, 'layer'), { recursive: true });
   await writeFile(path.join(scratch, 'layer', 'hello.txt'), 'hello from kubecred\n');
-  const tarred = await run('tar', ['-C', path.join(scratch, 'layer'), '-cf', path.join(scratch, 'layer.tar'), 'hello.txt']);
+  const tarred = await run('tar', [
+    '-C',
+    path.join(scratch, 'layer'),
+    '-cf',
+    path.join(scratch, 'layer.tar'),
+    'hello.txt',
+  ]);
   if (tarred.code !== 0) throw new Error(`tar failed: ${tarred.stderr}`);
   const blob = async (bytes: Buffer) => {
     const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -67,7 +75,16 @@ export async function writeOciLayout(dir: string, tag: string, scratch: string):
     return { digest, size: bytes.length };
   };
   const layer = await blob(await readFile(path.join(scratch, 'layer.tar')));
-  const config = await blob(Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', config: {}, rootfs: { type: 'layers', diff_ids: [layer.digest] } })));
+  const config = await blob(
+    Buffer.from(
+      JSON.stringify({
+        architecture: 'amd64',
+        os: 'linux',
+        config: {},
+        rootfs: { type: 'layers', diff_ids: [layer.digest] },
+      }),
+    ),
+  );
   const manifest = await blob(
     Buffer.from(
       JSON.stringify({
@@ -81,7 +98,16 @@ export async function writeOciLayout(dir: string, tag: string, scratch: string):
   await writeFile(path.join(dir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
   await writeFile(
     path.join(dir, 'index.json'),
-    JSON.stringify({ schemaVersion: 2, manifests: [{ mediaType: 'application/vnd.oci.image.manifest.v1+json', ...manifest, annotations: { 'org.opencontainers.image.ref.name': tag } }] }),
+    JSON.stringify({
+      schemaVersion: 2,
+      manifests: [
+        {
+          mediaType: 'application/vnd.oci.image.manifest.v1+json',
+          ...manifest,
+          annotations: { 'org.opencontainers.image.ref.name': tag },
+        },
+      ],
+    }),
   );
   return manifest.digest;
 }

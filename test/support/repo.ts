@@ -11,7 +11,13 @@ function goTarget(): string {
   return `${os}-${arch}`;
 }
 
-export const NATIVE_SHIM = path.join(REPO_ROOT, 'dist', 'shim', goTarget(), process.platform === 'win32' ? 'kubecred-shim.exe' : 'kubecred-shim');
+export const NATIVE_SHIM = path.join(
+  REPO_ROOT,
+  'dist',
+  'shim',
+  goTarget(),
+  process.platform === 'win32' ? 'kubecred-shim.exe' : 'kubecred-shim',
+);
 
 /** Integration tests run against the build; say how to make it rather than fail obscurely. */
 export function assertBuilt({ shim = false } = {}): void {

@@ -7,9 +7,17 @@ export interface RunResult {
 }
 
 /** Runs a program with optional stdin; never throws on a non-zero exit. */
-export function run(command: string, args: readonly string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<RunResult> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: options.env ?? (process.env as Record<string, string>), stdio: ['pipe', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const child = spawn(command, args, {
+      env: options.env ?? (process.env as Record<string, string>),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

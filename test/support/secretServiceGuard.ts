@@ -7,7 +7,9 @@ import { inKeyringSession, restartSecretService, secretServiceAvailable } from '
 // so one mishap is reported where it happened instead of failing every keychain test after it.
 beforeEach((context) => {
   if (!inKeyringSession() || secretServiceAvailable()) return;
-  process.stderr.write(`secret-service-guard: the Secret Service was gone before "${context.task.name}"; restarting it\n`);
+  process.stderr.write(
+    `secret-service-guard: the Secret Service was gone before "${context.task.name}"; restarting it\n`,
+  );
   restartSecretService();
 });
 

@@ -59,7 +59,12 @@ export interface SoftHsm {
   dispose(): void;
 }
 
-export async function createSoftHsm(options: { dir: string; label: string; pin: string; soPin: string }): Promise<SoftHsm> {
+export async function createSoftHsm(options: {
+  dir: string;
+  label: string;
+  pin: string;
+  soPin: string;
+}): Promise<SoftHsm> {
   if (!SOFTHSM_MODULE) throw new Error('SoftHSM2 is not installed (apt-get install softhsm2)');
   const module = SOFTHSM_MODULE;
   const tokenDir = join(options.dir, 'tokens');
@@ -67,7 +72,10 @@ export async function createSoftHsm(options: { dir: string; label: string; pin: 
   const conf = join(options.dir, 'softhsm2.conf');
   await mkdir(tokenDir, { recursive: true });
   await mkdir(parked, { recursive: true });
-  await writeFile(conf, `directories.tokendir = ${tokenDir}\nobjectstore.backend = file\nlog.level = ERROR\nslots.removable = false\n`);
+  await writeFile(
+    conf,
+    `directories.tokendir = ${tokenDir}\nobjectstore.backend = file\nlog.level = ERROR\nslots.removable = false\n`,
+  );
 
   const previous = process.env.SOFTHSM2_CONF;
   process.env.SOFTHSM2_CONF = conf; // the module reads it at C_Initialize, in this process
@@ -76,7 +84,10 @@ export async function createSoftHsm(options: { dir: string; label: string; pin: 
 
   const addToken = async (label: string, pin: string, soPin: string): Promise<SoftHsmToken> => {
     const before = new Set(await readdir(tokenDir));
-    await exec('softhsm2-util', ['--init-token', '--free', '--label', label, '--pin', pin, '--so-pin', soPin], { env: env(), timeout: 30_000 });
+    await exec('softhsm2-util', ['--init-token', '--free', '--label', label, '--pin', pin, '--so-pin', soPin], {
+      env: env(),
+      timeout: 30_000,
+    });
     const created = (await readdir(tokenDir)).find((name) => !before.has(name));
     if (!created) throw new Error(`softhsm2-util made no token directory for ${label}`);
     // SoftHSM names the directory by a UUID whose last 16 hex digits are the serial.
@@ -114,7 +125,10 @@ export async function createSoftHsm(options: { dir: string; label: string; pin: 
 /** Runs pkcs11-tool (OpenSC) against this SoftHSM; throws with its stderr on failure. */
 export async function pkcs11Tool(hsm: SoftHsm, args: readonly string[]): Promise<string> {
   try {
-    const { stdout } = await exec('pkcs11-tool', ['--module', hsm.module, ...args], { env: hsm.env(), timeout: 30_000 });
+    const { stdout } = await exec('pkcs11-tool', ['--module', hsm.module, ...args], {
+      env: hsm.env(),
+      timeout: 30_000,
+    });
     return stdout;
   } catch (error) {
     const shown = args.map((arg, i) => (args[i - 1] === '--pin' || args[i - 1] === '--so-pin' ? '***' : arg));
@@ -127,7 +141,11 @@ export async function pkcs11Tool(hsm: SoftHsm, args: readonly string[]): Promise
  * which Kubecred may hand to kubectl): pkcs11-tool cannot write that template, so this calls
  * C_CreateObject itself. EC keys must be on P-256.
  */
-export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem: string; label: string; id: number }): Promise<void> {
+export async function createExtractableKey(
+  hsm: SoftHsm,
+  pin: string,
+  key: { pem: string; label: string; id: number },
+): Promise<void> {
   const K = await import('../../src/main/secrets/pkcs11/constants.js');
   const { createPrivateKey } = await import('node:crypto');
   await withTokenSession(hsm, pin, (p11, session) => {
@@ -145,7 +163,11 @@ export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem
     ];
     const template =
       jwk.kty === 'EC'
-        ? [...common(K.CKK_EC), { type: K.CKA_EC_PARAMS, value: Buffer.from('06082a8648ce3d030107', 'hex') }, { type: K.CKA_VALUE, value: b(jwk.d) }]
+        ? [
+            ...common(K.CKK_EC),
+            { type: K.CKA_EC_PARAMS, value: Buffer.from('06082a8648ce3d030107', 'hex') },
+            { type: K.CKA_VALUE, value: b(jwk.d) },
+          ]
         : [
             ...common(K.CKK_RSA),
             { type: K.CKA_MODULUS, value: b(jwk.n) },
@@ -162,7 +184,11 @@ export async function createExtractableKey(hsm: SoftHsm, pin: string, key: { pem
 }
 
 /** Runs `work` in a session on this SoftHSM's first token, logged in when a PIN is given. */
-async function withTokenSession<T>(hsm: SoftHsm, pin: string | undefined, work: (p11: InstanceType<typeof Pkcs11Js.PKCS11>, session: Buffer, real: typeof Pkcs11Js) => T): Promise<T> {
+async function withTokenSession<T>(
+  hsm: SoftHsm,
+  pin: string | undefined,
+  work: (p11: InstanceType<typeof Pkcs11Js.PKCS11>, session: Buffer, real: typeof Pkcs11Js) => T,
+): Promise<T> {
   // Under tsx (the benchmark) the ESM view has only the class: the constants are on `default`.
   const imported = await import('pkcs11js');
   const real = ((imported as { default?: typeof Pkcs11Js }).default ?? imported) as typeof Pkcs11Js;
@@ -181,8 +207,17 @@ async function withTokenSession<T>(hsm: SoftHsm, pin: string | undefined, work: 
   }
 }
 
-function findById(p11: InstanceType<typeof Pkcs11Js.PKCS11>, session: Buffer, objectClass: number, id: string, real: typeof Pkcs11Js): Buffer {
-  p11.C_FindObjectsInit(session, [{ type: real.CKA_CLASS, value: objectClass }, { type: real.CKA_ID, value: Buffer.from(id, 'hex') }]);
+function findById(
+  p11: InstanceType<typeof Pkcs11Js.PKCS11>,
+  session: Buffer,
+  objectClass: number,
+  id: string,
+  real: typeof Pkcs11Js,
+): Buffer {
+  p11.C_FindObjectsInit(session, [
+    { type: real.CKA_CLASS, value: objectClass },
+    { type: real.CKA_ID, value: Buffer.from(id, 'hex') },
+  ]);
   const [handle] = p11.C_FindObjects(session, 1);
   p11.C_FindObjectsFinal(session);
   if (!handle) throw new Error(`no object of class ${objectClass} with id ${id}`);
@@ -195,7 +230,8 @@ function publicKeyJwk(hsm: SoftHsm, id: string): Promise<JsonWebKey> {
     const handle = findById(p11, session, real.CKO_PUBLIC_KEY, id, real);
     const read = (type: number) => p11.C_GetAttributeValue(session, handle, [{ type }])[0]!.value as Buffer;
     const b64 = (value: Buffer) => value.toString('base64url');
-    if (read(real.CKA_KEY_TYPE).readUInt32LE(0) === real.CKK_RSA) return { kty: 'RSA', n: b64(read(real.CKA_MODULUS)), e: b64(read(real.CKA_PUBLIC_EXPONENT)) };
+    if (read(real.CKA_KEY_TYPE).readUInt32LE(0) === real.CKK_RSA)
+      return { kty: 'RSA', n: b64(read(real.CKA_MODULUS)), e: b64(read(real.CKA_PUBLIC_EXPONENT)) };
     // CKA_EC_POINT is a DER OCTET STRING around 04 || x || y.
     const der = read(real.CKA_EC_POINT);
     const point = der.subarray(der.length - (der[1]! & 0x80 ? der.length - 2 - (der[1]! & 0x7f) : der[1]!));
@@ -206,11 +242,19 @@ function publicKeyJwk(hsm: SoftHsm, id: string): Promise<JsonWebKey> {
 }
 
 /** What a private key on the token lets anyone learn of it: its flags, and whether its secret part can be read. */
-export function privateKeyExposure(hsm: SoftHsm, pin: string, id: string): Promise<{ sensitive: boolean; extractable: boolean; secretRead: string }> {
+export function privateKeyExposure(
+  hsm: SoftHsm,
+  pin: string,
+  id: string,
+): Promise<{ sensitive: boolean; extractable: boolean; secretRead: string }> {
   return withTokenSession(hsm, pin, (p11, session, real) => {
     const handle = findById(p11, session, real.CKO_PRIVATE_KEY, id, real);
     const flag = (type: number) => (p11.C_GetAttributeValue(session, handle, [{ type }])[0]!.value as Buffer)[0] === 1;
-    const secret = (p11.C_GetAttributeValue(session, handle, [{ type: real.CKA_KEY_TYPE }])[0]!.value as Buffer).readUInt32LE(0) === real.CKK_RSA ? real.CKA_PRIVATE_EXPONENT : real.CKA_VALUE;
+    const secret =
+      (p11.C_GetAttributeValue(session, handle, [{ type: real.CKA_KEY_TYPE }])[0]!.value as Buffer).readUInt32LE(0) ===
+      real.CKK_RSA
+        ? real.CKA_PRIVATE_EXPONENT
+        : real.CKA_VALUE;
     let secretRead: string;
     try {
       secretRead = `read ${(p11.C_GetAttributeValue(session, handle, [{ type: secret }])[0]!.value as Buffer).length} bytes`;
@@ -230,19 +274,79 @@ export function privateKeyExposure(hsm: SoftHsm, pin: string, id: string): Promi
 export async function createTokenClientCertificate(
   hsm: SoftHsm,
   pin: string,
-  key: { label: string; id: string; keyType: string; subject: string; caCertPath: string; caKeyPath: string; workDir: string },
+  key: {
+    label: string;
+    id: string;
+    keyType: string;
+    subject: string;
+    caCertPath: string;
+    caKeyPath: string;
+    workDir: string;
+  },
 ): Promise<{ certificatePem: string }> {
   const { createPublicKey } = await import('node:crypto');
   await mkdir(key.workDir, { recursive: true });
-  await pkcs11Tool(hsm, ['--login', '--pin', pin, '--keypairgen', '--key-type', key.keyType, '--label', key.label, '--id', key.id, '--sensitive', '--usage-sign']);
+  await pkcs11Tool(hsm, [
+    '--login',
+    '--pin',
+    pin,
+    '--keypairgen',
+    '--key-type',
+    key.keyType,
+    '--label',
+    key.label,
+    '--id',
+    key.id,
+    '--sensitive',
+    '--usage-sign',
+  ]);
   const pubPem = join(key.workDir, `${key.label}.pub.pem`);
-  await writeFile(pubPem, createPublicKey({ key: await publicKeyJwk(hsm, key.id), format: 'jwk' }).export({ type: 'spki', format: 'pem' }));
+  await writeFile(
+    pubPem,
+    createPublicKey({ key: await publicKeyJwk(hsm, key.id), format: 'jwk' }).export({ type: 'spki', format: 'pem' }),
+  );
   const extensions = join(key.workDir, `${key.label}.ext`);
-  await writeFile(extensions, 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
+  await writeFile(
+    extensions,
+    'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n',
+  );
   const certPem = join(key.workDir, `${key.label}.crt`);
-  await exec('openssl', ['x509', '-new', '-subj', key.subject, '-force_pubkey', pubPem, '-CA', key.caCertPath, '-CAkey', key.caKeyPath, '-days', '2', '-extfile', extensions, '-out', certPem], { timeout: 30_000 });
+  await exec(
+    'openssl',
+    [
+      'x509',
+      '-new',
+      '-subj',
+      key.subject,
+      '-force_pubkey',
+      pubPem,
+      '-CA',
+      key.caCertPath,
+      '-CAkey',
+      key.caKeyPath,
+      '-days',
+      '2',
+      '-extfile',
+      extensions,
+      '-out',
+      certPem,
+    ],
+    { timeout: 30_000 },
+  );
   const certDer = join(key.workDir, `${key.label}.crt.der`);
   await exec('openssl', ['x509', '-in', certPem, '-outform', 'DER', '-out', certDer], { timeout: 30_000 });
-  await pkcs11Tool(hsm, ['--login', '--pin', pin, '--write-object', certDer, '--type', 'cert', '--label', key.label, '--id', key.id]);
+  await pkcs11Tool(hsm, [
+    '--login',
+    '--pin',
+    pin,
+    '--write-object',
+    certDer,
+    '--type',
+    'cert',
+    '--label',
+    key.label,
+    '--id',
+    key.id,
+  ]);
   return { certificatePem: await readFile(certPem, 'utf8') };
 }

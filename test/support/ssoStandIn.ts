@@ -32,7 +32,9 @@ interface Device {
   approved: boolean;
 }
 
-export async function startSsoStandIn(options: { intervalSeconds?: number; expiresInSeconds?: number } = {}): Promise<SsoStandIn> {
+export async function startSsoStandIn(
+  options: { intervalSeconds?: number; expiresInSeconds?: number } = {},
+): Promise<SsoStandIn> {
   const clients = new Map<string, string>();
   const devices = new Map<string, Device>();
   const tokens = new Set<string>();
@@ -45,24 +47,46 @@ export async function startSsoStandIn(options: { intervalSeconds?: number; expir
   };
   const server: Server = createServer((request, response) => {
     void readJson(request).then((body) => {
-      const send = (status: number, json: unknown, errorType?: string) => response.writeHead(status, { 'content-type': 'application/json', ...(errorType ? { 'x-amzn-errortype': `${errorType}:http://internal.amazon.com/coral/com.amazonaws.ssooidc/` } : {}) }).end(JSON.stringify(json));
+      const send = (status: number, json: unknown, errorType?: string) =>
+        response
+          .writeHead(status, {
+            'content-type': 'application/json',
+            ...(errorType
+              ? { 'x-amzn-errortype': `${errorType}:http://internal.amazon.com/coral/com.amazonaws.ssooidc/` }
+              : {}),
+          })
+          .end(JSON.stringify(json));
       const url = new URL(request.url ?? '/', 'http://stand-in');
       if (request.method === 'POST' && url.pathname === '/client/register') {
         const clientId = randomBytes(8).toString('hex');
         clients.set(clientId, randomBytes(16).toString('hex'));
-        return send(200, { clientId, clientSecret: clients.get(clientId), clientIdIssuedAt: 0, clientSecretExpiresAt: 2_000_000_000 });
+        return send(200, {
+          clientId,
+          clientSecret: clients.get(clientId),
+          clientIdIssuedAt: 0,
+          clientSecretExpiresAt: 2_000_000_000,
+        });
       }
       if (request.method === 'POST' && url.pathname === '/device_authorization') {
-        if (clients.get(String(body.clientId)) !== body.clientSecret) return send(400, { error: 'invalid_client' }, 'InvalidClientException');
+        if (clients.get(String(body.clientId)) !== body.clientSecret)
+          return send(400, { error: 'invalid_client' }, 'InvalidClientException');
         counts.authorizations += 1;
         const deviceCode = randomBytes(16).toString('hex');
         const userCode = `${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}`.toUpperCase();
         devices.set(deviceCode, { userCode, approved: false });
         const verificationUri = `http://${request.headers.host}/device`;
-        return send(200, { deviceCode, userCode, verificationUri, verificationUriComplete: `${verificationUri}?user_code=${userCode}`, expiresIn: options.expiresInSeconds ?? 600, interval: options.intervalSeconds ?? 1 });
+        return send(200, {
+          deviceCode,
+          userCode,
+          verificationUri,
+          verificationUriComplete: `${verificationUri}?user_code=${userCode}`,
+          expiresIn: options.expiresInSeconds ?? 600,
+          interval: options.intervalSeconds ?? 1,
+        });
       }
       if (request.method === 'GET' && url.pathname === '/device') {
-        for (const device of devices.values()) if (device.userCode === url.searchParams.get('user_code')) device.approved = true;
+        for (const device of devices.values())
+          if (device.userCode === url.searchParams.get('user_code')) device.approved = true;
         return response.writeHead(200, { 'content-type': 'text/plain' }).end('Request approved');
       }
       if (request.method === 'POST' && url.pathname === '/token') {
@@ -74,7 +98,8 @@ export async function startSsoStandIn(options: { intervalSeconds?: number; expir
       }
       if (request.method === 'GET' && url.pathname === '/federation/credentials') {
         counts.roleCredentials += 1;
-        if (!tokens.has(String(request.headers['x-amz-sso_bearer_token']))) return send(401, { message: 'Session token not found or invalid' }, 'UnauthorizedException');
+        if (!tokens.has(String(request.headers['x-amz-sso_bearer_token'])))
+          return send(401, { message: 'Session token not found or invalid' }, 'UnauthorizedException');
         const role = roles.get(`${url.searchParams.get('account_id')}/${url.searchParams.get('role_name')}`);
         if (!role) return send(403, { message: 'No access' }, 'ForbiddenException');
         return send(200, { roleCredentials: { ...role.keys, expiration: role.expiration } });
@@ -88,7 +113,8 @@ export async function startSsoStandIn(options: { intervalSeconds?: number; expir
     counts,
     issueToken,
     endSessions: () => tokens.clear(),
-    setRole: (accountId, roleName, keys, expiration) => void roles.set(`${accountId}/${roleName}`, { keys, expiration }),
+    setRole: (accountId, roleName, keys, expiration) =>
+      void roles.set(`${accountId}/${roleName}`, { keys, expiration }),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

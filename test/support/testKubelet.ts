@@ -22,13 +22,35 @@ export interface TestNode {
  * with its port, and a Running pod `pod` with one container `app` bound to it, so
  * `kubectl exec/attach/cp/port-forward/logs` go kubectl -> API server -> this node.
  */
-export async function startTestNode(options: { dir: string; pki: TestPki; adminKubeconfig: string; kubectl: string; name?: string; pod?: string }): Promise<TestNode> {
+export async function startTestNode(options: {
+  dir: string;
+  pki: TestPki;
+  adminKubeconfig: string;
+  kubectl: string;
+  name?: string;
+  pod?: string;
+}): Promise<TestNode> {
   if (!existsSync(TEST_KUBELET)) throw new Error(`no ${TEST_KUBELET}: run scripts/setup.sh (it builds test/kubelet)`);
   const { dir, pki, adminKubeconfig, kubectl } = options;
   const name = options.name ?? 'test-node';
   const root = path.join(dir, 'root');
   await mkdir(root, { recursive: true, mode: 0o700 });
-  const kubelet = spawn(TEST_KUBELET, ['--listen', '127.0.0.1:0', '--cert', pki.serverCertPath, '--key', pki.serverKeyPath, '--client-ca', pki.caCertPath, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const kubelet = spawn(
+    TEST_KUBELET,
+    [
+      '--listen',
+      '127.0.0.1:0',
+      '--cert',
+      pki.serverCertPath,
+      '--key',
+      pki.serverKeyPath,
+      '--client-ca',
+      pki.caCertPath,
+      '--root',
+      root,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   kubelet.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const port = await listeningPort(kubelet, () => stderr);
@@ -41,12 +63,74 @@ export async function startTestNode(options: { dir: string; pki: TestPki; adminK
   // Status is a subresource: the node's address and kubelet port, and the pod's phase, are set
   // as a kubelet would set them. No controller manager runs, so the service account is made here.
   await admin(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name } }));
-  await admin(['patch', 'node', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } }, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'test kubelet', lastHeartbeatTime: new Date().toISOString(), lastTransitionTime: new Date().toISOString() }] } })]);
-  await admin(['create', 'serviceaccount', 'default', '--dry-run=client', '-o', 'json']).then((sa) => admin(['apply', '-f', '-'], sa));
+  await admin([
+    'patch',
+    'node',
+    name,
+    '--subresource=status',
+    '--type=merge',
+    '-p',
+    JSON.stringify({
+      status: {
+        addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: port } },
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'KubeletReady',
+            message: 'test kubelet',
+            lastHeartbeatTime: new Date().toISOString(),
+            lastTransitionTime: new Date().toISOString(),
+          },
+        ],
+      },
+    }),
+  ]);
+  await admin(['create', 'serviceaccount', 'default', '--dry-run=client', '-o', 'json']).then((sa) =>
+    admin(['apply', '-f', '-'], sa),
+  );
   const pod = options.pod ?? 'app';
-  await admin(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: pod, namespace: 'default' }, spec: { nodeName: name, automountServiceAccountToken: false, containers: [{ name: 'app', image: 'kubecred.test/local:1', ports: [{ containerPort: 8080 }] }] } }));
+  await admin(
+    ['apply', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: pod, namespace: 'default' },
+      spec: {
+        nodeName: name,
+        automountServiceAccountToken: false,
+        containers: [{ name: 'app', image: 'kubecred.test/local:1', ports: [{ containerPort: 8080 }] }],
+      },
+    }),
+  );
   const now = new Date().toISOString();
-  await admin(['patch', 'pod', pod, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { phase: 'Running', podIP: '10.0.0.10', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: 'kubecred.test/local:1', imageID: '', started: true, state: { running: { startedAt: now } } }] } })]);
+  await admin([
+    'patch',
+    'pod',
+    pod,
+    '--subresource=status',
+    '--type=merge',
+    '-p',
+    JSON.stringify({
+      status: {
+        phase: 'Running',
+        podIP: '10.0.0.10',
+        conditions: [{ type: 'Ready', status: 'True' }],
+        containerStatuses: [
+          {
+            name: 'app',
+            ready: true,
+            restartCount: 0,
+            image: 'kubecred.test/local:1',
+            imageID: '',
+            started: true,
+            state: { running: { startedAt: now } },
+          },
+        ],
+      },
+    }),
+  ]);
   return { name, root, stop: () => stopChild(kubelet) };
 }
 

@@ -22,7 +22,11 @@ export interface TokenWebhook {
  * cluster: kube-apiserver posts each bearer token it does not know as a TokenReview, and this
  * answers with the user `authenticate` finds, or not authenticated.
  */
-export async function startTokenWebhook(dir: string, pki: TestPki, authenticate: (token: string) => Promise<WebhookUser | undefined> | WebhookUser | undefined): Promise<TokenWebhook> {
+export async function startTokenWebhook(
+  dir: string,
+  pki: TestPki,
+  authenticate: (token: string) => Promise<WebhookUser | undefined> | WebhookUser | undefined,
+): Promise<TokenWebhook> {
   let reviews = 0;
   const server = createServer({ key: pki.serverKeyPem, cert: pki.serverCertPem }, (request, response) => {
     let body = '';
@@ -32,7 +36,9 @@ export async function startTokenWebhook(dir: string, pki: TestPki, authenticate:
         reviews++;
         const review = JSON.parse(body) as { apiVersion: string; spec?: { token?: string } };
         const user = review.spec?.token ? await authenticate(review.spec.token) : undefined;
-        const status = user ? { authenticated: true, user: { username: user.username, groups: [...(user.groups ?? [])] } } : { authenticated: false };
+        const status = user
+          ? { authenticated: true, user: { username: user.username, groups: [...(user.groups ?? [])] } }
+          : { authenticated: false };
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'TokenReview', status }));
       })();

@@ -24,13 +24,24 @@ export async function webUiClient(link: string): Promise<WebUiClient> {
       if (state.status !== 200) throw new Error(`GET /api/state: ${state.status} ${state.body}`);
       return (JSON.parse(state.body) as { prompts: PendingPrompt[] }).prompts;
     },
-    answer: async (id, answer) => (await send(url, 'POST', `/api/prompts/${encodeURIComponent(id)}`, answer, authorization)).status,
+    answer: async (id, answer) =>
+      (await send(url, 'POST', `/api/prompts/${encodeURIComponent(id)}`, answer, authorization)).status,
   };
 }
 
-function send(base: URL, method: string, path: string, body?: unknown, authorization?: string): Promise<{ status: number; body: string }> {
+function send(
+  base: URL,
+  method: string,
+  path: string,
+  body?: unknown,
+  authorization?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const headers = { host: base.host, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(authorization ? { authorization } : {}) };
+    const headers = {
+      host: base.host,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(authorization ? { authorization } : {}),
+    };
     const req = httpRequest(new URL(path, base.origin), { method, headers }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));

@@ -44,7 +44,10 @@ export class AnswersTold {
 
 /** A wrong PIN, a cancelled prompt, a denied approval: asking again at once would ask the user again. */
 function isUsersAnswer(error: unknown): error is BrokerError {
-  return error instanceof UserDeclined || (error instanceof BrokerError && (error.code === 'pin-incorrect' || error.code === 'denied'));
+  return (
+    error instanceof UserDeclined ||
+    (error instanceof BrokerError && (error.code === 'pin-incorrect' || error.code === 'denied'))
+  );
 }
 
 function key(profile: string, callerPid: number): string {

@@ -63,10 +63,18 @@ export class Approvals {
     const decision = await this.ui.askApproval(request);
     const who = callerLabel(request.caller) ?? 'pid unknown';
     if (!decision.allow && decision.timedOut) {
-      throw new BrokerError('timed-out', `nobody answered the approval of ${who} for profile "${request.profile}" in time`, 'run kubecred ui to open the Kubecred window, then run the command again and approve it there');
+      throw new BrokerError(
+        'timed-out',
+        `nobody answered the approval of ${who} for profile "${request.profile}" in time`,
+        'run kubecred ui to open the Kubecred window, then run the command again and approve it there',
+      );
     }
     if (!decision.allow) {
-      throw new BrokerError('denied', `the request of ${who} for profile "${request.profile}" was denied`, 'approve it when Kubecred asks, or change the profile\'s approval policy in config.yaml');
+      throw new BrokerError(
+        'denied',
+        `the request of ${who} for profile "${request.profile}" was denied`,
+        "approve it when Kubecred asks, or change the profile's approval policy in config.yaml",
+      );
     }
     const minutes = decision.forMinutes ?? (policy === 'once-per-process' ? 24 * 60 : 0);
     // "Allow once" is one command: kubectl (and gcloud's dispatcher) ask twice per command, a

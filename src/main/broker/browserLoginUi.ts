@@ -23,7 +23,11 @@ export class BrowserLoginUi extends NoUi implements LoginUiPort {
 
   async askForm(request: FormRequest): Promise<Record<string, string> | null> {
     const missing = request.fields.map((f) => f.name).join(', ');
-    throw new BrokerError('locked', `profile "${request.profile}" needs ${missing} and there is no window to ask in`, `store secrets with: kubecred secret set ${request.profile} <field>, or set the others in config.yaml`);
+    throw new BrokerError(
+      'locked',
+      `profile "${request.profile}" needs ${missing} and there is no window to ask in`,
+      `store secrets with: kubecred secret set ${request.profile} <field>, or set the others in config.yaml`,
+    );
   }
 
   openBrowser(url: string): Promise<boolean> {

@@ -64,7 +64,10 @@ export class CredentialBroker {
     return asking.run({ profile, caller: () => caller }, () => this.serve(request, caller));
   }
 
-  private async serve(request: CredentialRequest, described: Promise<{ pid?: number; name?: string }>): Promise<string> {
+  private async serve(
+    request: CredentialRequest,
+    described: Promise<{ pid?: number; name?: string }>,
+  ): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     try {
       // client-go's automatic second try after a wrong PIN, a cancel or a denial: the same
@@ -77,30 +80,59 @@ export class CredentialBroker {
       if (changed) this.ports.cache.forget(profile.name);
       if (profile.approval !== 'never') {
         const caller = await described;
-        await this.ports.approvals.check(profile.approval, { profile: profile.name, caller, ...(execInfo.cluster?.server ? { cluster: execInfo.cluster.server } : {}) });
+        await this.ports.approvals.check(profile.approval, {
+          profile: profile.name,
+          caller,
+          ...(execInfo.cluster?.server ? { cluster: execInfo.cluster.server } : {}),
+        });
       }
       const key = credentialCacheKey(profile.name, execInfo.cluster);
       // A check of this profile's token under way may be about to drop it: not served again meanwhile.
       await this.issuerChecks.settled(profile.name);
       const { credential, source } = await this.ports.cache.get(key, () =>
-        provider.getCredential({ profile: profile.name, cluster: execInfo.cluster, interactive: request.stdinIsTerminal && execInfo.interactive }),
+        provider.getCredential({
+          profile: profile.name,
+          cluster: execInfo.cluster,
+          interactive: request.stdinIsTerminal && execInfo.interactive,
+        }),
       );
-      this.ports.revocations?.afterServe({ profile: profile.name, callerPid: request.parentPid, cluster: execInfo.cluster, token: credential.token, fromCache: source === 'cache' }, () => {
-        this.ports.logger.info('the cluster refused the cached token; it is dropped and fetched anew', { profile: profile.name });
-        this.ports.cache.forget(profile.name);
-      });
+      this.ports.revocations?.afterServe(
+        {
+          profile: profile.name,
+          callerPid: request.parentPid,
+          cluster: execInfo.cluster,
+          token: credential.token,
+          fromCache: source === 'cache',
+        },
+        () => {
+          this.ports.logger.info('the cluster refused the cached token; it is dropped and fetched anew', {
+            profile: profile.name,
+          });
+          this.ports.cache.forget(profile.name);
+        },
+      );
       const validate = provider.validate?.bind(provider);
-      this.issuerChecks.afterServe({ profile: profile.name, callerPid: request.parentPid, fromCache: source === 'cache' }, validate && ((signal) => validate(credential, signal)), () => {
-        this.ports.logger.info('the issuer no longer honours the cached credential; it is dropped and fetched anew', { profile: profile.name });
-        this.ports.cache.forget(profile.name);
-      });
+      this.issuerChecks.afterServe(
+        { profile: profile.name, callerPid: request.parentPid, fromCache: source === 'cache' },
+        validate && ((signal) => validate(credential, signal)),
+        () => {
+          this.ports.logger.info('the issuer no longer honours the cached credential; it is dropped and fetched anew', {
+            profile: profile.name,
+          });
+          this.ports.cache.forget(profile.name);
+        },
+      );
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
       void this.audit(request, described, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
     } catch (error) {
       this.answersTold.record(profileName, request.parentPid, error);
       const denied = error instanceof BrokerError && error.code === 'denied';
-      void this.audit(request, described, { profile: profileName, outcome: denied ? 'denied' : 'failed', failure: error });
+      void this.audit(request, described, {
+        profile: profileName,
+        outcome: denied ? 'denied' : 'failed',
+        failure: error,
+      });
       throw error;
     }
   }
@@ -121,7 +153,9 @@ export class CredentialBroker {
         ...(cached.account ? { account: cached.account } : {}),
         ...(profile.description ? { description: profile.description } : {}),
         // Where its secrets live once config.yaml's default is applied (an exec plugin keeps its own).
-        ...(profile.provider !== 'exec' ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore } : {}),
+        ...(profile.provider !== 'exec'
+          ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore }
+          : {}),
       };
     });
   }
@@ -138,7 +172,9 @@ export class CredentialBroker {
       throw new BrokerError(
         'bad-request',
         `profile "${profile.name}" (${profile.provider}) never reads a secret named "${field}"`,
-        read.length ? `its provider reads: ${read.join(', ')}` : `an ${profile.provider} profile keeps no secrets in Kubecred: its plugin has its own`,
+        read.length
+          ? `its provider reads: ${read.join(', ')}`
+          : `an ${profile.provider} profile keeps no secrets in Kubecred: its plugin has its own`,
       );
     }
     const store = await this.ports.stores.forProfile(profile.name);
@@ -151,7 +187,11 @@ export class CredentialBroker {
     // A profile that is gone from config.yaml may still have secrets to clean up, but only a
     // profile's: a registry's login (owner "registry:<name>") is not reachable this way.
     if (!profileNameSchema.safeParse(profileName).success) {
-      throw new BrokerError('unknown-profile', `"${profileName}" is not a profile name`, 'registry logins are erased with: docker logout <registry> (or kubecred registry)');
+      throw new BrokerError(
+        'unknown-profile',
+        `"${profileName}" is not a profile name`,
+        'registry logins are erased with: docker logout <registry> (or kubecred registry)',
+      );
     }
     checkField(field);
     const deleted = await (await this.ports.stores.forProfile(profileName)).delete({ profile: profileName, field });
@@ -175,9 +215,14 @@ export class CredentialBroker {
     const profile = await this.profile(profileName);
     const { provider } = this.ports.providers.resolve(profile);
     this.ports.cache.forget(profile.name);
-    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () => provider.getCredential({ profile: profile.name, cluster: undefined, interactive: false }));
+    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () =>
+      provider.getCredential({ profile: profile.name, cluster: undefined, interactive: false }),
+    );
     this.ports.logger.info('refreshed', { profile: profile.name });
-    return { expiresAt: credential.expiresAt?.toISOString() ?? null, ...(credential.account ? { account: credential.account } : {}) };
+    return {
+      expiresAt: credential.expiresAt?.toISOString() ?? null,
+      ...(credential.account ? { account: credential.account } : {}),
+    };
   }
 
   /** An interactive login now, for providers that have one (OIDC, Keystone). */
@@ -185,7 +230,13 @@ export class CredentialBroker {
     const profile = await this.profile(profileName);
     const { provider } = this.ports.providers.resolve(profile);
     if (!provider.login) {
-      throw new BrokerError('bad-request', `profile "${profile.name}" uses the ${profile.provider} provider, which has no interactive login`, profile.provider === 'static' ? `store its secret with: kubecred secret set ${profile.name} token` : 'its credentials come from its command');
+      throw new BrokerError(
+        'bad-request',
+        `profile "${profile.name}" uses the ${profile.provider} provider, which has no interactive login`,
+        profile.provider === 'static'
+          ? `store its secret with: kubecred secret set ${profile.name} token`
+          : 'its credentials come from its command',
+      );
     }
     this.ports.cache.forget(profile.name);
     const login = provider.login.bind(provider);
@@ -194,9 +245,14 @@ export class CredentialBroker {
     this.logins.set(profile.name, running.add(controller));
     try {
       // Through the cache: status and the UIs see the profile signed in, and a failure as its last error.
-      const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () => login({ profile: profile.name, cluster: undefined, interactive: true, signal: controller.signal }));
+      const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () =>
+        login({ profile: profile.name, cluster: undefined, interactive: true, signal: controller.signal }),
+      );
       this.ports.logger.info('logged in', { profile: profile.name });
-      return { expiresAt: credential.expiresAt?.toISOString() ?? null, ...(credential.account ? { account: credential.account } : {}) };
+      return {
+        expiresAt: credential.expiresAt?.toISOString() ?? null,
+        ...(credential.account ? { account: credential.account } : {}),
+      };
     } finally {
       running.delete(controller);
       if (running.size === 0 && this.logins.get(profile.name) === running) this.logins.delete(profile.name);
@@ -211,9 +267,17 @@ export class CredentialBroker {
     const profile = await this.profile(profileName);
     const running = this.logins.get(profile.name);
     if (!running?.size) {
-      throw new BrokerError('bad-request', `no login of profile "${profile.name}" started from Kubecred is running`, 'a login that a kubectl call started stops when that call is stopped (Ctrl-C)');
+      throw new BrokerError(
+        'bad-request',
+        `no login of profile "${profile.name}" started from Kubecred is running`,
+        'a login that a kubectl call started stops when that call is stopped (Ctrl-C)',
+      );
     }
-    const reason = new BrokerError('provider-failed', `the login for profile "${profile.name}" was cancelled`, `run: kubecred login ${profile.name}`);
+    const reason = new BrokerError(
+      'provider-failed',
+      `the login for profile "${profile.name}" was cancelled`,
+      `run: kubecred login ${profile.name}`,
+    );
     for (const controller of running) controller.abort(reason);
     this.ports.logger.info('login cancelled', { profile: profile.name });
   }
@@ -237,7 +301,11 @@ export class CredentialBroker {
     const profile = config.profiles.find((p) => p.name === name);
     if (profile) return profile;
     if (error) {
-      throw new BrokerError('config-invalid', `no usable profile "${name}": ${error}`, 'fix the file; Kubecred reloads it on the next request');
+      throw new BrokerError(
+        'config-invalid',
+        `no usable profile "${name}": ${error}`,
+        'fix the file; Kubecred reloads it on the next request',
+      );
     }
     const known = config.profiles.map((p) => p.name);
     throw new BrokerError(
@@ -247,24 +315,45 @@ export class CredentialBroker {
     );
   }
 
-  private audit(request: CredentialRequest, described: Promise<{ pid?: number; name?: string }>, record: Parameters<typeof recordAudit>[2]): Promise<void> {
+  private audit(
+    request: CredentialRequest,
+    described: Promise<{ pid?: number; name?: string }>,
+    record: Parameters<typeof recordAudit>[2],
+  ): Promise<void> {
     return recordAudit(this.ports, { ...request, described }, record);
   }
-
 }
 
 /** `credential <profile> [--api-version <version>]`: the flag serves clients that send no KUBERNETES_EXEC_INFO. */
 function parseCredentialArgs(argv: readonly string[]): { profile: string; apiVersion?: string } {
   const [command, profile, ...rest] = argv;
-  const flag = rest[0]?.startsWith('--api-version=') ? { value: rest[0].slice('--api-version='.length), used: 1 } : rest[0] === '--api-version' ? { value: rest[1], used: 2 } : { value: undefined, used: 0 };
-  if (command !== 'credential' || !profile || profile.startsWith('-') || rest.length !== flag.used || (flag.used > 0 && !flag.value)) {
-    throw new BrokerError('bad-request', `the exec plugin was called with arguments ${JSON.stringify(argv).slice(0, 300)}`, 'the kubeconfig exec args must be: credential <profile> [--api-version <version>]');
+  const flag = rest[0]?.startsWith('--api-version=')
+    ? { value: rest[0].slice('--api-version='.length), used: 1 }
+    : rest[0] === '--api-version'
+      ? { value: rest[1], used: 2 }
+      : { value: undefined, used: 0 };
+  if (
+    command !== 'credential' ||
+    !profile ||
+    profile.startsWith('-') ||
+    rest.length !== flag.used ||
+    (flag.used > 0 && !flag.value)
+  ) {
+    throw new BrokerError(
+      'bad-request',
+      `the exec plugin was called with arguments ${JSON.stringify(argv).slice(0, 300)}`,
+      'the kubeconfig exec args must be: credential <profile> [--api-version <version>]',
+    );
   }
   return flag.value ? { profile, apiVersion: flag.value } : { profile };
 }
 
 function checkField(field: string): void {
   if (!SECRET_FIELD_PATTERN.test(field)) {
-    throw new BrokerError('bad-request', `"${field}" is not a valid secret field name`, 'use lower-case letters, digits and "-", e.g. token, client-certificate, client-key');
+    throw new BrokerError(
+      'bad-request',
+      `"${field}" is not a valid secret field name`,
+      'use lower-case letters, digits and "-", e.g. token, client-certificate, client-key',
+    );
   }
 }

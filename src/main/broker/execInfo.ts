@@ -1,4 +1,10 @@
-import { execInfoSchema, isExecApiVersion, EXEC_API_VERSIONS, type ClusterInfo, type ExecApiVersion } from '../../shared/execCredential.js';
+import {
+  execInfoSchema,
+  isExecApiVersion,
+  EXEC_API_VERSIONS,
+  type ClusterInfo,
+  type ExecApiVersion,
+} from '../../shared/execCredential.js';
 import { BrokerError } from '../core/brokerError.js';
 
 export interface ParsedExecInfo {
@@ -16,7 +22,12 @@ const TRY_BY_HAND = `KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.
  */
 export function parseExecInfo(raw: string | null, declaredApiVersion?: string): ParsedExecInfo {
   if (raw === null || raw.trim() === '') {
-    if (declaredApiVersion !== undefined) return { apiVersion: checkedVersion(declaredApiVersion, '--api-version'), interactive: false, cluster: undefined };
+    if (declaredApiVersion !== undefined)
+      return {
+        apiVersion: checkedVersion(declaredApiVersion, '--api-version'),
+        interactive: false,
+        cluster: undefined,
+      };
     throw new BrokerError(
       'exec-info-invalid',
       'KUBERNETES_EXEC_INFO is not set, so the ExecCredential apiVersion to answer with is unknown',
@@ -27,7 +38,11 @@ export function parseExecInfo(raw: string | null, declaredApiVersion?: string): 
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new BrokerError('exec-info-invalid', 'KUBERNETES_EXEC_INFO is not valid JSON', `it must be an ExecCredential object such as ${TRY_BY_HAND}`);
+    throw new BrokerError(
+      'exec-info-invalid',
+      'KUBERNETES_EXEC_INFO is not valid JSON',
+      `it must be an ExecCredential object such as ${TRY_BY_HAND}`,
+    );
   }
   const parsed = execInfoSchema.safeParse(json);
   if (!parsed.success) {
@@ -39,7 +54,11 @@ export function parseExecInfo(raw: string | null, declaredApiVersion?: string): 
     );
   }
   const { apiVersion, spec } = parsed.data;
-  return { apiVersion: checkedVersion(apiVersion, 'KUBERNETES_EXEC_INFO'), interactive: spec.interactive ?? false, cluster: spec.cluster };
+  return {
+    apiVersion: checkedVersion(apiVersion, 'KUBERNETES_EXEC_INFO'),
+    interactive: spec.interactive ?? false,
+    cluster: spec.cluster,
+  };
 }
 
 function checkedVersion(apiVersion: string, source: string): ExecApiVersion {

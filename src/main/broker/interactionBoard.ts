@@ -12,10 +12,14 @@ export class InteractionBoard {
     if (signal.aborted) return;
     this.pending.set(prompt.profile, prompt);
     this.changed();
-    signal.addEventListener('abort', () => {
-      if (this.pending.get(prompt.profile) === prompt) this.pending.delete(prompt.profile);
-      this.changed();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (this.pending.get(prompt.profile) === prompt) this.pending.delete(prompt.profile);
+        this.changed();
+      },
+      { once: true },
+    );
   }
 
   list(): LoginPrompt[] {

@@ -33,7 +33,11 @@ export class IssuerRecheck {
   }
 
   /** Called after every answer. `validate` is the provider's check of that credential; `drop` forgets the profile's cached credentials. */
-  afterServe(answer: ServedAnswer, validate: ((signal: AbortSignal) => Promise<Validity>) | undefined, drop: () => void): void {
+  afterServe(
+    answer: ServedAnswer,
+    validate: ((signal: AbortSignal) => Promise<Validity>) | undefined,
+    drop: () => void,
+  ): void {
     const { profile, callerPid, fromCache } = answer;
     if (callerPid === undefined || validate === undefined) return;
     if (!this.asks.due({ profile, callerPid, fromCache }, this.running.has(profile))) return;

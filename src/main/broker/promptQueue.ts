@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
-import type { ApprovalDecision, ApprovalRequest, ApprovalUiPort, FormRequest, PassphraseRequest, PinRequest, SecretPromptPort } from '../core/uiPorts.js';
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  ApprovalUiPort,
+  FormRequest,
+  PassphraseRequest,
+  PinRequest,
+  SecretPromptPort,
+} from '../core/uiPorts.js';
 
 export interface PromptQueueOptions {
   /** How long a prompt waits for the user before it answers cancel (PIN, passphrase) or deny (approval). */
@@ -10,7 +18,11 @@ export interface PromptQueueOptions {
 }
 
 /** A view before the queue adds what only it knows. */
-type Question = PendingPrompt extends infer V ? (V extends PendingPrompt ? Omit<V, 'id' | 'waiting' | 'expiresAt'> : never) : never;
+type Question = PendingPrompt extends infer V
+  ? V extends PendingPrompt
+    ? Omit<V, 'id' | 'waiting' | 'expiresAt'>
+    : never
+  : never;
 
 interface Open {
   readonly key: string;
@@ -63,22 +75,38 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
   }
 
   async askPassphrase(request: PassphraseRequest): Promise<string | null> {
-    const answer = await this.ask(`passphrase:${request.store}`, { kind: 'passphrase', store: request.store, create: request.create });
+    const answer = await this.ask(`passphrase:${request.store}`, {
+      kind: 'passphrase',
+      store: request.store,
+      create: request.create,
+    });
     return answer.kind === 'passphrase' ? answer.passphrase : null;
   }
 
   async askApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
     const { pid, name, path } = request.caller;
-    const caller = { ...(pid !== undefined ? { pid } : {}), ...(name !== undefined ? { name } : {}), ...(path !== undefined ? { path } : {}) };
+    const caller = {
+      ...(pid !== undefined ? { pid } : {}),
+      ...(name !== undefined ? { name } : {}),
+      ...(path !== undefined ? { path } : {}),
+    };
     // One prompt per profile however many programs ask at once; it names every one of them,
     // so an Allow covers exactly the programs the user saw listed.
     const answer = await this.ask(
       `approval:${request.profile}`,
-      { kind: 'approval', profile: request.profile, ...(request.cluster ? { cluster: request.cluster } : {}), caller, callers: [caller] },
+      {
+        kind: 'approval',
+        profile: request.profile,
+        ...(request.cluster ? { cluster: request.cluster } : {}),
+        caller,
+        callers: [caller],
+      },
       (view) => {
         if (view.kind !== 'approval') return view;
         const approval = view as Omit<Extract<PendingPrompt, { kind: 'approval' }>, 'waiting'>;
-        return approval.callers.some((c) => c.pid === caller.pid && c.name === caller.name) ? view : { ...approval, callers: [...approval.callers, caller] };
+        return approval.callers.some((c) => c.pid === caller.pid && c.name === caller.name)
+          ? view
+          : { ...approval, callers: [...approval.callers, caller] };
       },
     );
     if (answer.kind === 'timeout') return { allow: false, timedOut: true };
@@ -88,8 +116,18 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
 
   /** A login provider's form (Keystone's missing settings); null means cancelled. */
   async askForm(request: FormRequest): Promise<Record<string, string> | null> {
-    const fields = request.fields.map(({ name, label, secret, value }) => ({ name, label, secret, ...(value !== undefined && !secret ? { value } : {}) }));
-    const answer = await this.ask(`form:${request.profile}`, { kind: 'form', profile: request.profile, title: request.title, fields });
+    const fields = request.fields.map(({ name, label, secret, value }) => ({
+      name,
+      label,
+      secret,
+      ...(value !== undefined && !secret ? { value } : {}),
+    }));
+    const answer = await this.ask(`form:${request.profile}`, {
+      kind: 'form',
+      profile: request.profile,
+      title: request.title,
+      fields,
+    });
     if (answer.kind !== 'form') return null;
     // Only what was asked goes back to the provider: the page cannot add settings of its own.
     const values: Record<string, string> = {};
@@ -123,7 +161,11 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
     for (const entry of [...this.open.values()]) this.settle(entry, CANCEL);
   }
 
-  private ask(key: string, question: Question, join?: (view: Omit<PendingPrompt, 'waiting'>) => Omit<PendingPrompt, 'waiting'>): Promise<Outcome> {
+  private ask(
+    key: string,
+    question: Question,
+    join?: (view: Omit<PendingPrompt, 'waiting'>) => Omit<PendingPrompt, 'waiting'>,
+  ): Promise<Outcome> {
     return new Promise((resolve) => {
       const existing = this.open.get(key);
       if (existing) {

@@ -1,7 +1,12 @@
 import type { RegistryConfig } from '../../shared/config/schema.js';
 import type { RegistrySummary } from '../../shared/api/status.js';
 import { parseDuration } from '../../shared/duration.js';
-import { goDuration, type CacheKeyType, type CredentialProviderResponse, type RegistryAuth } from '../../shared/registry/credentialProvider.js';
+import {
+  goDuration,
+  type CacheKeyType,
+  type CredentialProviderResponse,
+  type RegistryAuth,
+} from '../../shared/registry/credentialProvider.js';
 import { dockerCredentialsSchema, type DockerCredentials } from '../../shared/registry/dockerCredentialHelper.js';
 import { matchesImage, matchesRegistryServer } from '../../shared/registry/imageMatcher.js';
 import { summarizeRegistry } from '../../shared/registry/registrySummary.js';
@@ -90,12 +95,20 @@ export class RegistryBroker {
     const parsed = dockerCredentialsSchema.safeParse(parseJsonOrUndefined(rawInput));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new BrokerError('bad-request', `store needs {"ServerURL", "Username", "Secret"} on stdin (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`, 'docker, podman and skopeo send this themselves on login');
+      throw new BrokerError(
+        'bad-request',
+        `store needs {"ServerURL", "Username", "Secret"} on stdin (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`,
+        'docker, podman and skopeo send this themselves on login',
+      );
     }
     const url = checkedServerUrl(parsed.data.ServerURL);
     const [registry] = await this.serving(url);
     if (!registry) {
-      throw new BrokerError('not-found', `no registry in ${this.ports.configPath} serves ${url}`, `add one under registries:, e.g. "- name: mine" with "matchImages: [${url.replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '')}]"`);
+      throw new BrokerError(
+        'not-found',
+        `no registry in ${this.ports.configPath} serves ${url}`,
+        `add one under registries:, e.g. "- name: mine" with "matchImages: [${url.replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '')}]"`,
+      );
     }
     await this.ports.logins.store(registry, { ...parsed.data, ServerURL: url });
     this.ports.logger.info('registry login stored', { registry: registry.name });
@@ -130,10 +143,16 @@ export class RegistryBroker {
     return listed;
   }
 
-  private async login(registry: RegistryConfig, caller: RegistryCaller): Promise<{ auth: RegistryAuth; expiresAt?: Date }> {
+  private async login(
+    registry: RegistryConfig,
+    caller: RegistryCaller,
+  ): Promise<{ auth: RegistryAuth; expiresAt?: Date }> {
     try {
       if (registry.approval !== 'never' && this.ports.approvals) {
-        await this.ports.approvals.check(registry.approval, { profile: registrySecretOwner(registry.name), caller: await this.ports.callers.describe(caller.parentPid) });
+        await this.ports.approvals.check(registry.approval, {
+          profile: registrySecretOwner(registry.name),
+          caller: await this.ports.callers.describe(caller.parentPid),
+        });
       }
       const { auth, source, expiresAt } = await this.ports.logins.login(registry);
       void this.audit(registry, caller, 'served', source);
@@ -153,15 +172,29 @@ export class RegistryBroker {
     const { config, error } = await this.ports.config.current();
     const registries = config.registries ?? [];
     if (error && registries.length === 0) {
-      throw new BrokerError('config-invalid', `no usable registries: ${error}`, 'fix the file; Kubecred reloads it on the next request');
+      throw new BrokerError(
+        'config-invalid',
+        `no usable registries: ${error}`,
+        'fix the file; Kubecred reloads it on the next request',
+      );
     }
     return registries;
   }
 
-  private audit(registry: RegistryConfig, caller: RegistryCaller, outcome: 'served' | 'failed' | 'denied', source?: CacheSource, failure?: unknown): Promise<void> {
-    return recordAudit(this.ports, caller, { profile: registrySecretOwner(registry.name), outcome, ...(source ? { source } : {}), ...(failure !== undefined ? { failure } : {}) });
+  private audit(
+    registry: RegistryConfig,
+    caller: RegistryCaller,
+    outcome: 'served' | 'failed' | 'denied',
+    source?: CacheSource,
+    failure?: unknown,
+  ): Promise<void> {
+    return recordAudit(this.ports, caller, {
+      profile: registrySecretOwner(registry.name),
+      outcome,
+      ...(source ? { source } : {}),
+      ...(failure !== undefined ? { failure } : {}),
+    });
   }
-
 }
 
 const KEY_TYPE_WIDTH: Record<CacheKeyType, number> = { Image: 0, Registry: 1, Global: 2 };
@@ -174,7 +207,9 @@ const KEY_TYPE_WIDTH: Record<CacheKeyType, number> = { Image: 0, Registry: 1, Gl
 function cacheKeyTypeFor(matching: readonly RegistryConfig[], image: string): CacheKeyType {
   const byPath = matching.some((r) => r.matchImages.some((m) => matchesImage(m, image) && m.includes('/')));
   if (byPath || matching.length === 0) return 'Image';
-  return matching.map((r) => r.cacheKeyType).reduce((narrowest, type) => (KEY_TYPE_WIDTH[type] < KEY_TYPE_WIDTH[narrowest] ? type : narrowest));
+  return matching
+    .map((r) => r.cacheKeyType)
+    .reduce((narrowest, type) => (KEY_TYPE_WIDTH[type] < KEY_TYPE_WIDTH[narrowest] ? type : narrowest));
 }
 
 function parseJsonOrUndefined(text: string): unknown {
@@ -188,7 +223,11 @@ function parseJsonOrUndefined(text: string): unknown {
 function checkedServerUrl(serverUrl: string): string {
   const url = serverUrl.trim();
   if (!url || url.length > 2048 || /\s/.test(url)) {
-    throw new BrokerError('bad-request', 'expected a registry server URL (e.g. registry.example.com or https://registry.example.com:5000)', 'the client writes it on stdin');
+    throw new BrokerError(
+      'bad-request',
+      'expected a registry server URL (e.g. registry.example.com or https://registry.example.com:5000)',
+      'the client writes it on stdin',
+    );
   }
   return url;
 }

@@ -31,7 +31,13 @@ export class RepeatAsks {
     const key = `${answer.profile}\u0000${answer.callerPid}`;
     const repeat = this.served.has(key);
     this.served.set(key, now);
-    if (!answer.fromCache || !repeat || busy || now - (this.checked.get(answer.profile) ?? -Infinity) < CHECK_INTERVAL_MS) return false;
+    if (
+      !answer.fromCache ||
+      !repeat ||
+      busy ||
+      now - (this.checked.get(answer.profile) ?? -Infinity) < CHECK_INTERVAL_MS
+    )
+      return false;
     this.checked.set(answer.profile, now);
     return true;
   }

@@ -23,7 +23,16 @@ export class RevocationCheck {
   }
 
   /** Called for every answer; only one from the cache can be stale. `drop` forgets the profile's cached credentials. */
-  afterServe(answer: { profile: string; callerPid: number | undefined; cluster: ClusterInfo | undefined; token: string | undefined; fromCache: boolean }, drop: () => void): void {
+  afterServe(
+    answer: {
+      profile: string;
+      callerPid: number | undefined;
+      cluster: ClusterInfo | undefined;
+      token: string | undefined;
+      fromCache: boolean;
+    },
+    drop: () => void,
+  ): void {
     const { profile, callerPid, cluster, token, fromCache } = answer;
     if (callerPid === undefined || !cluster?.server || token === undefined) return;
     if (!this.asks.due({ profile, callerPid, fromCache })) return;

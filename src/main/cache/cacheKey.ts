@@ -6,7 +6,9 @@ import type { ClusterInfo } from '../../shared/execCredential.js';
  * used against two clusters (provideClusterInfo) must not share a token.
  */
 export function credentialCacheKey(profile: string, cluster: ClusterInfo | undefined): string {
-  return `${profile}\u0000${createHash('sha256').update(canonicalJson(cluster ?? null)).digest('hex')}`;
+  return `${profile}\u0000${createHash('sha256')
+    .update(canonicalJson(cluster ?? null))
+    .digest('hex')}`;
 }
 
 export function profileOfCacheKey(key: string): string {

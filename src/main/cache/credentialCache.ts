@@ -11,7 +11,11 @@ export interface CacheTiming {
   readonly maxEntries: number;
 }
 
-export const DEFAULT_CACHE_TIMING: CacheTiming = { expiryMarginMs: 30_000, refreshAheadMs: 5 * 60_000, maxEntries: 1000 };
+export const DEFAULT_CACHE_TIMING: CacheTiming = {
+  expiryMarginMs: 30_000,
+  refreshAheadMs: 5 * 60_000,
+  maxEntries: 1000,
+};
 
 interface Entry {
   readonly credential: Credential;
@@ -73,11 +77,17 @@ export class CredentialCache {
   }
 
   forgetAll(): void {
-    for (const profile of new Set([...this.entries.keys(), ...this.inflight.keys()].map(profileOfCacheKey))) this.forget(profile);
+    for (const profile of new Set([...this.entries.keys(), ...this.inflight.keys()].map(profileOfCacheKey)))
+      this.forget(profile);
   }
 
   /** For status: the soonest expiry of the profile's usable credentials; null if cached without expiry. */
-  describe(profile: string): { cached: boolean; expiresAt: number | null; lastError: string | null; account: string | null } {
+  describe(profile: string): {
+    cached: boolean;
+    expiresAt: number | null;
+    lastError: string | null;
+    account: string | null;
+  } {
     const now = this.clock.now();
     let cached = false;
     let expiresAt: number | null = null;
@@ -139,7 +149,8 @@ export class CredentialCache {
   private dropOtherIdentities(key: string, identity: string): void {
     const profile = profileOfCacheKey(key);
     for (const [other, entry] of [...this.entries]) {
-      if (other !== key && profileOfCacheKey(other) === profile && entry.credential.identity !== identity) this.entries.delete(other);
+      if (other !== key && profileOfCacheKey(other) === profile && entry.credential.identity !== identity)
+        this.entries.delete(other);
     }
   }
 

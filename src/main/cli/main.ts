@@ -32,7 +32,13 @@ export async function runCli(argv: string[], io: CliIo, self: { command: string;
     return 0;
   }
   try {
-    const paths = kubecredPaths({ platform: process.platform, env: io.env, homedir: os.homedir(), tmpdir: os.tmpdir(), uid: process.getuid?.() ?? 0 });
+    const paths = kubecredPaths({
+      platform: process.platform,
+      env: io.env,
+      homedir: os.homedir(),
+      tmpdir: os.tmpdir(),
+      uid: process.getuid?.() ?? 0,
+    });
     return await command.run(args, { io, paths, self });
   } catch (error) {
     if (error instanceof UsageError) {
@@ -46,9 +52,12 @@ export async function runCli(argv: string[], io: CliIo, self: { command: string;
 
 /** The error, and what to do about it when it says (a BrokerError's hint). */
 function errorLines(error: Error & { hint?: unknown }): string {
-  const hint = typeof error.hint === 'string' && error.hint ? `${error.hint.charAt(0).toUpperCase()}${error.hint.slice(1)}` : '';
+  const hint =
+    typeof error.hint === 'string' && error.hint ? `${error.hint.charAt(0).toUpperCase()}${error.hint.slice(1)}` : '';
   if (!hint) return `kubecred: ${error.message}\n`;
-  return error.message.includes('\n') ? `kubecred: ${error.message}\n${hint}\n` : `kubecred: ${error.message}. ${hint}\n`;
+  return error.message.includes('\n')
+    ? `kubecred: ${error.message}\n${hint}\n`
+    : `kubecred: ${error.message}. ${hint}\n`;
 }
 
 /**
@@ -66,5 +75,9 @@ export async function main(): Promise<void> {
   endQuietlyOnClosedPipe(process.stdout);
   endQuietlyOnClosedPipe(process.stderr);
   const script = process.argv[1] ?? '';
-  process.exitCode = await runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }, { command: process.execPath, args: [script] });
+  process.exitCode = await runCli(
+    process.argv.slice(2),
+    { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env },
+    { command: process.execPath, args: [script] },
+  );
 }

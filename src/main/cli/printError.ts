@@ -9,6 +9,10 @@ import type { BrokerAnswer } from '../client/brokerClient.js';
  */
 export function printBrokerError(answer: BrokerAnswer, stderr: NodeJS.WritableStream): number {
   const parsed = parseErrorBody(answer.body);
-  stderr.write(parsed ? renderErrorLine(parsed.error) : `kubecred: the broker answered ${answer.status}: ${printable(answer.body, 300)}\n`);
+  stderr.write(
+    parsed
+      ? renderErrorLine(parsed.error)
+      : `kubecred: the broker answered ${answer.status}: ${printable(answer.body, 300)}\n`,
+  );
   return 1;
 }

@@ -14,7 +14,8 @@ export function profileFromFlags(name: string, flags: readonly string[]): Record
     const flag = flags[i] ?? '';
     if (!flag.startsWith('--')) throw new UsageError(`unexpected argument "${flag}"`);
     const [rawKey, inline] = flag.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (SECRET_FLAGS.test(rawKey)) throw new UsageError(`secrets never go in arguments: store it with kubecred secret set ${name} ${rawKey}`);
+    if (SECRET_FLAGS.test(rawKey))
+      throw new UsageError(`secrets never go in arguments: store it with kubecred secret set ${name} ${rawKey}`);
     const value = inline ?? flags[++i];
     if (value === undefined) throw new UsageError(`--${rawKey} needs a value`);
     const singular = rawKey.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());

@@ -15,23 +15,39 @@ interface Question {
   readonly file?: boolean;
 }
 
-const CA_FILE: Question = { key: 'caFile', question: 'CA file (PEM) for a private issuer\'s TLS certificate (empty: the system\'s CAs)', optional: true, file: true };
+const CA_FILE: Question = {
+  key: 'caFile',
+  question: "CA file (PEM) for a private issuer's TLS certificate (empty: the system's CAs)",
+  optional: true,
+  file: true,
+};
 
 // What a person is asked for each provider: the fields it needs, and the few optional ones
 // a first login commonly fails without (a private CA). The rest: kubecred profile set.
 const QUESTIONS: Record<ProviderName, readonly Question[]> = {
   static: [],
-  exec: [{ key: 'command', question: 'Plugin command (absolute path, or a program name on PATH)' }, { key: 'args', question: 'Arguments, space separated (empty for none)', list: true, optional: true }],
-  oidc: [{ key: 'issuer', question: 'Issuer URL (like https://id.example.com)' }, { key: 'clientId', question: 'Client ID' }, { ...CA_FILE }, { key: 'scopes', question: 'Scopes, space separated (empty: openid offline_access)', list: true, optional: true }],
+  exec: [
+    { key: 'command', question: 'Plugin command (absolute path, or a program name on PATH)' },
+    { key: 'args', question: 'Arguments, space separated (empty for none)', list: true, optional: true },
+  ],
+  oidc: [
+    { key: 'issuer', question: 'Issuer URL (like https://id.example.com)' },
+    { key: 'clientId', question: 'Client ID' },
+    { ...CA_FILE },
+    { key: 'scopes', question: 'Scopes, space separated (empty: openid offline_access)', list: true, optional: true },
+  ],
   keystone: [
     { key: 'authUrl', question: 'Keystone v3 URL (…/v3)' },
     { key: 'username', question: 'User name', optional: true },
     { key: 'userDomainName', question: 'User domain (empty: none)', optional: true },
     { key: 'projectName', question: 'Project (empty: none)', optional: true },
     { key: 'projectDomainName', question: 'Project domain (empty: none)', optional: true },
-    { ...CA_FILE, question: 'CA file (PEM) for a private Keystone\'s TLS certificate (empty: the system\'s CAs)' },
+    { ...CA_FILE, question: "CA file (PEM) for a private Keystone's TLS certificate (empty: the system's CAs)" },
   ],
-  eks: [{ key: 'clusterId', question: 'EKS cluster name' }, { key: 'region', question: 'AWS region (like us-east-1)' }],
+  eks: [
+    { key: 'clusterId', question: 'EKS cluster name' },
+    { key: 'region', question: 'AWS region (like us-east-1)' },
+  ],
 };
 
 /**
@@ -67,7 +83,12 @@ export async function askProfileInteractively(io: CliIo, name: string): Promise<
   }
 }
 
-async function askUntilValid(ask: (question: string) => Promise<string>, io: CliIo, provider: ProviderName, question: Question): Promise<unknown> {
+async function askUntilValid(
+  ask: (question: string) => Promise<string>,
+  io: CliIo,
+  provider: ProviderName,
+  question: Question,
+): Promise<unknown> {
   for (;;) {
     const answer = await ask(`${question.question}: `);
     const problem = answer === '' ? (question.optional ? undefined : `${question.key} is needed`) : undefined;

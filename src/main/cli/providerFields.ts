@@ -47,16 +47,21 @@ function describeField(key: string, schema: z.ZodType): ProviderField {
   const kebab = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
   const choices = enumValues(schema);
   if (key === 'env') return { key, flag: 'env', kind: 'env', required };
-  if (schema.safeParse(['x']).success && !schema.safeParse('x').success) return { key, flag: kebab.replace(/s$/, ''), kind: 'list', required };
-  if (baseType(schema) === 'number' || (schema.safeParse(1).success && !schema.safeParse('1').success)) return { key, flag: kebab, kind: 'number', required };
+  if (schema.safeParse(['x']).success && !schema.safeParse('x').success)
+    return { key, flag: kebab.replace(/s$/, ''), kind: 'list', required };
+  if (baseType(schema) === 'number' || (schema.safeParse(1).success && !schema.safeParse('1').success))
+    return { key, flag: kebab, kind: 'number', required };
   // A map or a nested object: config.yaml only.
-  if (!choices && baseType(schema) !== 'string' && !isTextLike(schema)) return { key, flag: kebab, kind: 'file-only', required };
+  if (!choices && baseType(schema) !== 'string' && !isTextLike(schema))
+    return { key, flag: kebab, kind: 'file-only', required };
   return { key, flag: kebab, kind: 'text', required, ...(choices ? { choices } : {}) };
 }
 
 /** Takes some text: a URL, a duration, a path, a region, a secret store... (a map or an object takes none). */
 function isTextLike(schema: z.ZodType): boolean {
-  return ['https://x.example', 'a', '1s', 'us-east-1', '/x', 'keychain'].some((sample) => schema.safeParse(sample).success);
+  return ['https://x.example', 'a', '1s', 'us-east-1', '/x', 'keychain'].some(
+    (sample) => schema.safeParse(sample).success,
+  );
 }
 
 type Def = { type?: string; entries?: Record<string, string>; innerType?: unknown };
@@ -80,7 +85,13 @@ function enumValues(schema: z.ZodType): readonly string[] | undefined {
 
 /** `--client-id <value>`, `[--scope <value> ...]`, `[--flow auto|browser|device]`. */
 export function flagUsage(field: ProviderField): string {
-  const value = field.choices ? field.choices.join('|') : field.kind === 'env' ? 'NAME=value' : field.kind === 'number' ? '<number>' : '<value>';
+  const value = field.choices
+    ? field.choices.join('|')
+    : field.kind === 'env'
+      ? 'NAME=value'
+      : field.kind === 'number'
+        ? '<number>'
+        : '<value>';
   const text = `--${field.flag} ${value}${field.kind === 'list' || field.kind === 'env' ? ' ...' : ''}`;
   return field.required ? text : `[${text}]`;
 }

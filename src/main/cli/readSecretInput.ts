@@ -10,7 +10,9 @@ export async function readSecretInput(io: CliIo, label: string): Promise<string>
   if (io.stdin.isTTY) return promptHidden(io, `${label} (input hidden): `);
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 function promptHidden(io: CliIo, question: string): Promise<string> {

@@ -70,7 +70,10 @@ async function servingWithin(paths: KubecredPaths, timeoutMs: number): Promise<b
 }
 
 async function isServing(paths: KubecredPaths): Promise<boolean> {
-  const secret = await access(paths.clientSecret).then(() => true, () => false);
+  const secret = await access(paths.clientSecret).then(
+    () => true,
+    () => false,
+  );
   return secret && (await socketAnswers(paths.socket, 500));
 }
 

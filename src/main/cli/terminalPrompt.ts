@@ -18,16 +18,26 @@ export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliC
   const { io } = context;
   const ask =
     kind === 'token-pin' && name
-      ? { label: `Kubecred: PIN for token ${printable(name, 80)}`, path: ROUTES.tokenAction(name, 'login'), field: 'pin' }
+      ? {
+          label: `Kubecred: PIN for token ${printable(name, 80)}`,
+          path: ROUTES.tokenAction(name, 'login'),
+          field: 'pin',
+        }
       : kind === 'mfa-code' && name
-        ? { label: `Kubecred: MFA code for profile ${printable(name, 80)} (one code serves every cluster for the session)`, path: ROUTES.profileAction(name, 'mfa'), field: 'code' }
+        ? {
+            label: `Kubecred: MFA code for profile ${printable(name, 80)} (one code serves every cluster for the session)`,
+            path: ROUTES.profileAction(name, 'mfa'),
+            field: 'code',
+          }
         : kind === 'passphrase'
           ? { label: 'Kubecred: passphrase of the encrypted secret file', path: ROUTES.unlock, field: 'passphrase' }
           : undefined;
   if (!ask) return false;
   const value = await readSecretInput(io, ask.label);
   if (!value) return false;
-  const result = await requestStartingBroker(context, (client) => client.request('POST', ask.path, { [ask.field]: value }));
+  const result = await requestStartingBroker(context, (client) =>
+    client.request('POST', ask.path, { [ask.field]: value }),
+  );
   if (result.status === 200) return true;
   printBrokerError(result, io.stderr);
   return false;

@@ -11,7 +11,10 @@ import { startDaemon } from './startDaemon.js';
 const ATTEMPTS = 3;
 
 /** Sends a request; when no broker answers, starts the daemon and tries again. */
-export async function requestStartingBroker(context: CliContext, send: (client: BrokerClient) => Promise<BrokerAnswer>): Promise<BrokerAnswer> {
+export async function requestStartingBroker(
+  context: CliContext,
+  send: (client: BrokerClient) => Promise<BrokerAnswer>,
+): Promise<BrokerAnswer> {
   const client = new BrokerClient(context.paths);
   for (let attempt = 1; ; attempt++) {
     try {

@@ -42,13 +42,25 @@ export interface RequestOptions {
 export class BrokerClient {
   constructor(private readonly paths: KubecredPaths) {}
 
-  async request(method: string, path: string, body?: unknown, accept = 'application/json', options: RequestOptions = {}): Promise<BrokerAnswer> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    accept = 'application/json',
+    options: RequestOptions = {},
+  ): Promise<BrokerAnswer> {
     const answer = await this.requestOnce(method, path, body, accept, options);
     // A broker restarted between our reading its secret and connecting has a new one: read it again.
     return answer.status === 401 ? this.requestOnce(method, path, body, accept, options) : answer;
   }
 
-  private async requestOnce(method: string, path: string, body: unknown, accept: string, { onNotice }: RequestOptions): Promise<BrokerAnswer> {
+  private async requestOnce(
+    method: string,
+    path: string,
+    body: unknown,
+    accept: string,
+    { onNotice }: RequestOptions,
+  ): Promise<BrokerAnswer> {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
       throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);
     });
@@ -64,21 +76,32 @@ export class BrokerClient {
           authorization: `Bearer ${secret.trim()}`,
           accept,
           ...(onNotice ? { [NOTICE_HEADERS.accept]: '1' } : {}),
-          ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(payload !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {}),
         },
       });
-      const connectTimer = setTimeout(() => request.destroy(new BrokerUnreachableError(this.paths.socket, 'no answer')), CONNECT_TIMEOUT_MS);
+      const connectTimer = setTimeout(
+        () => request.destroy(new BrokerUnreachableError(this.paths.socket, 'no answer')),
+        CONNECT_TIMEOUT_MS,
+      );
       // A kept-alive socket is already connected and never emits 'connect': the answer clears it too.
-      request.once('socket', (socket) => (socket.connecting ? socket.once('connect', () => clearTimeout(connectTimer)) : clearTimeout(connectTimer)));
+      request.once('socket', (socket) =>
+        socket.connecting ? socket.once('connect', () => clearTimeout(connectTimer)) : clearTimeout(connectTimer),
+      );
       request.once('response', () => clearTimeout(connectTimer));
       request.on('information', (interim) => {
         const notice = interim.headers[NOTICE_HEADERS.notice];
-        if (onNotice && interim.statusCode === NOTICE_STATUS && typeof notice === 'string') onNotice(decodeNotice(notice));
+        if (onNotice && interim.statusCode === NOTICE_STATUS && typeof notice === 'string')
+          onNotice(decodeNotice(notice));
       });
       request.once('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(connectTimer);
         if (error instanceof BrokerUnreachableError) reject(error);
-        else if (['ENOENT', 'ECONNREFUSED', 'ENOTSOCK'].includes(error.code ?? '')) reject(new BrokerUnreachableError(this.paths.socket, error.code === 'ENOENT' ? 'no socket' : 'connection refused'));
+        else if (['ENOENT', 'ECONNREFUSED', 'ENOTSOCK'].includes(error.code ?? ''))
+          reject(
+            new BrokerUnreachableError(this.paths.socket, error.code === 'ENOENT' ? 'no socket' : 'connection refused'),
+          );
         else if (['ECONNRESET', 'EPIPE'].includes(error.code ?? '')) reject(new BrokerVanishedError(this.paths.socket));
         else reject(new Error(`the Kubecred broker connection failed: ${error.message}`));
       });
@@ -88,7 +111,12 @@ export class BrokerClient {
         response.once('error', () => reject(new BrokerVanishedError(this.paths.socket)));
         response.once('end', () => {
           if (!response.complete) reject(new BrokerVanishedError(this.paths.socket));
-          else resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') });
+          else
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            });
         });
       });
       request.end(payload);

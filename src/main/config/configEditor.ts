@@ -28,11 +28,22 @@ export class ProfileInvalidError extends BrokerError {
 export async function addProfile(file: string, input: Record<string, unknown>): Promise<ProfileConfig> {
   const parsed = profileSchema.safeParse(input);
   if (!parsed.success) throw invalidEntry('the new profile', parsed.error.issues, input);
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '# Kubecred profiles: see README.md\nprofiles: []\n' : Promise.reject(error)));
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? '# Kubecred profiles: see README.md\nprofiles: []\n' : Promise.reject(error),
+  );
   const current = parseConfig(text, file);
-  if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
+  if (!current.ok)
+    throw new BrokerError(
+      'config-invalid',
+      `config.yaml cannot be changed while it is invalid: ${current.error}`,
+      'fix the file by hand first; it was left untouched',
+    );
   if (current.config.profiles.some((p) => p.name === parsed.data.name)) {
-    throw new ProfileInvalidError(`a profile named "${parsed.data.name}" already exists in ${file}`, 'name', `change it with: kubecred profile set ${parsed.data.name} --field value (or choose another name)`);
+    throw new ProfileInvalidError(
+      `a profile named "${parsed.data.name}" already exists in ${file}`,
+      'name',
+      `change it with: kubecred profile set ${parsed.data.name} --field value (or choose another name)`,
+    );
   }
   const doc = parseDocument(text);
   const profiles = doc.get('profiles');
@@ -41,7 +52,12 @@ export async function addProfile(file: string, input: Record<string, unknown>): 
   else doc.set('profiles', doc.createNode([input]));
   const next = doc.toString();
   const check = parseConfig(next, file);
-  if (!check.ok) throw new BrokerError('config-invalid', `the profile would make config.yaml invalid: ${check.error}`, 'check the values you gave');
+  if (!check.ok)
+    throw new BrokerError(
+      'config-invalid',
+      `the profile would make config.yaml invalid: ${check.error}`,
+      'check the values you gave',
+    );
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, next, 0o600);
   return parsed.data;
@@ -52,42 +68,79 @@ export async function addProfile(file: string, input: Record<string, unknown>): 
  * in their store (`kubecred secret delete` removes them); a file that does not parse is never touched.
  */
 export async function removeProfile(file: string, name: string): Promise<void> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? '' : Promise.reject(error),
+  );
   const current = parseConfig(text, file);
-  if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
+  if (!current.ok)
+    throw new BrokerError(
+      'config-invalid',
+      `config.yaml cannot be changed while it is invalid: ${current.error}`,
+      'fix the file by hand first; it was left untouched',
+    );
   const doc = parseDocument(text);
   const profiles = doc.get('profiles');
   const index = isSeq(profiles) ? profiles.items.findIndex((item) => isMap(item) && item.get('name') === name) : -1;
-  if (!isSeq(profiles) || index < 0) throw new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed already; the list shows what is left');
+  if (!isSeq(profiles) || index < 0)
+    throw new BrokerError(
+      'unknown-profile',
+      `no profile "${name}" in ${file}`,
+      'it may have been removed already; the list shows what is left',
+    );
   profiles.delete(index);
   const next = doc.toString();
   const check = parseConfig(next, file);
-  if (!check.ok) throw new BrokerError('config-invalid', `removing the profile would make config.yaml invalid: ${check.error}`, 'edit the file by hand');
+  if (!check.ok)
+    throw new BrokerError(
+      'config-invalid',
+      `removing the profile would make config.yaml invalid: ${check.error}`,
+      'edit the file by hand',
+    );
   await writeFileAtomic(file, next, 0o600);
 }
 
 /** A profile's fields as the user wrote them in config.yaml (defaults stay implicit). */
 export async function readProfile(file: string, name: string): Promise<Record<string, unknown>> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? '' : Promise.reject(error),
+  );
   const profiles = parseDocument(text).get('profiles');
   const item = isSeq(profiles) ? profiles.items.find((entry) => isMap(entry) && entry.get('name') === name) : undefined;
-  if (!isMap(item)) throw new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed or renamed; the list shows what is there');
+  if (!isMap(item))
+    throw new BrokerError(
+      'unknown-profile',
+      `no profile "${name}" in ${file}`,
+      'it may have been removed or renamed; the list shows what is there',
+    );
   return item.toJSON() as Record<string, unknown>;
 }
 
 /** The first problem of an entry, in plain words, with its field named for a form. */
-function invalidEntry(what: string, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, input: unknown): ProfileInvalidError {
+function invalidEntry(
+  what: string,
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+  input: unknown,
+): ProfileInvalidError {
   const [issue] = plainIssues(issues as Parameters<typeof plainIssues>[0], input);
   const field = issue ? formatPath(issue.path) : '';
   // A plain message names its field; one the schema wrote itself ("an AWS region is ...") gets it in front.
-  const named = !issue || issue.message.startsWith(String(issue.path.at(-1) ?? '')) || !field ? issue?.message : `${field}: ${issue.message}`;
+  const named =
+    !issue || issue.message.startsWith(String(issue.path.at(-1) ?? '')) || !field
+      ? issue?.message
+      : `${field}: ${issue.message}`;
   return new ProfileInvalidError(`${what} is invalid: ${named ?? 'unknown problem'}`, field || undefined);
 }
 
 interface NamedEntry<T> {
   readonly list: 'profiles' | 'tokens';
   readonly what: 'profile' | 'token';
-  readonly schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } };
+  readonly schema: {
+    safeParse(
+      value: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  };
   readonly missing: () => BrokerError;
   readonly renameRefused: string;
   readonly renameHint: string;
@@ -101,15 +154,30 @@ interface NamedEntry<T> {
  * named for the form); the name cannot change (secrets, cached logins and profiles refer to
  * it); a file that does not parse is never touched.
  */
-async function updateNamedEntry<T>(file: string, name: string, changes: Record<string, unknown>, entry: NamedEntry<T>): Promise<T> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+async function updateNamedEntry<T>(
+  file: string,
+  name: string,
+  changes: Record<string, unknown>,
+  entry: NamedEntry<T>,
+): Promise<T> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? '' : Promise.reject(error),
+  );
   const current = parseConfig(text, file);
-  if (!current.ok) throw new BrokerError('config-invalid', `config.yaml cannot be changed while it is invalid: ${current.error}`, 'fix the file by hand first; it was left untouched');
+  if (!current.ok)
+    throw new BrokerError(
+      'config-invalid',
+      `config.yaml cannot be changed while it is invalid: ${current.error}`,
+      'fix the file by hand first; it was left untouched',
+    );
   const doc = parseDocument(text);
   const items = doc.get(entry.list);
-  const item = isSeq(items) ? items.items.find((candidate) => isMap(candidate) && candidate.get('name') === name) : undefined;
+  const item = isSeq(items)
+    ? items.items.find((candidate) => isMap(candidate) && candidate.get('name') === name)
+    : undefined;
   if (!isMap(item)) throw entry.missing();
-  if ('name' in changes && changes.name !== name) throw new ProfileInvalidError(entry.renameRefused, 'name', entry.renameHint);
+  if ('name' in changes && changes.name !== name)
+    throw new ProfileInvalidError(entry.renameRefused, 'name', entry.renameHint);
   const merged: Record<string, unknown> = { ...(item.toJSON() as Record<string, unknown>) };
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete merged[key];
@@ -125,7 +193,12 @@ async function updateNamedEntry<T>(file: string, name: string, changes: Record<s
   }
   const next = doc.toString();
   const check = parseConfig(next, file);
-  if (!check.ok) throw new BrokerError('config-invalid', `the change would make config.yaml invalid: ${check.error}`, 'check the values you gave');
+  if (!check.ok)
+    throw new BrokerError(
+      'config-invalid',
+      `the change would make config.yaml invalid: ${check.error}`,
+      'check the values you gave',
+    );
   await writeFileAtomic(file, next, 0o600);
   return parsed.data;
 }
@@ -136,7 +209,12 @@ export function updateProfile(file: string, name: string, changes: Record<string
     list: 'profiles',
     what: 'profile',
     schema: profileSchema,
-    missing: () => new BrokerError('unknown-profile', `no profile "${name}" in ${file}`, 'it may have been removed or renamed; the list shows what is there'),
+    missing: () =>
+      new BrokerError(
+        'unknown-profile',
+        `no profile "${name}" in ${file}`,
+        'it may have been removed or renamed; the list shows what is there',
+      ),
     renameRefused: `profile "${name}" cannot be renamed: its stored secrets and cached logins are kept under its name`,
     renameHint: 'add a profile with the new name, store its secrets, then remove this one',
   });
@@ -148,7 +226,12 @@ export function updateToken(file: string, name: string, changes: Record<string, 
     list: 'tokens',
     what: 'token',
     schema: tokenSchema,
-    missing: () => new BrokerError('not-found', `no token "${name}" under tokens: in ${file}`, 'it may have been removed or renamed; the list shows what is there'),
+    missing: () =>
+      new BrokerError(
+        'not-found',
+        `no token "${name}" under tokens: in ${file}`,
+        'it may have been removed or renamed; the list shows what is there',
+      ),
     renameRefused: `token "${name}" cannot be renamed: profiles refer to it by name`,
     renameHint: 'add a token with the new name, point the profiles at it, then remove this one',
   });

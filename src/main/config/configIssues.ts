@@ -7,7 +7,12 @@ import { configSchema, profileSchema, registrySchema, tokenSchema } from '../../
  * offending key, "unknown key `provder` (did you mean `provider`?)" rather than a schema
  * library's "Invalid discriminator value".
  */
-export function describeConfigIssues(issues: readonly z.core.$ZodIssue[], doc: Document, lines: LineCounter, file: string): string {
+export function describeConfigIssues(
+  issues: readonly z.core.$ZodIssue[],
+  doc: Document,
+  lines: LineCounter,
+  file: string,
+): string {
   return issues
     .slice(0, 5)
     .map((issue) => {
@@ -19,28 +24,56 @@ export function describeConfigIssues(issues: readonly z.core.$ZodIssue[], doc: D
     .join('\n');
 }
 
-function restate(issue: z.core.$ZodIssue, doc: Document): { path: readonly PropertyKey[]; message: string; key?: string } {
+function restate(
+  issue: z.core.$ZodIssue,
+  doc: Document,
+): { path: readonly PropertyKey[]; message: string; key?: string } {
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeys(issue.path);
     const [key] = issue.keys;
     const guess = key === undefined ? undefined : closest(key, known);
-    return { path: issue.path, key, message: `unknown key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}${issue.keys.length > 1 ? `, and ${issue.keys.slice(1).map((k) => `"${k}"`).join(', ')}` : ''}` };
+    return {
+      path: issue.path,
+      key,
+      message: `unknown key "${key}"${guess ? ` (did you mean "${guess}"?)` : ''}${
+        issue.keys.length > 1
+          ? `, and ${issue.keys
+              .slice(1)
+              .map((k) => `"${k}"`)
+              .join(', ')}`
+          : ''
+      }`,
+    };
   }
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator === 'provider') {
     const itemPath = issue.path.slice(0, -1);
     const item = doc.getIn(itemPath as unknown[], true);
     const options = ((issue as { options?: unknown[] }).options ?? []).join(', ');
-    const typo = isMap(item) ? keysOf(item).find((k) => k !== 'provider' && closest(k, ['provider']) !== undefined) : undefined;
-    if (typo) return { path: itemPath, key: typo, message: `unknown key "${typo}" (did you mean "provider"?); provider is one of ${options}` };
+    const typo = isMap(item)
+      ? keysOf(item).find((k) => k !== 'provider' && closest(k, ['provider']) !== undefined)
+      : undefined;
+    if (typo)
+      return {
+        path: itemPath,
+        key: typo,
+        message: `unknown key "${typo}" (did you mean "provider"?); provider is one of ${options}`,
+      };
     const given = isMap(item) ? item.get('provider') : undefined;
-    return { path: issue.path, message: given === undefined ? `provider is missing: one of ${options}` : `provider "${String(given)}" is not one of ${options}` };
+    return {
+      path: issue.path,
+      message:
+        given === undefined
+          ? `provider is missing: one of ${options}`
+          : `provider "${String(given)}" is not one of ${options}`,
+    };
   }
   return { path: issue.path, message: issue.message };
 }
 
 /** The keys config.yaml allows where the issue is: top level, a profile, a token, a registry. */
 function knownKeys(path: readonly PropertyKey[]): string[] {
-  const shape = (schema: unknown): string[] => Object.keys((schema as { shape?: object }).shape ?? (schema as { _def?: { shape?: object } })._def?.shape ?? {});
+  const shape = (schema: unknown): string[] =>
+    Object.keys((schema as { shape?: object }).shape ?? (schema as { _def?: { shape?: object } })._def?.shape ?? {});
   if (path.length === 0) return shape(configSchema);
   switch (path[0]) {
     case 'profiles':
@@ -83,7 +116,12 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The line of a key of the node at the path, else of the deepest node that exists on it. */
-function lineOf(doc: Document, lines: LineCounter, issuePath: readonly PropertyKey[], key?: string): number | undefined {
+function lineOf(
+  doc: Document,
+  lines: LineCounter,
+  issuePath: readonly PropertyKey[],
+  key?: string,
+): number | undefined {
   const node = doc.getIn(issuePath as unknown[], true);
   if (key !== undefined && isMap(node)) {
     const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === key);
@@ -98,5 +136,7 @@ function lineOf(doc: Document, lines: LineCounter, issuePath: readonly PropertyK
 }
 
 export function formatPath(issuePath: readonly PropertyKey[]): string {
-  return issuePath.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
+  return issuePath
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
 }

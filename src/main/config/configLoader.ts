@@ -5,8 +5,7 @@ import { describeConfigIssues } from './configIssues.js';
 import { plainIssues } from './plainIssues.js';
 
 export type ConfigResult =
-  | { readonly ok: true; readonly config: KubecredConfig }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly config: KubecredConfig } | { readonly ok: false; readonly error: string };
 
 /**
  * Reads config.yaml. Never throws and never writes: a bad file yields a message that names
@@ -29,7 +28,10 @@ export function parseConfig(text: string, file: string): ConfigResult {
   const [yamlError] = doc.errors;
   if (yamlError) {
     const line = yamlError.linePos?.[0]?.line ?? lineCounter.linePos(yamlError.pos[0]).line;
-    return { ok: false, error: `${file}${line ? ` line ${line}` : ''}: not valid YAML: ${firstLine(yamlError.message)}` };
+    return {
+      ok: false,
+      error: `${file}${line ? ` line ${line}` : ''}: not valid YAML: ${firstLine(yamlError.message)}`,
+    };
   }
   const input: unknown = doc.toJS() ?? {};
   const result = configSchema.safeParse(input);

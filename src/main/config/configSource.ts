@@ -11,7 +11,10 @@ export const LAST_GOOD_CONFIG = 'config.last-good.yaml';
  * What a broker started now would serve: config.yaml, or while it is broken, the last good
  * copy (`config` is undefined when there is none). For commands that check a profile name.
  */
-export async function loadServedConfig(configFile: string, stateDir: string): Promise<{ config: KubecredConfig | undefined; error: string | null }> {
+export async function loadServedConfig(
+  configFile: string,
+  stateDir: string,
+): Promise<{ config: KubecredConfig | undefined; error: string | null }> {
   const current = await loadConfig(configFile);
   if (current.ok) return { config: current.config, error: null };
   const saved = await loadConfig(path.join(stateDir, LAST_GOOD_CONFIG));

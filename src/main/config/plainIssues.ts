@@ -14,7 +14,8 @@ const LIBRARY_WORDING = /^(Invalid|Too (small|big)|Unrecognized)/;
  */
 export function plainIssues(issues: readonly Issue[], input: unknown): Issue[] {
   return issues.flatMap((issue): Issue[] => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ ...issue, keys: [key], message: `unknown key "${key}"` }));
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => ({ ...issue, keys: [key], message: `unknown key "${key}"` }));
     if (!LIBRARY_WORDING.test(issue.message)) return [issue];
     return [{ ...issue, message: plainMessage(issue, valueAt(input, issue.path)) }];
   });
@@ -29,10 +30,12 @@ function plainMessage(issue: Issue, given: unknown): string {
     case 'invalid_value':
       return `${field} ${describe(given)} is not one of ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
-      if (issue.format === 'url') return `${field} ${describe(given)} is not a full URL: write it like https://id.example.com`;
+      if (issue.format === 'url')
+        return `${field} ${describe(given)} is not a full URL: write it like https://id.example.com`;
       return `${field} ${describe(given)} is not in the form of ${issue.format === 'regex' ? 'the pattern README.md gives' : `a ${issue.format}`}`;
     case 'too_small':
-      if (Number(issue.minimum) === 1 && (issue.origin === 'string' || issue.origin === 'array')) return `${field} is empty`;
+      if (Number(issue.minimum) === 1 && (issue.origin === 'string' || issue.origin === 'array'))
+        return `${field} is empty`;
       return `${field} is too ${issue.origin === 'number' ? 'small' : 'short'}: at least ${String(issue.minimum)}`;
     case 'too_big':
       return `${field} is too ${issue.origin === 'number' ? 'large' : 'long'}: at most ${String(issue.maximum)}`;
@@ -41,7 +44,14 @@ function plainMessage(issue: Issue, given: unknown): string {
   }
 }
 
-const KIND: Record<string, string> = { string: 'text', number: 'a number', boolean: 'true or false', array: 'a list', object: 'a map of key: value', record: 'a map of key: value' };
+const KIND: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a map of key: value',
+  record: 'a map of key: value',
+};
 
 function describe(value: unknown): string {
   if (value === null) return 'empty';

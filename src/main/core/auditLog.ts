@@ -12,7 +12,12 @@ export interface AuditRecord {
   readonly source?: 'cache' | 'provider';
   readonly error?: string;
   /** A request kubecred-proxy passed to the cluster for the profile (never its headers or body). */
-  readonly request?: { readonly method: string; readonly path: string; readonly status: number; readonly upgrade?: string };
+  readonly request?: {
+    readonly method: string;
+    readonly path: string;
+    readonly status: number;
+    readonly upgrade?: string;
+  };
 }
 
 export interface AuditLog {
@@ -34,13 +39,23 @@ export interface AuditPorts {
 export async function recordAudit(
   ports: AuditPorts,
   /** `described`: the caller as read while it ran; read now when absent. */
-  asker: { readonly parentPid?: number | undefined; readonly client: string; readonly described?: Promise<{ pid?: number; name?: string }> },
-  outcome: Omit<AuditRecord, 'time' | 'caller' | 'error'> & { readonly failure?: unknown }): Promise<void> {
+  asker: {
+    readonly parentPid?: number | undefined;
+    readonly client: string;
+    readonly described?: Promise<{ pid?: number; name?: string }>;
+  },
+  outcome: Omit<AuditRecord, 'time' | 'caller' | 'error'> & { readonly failure?: unknown },
+): Promise<void> {
   const time = new Date(ports.clock.now()).toISOString();
   const { failure, ...record } = outcome;
   try {
     const caller = { ...(await (asker.described ?? ports.callers.describe(asker.parentPid))), client: asker.client };
-    await ports.audit.append({ time, caller, ...record, ...(failure !== undefined ? { error: auditText(failure) } : {}) });
+    await ports.audit.append({
+      time,
+      caller,
+      ...record,
+      ...(failure !== undefined ? { error: auditText(failure) } : {}),
+    });
   } catch (error) {
     ports.logger.warn('audit log write failed', { reason: (error as Error).message });
   }
@@ -53,6 +68,9 @@ export async function recordAudit(
  * UI shows it.
  */
 function auditText(failure: unknown): string {
-  const text = failure instanceof BrokerError ? (failure.auditMessage ?? failure.message) : ((failure as Error)?.message ?? String(failure));
+  const text =
+    failure instanceof BrokerError
+      ? (failure.auditMessage ?? failure.message)
+      : ((failure as Error)?.message ?? String(failure));
   return withoutTokens(String(text));
 }

@@ -26,7 +26,10 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
  * Messages must never contain a secret; providers quote only stderr, redacted.
  */
 /** A question that would let the request succeed, for a caller that can ask its user in a terminal. */
-export type PromptNeeded = { readonly kind: 'token-pin'; readonly token: string } | { readonly kind: 'passphrase' } | { readonly kind: 'mfa-code'; readonly profile: string };
+export type PromptNeeded =
+  | { readonly kind: 'token-pin'; readonly token: string }
+  | { readonly kind: 'passphrase' }
+  | { readonly kind: 'mfa-code'; readonly profile: string };
 
 export class BrokerError extends Error {
   constructor(
@@ -55,5 +58,9 @@ export class BrokerError extends Error {
 
 export function asBrokerError(error: unknown): BrokerError {
   if (error instanceof BrokerError) return error;
-  return new BrokerError('internal', `internal error: ${(error as Error)?.message ?? String(error)}`, 'see the broker log; please report this');
+  return new BrokerError(
+    'internal',
+    `internal error: ${(error as Error)?.message ?? String(error)}`,
+    'see the broker log; please report this',
+  );
 }

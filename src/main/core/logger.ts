@@ -6,8 +6,10 @@ export interface Logger {
 }
 
 export function jsonLinesLogger(write: (line: string) => void): Logger {
-  const log = (level: string) => (message: string, fields: Record<string, unknown> = {}) =>
-    write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);
+  const log =
+    (level: string) =>
+    (message: string, fields: Record<string, unknown> = {}) =>
+      write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);
   return { info: log('info'), warn: log('warn'), error: log('error') };
 }
 

@@ -5,7 +5,8 @@ import { withoutTerminalControls } from '../../shared/printable.js';
 // What a plugin may echo of a secret, redacted in this order:
 // `password=...`, `"token": "..."`, `secret: ...`: the value of any secret-sounding key;
 // (a key that ends in the secret word: `gke-gcloud-auth-plugin` is a program, not a secret)
-const SECRET_PAIR = /\b([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|private[-_]?key|access[-_]?key|credentials?|session(?:[-_]?id)?|cookie|authorization))("?\s*[:=]\s*"?)([^\s",;&]+)/gi;
+const SECRET_PAIR =
+  /\b([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|private[-_]?key|access[-_]?key|credentials?|session(?:[-_]?id)?|cookie|authorization))("?\s*[:=]\s*"?)([^\s",;&]+)/gi;
 // `Bearer <token>`, `Basic <base64>`;
 const AUTH_SCHEME = /\b(Bearer|Basic|Negotiate)\s+[A-Za-z0-9+/=_.~-]+/gi;
 // and runs of token characters with a part that looks random: long, or mixing letters and
@@ -40,7 +41,9 @@ export function redactForeignText(text: unknown): string {
 export function withoutTokens(text: string): string {
   return withoutTerminalControls(text)
     .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} [redacted]`)
-    .replace(TOKEN_RUN, (run) => (MIXED_RUN.test(run) || run.split(RUN_PART).some((part) => RANDOM_PART.test(part)) ? '[redacted]' : run));
+    .replace(TOKEN_RUN, (run) =>
+      MIXED_RUN.test(run) || run.split(RUN_PART).some((part) => RANDOM_PART.test(part)) ? '[redacted]' : run,
+    );
 }
 
 /** The plugin's stderr, trimmed and redacted, as the tail of an error message. */

@@ -34,7 +34,13 @@ export interface SecretPromptPort {
 /** A login the user finishes elsewhere: a page in the browser, or a code typed on another device. */
 export type LoginPrompt =
   | { readonly profile: string; readonly kind: 'browser'; readonly url: string }
-  | { readonly profile: string; readonly kind: 'device'; readonly userCode: string; readonly verificationUri: string; readonly verificationUriComplete?: string }
+  | {
+      readonly profile: string;
+      readonly kind: 'device';
+      readonly userCode: string;
+      readonly verificationUri: string;
+      readonly verificationUriComplete?: string;
+    }
   /** What a wrapped plugin says while it runs (kubelogin's "open this page, enter code X"). */
   | { readonly profile: string; readonly kind: 'message'; readonly text: string };
 
@@ -71,7 +77,8 @@ export interface ApprovalRequest {
 
 /** Allow this once, allow this caller for some minutes, or deny. */
 /** `timedOut`: nobody answered; a timeout is not a denial, and the caller is told which it was. */
-export type ApprovalDecision = { readonly allow: false; readonly timedOut?: boolean } | { readonly allow: true; readonly forMinutes?: number };
+export type ApprovalDecision =
+  { readonly allow: false; readonly timedOut?: boolean } | { readonly allow: true; readonly forMinutes?: number };
 
 export interface ApprovalUiPort {
   askApproval(request: ApprovalRequest): Promise<ApprovalDecision>;

@@ -41,20 +41,29 @@ async function newKey(path: string, cwd: string): Promise<void> {
 
 // Signs a CSR with the CA using an extension file, because `openssl x509 -req`
 // drops the CSR's extensions and Go rejects server certs without SANs.
-async function issue(opts: {
-  dir: string;
-  name: string;
-  subject: string;
-  extensions: string;
-}): Promise<void> {
+async function issue(opts: { dir: string; name: string; subject: string; extensions: string }): Promise<void> {
   const { dir, name, subject, extensions } = opts;
   await newKey(`${name}.key`, dir);
   await openssl(['req', '-new', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`], dir);
   await writeFile(join(dir, `${name}.ext`), extensions);
   await openssl(
     [
-      'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-      '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.crt`,
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-sha256',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}.crt`,
     ],
     dir,
   );
@@ -67,10 +76,22 @@ export async function createTestPki(dir: string): Promise<TestPki> {
   await newKey('ca.key', dir);
   await openssl(
     [
-      'req', '-x509', '-new', '-key', 'ca.key', '-subj', '/CN=kubecred-test-ca', '-days', '2', '-sha256',
-      '-addext', 'basicConstraints=critical,CA:TRUE',
-      '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-      '-out', 'ca.crt',
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      'ca.key',
+      '-subj',
+      '/CN=kubecred-test-ca',
+      '-days',
+      '2',
+      '-sha256',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+      '-out',
+      'ca.crt',
     ],
     dir,
   );

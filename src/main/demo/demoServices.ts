@@ -38,7 +38,9 @@ export async function startDemoServices(home: string, staticToken: string): Prom
     issuerProblem = `the local OIDC issuer could not start (${(error as Error).message.split('\n')[0]}); run npm ci for the development dependencies`;
   }
   const pki = await createTestPki(path.join(home, 'demo-pki'));
-  const api = kubeApiServerBinary() ? await realApi(home, pki, staticToken, issuer) : await standIn(pki, staticToken, issuer);
+  const api = kubeApiServerBinary()
+    ? await realApi(home, pki, staticToken, issuer)
+    : await standIn(pki, staticToken, issuer);
   return {
     api,
     issuer,
@@ -50,19 +52,39 @@ export async function startDemoServices(home: string, staticToken: string): Prom
   };
 }
 
-
-async function realApi(home: string, pki: TestPki, staticToken: string, issuer: TestIssuer | undefined): Promise<DemoApi> {
+async function realApi(
+  home: string,
+  pki: TestPki,
+  staticToken: string,
+  issuer: TestIssuer | undefined,
+): Promise<DemoApi> {
   const server = await startKubeApiServer({
     dir: path.join(home, 'demo-apiserver'),
     pki,
     tokens: [{ token: staticToken, user: 'demo', groups: ['system:masters'] }],
     ...(issuer ? { oidc: { issuer: issuer.issuer, clientId: issuer.clientId, caFile: issuer.caFile } } : {}),
   });
-  return { url: server.url, caPem: server.caPem, description: `a real kube-apiserver ${server.gitVersion} with etcd: it decides who you are`, check: ['auth', 'whoami'], close: server.stop };
+  return {
+    url: server.url,
+    caPem: server.caPem,
+    description: `a real kube-apiserver ${server.gitVersion} with etcd: it decides who you are`,
+    check: ['auth', 'whoami'],
+    close: server.stop,
+  };
 }
 
 async function standIn(pki: TestPki, staticToken: string, issuer: TestIssuer | undefined): Promise<DemoApi> {
   const verifyIdToken = issuer ? await issuerVerifier(issuer) : () => false;
-  const api = await startApiStandIn({ pki, auth: { verifyBearer: (token) => token === staticToken || verifyIdToken(token) } });
-  return { url: api.url, caPem: api.caPem, description: 'a local stand-in: accepts the demo token, or an ID token from the issuer; scripts/setup.sh builds a real kube-apiserver', check: ['get', '--raw', '/version'], close: () => api.close() };
+  const api = await startApiStandIn({
+    pki,
+    auth: { verifyBearer: (token) => token === staticToken || verifyIdToken(token) },
+  });
+  return {
+    url: api.url,
+    caPem: api.caPem,
+    description:
+      'a local stand-in: accepts the demo token, or an ID token from the issuer; scripts/setup.sh builds a real kube-apiserver',
+    check: ['get', '--raw', '/version'],
+    close: () => api.close(),
+  };
 }

@@ -23,18 +23,35 @@ export function idTokenVerifier({ issuer, audience, keys, now = Date.now }: IdTo
     if (parts.length !== 3) return false;
     const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
     try {
-      const header = JSON.parse(Buffer.from(headerPart, 'base64url').toString('utf8')) as { alg?: string; kid?: string };
-      const payload = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8')) as { iss?: string; aud?: string | string[]; exp?: number };
+      const header = JSON.parse(Buffer.from(headerPart, 'base64url').toString('utf8')) as {
+        alg?: string;
+        kid?: string;
+      };
+      const payload = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8')) as {
+        iss?: string;
+        aud?: string | string[];
+        exp?: number;
+      };
       const algorithm = ALGORITHMS[header.alg ?? ''];
       const jwk = keys.find((k) => header.kid === undefined || k.kid === header.kid);
       if (!algorithm || !jwk) return false;
       const key = createPublicKey({ key: jwk, format: 'jwk' });
       const signed = Buffer.from(`${headerPart}.${payloadPart}`);
       const signature = Buffer.from(signaturePart, 'base64url');
-      const options = header.alg === 'PS256' ? { key, padding: 6, saltLength: 32 } : algorithm.dsaEncoding ? { key, dsaEncoding: algorithm.dsaEncoding } : key;
+      const options =
+        header.alg === 'PS256'
+          ? { key, padding: 6, saltLength: 32 }
+          : algorithm.dsaEncoding
+            ? { key, dsaEncoding: algorithm.dsaEncoding }
+            : key;
       if (!verify(algorithm.hash, signed, options, signature)) return false;
       const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-      return payload.iss === issuer && audiences.includes(audience) && typeof payload.exp === 'number' && payload.exp * 1000 > now();
+      return (
+        payload.iss === issuer &&
+        audiences.includes(audience) &&
+        typeof payload.exp === 'number' &&
+        payload.exp * 1000 > now()
+      );
     } catch {
       return false;
     }

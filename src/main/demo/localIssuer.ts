@@ -60,7 +60,11 @@ type OidcProviderClass = new (issuer: string, configuration: Record<string, unkn
 // A variable specifier keeps TypeScript from demanding the declarations the package lacks.
 const OIDC_PROVIDER = 'oidc-provider';
 
-export async function startTestIssuer(options: { dir: string; idTokenTtlSeconds?: number; deviceInterval?: number }): Promise<TestIssuer> {
+export async function startTestIssuer(options: {
+  dir: string;
+  idTokenTtlSeconds?: number;
+  deviceInterval?: number;
+}): Promise<TestIssuer> {
   const { default: Provider } = (await import(OIDC_PROVIDER)) as { default: OidcProviderClass };
   const pki = await createTestPki(options.dir);
   // The issuer URL needs the port, and the provider needs the issuer URL: listen first, route requests after.
@@ -96,7 +100,13 @@ export async function startTestIssuer(options: { dir: string; idTokenTtlSeconds?
     conformIdTokenClaims: false,
     findAccount: async (_ctx: unknown, sub: string) => ({
       accountId: sub,
-      claims: async () => ({ sub, name: sub, email: `${sub}@example.test`, email_verified: true, groups: ['kubecred-users', `team-${sub}`] }),
+      claims: async () => ({
+        sub,
+        name: sub,
+        email: `${sub}@example.test`,
+        email_verified: true,
+        groups: ['kubecred-users', `team-${sub}`],
+      }),
     }),
     ttl: {
       IdToken: options.idTokenTtlSeconds ?? 3600,

@@ -52,7 +52,9 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 /** The cached kube-apiserver binary, or undefined when setup has not built it. */
 export function kubeApiServerBinary(): string | undefined {
-  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-kube-apiserver.mjs'), '--print'], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-kube-apiserver.mjs'), '--print'], {
+    encoding: 'utf8',
+  });
   const binary = result.stdout.trim();
   return result.status === 0 && existsSync(binary) && existsSync(ETCD) ? binary : undefined;
 }
@@ -60,7 +62,10 @@ export function kubeApiServerBinary(): string | undefined {
 /** Says what is missing instead of skipping: the real server is part of the test suite. */
 export function assertKubeApiServer(): string {
   const binary = kubeApiServerBinary();
-  if (!binary) throw new Error('no kube-apiserver or etcd: run scripts/setup.sh (it builds kube-apiserver into ~/.cache/kubecred/kube and installs etcd-server)');
+  if (!binary)
+    throw new Error(
+      'no kube-apiserver or etcd: run scripts/setup.sh (it builds kube-apiserver into ~/.cache/kubecred/kube and installs etcd-server)',
+    );
   return binary;
 }
 
@@ -87,7 +92,28 @@ export async function startKubeApiServer(options: ApiServerOptions): Promise<Kub
     const etcdUrl = `http://127.0.0.1:${etcdClient}`;
     const peerUrl = `http://127.0.0.1:${etcdPeer}`;
     started(
-      spawn(ETCD, ['--name', 'kubecred-test', '--data-dir', path.join(dir, 'etcd'), '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl, '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `kubecred-test=${peerUrl}`, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] }),
+      spawn(
+        ETCD,
+        [
+          '--name',
+          'kubecred-test',
+          '--data-dir',
+          path.join(dir, 'etcd'),
+          '--listen-client-urls',
+          etcdUrl,
+          '--advertise-client-urls',
+          etcdUrl,
+          '--listen-peer-urls',
+          peerUrl,
+          '--initial-advertise-peer-urls',
+          peerUrl,
+          '--initial-cluster',
+          `kubecred-test=${peerUrl}`,
+          '--log-level',
+          'warn',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
       'etcd',
     );
     const args = [
@@ -102,21 +128,46 @@ export async function startKubeApiServer(options: ApiServerOptions): Promise<Kub
       // Alone on 127.0.0.1 it would log an endpoint error every 10 s.
       '--endpoint-reconciler-type=none',
       '--service-cluster-ip-range=10.96.0.0/24',
-      '--cert-dir', path.join(dir, 'certs'),
+      '--cert-dir',
+      path.join(dir, 'certs'),
       // How it reaches a node for exec, attach, port-forward and logs: with the test PKI's
       // client certificate, checking the node's serving certificate against the same CA.
       `--kubelet-client-certificate=${pki.clientCertPath}`,
       `--kubelet-client-key=${pki.clientKeyPath}`,
       `--kubelet-certificate-authority=${pki.caCertPath}`,
       ...(options.tokens?.length ? [`--token-auth-file=${await tokenFile(dir, options.tokens)}`] : []),
-      ...(options.oidc ? [`--oidc-issuer-url=${options.oidc.issuer}`, `--oidc-client-id=${options.oidc.clientId}`, `--oidc-ca-file=${options.oidc.caFile}`, '--oidc-username-claim=sub', '--oidc-username-prefix=oidc:', '--oidc-groups-claim=groups', '--oidc-groups-prefix=oidc:'] : []),
-      ...(options.tokenWebhookConfig ? [`--authentication-token-webhook-config-file=${options.tokenWebhookConfig}`, '--authentication-token-webhook-cache-ttl=0s', '--authentication-token-webhook-version=v1'] : []),
+      ...(options.oidc
+        ? [
+            `--oidc-issuer-url=${options.oidc.issuer}`,
+            `--oidc-client-id=${options.oidc.clientId}`,
+            `--oidc-ca-file=${options.oidc.caFile}`,
+            '--oidc-username-claim=sub',
+            '--oidc-username-prefix=oidc:',
+            '--oidc-groups-claim=groups',
+            '--oidc-groups-prefix=oidc:',
+          ]
+        : []),
+      ...(options.tokenWebhookConfig
+        ? [
+            `--authentication-token-webhook-config-file=${options.tokenWebhookConfig}`,
+            '--authentication-token-webhook-cache-ttl=0s',
+            '--authentication-token-webhook-version=v1',
+          ]
+        : []),
     ];
     started(spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }), 'kube-apiserver');
     const url = `https://127.0.0.1:${securePort}`;
     await waitReady(url, pki.caPem, children, () => readFile(logFile, 'utf8').catch(() => ''));
     const version = JSON.parse(await get(`${url}/version`, pki.caPem).then((r) => r.body)) as { gitVersion: string };
-    return { url, caFile: pki.caCertPath, caPem: pki.caPem, gitVersion: version.gitVersion, pids: children.map((c) => c.pid!), log: () => readFile(logFile, 'utf8'), stop };
+    return {
+      url,
+      caFile: pki.caCertPath,
+      caPem: pki.caPem,
+      gitVersion: version.gitVersion,
+      pids: children.map((c) => c.pid!),
+      log: () => readFile(logFile, 'utf8'),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -129,24 +180,43 @@ async function serviceAccountFlags(dir: string): Promise<string[]> {
   const pubFile = path.join(dir, 'sa.pub');
   await writeFile(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   await writeFile(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
-  return [`--service-account-key-file=${pubFile}`, `--service-account-signing-key-file=${keyFile}`, '--service-account-issuer=https://kubernetes.default.svc'];
+  return [
+    `--service-account-key-file=${pubFile}`,
+    `--service-account-signing-key-file=${keyFile}`,
+    '--service-account-issuer=https://kubernetes.default.svc',
+  ];
 }
 
 async function tokenFile(dir: string, users: readonly StaticTokenUser[]): Promise<string> {
   const file = path.join(dir, 'tokens.csv');
   // token,user,uid,"group1,group2"
-  await writeFile(file, users.map((u, i) => `${u.token},${u.user},uid-${i}${u.groups?.length ? `,"${u.groups.join(',')}"` : ''}\n`).join(''), { mode: 0o600 });
+  await writeFile(
+    file,
+    users
+      .map((u, i) => `${u.token},${u.user},uid-${i}${u.groups?.length ? `,"${u.groups.join(',')}"` : ''}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
   return file;
 }
 
-async function waitReady(url: string, caPem: string, children: readonly ChildProcess[], log: () => Promise<string>): Promise<void> {
+async function waitReady(
+  url: string,
+  caPem: string,
+  children: readonly ChildProcess[],
+  log: () => Promise<string>,
+): Promise<void> {
   const deadline = Date.now() + 90_000;
   for (;;) {
     const dead = children.find((c) => c.exitCode !== null);
-    if (dead) throw new Error(`${dead.spawnfile} exited (${dead.exitCode}) before the API server was ready:\n${(await log()).slice(-3000)}`);
+    if (dead)
+      throw new Error(
+        `${dead.spawnfile} exited (${dead.exitCode}) before the API server was ready:\n${(await log()).slice(-3000)}`,
+      );
     const answer = await get(`${url}/readyz`, caPem).catch(() => undefined);
     if (answer?.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`the API server was not ready after 90 s:\n${(await log()).slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the API server was not ready after 90 s:\n${(await log()).slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -42,7 +42,9 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
   const say = (line: string) => io.stderr.write(`${line}\n`);
   await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
   const log = createWriteStream(paths.daemonLog, { flags: 'a', mode: 0o600 });
-  const restoreConsole = divertIssuerNotices((line) => log.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', message: line })}\n`));
+  const restoreConsole = divertIssuerNotices((line) =>
+    log.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', message: line })}\n`),
+  );
   const token = `demo-${randomBytes(16).toString('hex')}`;
   const services = await startDemoServices(paths.home, token);
   const { api, issuer } = services;
@@ -50,11 +52,31 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
   const board = new InteractionBoard();
   const shown = new Set<string>();
   board.onChange(() => {
-    for (const prompt of board.list().filter((p) => !shown.has(JSON.stringify(p)) && shown.add(JSON.stringify(p)))) say(prompt.kind === 'browser' ? `\n[login] ${prompt.profile}: continue in the browser: ${prompt.url}` : prompt.kind === 'device' ? `\n[login] ${prompt.profile}: open ${prompt.verificationUri} and enter ${prompt.userCode}` : `\n[login] ${prompt.profile}: ${prompt.text}`);
+    for (const prompt of board.list().filter((p) => !shown.has(JSON.stringify(p)) && shown.add(JSON.stringify(p))))
+      say(
+        prompt.kind === 'browser'
+          ? `\n[login] ${prompt.profile}: continue in the browser: ${prompt.url}`
+          : prompt.kind === 'device'
+            ? `\n[login] ${prompt.profile}: open ${prompt.verificationUri} and enter ${prompt.userCode}`
+            : `\n[login] ${prompt.profile}: ${prompt.text}`,
+      );
   });
   let scripted: BrowserDriver | undefined;
-  const opener: UrlOpener = once ? { open: async (url) => scriptedSignIn(url, async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()), say) } : privateBrowserOpener(paths);
-  const server = await startBroker(paths, jsonLinesLogger((line) => log.write(line)), { interactions: board, ui: new BrowserLoginUi(board, opener) });
+  const opener: UrlOpener = once
+    ? {
+        open: async (url) =>
+          scriptedSignIn(
+            url,
+            async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()),
+            say,
+          ),
+      }
+    : privateBrowserOpener(paths);
+  const server = await startBroker(
+    paths,
+    jsonLinesLogger((line) => log.write(line)),
+    { interactions: board, ui: new BrowserLoginUi(board, opener) },
+  );
   try {
     const stored = await new BrokerClient(paths).request('PUT', ROUTES.secret('demo', 'token'), { value: token });
     if (stored.status !== 204) {
@@ -63,17 +85,37 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
     }
     const shim = nativeShimPath() ?? nodeCliPath();
     const kubeconfig = path.join(paths.home, 'kubeconfig');
-    await writeFile(kubeconfig, demoKubeconfig({ server: api.url, caPem: api.caPem, command: shim, home: paths.home, profiles: issuer ? ['demo', 'sso'] : ['demo'] }), { mode: 0o600 });
+    await writeFile(
+      kubeconfig,
+      demoKubeconfig({
+        server: api.url,
+        caPem: api.caPem,
+        command: shim,
+        home: paths.home,
+        profiles: issuer ? ['demo', 'sso'] : ['demo'],
+      }),
+      { mode: 0o600 },
+    );
     say(`Kubecred demo
   broker     ${server.socket} (home ${paths.home})
   API        ${api.url} (${api.description})
   issuer     ${issuer ? `${issuer.issuer} (a local OIDC issuer: any user name signs in)` : services.issuerProblem}
   token      in the OS keychain as kubecred/demo/token; the kubeconfig holds none
   kubeconfig ${kubeconfig}, exec plugin ${shim}`);
-    const kubectl = (context: string) => ['kubectl', '--kubeconfig', kubeconfig, '--context', `kubecred-${context}`, ...api.check];
+    const kubectl = (context: string) => [
+      'kubectl',
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      `kubecred-${context}`,
+      ...api.check,
+    ];
     if (!(await check(kubectl('demo'), say, 'kubectl reached the API with the token from the keychain.'))) return 1;
     if (issuer && once) {
-      if (!(await check(kubectl('sso'), say, 'kubectl reached the API with an ID token: the login ran in the browser.'))) return 1;
+      if (
+        !(await check(kubectl('sso'), say, 'kubectl reached the API with an ID token: the login ran in the browser.'))
+      )
+        return 1;
       if (!(await check(kubectl('sso'), say, 'Again, from the cache: no browser this time.'))) return 1;
     }
     if (once) return 0;
@@ -88,7 +130,8 @@ Ctrl-C stops the demo.`);
   } finally {
     await scripted?.close();
     // The demo's token leaves the keychain with the demo; a failure here is only reported.
-    if (removeHome) await new BrokerClient(paths).request('DELETE', ROUTES.secret('demo', 'token')).catch(() => undefined);
+    if (removeHome)
+      await new BrokerClient(paths).request('DELETE', ROUTES.secret('demo', 'token')).catch(() => undefined);
     await server.close();
     await services.close();
     restoreConsole();
@@ -100,10 +143,16 @@ Ctrl-C stops the demo.`);
   }
 }
 
-async function scriptedSignIn(url: string, browser: () => Promise<BrowserDriver>, say: (line: string) => void): Promise<boolean> {
+async function scriptedSignIn(
+  url: string,
+  browser: () => Promise<BrowserDriver>,
+  say: (line: string) => void,
+): Promise<boolean> {
   try {
     const driver = await browser();
-    void driver.signIn(url).catch((error: unknown) => say(`(the scripted browser failed: ${(error as Error).message})`));
+    void driver
+      .signIn(url)
+      .catch((error: unknown) => say(`(the scripted browser failed: ${(error as Error).message})`));
     return true;
   } catch (error) {
     say(`(no scripted browser: ${(error as Error).message.split('\n')[0]})`);
@@ -128,7 +177,12 @@ async function check(command: string[], say: (line: string) => void, success: st
 }
 
 // Asynchronous: the API stand-in and the issuer that answer kubectl live in this process.
-function runCommand([command, ...args]: string[]): Promise<{ missing: boolean; code: number; stdout: string; stderr: string }> {
+function runCommand([command, ...args]: string[]): Promise<{
+  missing: boolean;
+  code: number;
+  stdout: string;
+  stderr: string;
+}> {
   return new Promise((resolve) => {
     execFile(command!, args, { timeout: 90_000, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -32,7 +32,15 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 // Without the background-networking flags chromium keeps dialling out, and a closed network
 // refuses it; --no-sandbox because the demo's checks and the tests may run as root.
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function startBrowser(): Promise<BrowserDriver> {
   const profileDir = await mkdtemp(join(tmpdir(), 'kc-chromium-'));
@@ -47,12 +55,16 @@ export async function startBrowser(): Promise<BrowserDriver> {
   });
   const startupMs = Date.now() - started;
   // The devInteractions pages import a web font; nothing may leave the machine, and waiting on it would stall the page.
-  await context.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+  await context.route(
+    (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+    (route) => route.abort(),
+  );
 
   return {
     startupMs,
     signIn: (url, options = {}) => walk(context, url, options, (page) => new URL(page.url()).pathname === '/callback'),
-    deviceSignIn: (url, options = {}) => walk(context, url, options, async (page) => (await page.title()) === 'Sign-in Success'),
+    deviceSignIn: (url, options = {}) =>
+      walk(context, url, options, async (page) => (await page.title()) === 'Sign-in Success'),
     forgetSessions: () => context.clearCookies(),
     close: async () => {
       await context.close();
@@ -62,12 +74,20 @@ export async function startBrowser(): Promise<BrowserDriver> {
 }
 
 /** Answers whatever page the issuer shows until `done` says the journey is over. */
-async function walk(context: BrowserContext, url: string, options: SignInOptions & { userCode?: string }, done: (page: Page) => boolean | Promise<boolean>): Promise<string> {
+async function walk(
+  context: BrowserContext,
+  url: string,
+  options: SignInOptions & { userCode?: string },
+  done: (page: Page) => boolean | Promise<boolean>,
+): Promise<string> {
   const page = await context.newPage();
   const shot = async (name: string) => {
     if (!options.screenshots) return;
     await mkdir(options.screenshots.dir, { recursive: true });
-    await page.screenshot({ path: join(options.screenshots.dir, `${options.screenshots.prefix}-${name}.png`), fullPage: true });
+    await page.screenshot({
+      path: join(options.screenshots.dir, `${options.screenshots.prefix}-${name}.png`),
+      fullPage: true,
+    });
   };
   try {
     await page.goto(url);
@@ -99,7 +119,9 @@ async function walk(context: BrowserContext, url: string, options: SignInOptions
         await shot('consent');
         await Promise.all([next(), page.click('button[type="submit"]')]);
       } else {
-        throw new Error(`the browser reached a page the test does not know: ${new URL(page.url()).pathname} "${await page.title()}": ${(await page.locator('body').innerText()).slice(0, 300)}`);
+        throw new Error(
+          `the browser reached a page the test does not know: ${new URL(page.url()).pathname} "${await page.title()}": ${(await page.locator('body').innerText()).slice(0, 300)}`,
+        );
       }
     }
     throw new Error(`the sign-in did not finish; last page ${new URL(page.url()).pathname}`);

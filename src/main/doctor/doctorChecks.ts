@@ -48,10 +48,28 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
   return [
     brokerCheck(() => probeBroker(e.paths)),
-    runDirCheck({ runDir: e.paths.runDir, socket: e.paths.socket, clientSecret: e.paths.clientSecret, uid: e.uid, platform: e.platform, stat: factsOf }),
+    runDirCheck({
+      runDir: e.paths.runDir,
+      socket: e.paths.socket,
+      clientSecret: e.paths.clientSecret,
+      uid: e.uid,
+      platform: e.platform,
+      stat: factsOf,
+    }),
     configCheck(e.paths.configFile, loaded, await exists(e.paths.configFile)),
-    keychainCheck(usesKeychain(config), () => runProbe(['keychain'], PROBE_TIMEOUT_MS, 'the keychain does not answer: unlock it, or restart its service')),
-    pkcs11Check({ tokens: config?.tokens ?? [], exists, probe: (token) => runProbe(['pkcs11', JSON.stringify(token)], PROBE_TIMEOUT_MS, 'the module hangs in C_Initialize: reconnect the token or its reader') }),
+    keychainCheck(usesKeychain(config), () =>
+      runProbe(['keychain'], PROBE_TIMEOUT_MS, 'the keychain does not answer: unlock it, or restart its service'),
+    ),
+    pkcs11Check({
+      tokens: config?.tokens ?? [],
+      exists,
+      probe: (token) =>
+        runProbe(
+          ['pkcs11', JSON.stringify(token)],
+          PROBE_TIMEOUT_MS,
+          'the module hangs in C_Initialize: reconnect the token or its reader',
+        ),
+    }),
     shimCheck(nativeShimPath(e.platform, e.arch), e.platform, e.arch, nodeCliPath()),
     kubeconfigProfilesCheck({ files: kubeconfigs, config, exists }),
     kubeconfigExposureCheck(kubeconfigs, e.platform),
@@ -74,7 +92,11 @@ export function oidcIssuers(config: KubecredConfig | undefined): IssuerToProbe[]
   for (const profile of config?.profiles ?? []) {
     if (profile.provider !== 'oidc') continue;
     const key = `${profile.issuer}\n${profile.caFile ?? ''}`;
-    const entry = byIssuer.get(key) ?? { issuer: profile.issuer, ...(profile.caFile ? { caFile: profile.caFile } : {}), profiles: [] };
+    const entry = byIssuer.get(key) ?? {
+      issuer: profile.issuer,
+      ...(profile.caFile ? { caFile: profile.caFile } : {}),
+      profiles: [],
+    };
     entry.profiles.push(profile.name);
     byIssuer.set(key, entry);
   }
@@ -91,7 +113,9 @@ async function factsOf(file: string): Promise<FileFacts | undefined> {
   }
 }
 
-
 function exists(file: string): Promise<boolean> {
-  return access(file).then(() => true, () => false);
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -33,7 +33,10 @@ export function renderText(results: readonly CheckResult[], style: 'unicode' | '
     }
   }
   const counts = statusCounts(results);
-  lines.push('', `${counts.ok} ok, ${counts.warn} ${counts.warn === 1 ? 'warning' : 'warnings'}, ${counts.fail} ${counts.fail === 1 ? 'failure' : 'failures'}`);
+  lines.push(
+    '',
+    `${counts.ok} ok, ${counts.warn} ${counts.warn === 1 ? 'warning' : 'warnings'}, ${counts.fail} ${counts.fail === 1 ? 'failure' : 'failures'}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

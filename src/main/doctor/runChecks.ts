@@ -38,5 +38,10 @@ function timeoutFinding(check: Check, timeoutMs: number): Finding {
 
 function crashFinding(check: Check, error: unknown): Finding {
   const message = String((error as Error)?.message ?? error).split('\n')[0];
-  return { status: 'fail', title: check.name, detail: `the check itself failed: ${message}`, fix: 'report this as a Kubecred bug, with the message above' };
+  return {
+    status: 'fail',
+    title: check.name,
+    detail: `the check itself failed: ${message}`,
+    fix: 'report this as a Kubecred bug, with the message above',
+  };
 }

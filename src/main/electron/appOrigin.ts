@@ -18,7 +18,12 @@ export function isSameAppOrigin(url: string, appOrigin: string): boolean {
   const app = parse(appOrigin);
   if (!target || !app) return false;
   if (target.username !== '' || target.password !== '') return false;
-  return target.protocol === app.protocol && target.hostname === app.hostname && target.port === app.port && target.hostname !== '';
+  return (
+    target.protocol === app.protocol &&
+    target.hostname === app.hostname &&
+    target.port === app.port &&
+    target.hostname !== ''
+  );
 }
 
 /** In-window navigation stays inside the app; everything else is refused. */
@@ -26,7 +31,8 @@ export function isAllowedNavigation(url: string, appOrigin: string): boolean {
   return isSameAppOrigin(url, appOrigin);
 }
 
-export type WindowOpenDecision = { readonly action: 'deny' } | { readonly action: 'deny'; readonly openExternally: string };
+export type WindowOpenDecision =
+  { readonly action: 'deny' } | { readonly action: 'deny'; readonly openExternally: string };
 
 /**
  * No window ever opens another window. An https link (the OIDC "continue in your browser"
@@ -37,6 +43,7 @@ export function windowOpenDecision(url: string): WindowOpenDecision {
   const target = parse(url);
   if (!target || target.username !== '' || target.password !== '') return { action: 'deny' };
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname);
-  if (target.protocol === 'https:' || (target.protocol === 'http:' && loopback)) return { action: 'deny', openExternally: target.href };
+  if (target.protocol === 'https:' || (target.protocol === 'http:' && loopback))
+    return { action: 'deny', openExternally: target.href };
   return { action: 'deny' };
 }

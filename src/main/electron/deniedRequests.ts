@@ -6,6 +6,10 @@ export async function recentDenials(auditLog: string, limit = 50): Promise<Denie
   const records = await readAuditTail(auditLog, { limit }).catch(() => []);
   return records
     .filter((r) => r.outcome === 'denied')
-    .map((r) => ({ id: `${r.time} ${r.caller.pid ?? '?'} ${r.profile}`, profile: r.profile, ...(r.caller.name ? { caller: r.caller.name } : {}) }))
+    .map((r) => ({
+      id: `${r.time} ${r.caller.pid ?? '?'} ${r.profile}`,
+      profile: r.profile,
+      ...(r.caller.name ? { caller: r.caller.name } : {}),
+    }))
     .reverse();
 }

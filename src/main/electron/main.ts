@@ -58,7 +58,11 @@ async function start(): Promise<void> {
       case 'lockAll':
         return void broker.lockAll().then(refresh, report);
       case 'toggleStartAtLogin':
-        if (loginItem) void loginItem.enabled().then((enabled) => loginItem.set(!enabled)).then(refresh, report);
+        if (loginItem)
+          void loginItem
+            .enabled()
+            .then((enabled) => loginItem.set(!enabled))
+            .then(refresh, report);
         return;
       default:
         void broker[action.kind](action.profile).then(refresh, report);
@@ -68,10 +72,17 @@ async function start(): Promise<void> {
   let last: BrokerSnapshot = { at: Date.now(), profiles: [], silentRefresh: new Set(), denied: [] };
   async function refresh(): Promise<void> {
     const profiles = await broker.listProfiles();
-    const next: BrokerSnapshot = { at: Date.now(), profiles, silentRefresh: new Set(profiles.filter((p) => p.silentRefresh !== false).map((p) => p.name)), denied: await recentDenials(paths.auditLog) };
+    const next: BrokerSnapshot = {
+      at: Date.now(),
+      profiles,
+      silentRefresh: new Set(profiles.filter((p) => p.silentRefresh !== false).map((p) => p.name)),
+      denied: await recentDenials(paths.auditLog),
+    };
     for (const note of notificationsFor(last, next)) {
       const shown = new Notification({ title: note.title, body: note.body });
-      shown.on('click', () => (note.action === 'login' ? run({ kind: 'login', profile: note.profile }) : windows.openMain()));
+      shown.on('click', () =>
+        note.action === 'login' ? run({ kind: 'login', profile: note.profile }) : windows.openMain(),
+      );
       shown.show();
     }
     last = next;

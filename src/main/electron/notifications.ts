@@ -42,27 +42,52 @@ function expiresWithin(profile: ProfileSummary | undefined, now: number, windowM
  * a credential entering the warning window (same expiry already warned about: no repeat), a
  * profile turning to error or failing with a new message, a denied request not seen before.
  */
-export function notificationsFor(previous: BrokerSnapshot, next: BrokerSnapshot, warningMs = EXPIRY_WARNING_MS): KubecredNotification[] {
+export function notificationsFor(
+  previous: BrokerSnapshot,
+  next: BrokerSnapshot,
+  warningMs = EXPIRY_WARNING_MS,
+): KubecredNotification[] {
   const now = next.at;
   const before = new Map(previous.profiles.map((p) => [p.name, p]));
   const out: KubecredNotification[] = [];
   for (const profile of next.profiles) {
     const old = before.get(profile.name);
-    const alreadyWarned = old?.expiresAt === profile.expiresAt && !previous.silentRefresh.has(profile.name) && expiresWithin(old, previous.at, warningMs);
+    const alreadyWarned =
+      old?.expiresAt === profile.expiresAt &&
+      !previous.silentRefresh.has(profile.name) &&
+      expiresWithin(old, previous.at, warningMs);
     if (!next.silentRefresh.has(profile.name) && expiresWithin(profile, now, warningMs) && !alreadyWarned) {
       const left = formatRemaining(Date.parse(profile.expiresAt ?? '') - now);
-      out.push({ kind: 'expiring', profile: profile.name, title: `${profile.name} expires in ${left}`, body: 'Kubecred cannot renew it by itself. Log in again to keep working.', action: 'login' });
+      out.push({
+        kind: 'expiring',
+        profile: profile.name,
+        title: `${profile.name} expires in ${left}`,
+        body: 'Kubecred cannot renew it by itself. Log in again to keep working.',
+        action: 'login',
+      });
     }
     const newlyFailed = profile.state === 'error' && (old?.state !== 'error' || old.lastError !== profile.lastError);
     if (newlyFailed) {
-      out.push({ kind: 'loginFailed', profile: profile.name, title: `${profile.name}: login failed`, body: profile.lastError ?? 'The login did not succeed.', action: 'open' });
+      out.push({
+        kind: 'loginFailed',
+        profile: profile.name,
+        title: `${profile.name}: login failed`,
+        body: profile.lastError ?? 'The login did not succeed.',
+        action: 'open',
+      });
     }
   }
   const seen = new Set(previous.denied.map((d) => d.id));
   for (const denial of next.denied) {
     if (seen.has(denial.id)) continue;
     const who = denial.caller ? `${denial.caller} was` : 'A program was';
-    out.push({ kind: 'denied', profile: denial.profile, title: `Request for ${denial.profile} denied`, body: `${who} refused a credential for ${denial.profile}.`, action: 'open' });
+    out.push({
+      kind: 'denied',
+      profile: denial.profile,
+      title: `Request for ${denial.profile} denied`,
+      body: `${who} refused a credential for ${denial.profile}.`,
+      action: 'open',
+    });
   }
   return out;
 }

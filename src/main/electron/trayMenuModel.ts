@@ -40,7 +40,8 @@ export function trayIconImage(profiles: readonly ProfileSummary[], now: number):
 export function trayTooltip(profiles: readonly ProfileSummary[], now: number): string {
   const signedIn = profiles.filter((p) => p.state === 'ready').length;
   const failing = profiles.filter((p) => p.state === 'error').length;
-  if (failing > 0) return `Kubecred: ${failing} profile${failing === 1 ? '' : 's'} need${failing === 1 ? 's' : ''} attention`;
+  if (failing > 0)
+    return `Kubecred: ${failing} profile${failing === 1 ? '' : 's'} need${failing === 1 ? 's' : ''} attention`;
   return trayIconState(profiles, now) === 'locked' ? 'Kubecred: locked' : `Kubecred: ${signedIn} signed in`;
 }
 
@@ -58,26 +59,45 @@ function profileSubmenu(profile: ProfileSummary): MenuItemModel[] {
     { label: login ? 'Log out' : 'Forget', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
     { label: 'Refresh', enabled: signedIn, action: { kind: 'refresh', profile: profile.name } },
   ];
-  if (profile.state === 'error' && profile.lastError) items.unshift({ label: profile.lastError, enabled: false }, { label: '', separator: true });
+  if (profile.state === 'error' && profile.lastError)
+    items.unshift({ label: profile.lastError, enabled: false }, { label: '', separator: true });
   return items;
 }
 
-export function trayMenuModel(profiles: readonly ProfileSummary[], now: number, preferences: { startAtLogin?: boolean } = {}): MenuItemModel[] {
-  const items: MenuItemModel[] = profiles.map((profile) => ({ label: profileLabel(profile, now), submenu: profileSubmenu(profile) }));
+export function trayMenuModel(
+  profiles: readonly ProfileSummary[],
+  now: number,
+  preferences: { startAtLogin?: boolean } = {},
+): MenuItemModel[] {
+  const items: MenuItemModel[] = profiles.map((profile) => ({
+    label: profileLabel(profile, now),
+    submenu: profileSubmenu(profile),
+  }));
   if (items.length === 0) items.push({ label: 'No profiles yet', enabled: false });
   return [
     ...items,
     { label: '', separator: true },
     { label: 'Open Kubecred', action: { kind: 'open' } },
     { label: 'Lock all', action: { kind: 'lockAll' } },
-    ...(preferences.startAtLogin === undefined ? [] : [{ label: 'Start at login', checked: preferences.startAtLogin, action: { kind: 'toggleStartAtLogin' } } as const]),
+    ...(preferences.startAtLogin === undefined
+      ? []
+      : [
+          {
+            label: 'Start at login',
+            checked: preferences.startAtLogin,
+            action: { kind: 'toggleStartAtLogin' },
+          } as const,
+        ]),
     { label: '', separator: true },
     { label: 'Quit', action: { kind: 'quit' } },
   ];
 }
 
 /** Turns the pure menu model into Electron's template; each action goes to `run`. */
-export function menuTemplate(items: readonly MenuItemModel[], run: (action: TrayAction) => void): MenuItemConstructorOptions[] {
+export function menuTemplate(
+  items: readonly MenuItemModel[],
+  run: (action: TrayAction) => void,
+): MenuItemConstructorOptions[] {
   return items.map((item): MenuItemConstructorOptions => {
     if (item.separator) return { type: 'separator' };
     const { action, submenu } = item;

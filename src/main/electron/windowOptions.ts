@@ -3,7 +3,9 @@ import type { PendingPrompt } from '../../shared/api/prompts.js';
 
 export type WindowKind = 'main' | 'prompt';
 
-const SIZES: Readonly<Record<WindowKind, { width: number; height: number; minWidth: number; minHeight: number; resizable: boolean }>> = {
+const SIZES: Readonly<
+  Record<WindowKind, { width: number; height: number; minWidth: number; minHeight: number; resizable: boolean }>
+> = {
   main: { width: 960, height: 680, minWidth: 720, minHeight: 480, resizable: true },
   prompt: { width: 440, height: 340, minWidth: 440, minHeight: 340, resizable: false },
 };
@@ -36,7 +38,9 @@ export function windowOptions(kind: WindowKind, partition: string, height?: numb
     show: false,
     title: kind === 'main' ? 'Kubecred' : 'Kubecred: action needed',
     autoHideMenuBar: true,
-    ...(kind === 'prompt' ? { alwaysOnTop: true, skipTaskbar: true, minimizable: false, maximizable: false, fullscreenable: false } : {}),
+    ...(kind === 'prompt'
+      ? { alwaysOnTop: true, skipTaskbar: true, minimizable: false, maximizable: false, fullscreenable: false }
+      : {}),
     webPreferences: {
       partition,
       contextIsolation: true,

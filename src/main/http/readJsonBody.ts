@@ -6,7 +6,11 @@ import { BrokerError } from '../core/brokerError.js';
  * Reads a JSON body, refusing oversized ones before buffering them whole: the one reader of
  * both HTTP servers (the broker API and the web UI). `emptyAs` stands for a body that is empty.
  */
-export async function readJsonBody(request: IncomingMessage, limit = MAX_REQUEST_BYTES, emptyAs?: unknown): Promise<unknown> {
+export async function readJsonBody(
+  request: IncomingMessage,
+  limit = MAX_REQUEST_BYTES,
+  emptyAs?: unknown,
+): Promise<unknown> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
@@ -21,7 +25,11 @@ export async function readJsonBody(request: IncomingMessage, limit = MAX_REQUEST
   try {
     return JSON.parse(text);
   } catch {
-    throw new BrokerError('bad-request', 'the request body is not valid JSON', 'send a JSON object as described in docs/wire-protocol.md');
+    throw new BrokerError(
+      'bad-request',
+      'the request body is not valid JSON',
+      'send a JSON object as described in docs/wire-protocol.md',
+    );
   }
 }
 

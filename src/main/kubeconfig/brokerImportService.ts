@@ -13,7 +13,12 @@ import type { ImportPreview } from '../../shared/api/webUiApi.js';
  * The import wizard inside the broker: profiles go into config.yaml and secrets straight into
  * the broker's stores; the kubeconfig files are those of the broker's own environment.
  */
-export function brokerImportService(services: Pick<BrokerServices, 'credentials'>, paths: KubecredPaths, command: string, logger: Logger): ImportService {
+export function brokerImportService(
+  services: Pick<BrokerServices, 'credentials'>,
+  paths: KubecredPaths,
+  command: string,
+  logger: Logger,
+): ImportService {
   return importService({
     files: () => kubeconfigFiles(currentPlatformEnv()),
     command,
@@ -23,7 +28,9 @@ export function brokerImportService(services: Pick<BrokerServices, 'credentials'
     ...withPreviewer(workerPreviewer()),
     backupDir: paths.kubeconfigBackups,
     ports: {
-      ...configProfilePorts(paths.configFile, (profile) => logger.info('profile added by the kubeconfig import', { profile })),
+      ...configProfilePorts(paths.configFile, (profile) =>
+        logger.info('profile added by the kubeconfig import', { profile }),
+      ),
       storeSecret: (profile, field, value) => services.credentials.setSecret(profile, field, value),
       deleteSecret: async (profile, field) => void (await services.credentials.deleteSecret(profile, field)),
     },

@@ -3,7 +3,10 @@ import { loadConfig } from '../config/configLoader.js';
 import type { ImportPorts } from './runImport.js';
 
 /** The config.yaml half of the import's ports: which names are taken, add and take back profiles. */
-export function configProfilePorts(configFile: string, onAdded: (profile: string) => void = () => {}): Pick<ImportPorts, 'takenProfiles' | 'addProfile' | 'removeProfile'> {
+export function configProfilePorts(
+  configFile: string,
+  onAdded: (profile: string) => void = () => {},
+): Pick<ImportPorts, 'takenProfiles' | 'addProfile' | 'removeProfile'> {
   return {
     takenProfiles: async () => {
       const config = await loadConfig(configFile);

@@ -66,7 +66,12 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
   const taken = new Set(options.takenProfiles);
   const { used, shadowed } = effectiveEntries(files, 'users');
   const imported: ImportedUser[] = [];
-  const left: LeftUser[] = shadowed.map((entry) => ({ file: entry.source.file, user: entry.name, reason: 'an earlier file in KUBECONFIG defines a user of the same name, so kubectl never uses this one; it was left as it is' }));
+  const left: LeftUser[] = shadowed.map((entry) => ({
+    file: entry.source.file,
+    user: entry.name,
+    reason:
+      'an earlier file in KUBECONFIG defines a user of the same name, so kubectl never uses this one; it was left as it is',
+  }));
   for (const entry of used) {
     const credential = classifyUser(entry.body, entry.source.doc);
     if (credential.kind === 'kubecred') continue;
@@ -86,15 +91,33 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
       if (!body) continue;
       const execKey = removeKeepingComments(body, CREDENTIAL_KEYS, 'exec');
       body.flow = false;
-      body.set(execKey, edited.createNode(kubecredExecBlock({ command: options.command, profile: user.profile, ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) })));
+      body.set(
+        execKey,
+        edited.createNode(
+          kubecredExecBlock({
+            command: options.command,
+            profile: user.profile,
+            ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+          }),
+        ),
+      );
     }
-    const diff = unifiedDiff(renderKubeconfig(source, redactedCopy(source.doc)), renderKubeconfig(source, redactedCopy(edited)), source.file);
+    const diff = unifiedDiff(
+      renderKubeconfig(source, redactedCopy(source.doc)),
+      renderKubeconfig(source, redactedCopy(edited)),
+      source.file,
+    );
     rewrites.push({ source, text: renderKubeconfig(source, edited), diff });
   }
   return { imported, left, rewrites };
 }
 
-async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredential, { kind: 'kubecred' | 'left' }>, profile: string, options: PlanOptions): Promise<ImportedUser> {
+async function importedUser(
+  entry: LocatedEntry,
+  credential: Exclude<UserCredential, { kind: 'kubecred' | 'left' }>,
+  profile: string,
+  options: PlanOptions,
+): Promise<ImportedUser> {
   const file = entry.source.file;
   const where = { kubeconfig: file, line: entry.source.lineOf(entry.item), user: entry.name };
   const base = { name: profile, description: `imported from user ${entry.name} of ${file}` };
@@ -105,19 +128,44 @@ async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredent
     // client-go runs a relative command with a separator relative to the kubeconfig's folder.
     // A bare name is pinned to the path the importing shell finds: the broker (a tray app, a
     // service) may run with a shorter PATH than the shell kubectl ran in.
-    const resolved = !path.isAbsolute(command) && /[\\/]/.test(command) ? path.resolve(path.dirname(file), command) : (options.findCommand?.(command) ?? command);
+    const resolved =
+      !path.isAbsolute(command) && /[\\/]/.test(command)
+        ? path.resolve(path.dirname(file), command)
+        : (options.findCommand?.(command) ?? command);
     const apiVersion = EXEC_API_VERSIONS.find((version) => version === exec.apiVersion);
     const env = Array.isArray(exec.env) ? (exec.env as Array<{ name?: unknown }>) : [];
     const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
-    const eks = eksFromAwsExec(command, args, env.map((e) => ({ name: String(e.name), value: String((e as { value?: unknown }).value ?? '') })));
+    const eks = eksFromAwsExec(
+      command,
+      args,
+      env.map((e) => ({ name: String(e.name), value: String((e as { value?: unknown }).value ?? '') })),
+    );
     if (eks?.kind === 'eks') {
       const note = `this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "${eks.settings.awsProfile}"${eks.settings.roleArn ? ` through role ${eks.settings.roleArn}` : ''}, one session for every cluster and caller (kubecred doctor checks the profile)`;
-      return { ...common, provider: 'eks', profileInput: { ...base, provider: 'eks', ...eks.settings }, secrets: [], notes: [note] };
+      return {
+        ...common,
+        provider: 'eks',
+        profileInput: { ...base, provider: 'eks', ...eks.settings },
+        secrets: [],
+        notes: [note],
+      };
     }
-    const profileInput = { ...base, provider: 'exec', command: resolved, args: exec.args ?? [], env, ...(apiVersion ? { apiVersion } : {}) };
+    const profileInput = {
+      ...base,
+      provider: 'exec',
+      command: resolved,
+      args: exec.args ?? [],
+      env,
+      ...(apiVersion ? { apiVersion } : {}),
+    };
     const notes = [
-      plainTextWarning(args.length, env.map((e) => String(e.name))),
-      resolved === command && !path.isAbsolute(command) && options.findCommand ? `${command} is not on this shell's PATH, so kubectl could not run it either: install it, or set its full path with kubecred profile set ${profile} --command /path/to/${command}` : undefined,
+      plainTextWarning(
+        args.length,
+        env.map((e) => String(e.name)),
+      ),
+      resolved === command && !path.isAbsolute(command) && options.findCommand
+        ? `${command} is not on this shell's PATH, so kubectl could not run it either: install it, or set its full path with kubecred profile set ${profile} --command /path/to/${command}`
+        : undefined,
       kubeloginOffer(command, args, profile),
       eks?.kind === 'kept' ? eks.reason : undefined,
     ].filter((note): note is string => note !== undefined);
@@ -125,12 +173,31 @@ async function importedUser(entry: LocatedEntry, credential: Exclude<UserCredent
   }
   const secrets: SecretValue[] = [];
   for (const source of credential.secrets) secrets.push(await readSecretSource(source, where));
-  if (credential.kind === 'static') return { ...common, provider: 'static', profileInput: { ...base, provider: 'static' }, secrets, notes: [] };
+  if (credential.kind === 'static')
+    return { ...common, provider: 'static', profileInput: { ...base, provider: 'static' }, secrets, notes: [] };
   const { issuer, clientId, caPath, caData, extraScopes } = credential.settings;
-  const caFile = caData ? { path: path.join(options.caDir, `${profile}.pem`), pem: Buffer.from(caData, 'base64').toString('utf8') } : undefined;
-  const scopes = extraScopes ? ['openid', 'offline_access', ...extraScopes.split(',').map((s) => s.trim()).filter(Boolean)] : undefined;
+  const caFile = caData
+    ? { path: path.join(options.caDir, `${profile}.pem`), pem: Buffer.from(caData, 'base64').toString('utf8') }
+    : undefined;
+  const scopes = extraScopes
+    ? [
+        'openid',
+        'offline_access',
+        ...extraScopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ]
+    : undefined;
   const ca = caFile?.path ?? (caPath ? path.resolve(path.dirname(file), caPath) : undefined);
-  const profileInput = { ...base, provider: 'oidc', issuer, clientId, ...(scopes ? { scopes } : {}), ...(ca ? { caFile: ca } : {}) };
+  const profileInput = {
+    ...base,
+    provider: 'oidc',
+    issuer,
+    clientId,
+    ...(scopes ? { scopes } : {}),
+    ...(ca ? { caFile: ca } : {}),
+  };
   return { ...common, provider: 'oidc', profileInput, secrets, notes: [], ...(caFile ? { caFile } : {}) };
 }
 
@@ -158,8 +225,16 @@ function kubeloginOffer(command: string, args: readonly string[], profile: strin
 
 function plainTextWarning(argumentCount: number, envNames: readonly string[]): string | undefined {
   if (argumentCount === 0 && envNames.length === 0) return undefined;
-  const moved = [argumentCount > 0 ? `its ${argumentCount} plugin argument(s)` : '', envNames.length > 0 ? `its env ${envNames.join(', ')}` : ''].filter(Boolean).join(' and ');
+  const moved = [
+    argumentCount > 0 ? `its ${argumentCount} plugin argument(s)` : '',
+    envNames.length > 0 ? `its env ${envNames.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const secretLooking = envNames.filter((name) => SECRET_ENV.test(name));
-  const flagged = secretLooking.length > 0 ? ` (${secretLooking.join(', ')} look${secretLooking.length === 1 ? 's' : ''} secret)` : '';
+  const flagged =
+    secretLooking.length > 0
+      ? ` (${secretLooking.join(', ')} look${secretLooking.length === 1 ? 's' : ''} secret)`
+      : '';
   return `${moved} move into config.yaml in plain text, as they were in the kubeconfig${flagged}: a secret among them belongs in a secret store instead (an eks or oidc profile, or the plugin's own)`;
 }

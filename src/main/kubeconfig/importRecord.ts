@@ -47,7 +47,9 @@ export async function writeImportRecord(backupDir: string, record: ImportRecord)
 }
 
 /** The newest import's record and its path, or undefined when none was kept. */
-export async function latestImportRecord(backupDir: string): Promise<{ file: string; record: ImportRecord } | undefined> {
+export async function latestImportRecord(
+  backupDir: string,
+): Promise<{ file: string; record: ImportRecord } | undefined> {
   const names = (await listDir(backupDir)).filter((name) => RECORD_PATTERN.test(name)).sort();
   const newest = names.at(-1);
   if (!newest) return undefined;
@@ -56,14 +58,19 @@ export async function latestImportRecord(backupDir: string): Promise<{ file: str
   try {
     parsed = importRecordSchema.parse(JSON.parse(await readFile(file, 'utf8')));
   } catch (error) {
-    throw new Error(`the import record ${file} is damaged (${(error as Error).message.split('\n')[0]}); restore by hand from the backups in ${backupDir}`);
+    throw new Error(
+      `the import record ${file} is damaged (${(error as Error).message.split('\n')[0]}); restore by hand from the backups in ${backupDir}`,
+    );
   }
   return { file, record: parsed };
 }
 
 /** Every backup of a kubeconfig in the directory (the import records are not backups). */
 export async function listBackups(backupDir: string): Promise<string[]> {
-  return (await listDir(backupDir)).filter((name) => !RECORD_PATTERN.test(name) && !name.startsWith('.')).sort().map((name) => path.join(backupDir, name));
+  return (await listDir(backupDir))
+    .filter((name) => !RECORD_PATTERN.test(name) && !name.startsWith('.'))
+    .sort()
+    .map((name) => path.join(backupDir, name));
 }
 
 /** Deletes every backup and import record; undo is no longer possible afterwards. */

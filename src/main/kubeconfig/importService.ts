@@ -29,26 +29,57 @@ export interface ImportServiceDeps {
 }
 
 export function importService(deps: ImportServiceDeps): ImportService {
-  const request = () => ({ files: deps.files(), command: deps.command, caDir: deps.caDir, ports: deps.ports, ...(deps.findCommand ? { findCommand: deps.findCommand } : {}) });
+  const request = () => ({
+    files: deps.files(),
+    command: deps.command,
+    caDir: deps.caDir,
+    ports: deps.ports,
+    ...(deps.findCommand ? { findCommand: deps.findCommand } : {}),
+  });
   return {
     preview: () =>
       explained(async () => {
         const { previewer } = deps;
         if (!previewer) return importView(request().files, await previewImport(request()));
-        return previewer({ files: deps.files(), command: deps.command, caDir: deps.caDir, takenProfiles: [...(await deps.ports.takenProfiles())], path: deps.path ?? '' });
+        return previewer({
+          files: deps.files(),
+          command: deps.command,
+          caDir: deps.caDir,
+          takenProfiles: [...(await deps.ports.takenProfiles())],
+          path: deps.path ?? '',
+        });
       }),
     apply: (fingerprint) =>
       explained(async () => {
         const files = request().files;
         // Checked under kubectl's lock: exactly what the user saw moves, or nothing does.
         const approve = (plan: ImportPlan) => {
-          if (importView(files, plan).fingerprint !== fingerprint) throw new BrokerError('bad-request', 'the kubeconfig changed since the preview', 'look at the new preview, then import again');
+          if (importView(files, plan).fingerprint !== fingerprint)
+            throw new BrokerError(
+              'bad-request',
+              'the kubeconfig changed since the preview',
+              'look at the new preview, then import again',
+            );
         };
-        const { plan, backups } = await runImport({ ...request(), files, approve, backupDir: deps.backupDir, now: new Date() });
+        const { plan, backups } = await runImport({
+          ...request(),
+          files,
+          approve,
+          backupDir: deps.backupDir,
+          now: new Date(),
+        });
         return {
           moves: importMoves(plan),
-          backups: [...backups].map(([file, kept]) => ({ file, backup: kept.backup, plaintext: kept.plaintextUsers.length > 0 })),
-          leftFiles: [...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))))],
+          backups: [...backups].map(([file, kept]) => ({
+            file,
+            backup: kept.backup,
+            plaintext: kept.plaintextUsers.length > 0,
+          })),
+          leftFiles: [
+            ...new Set(
+              plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))),
+            ),
+          ],
         };
       }),
   };
@@ -59,7 +90,11 @@ async function explained<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof KubeconfigSyntaxError || error instanceof ImportInputError || error instanceof KubeconfigLockedError) {
+    if (
+      error instanceof KubeconfigSyntaxError ||
+      error instanceof ImportInputError ||
+      error instanceof KubeconfigLockedError
+    ) {
       throw new BrokerError('bad-request', error.message, 'the kubeconfig was left as it was');
     }
     throw error;

@@ -4,12 +4,24 @@ import type { ImportPlan } from './importPlan.js';
 
 /** What the page shows of a user that moves: names and field names, never a value. */
 export function importMoves(plan: ImportPlan): ImportMove[] {
-  return plan.imported.map((user) => ({ file: user.file, user: user.user, profile: user.profile, provider: user.provider, secrets: user.secrets.map((secret) => secret.field), notes: [...user.notes] }));
+  return plan.imported.map((user) => ({
+    file: user.file,
+    user: user.user,
+    profile: user.profile,
+    provider: user.provider,
+    secrets: user.secrets.map((secret) => secret.field),
+    notes: [...user.notes],
+  }));
 }
 
 /** The wizard's preview; its fingerprint lets the apply move exactly what was shown. */
 export function importView(files: readonly string[], plan: ImportPlan): ImportPreview {
   const diff = plan.rewrites.map((rewrite) => rewrite.diff).join('');
-  const planned = { files: [...files], moves: importMoves(plan), left: plan.left.map(({ file, user, reason }) => ({ file, user, reason })), diff };
+  const planned = {
+    files: [...files],
+    moves: importMoves(plan),
+    left: plan.left.map(({ file, user, reason }) => ({ file, user, reason })),
+    diff,
+  };
   return { ...planned, fingerprint: createHash('sha256').update(JSON.stringify(planned)).digest('hex') };
 }

@@ -46,21 +46,41 @@ export function installProfile(request: InstallRequest): Promise<InstallResult> 
   return withKubeconfigLock(request.files, async () => {
     const files = await loadKubeconfigSet(request.files);
     const contextName = request.context ?? currentContext(files);
-    if (!contextName) throw new InstallRefusedError(`no current-context in ${request.files.join(', ')}: give --context <name> (kubectl config get-contexts lists them)`);
+    if (!contextName)
+      throw new InstallRefusedError(
+        `no current-context in ${request.files.join(', ')}: give --context <name> (kubectl config get-contexts lists them)`,
+      );
     const context = findEntry(files, 'contexts', contextName);
-    if (!context) throw new InstallRefusedError(`no context "${contextName}" in ${request.files.join(', ')}: kubectl config get-contexts lists them; create one with kubectl config set-context`);
+    if (!context)
+      throw new InstallRefusedError(
+        `no context "${contextName}" in ${request.files.join(', ')}: kubectl config get-contexts lists them; create one with kubectl config set-context`,
+      );
     const userName = context.body?.get('user');
     if (typeof userName !== 'string' || userName === '') {
-      throw new InstallRefusedError(`context "${contextName}" in ${context.source.file}${lineSuffix(context.source, context.item)} names no user: set one with kubectl config set-context ${contextName} --user=<name>, then run install again`);
+      throw new InstallRefusedError(
+        `context "${contextName}" in ${context.source.file}${lineSuffix(context.source, context.item)} names no user: set one with kubectl config set-context ${contextName} --user=<name>, then run install again`,
+      );
     }
     const user = findEntry(files, 'users', userName);
-    const target = user?.source ?? files.find((f) => f.file === destinationFile(request.files, (name) => files.some((loaded) => loaded.file === name && loaded.exists)))!;
-    const block = kubecredExecBlock({ command: request.command, profile: request.profile, ...(request.apiVersion ? { apiVersion: request.apiVersion } : {}) });
+    const target =
+      user?.source ??
+      files.find(
+        (f) =>
+          f.file ===
+          destinationFile(request.files, (name) => files.some((loaded) => loaded.file === name && loaded.exists)),
+      )!;
+    const block = kubecredExecBlock({
+      command: request.command,
+      profile: request.profile,
+      ...(request.apiVersion ? { apiVersion: request.apiVersion } : {}),
+    });
     if (user) {
       const credential = classifyUser(user.body);
       const hasOther = credential.kind === 'left' ? credential.holdsCredentials : credential.kind !== 'kubecred';
       if (hasOther && !request.replace) {
-        throw new InstallRefusedError(`user "${userName}" in ${user.source.file}${lineSuffix(user.source, user.item)} has credentials of its own (${credential.kind === 'left' ? credential.reason : credential.kind}). To keep them, move them into Kubecred with: kubecred import; to drop them, run install again with --replace (a backup is kept)`);
+        throw new InstallRefusedError(
+          `user "${userName}" in ${user.source.file}${lineSuffix(user.source, user.item)} has credentials of its own (${credential.kind === 'left' ? credential.reason : credential.kind}). To keep them, move them into Kubecred with: kubecred import; to drop them, run install again with --replace (a backup is kept)`,
+        );
       }
     }
     const doc = target.doc;
@@ -72,13 +92,23 @@ export function installProfile(request: InstallRequest): Promise<InstallResult> 
     if (request.proxy) {
       pointContextAtProxy(context.source.doc, contextName, request.profile, request.proxy);
       if (context.source !== target) {
-        proxyFile = { file: context.source.file, backup: await backupKubeconfig(context.source, request.backupDir, request.now) };
+        proxyFile = {
+          file: context.source.file,
+          backup: await backupKubeconfig(context.source, request.backupDir, request.now),
+        };
         await replaceKubeconfig(context.source, renderKubeconfig(context.source));
       }
     }
     const backup = await backupKubeconfig(target, request.backupDir, request.now);
     await replaceKubeconfig(target, renderKubeconfig(target, doc));
-    return { file: target.file, user: userName, context: contextName, created: !existing, backup, ...(proxyFile ? { proxyFile } : {}) };
+    return {
+      file: target.file,
+      user: userName,
+      context: contextName,
+      created: !existing,
+      backup,
+      ...(proxyFile ? { proxyFile } : {}),
+    };
   });
 }
 

@@ -8,7 +8,9 @@ export class KubeconfigSyntaxError extends Error {
     readonly line: number | undefined,
     detail: string,
   ) {
-    super(`${file}${line ? `:${line}` : ''}: ${detail}. Nothing was changed: fix the file (kubectl config view shows what kubectl makes of it) and run again`);
+    super(
+      `${file}${line ? `:${line}` : ''}: ${detail}. Nothing was changed: fix the file (kubectl config view shows what kubectl makes of it) and run again`,
+    );
   }
 }
 
@@ -48,7 +50,8 @@ export const MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024;
  * some 3,500 contexts with their clusters and users: about 5 s at worst, measured.
  */
 export const MAX_KUBECONFIG_ITEMS = 50_000;
-const SPLIT_HINT = 'split it into several files on KUBECONFIG (kubectl config view --minify --flatten --context <name> writes one context\'s part)';
+const SPLIT_HINT =
+  "split it into several files on KUBECONFIG (kubectl config view --minify --flatten --context <name> writes one context's part)";
 
 function itemCount(text: string): number {
   let count = 0;
@@ -60,11 +63,20 @@ function itemCount(text: string): number {
 }
 
 export async function loadKubeconfigFile(file: string): Promise<KubeconfigFile> {
-  const size = await stat(file).then((info) => info.size, () => 0);
+  const size = await stat(file).then(
+    (info) => info.size,
+    () => 0,
+  );
   if (size > MAX_KUBECONFIG_BYTES) {
-    throw new KubeconfigSyntaxError(file, undefined, `it is ${(size / 1024 / 1024).toFixed(1)} MiB, more than the ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB Kubecred edits; ${SPLIT_HINT}`);
+    throw new KubeconfigSyntaxError(
+      file,
+      undefined,
+      `it is ${(size / 1024 / 1024).toFixed(1)} MiB, more than the ${MAX_KUBECONFIG_BYTES / 1024 / 1024} MiB Kubecred edits; ${SPLIT_HINT}`,
+    );
   }
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(new Error(`cannot read ${file}: ${error.message}`))));
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? undefined : Promise.reject(new Error(`cannot read ${file}: ${error.message}`)),
+  );
   const mode = text === undefined ? 0o600 : (await stat(file)).mode & 0o777;
   const lines = new LineCounter();
   const doc = parseKubeconfig(text ?? '', file, lines);
@@ -89,23 +101,48 @@ export function parseKubeconfigYaml(text: string, lineCounter: LineCounter): Doc
 export function parseKubeconfig(text: string, file: string, lineCounter = new LineCounter()): Document.Parsed {
   const items = itemCount(text);
   if (items > MAX_KUBECONFIG_ITEMS) {
-    throw new KubeconfigSyntaxError(file, undefined, `it has ${items.toLocaleString('en')} lines and list items, more than the ${MAX_KUBECONFIG_ITEMS.toLocaleString('en')} Kubecred edits; ${SPLIT_HINT}`);
+    throw new KubeconfigSyntaxError(
+      file,
+      undefined,
+      `it has ${items.toLocaleString('en')} lines and list items, more than the ${MAX_KUBECONFIG_ITEMS.toLocaleString('en')} Kubecred edits; ${SPLIT_HINT}`,
+    );
   }
   const doc = parseKubeconfigYaml(text, lineCounter);
-  const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
+  const lineOf = (offset: number | undefined): number | undefined =>
+    offset === undefined ? undefined : lineCounter.linePos(offset).line;
   const [error] = doc.errors;
-  if (error) throw new KubeconfigSyntaxError(file, lineOf(error.pos[0]), `not valid YAML (${error.message.split('\n')[0]})`);
-  if (doc.contents !== null && !isMap(doc.contents)) throw new KubeconfigSyntaxError(file, lineOf(doc.contents.range?.[0]), 'a kubeconfig is a map with clusters:, users: and contexts:');
+  if (error)
+    throw new KubeconfigSyntaxError(file, lineOf(error.pos[0]), `not valid YAML (${error.message.split('\n')[0]})`);
+  if (doc.contents !== null && !isMap(doc.contents))
+    throw new KubeconfigSyntaxError(
+      file,
+      lineOf(doc.contents.range?.[0]),
+      'a kubeconfig is a map with clusters:, users: and contexts:',
+    );
   for (const list of ['users', 'contexts', 'clusters'] as const) {
     const node = doc.get(list, true);
     if (node === undefined || (isScalar(node) && node.value === null)) continue;
-    if (!isSeq(node)) throw new KubeconfigSyntaxError(file, lineOf((node as { range?: [number] }).range?.[0]), `${list}: must be a list`);
+    if (!isSeq(node))
+      throw new KubeconfigSyntaxError(
+        file,
+        lineOf((node as { range?: [number] }).range?.[0]),
+        `${list}: must be a list`,
+      );
     for (const item of node.items) {
       const name = isMap(item) ? item.get('name') : undefined;
-      if (!isMap(item) || typeof name !== 'string' || name === '') throw new KubeconfigSyntaxError(file, lineOf((item as { range?: [number] }).range?.[0]), `an entry of ${list}: has no name`);
+      if (!isMap(item) || typeof name !== 'string' || name === '')
+        throw new KubeconfigSyntaxError(
+          file,
+          lineOf((item as { range?: [number] }).range?.[0]),
+          `an entry of ${list}: has no name`,
+        );
       const body = item.get(BODY_KEY[list], true);
       if (body !== undefined && !isMap(body) && !(isScalar(body) && body.value === null)) {
-        throw new KubeconfigSyntaxError(file, lineOf((body as { range?: [number] }).range?.[0]), `${list} entry "${name}": ${BODY_KEY[list]}: must be a map`);
+        throw new KubeconfigSyntaxError(
+          file,
+          lineOf((body as { range?: [number] }).range?.[0]),
+          `${list} entry "${name}": ${BODY_KEY[list]}: must be a map`,
+        );
       }
     }
   }

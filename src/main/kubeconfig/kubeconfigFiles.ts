@@ -12,7 +12,10 @@ export function kubeconfigFiles(p: Pick<PlatformEnv, 'env' | 'homedir' | 'platfo
   const list = p.env.KUBECONFIG;
   if (list) {
     const separator = p.platform === 'win32' ? ';' : ':';
-    const files = list.split(separator).filter((entry) => entry !== '').map((entry) => path.resolve(entry));
+    const files = list
+      .split(separator)
+      .filter((entry) => entry !== '')
+      .map((entry) => path.resolve(entry));
     if (files.length > 0) return [...new Set(files)];
   }
   return [path.join(p.homedir, '.kube', 'config')];

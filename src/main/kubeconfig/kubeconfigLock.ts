@@ -11,7 +11,11 @@ export class KubeconfigLockedError extends Error {}
  * kubectl gives up at once on a held lock; we retry until `timeoutMs`, then name the lock file,
  * which a crashed editor may have left behind. Read the files again inside `work`.
  */
-export async function withKubeconfigLock<T>(files: readonly string[], work: () => Promise<T>, { timeoutMs = 10_000, pollMs = 25 } = {}): Promise<T> {
+export async function withKubeconfigLock<T>(
+  files: readonly string[],
+  work: () => Promise<T>,
+  { timeoutMs = 10_000, pollMs = 25 } = {},
+): Promise<T> {
   const held: string[] = [];
   try {
     for (const file of [...new Set(files)].sort()) {
@@ -34,7 +38,9 @@ async function acquire(lock: string, file: string, deadline: number, pollMs: num
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     if (Date.now() >= deadline) {
-      throw new KubeconfigLockedError(`${file} is being edited by another program (${lock} exists). If no kubectl config or kubecred command is running, a crash left it behind: delete ${lock} and run again`);
+      throw new KubeconfigLockedError(
+        `${file} is being edited by another program (${lock} exists). If no kubectl config or kubecred command is running, a crash left it behind: delete ${lock} and run again`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

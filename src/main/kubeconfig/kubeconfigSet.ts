@@ -21,7 +21,10 @@ export function findEntry(files: readonly KubeconfigFile[], list: EntryList, nam
 }
 
 /** Every entry kubectl would use, in file order, and those it ignores because an earlier file has the name. */
-export function effectiveEntries(files: readonly KubeconfigFile[], list: EntryList): { used: LocatedEntry[]; shadowed: LocatedEntry[] } {
+export function effectiveEntries(
+  files: readonly KubeconfigFile[],
+  list: EntryList,
+): { used: LocatedEntry[]; shadowed: LocatedEntry[] } {
   const seen = new Set<string>();
   const used: LocatedEntry[] = [];
   const shadowed: LocatedEntry[] = [];

@@ -27,7 +27,14 @@ export interface KubeconfigCluster {
 export type KubeconfigReading =
   | { readonly file: string; readonly state: 'missing' }
   | { readonly file: string; readonly state: 'broken'; readonly error: string }
-  | { readonly file: string; readonly state: 'read'; readonly mode: number; readonly users: readonly KubeconfigUser[]; readonly contexts: readonly KubeconfigContext[]; readonly clusters?: readonly KubeconfigCluster[] };
+  | {
+      readonly file: string;
+      readonly state: 'read';
+      readonly mode: number;
+      readonly users: readonly KubeconfigUser[];
+      readonly contexts: readonly KubeconfigContext[];
+      readonly clusters?: readonly KubeconfigCluster[];
+    };
 
 export interface KubeconfigIo {
   /** The file's text and permission bits; undefined when it does not exist. */
@@ -46,22 +53,38 @@ export async function readKubeconfigs(files: readonly string[], io: KubeconfigIo
       }
       if (!content) return { file, state: 'missing' };
       const parsed = parseKubeconfigUsers(content.text);
-      return 'error' in parsed ? { file, state: 'broken', error: parsed.error } : { file, state: 'read', mode: content.mode, users: parsed.users, contexts: parsed.contexts, clusters: parsed.clusters };
+      return 'error' in parsed
+        ? { file, state: 'broken', error: parsed.error }
+        : {
+            file,
+            state: 'read',
+            mode: content.mode,
+            users: parsed.users,
+            contexts: parsed.contexts,
+            clusters: parsed.clusters,
+          };
     }),
   );
 }
 
-export function parseKubeconfigUsers(text: string): { users: KubeconfigUser[]; contexts: KubeconfigContext[]; clusters: KubeconfigCluster[] } | { error: string } {
+export function parseKubeconfigUsers(
+  text: string,
+): { users: KubeconfigUser[]; contexts: KubeconfigContext[]; clusters: KubeconfigCluster[] } | { error: string } {
   // Errors are given by line and code only: YAML's messages can quote the text, which may be a token.
   const lineCounter = new LineCounter();
   const doc = parseKubeconfigYaml(text, lineCounter);
   const [yamlError] = doc.errors;
-  if (yamlError) return { error: `not valid YAML at line ${lineCounter.linePos(yamlError.pos[0]).line} (${yamlError.code})` };
+  if (yamlError)
+    return { error: `not valid YAML at line ${lineCounter.linePos(yamlError.pos[0]).line} (${yamlError.code})` };
   const root: unknown = doc.toJS();
   const users = isRecord(root) && Array.isArray(root.users) ? root.users : [];
   const contexts = isRecord(root) && Array.isArray(root.contexts) ? root.contexts : [];
   const clusters = isRecord(root) && Array.isArray(root.clusters) ? root.clusters : [];
-  return { users: users.filter(isRecord).map(userOf), contexts: contexts.filter(isRecord).map(contextOf), clusters: clusters.filter(isRecord).map(clusterOf) };
+  return {
+    users: users.filter(isRecord).map(userOf),
+    contexts: contexts.filter(isRecord).map(contextOf),
+    clusters: clusters.filter(isRecord).map(clusterOf),
+  };
 }
 
 function contextOf(entry: Readonly<Record<string, unknown>>): KubeconfigContext {
@@ -75,7 +98,10 @@ function contextOf(entry: Readonly<Record<string, unknown>>): KubeconfigContext 
 
 function clusterOf(entry: Readonly<Record<string, unknown>>): KubeconfigCluster {
   const cluster = isRecord(entry.cluster) ? entry.cluster : {};
-  return { name: typeof entry.name === 'string' ? entry.name : '(unnamed)', server: typeof cluster.server === 'string' ? cluster.server : undefined };
+  return {
+    name: typeof entry.name === 'string' ? entry.name : '(unnamed)',
+    server: typeof cluster.server === 'string' ? cluster.server : undefined,
+  };
 }
 
 function userOf(entry: Readonly<Record<string, unknown>>): KubeconfigUser {
@@ -83,7 +109,10 @@ function userOf(entry: Readonly<Record<string, unknown>>): KubeconfigUser {
   return {
     name: typeof entry.name === 'string' ? entry.name : '(unnamed)',
     ...(isRecord(user.exec) ? { exec: user.exec } : {}),
-    plaintextFields: [...INLINE_SECRET_FIELDS.filter((field) => isFilled(user[field])), ...(holdsAuthProviderSecret(user) ? ['auth-provider'] : [])],
+    plaintextFields: [
+      ...INLINE_SECRET_FIELDS.filter((field) => isFilled(user[field])),
+      ...(holdsAuthProviderSecret(user) ? ['auth-provider'] : []),
+    ],
   };
 }
 

@@ -9,7 +9,10 @@ import type { KubeconfigFile } from './kubeconfigDocument.js';
  * permission bits; a symlinked kubeconfig (dotfiles) is written through the link, not replaced.
  * The caller holds the kubeconfig lock.
  */
-export async function replaceKubeconfig(file: Pick<KubeconfigFile, 'file' | 'exists' | 'mode'>, text: string): Promise<void> {
+export async function replaceKubeconfig(
+  file: Pick<KubeconfigFile, 'file' | 'exists' | 'mode'>,
+  text: string,
+): Promise<void> {
   const target = file.exists ? await realpath(file.file) : file.file;
   await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   await writeFileAtomic(target, text, file.mode);
@@ -23,11 +26,18 @@ export async function replaceKubeconfig(file: Pick<KubeconfigFile, 'file' | 'exi
  * home (directory 0700, file 0600), not beside the kubeconfig where dotfile syncs and
  * backups pick files up; the user is told to delete it once kubectl works through Kubecred.
  */
-export async function backupKubeconfig(file: KubeconfigFile, backupDir: string, now: Date): Promise<string | undefined> {
+export async function backupKubeconfig(
+  file: KubeconfigFile,
+  backupDir: string,
+  now: Date,
+): Promise<string | undefined> {
   if (!file.exists) return undefined;
   await mkdir(backupDir, { recursive: true, mode: 0o700 });
   await chmod(backupDir, 0o700);
-  const stamp = now.toISOString().replaceAll(':', '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replaceAll(':', '')
+    .replace(/\.\d+Z$/, 'Z');
   // Two kubeconfigs are often both called "config": the path's hash keeps their backups apart.
   const origin = createHash('sha256').update(file.file).digest('hex').slice(0, 8);
   const backup = path.join(backupDir, `${path.basename(file.file)}.${origin}.${stamp}`);

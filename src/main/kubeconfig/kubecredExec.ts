@@ -8,7 +8,12 @@ export const INSTALL_HINT =
   'This user gets its credentials from Kubecred (a desktop credential broker). Install Kubecred and add the profile named in args, or ask for a kubeconfig with your own credentials.';
 
 /** The kubeconfig `exec` block that makes kubectl ask Kubecred for a profile's credential. */
-export function kubecredExecBlock({ command, profile, apiVersion = 'client.authentication.k8s.io/v1', env }: {
+export function kubecredExecBlock({
+  command,
+  profile,
+  apiVersion = 'client.authentication.k8s.io/v1',
+  env,
+}: {
   command: string;
   profile: string;
   apiVersion?: InstallApiVersion;
@@ -31,7 +36,8 @@ const KUBECRED_COMMANDS = new Set(['kubecred', 'kubecred-shim', 'kubecred-shim.e
 export function kubecredProfileOf(exec: unknown): string | undefined {
   if (typeof exec !== 'object' || exec === null) return undefined;
   const { command, args } = exec as { command?: unknown; args?: unknown };
-  if (typeof command !== 'string' || !KUBECRED_COMMANDS.has(path.basename(command.replaceAll('\\', '/')))) return undefined;
+  if (typeof command !== 'string' || !KUBECRED_COMMANDS.has(path.basename(command.replaceAll('\\', '/'))))
+    return undefined;
   if (!Array.isArray(args) || args[0] !== 'credential' || typeof args[1] !== 'string') return undefined;
   return args[1];
 }

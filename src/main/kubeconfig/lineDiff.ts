@@ -56,7 +56,11 @@ function diffLines(a: readonly string[], b: readonly string[]): Op[] {
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const same = (lines: readonly string[]) => lines.map((line) => ({ kind: ' ' as const, line }));
-  return [...same(a.slice(0, head)), ...diffMiddle(a.slice(head, a.length - tail), b.slice(head, b.length - tail)), ...same(a.slice(a.length - tail))];
+  return [
+    ...same(a.slice(0, head)),
+    ...diffMiddle(a.slice(head, a.length - tail), b.slice(head, b.length - tail)),
+    ...same(a.slice(a.length - tail)),
+  ];
 }
 
 function diffMiddle(a: readonly string[], b: readonly string[]): Op[] {
@@ -94,7 +98,10 @@ function uniqueAnchors(a: readonly string[], b: readonly string[]): Array<[numbe
     entry.b++;
     entry.bj = j;
   });
-  const pairs = [...seen.values()].filter((e) => e.a === 1 && e.b === 1).map((e) => [e.ai, e.bj] as [number, number]).sort((x, y) => x[0] - y[0]);
+  const pairs = [...seen.values()]
+    .filter((e) => e.a === 1 && e.b === 1)
+    .map((e) => [e.ai, e.bj] as [number, number])
+    .sort((x, y) => x[0] - y[0]);
   // Longest increasing subsequence of the b positions, in O(n log n).
   const tops: number[] = [];
   const previous: number[] = new Array(pairs.length).fill(-1);
@@ -110,7 +117,8 @@ function uniqueAnchors(a: readonly string[], b: readonly string[]): Array<[numbe
     tops[low] = index;
   });
   const run: Array<[number, number]> = [];
-  for (let index = tops.length ? tops[tops.length - 1]! : -1; index >= 0; index = previous[index]!) run.push(pairs[index]!);
+  for (let index = tops.length ? tops[tops.length - 1]! : -1; index >= 0; index = previous[index]!)
+    run.push(pairs[index]!);
   return run.reverse();
 }
 
@@ -120,7 +128,10 @@ function lcs(a: readonly string[], b: readonly string[]): Op[] {
   const table = new Uint32Array((a.length + 1) * width);
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
-      table[i * width + j] = a[i] === b[j] ? table[(i + 1) * width + j + 1]! + 1 : Math.max(table[(i + 1) * width + j]!, table[i * width + j + 1]!);
+      table[i * width + j] =
+        a[i] === b[j]
+          ? table[(i + 1) * width + j + 1]! + 1
+          : Math.max(table[(i + 1) * width + j]!, table[i * width + j + 1]!);
     }
   }
   const ops: Op[] = [];
@@ -130,7 +141,8 @@ function lcs(a: readonly string[], b: readonly string[]): Op[] {
     if (i < a.length && j < b.length && a[i] === b[j]) {
       ops.push({ kind: ' ', line: a[i++]! });
       j++;
-    } else if (i < a.length && (j >= b.length || table[(i + 1) * width + j]! >= table[i * width + j + 1]!)) ops.push({ kind: '-', line: a[i++]! });
+    } else if (i < a.length && (j >= b.length || table[(i + 1) * width + j]! >= table[i * width + j + 1]!))
+      ops.push({ kind: '-', line: a[i++]! });
     else ops.push({ kind: '+', line: b[j++]! });
   }
   return ops;

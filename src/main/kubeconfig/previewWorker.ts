@@ -13,7 +13,12 @@ const input = workerData as PreviewInput;
 async function preview(): Promise<PreviewOutcome> {
   try {
     const files = await loadKubeconfigSet(input.files);
-    const plan = await planImport(files, { command: input.command, caDir: input.caDir, takenProfiles: input.takenProfiles, findCommand: (name) => findOnPath(name, { PATH: input.path }) });
+    const plan = await planImport(files, {
+      command: input.command,
+      caDir: input.caDir,
+      takenProfiles: input.takenProfiles,
+      findCommand: (name) => findOnPath(name, { PATH: input.path }),
+    });
     return { ok: true, preview: importView(input.files, plan) };
   } catch (error) {
     const inputError = error instanceof KubeconfigSyntaxError || error instanceof ImportInputError;

@@ -20,9 +20,13 @@ export function usesByProfile(files: readonly KubeconfigReading[]): Map<string, 
   const serverOfCluster = new Map<string, string | undefined>();
   for (const file of files) {
     if (file.state !== 'read') continue;
-    for (const user of file.users) if (!profileOfUser.has(user.name)) profileOfUser.set(user.name, kubecredProfileOf(user.exec));
-    for (const context of file.contexts) if (!contextByName.has(context.name)) contextByName.set(context.name, { user: context.user, cluster: context.cluster });
-    for (const cluster of file.clusters ?? []) if (!serverOfCluster.has(cluster.name)) serverOfCluster.set(cluster.name, cluster.server);
+    for (const user of file.users)
+      if (!profileOfUser.has(user.name)) profileOfUser.set(user.name, kubecredProfileOf(user.exec));
+    for (const context of file.contexts)
+      if (!contextByName.has(context.name))
+        contextByName.set(context.name, { user: context.user, cluster: context.cluster });
+    for (const cluster of file.clusters ?? [])
+      if (!serverOfCluster.has(cluster.name)) serverOfCluster.set(cluster.name, cluster.server);
   }
   const byProfile = new Map<string, ProfileUse>();
   for (const [context, { user, cluster }] of contextByName) {
@@ -37,7 +41,6 @@ export function usesByProfile(files: readonly KubeconfigReading[]): Map<string, 
   return byProfile;
 }
 
-
 /**
  * The contexts and servers per profile of a set of kubeconfig files, read again only when one
  * of them changes (size or modification time): the main window asks on every refresh.
@@ -50,7 +53,14 @@ export class ProfileContexts {
 
   async current(): Promise<Map<string, ProfileUse>> {
     const files = this.files();
-    const stamps = await Promise.all(files.map((file) => stat(file).then((s) => `${file}:${s.size}:${s.mtimeMs}`, () => `${file}:absent`)));
+    const stamps = await Promise.all(
+      files.map((file) =>
+        stat(file).then(
+          (s) => `${file}:${s.size}:${s.mtimeMs}`,
+          () => `${file}:absent`,
+        ),
+      ),
+    );
     const stamp = stamps.join('\n');
     if (stamp === this.seen) return this.answer;
     const read = await readKubeconfigs(files, { read: readTextWithMode });

@@ -23,7 +23,8 @@ export function pointContextAtProxy(doc: Document, contextName: string, profile:
   const body = { server: proxy.server, 'certificate-authority-data': Buffer.from(proxy.caPem).toString('base64') };
   const existing = namedEntries(doc, 'clusters').find((entry) => entry.name === name);
   if (existing?.body) {
-    for (const key of ['certificate-authority', 'tls-server-name', 'insecure-skip-tls-verify', 'proxy-url']) existing.body.delete(key);
+    for (const key of ['certificate-authority', 'tls-server-name', 'insecure-skip-tls-verify', 'proxy-url'])
+      existing.body.delete(key);
     for (const [key, value] of Object.entries(body)) existing.body.set(key, value);
   } else {
     const clusters = doc.get('clusters', true);

@@ -15,7 +15,10 @@ export interface SecretValue {
 }
 
 /** Reads one secret: decodes *-data base64, reads referenced files (relative to the kubeconfig), trims tokens. */
-export async function readSecretSource(source: SecretSource, where: { kubeconfig: string; line: number | undefined; user: string }): Promise<SecretValue> {
+export async function readSecretSource(
+  source: SecretSource,
+  where: { kubeconfig: string; line: number | undefined; user: string },
+): Promise<SecretValue> {
   const at = `${where.kubeconfig}${where.line ? `:${where.line}` : ''}: user "${where.user}"`;
   const fix = 'Nothing was changed: fix it, or remove the key, and run again';
   if (source.path !== undefined) {
@@ -26,7 +29,8 @@ export async function readSecretSource(source: SecretSource, where: { kubeconfig
     return checked(source, source.field === 'token' ? text.trim() : text, `${at}: ${source.key} ${file}`, fix, file);
   }
   const inline = source.inline ?? '';
-  if (!source.base64) return checked(source, source.field === 'token' ? inline.trim() : inline, `${at}: ${source.key}`, fix);
+  if (!source.base64)
+    return checked(source, source.field === 'token' ? inline.trim() : inline, `${at}: ${source.key}`, fix);
   const compact = inline.replace(/\s+/g, '');
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length === 0 || bytes.toString('base64').replace(/=+$/, '') !== compact.replace(/=+$/, '')) {
@@ -37,6 +41,7 @@ export async function readSecretSource(source: SecretSource, where: { kubeconfig
 
 function checked(source: SecretSource, value: string, what: string, fix: string, file?: string): SecretValue {
   if (value === '') throw new ImportInputError(`${what} is empty. ${fix}`);
-  if (source.field.startsWith('client-') && source.field !== 'client-secret' && !value.includes('-----BEGIN ')) throw new ImportInputError(`${what} is not PEM (no -----BEGIN line). ${fix}`);
+  if (source.field.startsWith('client-') && source.field !== 'client-secret' && !value.includes('-----BEGIN '))
+    throw new ImportInputError(`${what} is not PEM (no -----BEGIN line). ${fix}`);
   return { field: source.field, value, from: file ?? source.key, ...(file ? { file } : {}) };
 }

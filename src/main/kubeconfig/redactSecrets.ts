@@ -24,7 +24,10 @@ export function redactedCopy(doc: Document): Document {
       for (const entry of env.items) if (isMap(entry) && entry.has('value')) entry.set('value', REDACTED);
     }
     const args = body.getIn(['exec', 'args'], true);
-    if (isSeq(args) && !callsKubecred(body.get('exec', true))) args.items = args.items.map((item) => copy.createNode(redactedArgument(String(isScalar(item) ? item.value : item))));
+    if (isSeq(args) && !callsKubecred(body.get('exec', true)))
+      args.items = args.items.map((item) =>
+        copy.createNode(redactedArgument(String(isScalar(item) ? item.value : item))),
+      );
   }
   return copy;
 }

@@ -32,7 +32,10 @@ export interface ImportOutcome {
 
 /** The plan alone, for --dry-run and the wizard's preview: reads, never writes. */
 export async function previewImport(request: Omit<ImportRequest, 'backupDir' | 'now'>): Promise<ImportPlan> {
-  return planImport(await loadKubeconfigSet(request.files), { ...request, takenProfiles: await request.ports.takenProfiles() });
+  return planImport(await loadKubeconfigSet(request.files), {
+    ...request,
+    takenProfiles: await request.ports.takenProfiles(),
+  });
 }
 
 /**
@@ -64,7 +67,9 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
       for (const rewrite of plan.rewrites) {
         const backup = await backupKubeconfig(rewrite.source, request.backupDir, request.now);
         // Only users whose secrets moved out of this file left plaintext in its backup; wrapped plugins left none.
-        const plaintextUsers = plan.imported.filter((user) => user.file === rewrite.source.file && user.secrets.length > 0).map((user) => user.user);
+        const plaintextUsers = plan.imported
+          .filter((user) => user.file === rewrite.source.file && user.secrets.length > 0)
+          .map((user) => user.user);
         if (backup) backups.set(rewrite.source.file, { backup, plaintextUsers });
         await replaceKubeconfig(rewrite.source, rewrite.text);
         written.push(rewrite);
@@ -83,7 +88,8 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
       });
     } catch (error) {
       // All or nothing: files already rewritten get their old text back, then profiles and secrets go.
-      for (const rewrite of written) await replaceKubeconfig(rewrite.source, rewrite.source.text).catch(() => undefined);
+      for (const rewrite of written)
+        await replaceKubeconfig(rewrite.source, rewrite.source.text).catch(() => undefined);
       for (const [profile, field] of stored) await request.ports.deleteSecret(profile, field).catch(() => undefined);
       for (const profile of added.reverse()) await request.ports.removeProfile(profile).catch(() => undefined);
       throw error;

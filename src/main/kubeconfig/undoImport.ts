@@ -23,7 +23,10 @@ export interface UndoOutcome {
 
 /** Why an undo did not start; nothing was changed. */
 export class UndoRefusedError extends Error {
-  constructor(message: string, readonly hint: string) {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
     super(message);
   }
 }
@@ -35,22 +38,38 @@ export class UndoRefusedError extends Error {
  */
 export async function undoImport(request: UndoRequest): Promise<UndoOutcome> {
   const latest = await latestImportRecord(request.backupDir);
-  if (!latest) throw new UndoRefusedError(`there is no import to undo (no record in ${request.backupDir})`, 'imports made before this version of Kubecred can be undone by hand: copy the backup over the kubeconfig, then kubecred profile rm <name>');
+  if (!latest)
+    throw new UndoRefusedError(
+      `there is no import to undo (no record in ${request.backupDir})`,
+      'imports made before this version of Kubecred can be undone by hand: copy the backup over the kubeconfig, then kubecred profile rm <name>',
+    );
   const { record } = latest;
   return withKubeconfigLock(
     record.files.map((f) => f.file),
     async () => {
-      const current = await Promise.all(record.files.map(async (entry) => ({ entry, now: await readTextWithMode(entry.file), old: await readBackup(entry.backup) })));
+      const current = await Promise.all(
+        record.files.map(async (entry) => ({
+          entry,
+          now: await readTextWithMode(entry.file),
+          old: await readBackup(entry.backup),
+        })),
+      );
       if (!request.force) {
         const edited = current.filter(({ entry, now }) => now === undefined || textDigest(now.text) !== entry.written);
         if (edited.length > 0) {
-          throw new UndoRefusedError(`${edited.map(({ entry }) => entry.file).join(', ')} changed after the import of ${record.at}; undoing it would lose those changes`, 'look at the difference with the backup first; to restore the backup anyway: kubecred import --undo --force');
+          throw new UndoRefusedError(
+            `${edited.map(({ entry }) => entry.file).join(', ')} changed after the import of ${record.at}; undoing it would lose those changes`,
+            'look at the difference with the backup first; to restore the backup anyway: kubecred import --undo --force',
+          );
         }
       }
       const plaintext = record.files.filter((f) => f.plaintextUsers.length > 0);
       if (plaintext.length > 0 && !request.plaintext) {
         const what = plaintext.map((f) => `${f.plaintextUsers.join(', ')} in ${f.file}`).join('; ');
-        throw new UndoRefusedError(`undoing the import of ${record.at} puts plaintext credentials back into the kubeconfig (users ${what})`, 'to do that anyway: kubecred import --undo --plaintext; or keep them in Kubecred and remove only a profile: kubecred profile rm <name>');
+        throw new UndoRefusedError(
+          `undoing the import of ${record.at} puts plaintext credentials back into the kubeconfig (users ${what})`,
+          'to do that anyway: kubecred import --undo --plaintext; or keep them in Kubecred and remove only a profile: kubecred profile rm <name>',
+        );
       }
       const restored: { file: string; backup: string }[] = [];
       for (const { entry, now, old } of current) {
@@ -59,9 +78,12 @@ export async function undoImport(request: UndoRequest): Promise<UndoOutcome> {
       }
       // The kubeconfig no longer names these profiles: what they kept goes with them.
       const leftovers: string[] = [];
-      const attempt = (what: string, work: Promise<unknown>) => work.catch((error: Error) => leftovers.push(`${what}: ${error.message}`));
-      for (const [profile, field] of record.secrets) await attempt(`secret ${profile}/${field}`, request.ports.deleteSecret(profile, field));
-      for (const profile of [...record.profiles].reverse()) await attempt(`profile ${profile}`, request.ports.removeProfile(profile));
+      const attempt = (what: string, work: Promise<unknown>) =>
+        work.catch((error: Error) => leftovers.push(`${what}: ${error.message}`));
+      for (const [profile, field] of record.secrets)
+        await attempt(`secret ${profile}/${field}`, request.ports.deleteSecret(profile, field));
+      for (const profile of [...record.profiles].reverse())
+        await attempt(`profile ${profile}`, request.ports.removeProfile(profile));
       for (const file of record.caFiles) await attempt(`CA file ${file}`, rm(file, { force: true }));
       for (const { backup } of restored) await attempt(`backup ${backup}`, rm(backup, { force: true }));
       await rm(latest.file, { force: true });
@@ -70,11 +92,13 @@ export async function undoImport(request: UndoRequest): Promise<UndoOutcome> {
   );
 }
 
-
 async function readBackup(backup: string): Promise<string> {
   try {
     return await readFile(backup, 'utf8');
   } catch (error) {
-    throw new UndoRefusedError(`the backup ${backup} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed`, 'if it was pruned, the import can no longer be undone as a whole: remove its profiles with kubecred profile rm <name>');
+    throw new UndoRefusedError(
+      `the backup ${backup} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was changed`,
+      'if it was pruned, the import can no longer be undone as a whole: remove its profiles with kubecred profile rm <name>',
+    );
   }
 }

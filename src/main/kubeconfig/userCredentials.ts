@@ -17,10 +17,13 @@ export interface SecretSource {
 export type UserCredential =
   | { readonly kind: 'kubecred'; readonly profile: string }
   | { readonly kind: 'static'; readonly secrets: readonly SecretSource[] }
-  | { readonly kind: 'oidc'; readonly settings: Readonly<Record<string, string>>; readonly secrets: readonly SecretSource[] }
+  | {
+      readonly kind: 'oidc';
+      readonly settings: Readonly<Record<string, string>>;
+      readonly secrets: readonly SecretSource[];
+    }
   | { readonly kind: 'exec'; readonly exec: Readonly<Record<string, unknown>> }
   | { readonly kind: 'left'; readonly reason: string; readonly holdsCredentials: boolean };
-
 
 const STATIC_SOURCES: ReadonlyArray<{ field: string; inline: string; path: string }> = [
   { field: 'token', inline: 'token', path: 'tokenFile' },
@@ -43,12 +46,21 @@ export function classifyUser(user: YAMLMap | undefined, doc?: Document): UserCre
   try {
     plain = isMap(exec) ? plainExec(exec, doc) : undefined;
   } catch {
-    return { kind: 'left', reason: 'its exec block expands into too many YAML aliases; write it out plainly and import again', holdsCredentials: false };
+    return {
+      kind: 'left',
+      reason: 'its exec block expands into too many YAML aliases; write it out plainly and import again',
+      holdsCredentials: false,
+    };
   }
   const profile = kubecredProfileOf(plain);
   if (profile !== undefined) return { kind: 'kubecred', profile };
   if (user.has('username') || user.has('password')) {
-    return { kind: 'left', reason: 'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is', holdsCredentials: true };
+    return {
+      kind: 'left',
+      reason:
+        'it uses basic auth (username and password), which exec plugins cannot supply and Kubernetes removed in 1.19; it was left as it is',
+      holdsCredentials: true,
+    };
   }
   if (plain) return { kind: 'exec', exec: plain };
   const provider = user.get('auth-provider', true);
@@ -57,13 +69,20 @@ export function classifyUser(user: YAMLMap | undefined, doc?: Document): UserCre
   for (const source of STATIC_SOURCES) {
     const inline = user.get(source.inline);
     const file = user.get(source.path);
-    if (typeof inline === 'string' && inline !== '') secrets.push({ field: source.field, key: source.inline, inline, base64: source.inline.endsWith('-data') });
-    else if (typeof file === 'string' && file !== '') secrets.push({ field: source.field, key: source.path, path: file });
+    if (typeof inline === 'string' && inline !== '')
+      secrets.push({ field: source.field, key: source.inline, inline, base64: source.inline.endsWith('-data') });
+    else if (typeof file === 'string' && file !== '')
+      secrets.push({ field: source.field, key: source.path, path: file });
   }
-  if (secrets.length === 0) return { kind: 'left', reason: 'it has no credentials Kubecred can take over', holdsCredentials: false };
+  if (secrets.length === 0)
+    return { kind: 'left', reason: 'it has no credentials Kubecred can take over', holdsCredentials: false };
   const fields = new Set(secrets.map((s) => s.field));
   if (!fields.has('token') && fields.has('client-certificate') !== fields.has('client-key')) {
-    return { kind: 'left', reason: `it has a client ${fields.has('client-key') ? 'key' : 'certificate'} without the matching ${fields.has('client-key') ? 'certificate' : 'key'}`, holdsCredentials: true };
+    return {
+      kind: 'left',
+      reason: `it has a client ${fields.has('client-key') ? 'key' : 'certificate'} without the matching ${fields.has('client-key') ? 'certificate' : 'key'}`,
+      holdsCredentials: true,
+    };
   }
   return { kind: 'static', secrets };
 }
@@ -71,7 +90,11 @@ export function classifyUser(user: YAMLMap | undefined, doc?: Document): UserCre
 function classifyAuthProvider(provider: YAMLMap): UserCredential {
   const name = provider.get('name');
   if (name !== 'oidc') {
-    return { kind: 'left', reason: `its auth-provider "${String(name)}" was removed from kubectl in 1.26; replace it with that cloud's exec plugin (e.g. gke-gcloud-auth-plugin, kubelogin), then run kubecred import again`, holdsCredentials: true };
+    return {
+      kind: 'left',
+      reason: `its auth-provider "${String(name)}" was removed from kubectl in 1.26; replace it with that cloud's exec plugin (e.g. gke-gcloud-auth-plugin, kubelogin), then run kubecred import again`,
+      holdsCredentials: true,
+    };
   }
   const config = provider.get('config', true);
   const read = (key: string): string | undefined => {
@@ -80,14 +103,26 @@ function classifyAuthProvider(provider: YAMLMap): UserCredential {
   };
   const issuer = read('idp-issuer-url');
   const clientId = read('client-id');
-  if (!issuer || !clientId) return { kind: 'left', reason: 'its oidc auth-provider has no idp-issuer-url or client-id', holdsCredentials: true };
+  if (!issuer || !clientId)
+    return {
+      kind: 'left',
+      reason: 'its oidc auth-provider has no idp-issuer-url or client-id',
+      holdsCredentials: true,
+    };
   const settings: Record<string, string> = { issuer, clientId };
-  for (const [key, setting] of [['idp-certificate-authority', 'caPath'], ['idp-certificate-authority-data', 'caData'], ['extra-scopes', 'extraScopes']] as const) {
+  for (const [key, setting] of [
+    ['idp-certificate-authority', 'caPath'],
+    ['idp-certificate-authority-data', 'caData'],
+    ['extra-scopes', 'extraScopes'],
+  ] as const) {
     const value = read(key);
     if (value) settings[setting] = value;
   }
   const secrets: SecretSource[] = [];
-  for (const [key, field] of [['refresh-token', 'refresh-token'], ['client-secret', 'client-secret']] as const) {
+  for (const [key, field] of [
+    ['refresh-token', 'refresh-token'],
+    ['client-secret', 'client-secret'],
+  ] as const) {
     const value = read(key);
     if (value) secrets.push({ field, key: `auth-provider.config.${key}`, inline: value });
   }

@@ -13,4 +13,13 @@ export const INLINE_CREDENTIAL_FIELDS = [...INLINE_SECRET_FIELDS, 'client-certif
 export const AUTH_PROVIDER_SECRET_FIELDS = ['id-token', 'refresh-token', 'access-token', 'client-secret'] as const;
 
 /** Keys that make up a user's credential; import and install replace them with Kubecred's exec block. */
-export const CREDENTIAL_KEYS = ['token', 'tokenFile', 'client-certificate', 'client-certificate-data', 'client-key', 'client-key-data', 'auth-provider', 'exec'] as const;
+export const CREDENTIAL_KEYS = [
+  'token',
+  'tokenFile',
+  'client-certificate',
+  'client-certificate-data',
+  'client-key',
+  'client-key-data',
+  'auth-provider',
+  'exec',
+] as const;

@@ -13,7 +13,9 @@ export interface PreviewInput {
   readonly path: string;
 }
 
-export type PreviewOutcome = { readonly ok: true; readonly preview: ImportPreview } | { readonly ok: false; readonly inputError: boolean; readonly message: string };
+export type PreviewOutcome =
+  | { readonly ok: true; readonly preview: ImportPreview }
+  | { readonly ok: false; readonly inputError: boolean; readonly message: string };
 
 /** Past this, the preview is abandoned: the bounds on a kubeconfig keep real ones far below it. */
 const PREVIEW_TIMEOUT_MS = 60_000;
@@ -30,21 +32,43 @@ export function workerPreviewer(): ((input: PreviewInput) => Promise<ImportPrevi
   if (!existsSync(fileURLToPath(WORKER))) return undefined;
   return (input) =>
     new Promise<ImportPreview>((resolve, reject) => {
-      const worker = new Worker(WORKER, { workerData: input, resourceLimits: { maxOldGenerationSizeMb: PREVIEW_HEAP_MB } });
+      const worker = new Worker(WORKER, {
+        workerData: input,
+        resourceLimits: { maxOldGenerationSizeMb: PREVIEW_HEAP_MB },
+      });
       const timer = setTimeout(() => {
         void worker.terminate();
-        reject(new BrokerError('bad-request', `the kubeconfig preview took over ${PREVIEW_TIMEOUT_MS / 1000} s and was stopped`, 'import the files one at a time: kubecred import --kubeconfig <file> --dry-run'));
+        reject(
+          new BrokerError(
+            'bad-request',
+            `the kubeconfig preview took over ${PREVIEW_TIMEOUT_MS / 1000} s and was stopped`,
+            'import the files one at a time: kubecred import --kubeconfig <file> --dry-run',
+          ),
+        );
       }, PREVIEW_TIMEOUT_MS);
       const settle = () => clearTimeout(timer);
       worker.once('message', (outcome: PreviewOutcome) => {
         settle();
         if (outcome.ok) resolve(outcome.preview);
-        else reject(outcome.inputError ? new BrokerError('bad-request', outcome.message, 'the kubeconfig was left as it was') : new Error(outcome.message));
+        else
+          reject(
+            outcome.inputError
+              ? new BrokerError('bad-request', outcome.message, 'the kubeconfig was left as it was')
+              : new Error(outcome.message),
+          );
       });
       worker.once('error', (error) => {
         settle();
         const memory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        reject(memory ? new BrokerError('bad-request', `the kubeconfig preview needed more than ${PREVIEW_HEAP_MB} MB and was stopped`, 'import the files one at a time: kubecred import --kubeconfig <file> --dry-run') : error);
+        reject(
+          memory
+            ? new BrokerError(
+                'bad-request',
+                `the kubeconfig preview needed more than ${PREVIEW_HEAP_MB} MB and was stopped`,
+                'import the files one at a time: kubecred import --kubeconfig <file> --dry-run',
+              )
+            : error,
+        );
       });
       worker.once('exit', (code) => {
         settle();

@@ -30,7 +30,11 @@ export async function autostartEnabled(p: Pick<PlatformEnv, 'platform' | 'env' |
 }
 
 /** Starts the headless broker with its UI at the next login, or stops doing so. */
-export async function setAutostart(enabled: boolean, command: AutostartCommand, p: Pick<PlatformEnv, 'platform' | 'env' | 'homedir'>): Promise<void> {
+export async function setAutostart(
+  enabled: boolean,
+  command: AutostartCommand,
+  p: Pick<PlatformEnv, 'platform' | 'env' | 'homedir'>,
+): Promise<void> {
   checkPlatform(p.platform);
   const file = autostartFile(p);
   if (!enabled) {
@@ -63,6 +67,10 @@ function execQuote(arg: string): string {
 
 function checkPlatform(platform: NodeJS.Platform): void {
   if (platform === 'darwin' || platform === 'win32') {
-    throw new BrokerError('bad-request', `starting Kubecred at login is not set from this page on ${platform === 'darwin' ? 'macOS' : 'Windows'}`, 'set this in the tray app (Kubecred runs as a login item there)');
+    throw new BrokerError(
+      'bad-request',
+      `starting Kubecred at login is not set from this page on ${platform === 'darwin' ? 'macOS' : 'Windows'}`,
+      'set this in the tray app (Kubecred runs as a login item there)',
+    );
   }
 }

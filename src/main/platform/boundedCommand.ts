@@ -30,7 +30,15 @@ export interface BoundedResult {
  * and a deadline. At the deadline its whole process group is killed: a shell script's
  * `sleep` would otherwise hold the output pipe open long after the script itself was killed.
  */
-export async function runBoundedCommand({ command, args, env, timeoutMs, maxOutputBytes, signal, onStderrLine }: BoundedCommand): Promise<BoundedResult> {
+export async function runBoundedCommand({
+  command,
+  args,
+  env,
+  timeoutMs,
+  maxOutputBytes,
+  signal,
+  onStderrLine,
+}: BoundedCommand): Promise<BoundedResult> {
   const subprocess = execa(command, args, {
     // Every run alike: the session's variables and the profile's own, from the user's home
     // directory, whichever shell happened to start the broker.

@@ -14,12 +14,16 @@ export function descriptorHeadroom(procDir = '/proc/self'): number | undefined {
     limit = Number(line[1]);
   } catch (error) {
     // No descriptor left even to read the limits: that is the answer.
-    return (error as NodeJS.ErrnoException).code === 'EMFILE' || (error as NodeJS.ErrnoException).code === 'ENFILE' ? 0 : undefined;
+    return (error as NodeJS.ErrnoException).code === 'EMFILE' || (error as NodeJS.ErrnoException).code === 'ENFILE'
+      ? 0
+      : undefined;
   }
   try {
     // The listing itself holds one descriptor while it runs; it is counted, a margin of one.
     return Math.max(0, limit - readdirSync(`${procDir}/fd`).length);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EMFILE' || (error as NodeJS.ErrnoException).code === 'ENFILE' ? 0 : undefined;
+    return (error as NodeJS.ErrnoException).code === 'EMFILE' || (error as NodeJS.ErrnoException).code === 'ENFILE'
+      ? 0
+      : undefined;
   }
 }

@@ -6,7 +6,11 @@ import path from 'node:path';
  * by the desktop has a much shorter PATH than the user's shell, so a command that only the
  * shell can find must be written down by its full path.
  */
-export function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+export function findOnPath(
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   if (command === '' || /[\\/]/.test(command)) return undefined;
   const dirs = (env.PATH ?? env.Path ?? '').split(platform === 'win32' ? ';' : ':').filter(Boolean);
   const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];

@@ -23,7 +23,11 @@ export class HttpsClusterProbe implements ClusterProbe {
       const ca = cluster['certificate-authority-data'];
       const request = https.request(url, {
         method: 'GET',
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'kubecred-revocation-probe' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          'user-agent': 'kubecred-revocation-probe',
+        },
         ...(ca ? { ca: Buffer.from(ca, 'base64') } : {}),
         ...(cluster['tls-server-name'] ? { servername: cluster['tls-server-name'] } : {}),
         rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,

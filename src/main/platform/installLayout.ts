@@ -42,13 +42,25 @@ export function installLayout({ moduleDir, resourcesPath, platform = process.pla
   if (asar >= 0) {
     const resources = resourcesPath ?? parts.slice(0, asar).join(path.sep);
     const app = path.join(resources, 'app.asar');
-    return { kind: 'packaged', shimDir: path.join(resources, 'shim'), rendererDir: path.join(app, 'dist', 'renderer'), resourcesDir: path.join(resources, 'resources'), cliCommand: path.join(resources, 'bin', platform === 'win32' ? 'kubecred.cmd' : 'kubecred') };
+    return {
+      kind: 'packaged',
+      shimDir: path.join(resources, 'shim'),
+      rendererDir: path.join(app, 'dist', 'renderer'),
+      resourcesDir: path.join(resources, 'resources'),
+      cliCommand: path.join(resources, 'bin', platform === 'win32' ? 'kubecred.cmd' : 'kubecred'),
+    };
   }
   // moduleDir is <root>/<src|dist>/main/platform.
   const top = path.resolve(moduleDir, '..', '..');
   const root = path.dirname(top);
   const dist = path.join(root, 'dist');
-  return { kind: path.basename(top) === 'dist' ? 'dist' : 'source', shimDir: path.join(dist, 'shim'), rendererDir: path.join(dist, 'renderer'), resourcesDir: path.join(root, 'resources'), cliCommand: path.join(root, 'bin', 'kubecred') };
+  return {
+    kind: path.basename(top) === 'dist' ? 'dist' : 'source',
+    shimDir: path.join(dist, 'shim'),
+    rendererDir: path.join(dist, 'renderer'),
+    resourcesDir: path.join(root, 'resources'),
+    cliCommand: path.join(root, 'bin', 'kubecred'),
+  };
 }
 
 /** The native shim this layout holds for a platform, or undefined where none was built. */
@@ -61,7 +73,12 @@ export function layoutProxy(layout: InstallLayout, platform: NodeJS.Platform, ar
   return layoutProgram(layout, 'kubecred-proxy', platform, arch);
 }
 
-function layoutProgram(layout: InstallLayout, name: string, platform: NodeJS.Platform, arch: string): string | undefined {
+function layoutProgram(
+  layout: InstallLayout,
+  name: string,
+  platform: NodeJS.Platform,
+  arch: string,
+): string | undefined {
   const goos = GOOS[platform];
   const goarch = GOARCH[arch];
   if (!goos || !goarch) return undefined;

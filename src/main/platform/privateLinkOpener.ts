@@ -42,7 +42,8 @@ export class PrivateLinkOpener implements UrlOpener {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const info = await lstat(this.dir);
     const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-    const foreign = (uid !== undefined && info.uid !== uid) || (process.platform !== 'win32' && (info.mode & 0o077) !== 0);
+    const foreign =
+      (uid !== undefined && info.uid !== uid) || (process.platform !== 'win32' && (info.mode & 0o077) !== 0);
     if (!info.isDirectory() || foreign) {
       throw new Error(`${this.dir} is not a private directory of this user; remove it and try again`);
     }
@@ -69,6 +70,9 @@ function escapeHtml(text: string): string {
 }
 
 /** The system browser behind a private redirect page in the run dir: how Kubecred opens every link. */
-export function privateBrowserOpener(paths: Pick<KubecredPaths, 'runDir'>, env: NodeJS.ProcessEnv = process.env): UrlOpener {
+export function privateBrowserOpener(
+  paths: Pick<KubecredPaths, 'runDir'>,
+  env: NodeJS.ProcessEnv = process.env,
+): UrlOpener {
   return new PrivateLinkOpener(new BrowserOpener(env), path.join(paths.runDir, 'links'));
 }

@@ -11,7 +11,10 @@ export interface ProcessFacts {
 }
 
 /** Reads /proc on Linux; elsewhere only the pid is known. */
-export async function processFacts(pid: number, platform: NodeJS.Platform = process.platform): Promise<ProcessFacts | undefined> {
+export async function processFacts(
+  pid: number,
+  platform: NodeJS.Platform = process.platform,
+): Promise<ProcessFacts | undefined> {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   if (platform !== 'linux') return { pid };
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);

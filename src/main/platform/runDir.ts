@@ -13,9 +13,12 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   if (process.platform === 'win32') return;
   const info = await lstat(dir);
   const uid = process.getuid?.();
-  if (!info.isDirectory()) throw new Error(`${dir} is not a directory (a symlink?); remove it or set KUBECRED_HOME elsewhere`);
+  if (!info.isDirectory())
+    throw new Error(`${dir} is not a directory (a symlink?); remove it or set KUBECRED_HOME elsewhere`);
   if (uid !== undefined && info.uid !== uid) {
-    throw new Error(`${dir} belongs to uid ${info.uid}, not to you (uid ${uid}); remove it or set KUBECRED_HOME elsewhere`);
+    throw new Error(
+      `${dir} belongs to uid ${info.uid}, not to you (uid ${uid}); remove it or set KUBECRED_HOME elsewhere`,
+    );
   }
   if ((info.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }

@@ -9,7 +9,10 @@ import path from 'node:path';
  * Checked at each keychain call, so the broker recovers when the session appears. True when the
  * environment now names a bus.
  */
-export function adoptSessionBus(env: NodeJS.ProcessEnv = process.env, uid: number | undefined = process.getuid?.()): boolean {
+export function adoptSessionBus(
+  env: NodeJS.ProcessEnv = process.env,
+  uid: number | undefined = process.getuid?.(),
+): boolean {
   if (env.DBUS_SESSION_BUS_ADDRESS) return true;
   if (uid === undefined) return false;
   const runtimeDir = env.XDG_RUNTIME_DIR || `/run/user/${uid}`;

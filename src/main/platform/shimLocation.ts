@@ -13,12 +13,18 @@ export function currentLayout(): InstallLayout {
 }
 
 /** The native shim built for this platform, or undefined where there is none. */
-export function nativeShimPath(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | undefined {
+export function nativeShimPath(
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): string | undefined {
   return layoutShim(LAYOUT, platform, arch);
 }
 
 /** The exec proxy built for this platform, or undefined where there is none. */
-export function proxyPath(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | undefined {
+export function proxyPath(
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): string | undefined {
   return layoutProxy(LAYOUT, platform, arch);
 }
 

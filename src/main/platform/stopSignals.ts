@@ -6,7 +6,9 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * second delivery must not cut the cleanup short and leave the socket and lock behind. A third
  * means the user insists: exit at once.
  */
-export function untilStopSignal(onForce: (signal: NodeJS.Signals) => void = () => process.exit(130)): Promise<NodeJS.Signals> {
+export function untilStopSignal(
+  onForce: (signal: NodeJS.Signals) => void = () => process.exit(130),
+): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     let received = 0;
     for (const signal of STOP_SIGNALS) {

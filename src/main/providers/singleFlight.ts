@@ -26,7 +26,12 @@ export class SingleFlight<V> {
     return this.flights.has(key);
   }
 
-  run(key: string, work: (signal: AbortSignal) => Promise<V>, callerSignal?: AbortSignal, onAbort: OnAbort = 'leave'): Promise<V> {
+  run(
+    key: string,
+    work: (signal: AbortSignal) => Promise<V>,
+    callerSignal?: AbortSignal,
+    onAbort: OnAbort = 'leave',
+  ): Promise<V> {
     return this.join(key, this.flights.get(key) ?? this.start(key, work), callerSignal, onAbort);
   }
 

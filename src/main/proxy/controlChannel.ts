@@ -22,7 +22,10 @@ const REPLY_TIMEOUT_MS = 15_000;
  */
 export class ControlChannel {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve(value: Record<string, unknown>): void; reject(error: Error): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number,
+    { resolve(value: Record<string, unknown>): void; reject(error: Error): void; timer: NodeJS.Timeout }
+  >();
   private closedWith: Error | undefined;
 
   constructor(
@@ -87,13 +90,25 @@ export class ControlChannel {
 
   private async answer(id: number, type: string, message: Message): Promise<void> {
     const handler = this.handlers[type];
-    if (!handler) return this.send({ id, reply: true, ok: false, error: `the broker has no request ${JSON.stringify(type).slice(0, 40)}` });
+    if (!handler)
+      return this.send({
+        id,
+        reply: true,
+        ok: false,
+        error: `the broker has no request ${JSON.stringify(type).slice(0, 40)}`,
+      });
     try {
       this.send({ ...(await handler(message)), id, reply: true, ok: true });
     } catch (error) {
       const failure = error as HandlerFailure & { hint?: string; httpStatus?: number };
       const text = failure.hint ? `${failure.message}: ${failure.hint}` : failure.message;
-      this.send({ id, reply: true, ok: false, error: text, ...(failure.httpStatus ? { status: failure.httpStatus } : failure.status ? { status: failure.status } : {}) });
+      this.send({
+        id,
+        reply: true,
+        ok: false,
+        error: text,
+        ...(failure.httpStatus ? { status: failure.httpStatus } : failure.status ? { status: failure.status } : {}),
+      });
     }
   }
 

@@ -17,7 +17,12 @@ export interface ProxyProcess {
  * broker goes (even by SIGKILL) the pipe closes and the proxy exits, freeing its ports. The
  * proxy's stderr goes to the broker's log, a line at a time (it never writes a secret there).
  */
-export function startProxyProcess(binary: string, handlers: Readonly<Record<string, RequestHandler>>, onEvent: (event: Readonly<Record<string, unknown>>) => void, logger: Logger): ProxyProcess {
+export function startProxyProcess(
+  binary: string,
+  handlers: Readonly<Record<string, RequestHandler>>,
+  onEvent: (event: Readonly<Record<string, unknown>>) => void,
+  logger: Logger,
+): ProxyProcess {
   const child: ChildProcess = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
@@ -26,9 +31,15 @@ export function startProxyProcess(binary: string, handlers: Readonly<Record<stri
   child.once('error', (error) => logger.warn('kubecred-proxy could not start', { binary, reason: error.message }));
   // Writes to a proxy that already exited are lost, not fatal: its requests fail on close.
   child.stdin!.on('error', () => undefined);
-  const channel = new ControlChannel(child.stdout!, child.stdin!, handlers, onEvent, (line) => logger.warn('kubecred-proxy wrote a line that is not the protocol', { line: line.slice(0, 120) }));
-  createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => logger.info('kubecred-proxy', { line: line.slice(0, 500) }));
-  void exited.then(() => channel.close(new Error(`kubecred-proxy exited (${child.exitCode ?? child.signalCode ?? 'did not start'})`)));
+  const channel = new ControlChannel(child.stdout!, child.stdin!, handlers, onEvent, (line) =>
+    logger.warn('kubecred-proxy wrote a line that is not the protocol', { line: line.slice(0, 120) }),
+  );
+  createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) =>
+    logger.info('kubecred-proxy', { line: line.slice(0, 500) }),
+  );
+  void exited.then(() =>
+    channel.close(new Error(`kubecred-proxy exited (${child.exitCode ?? child.signalCode ?? 'did not start'})`)),
+  );
   return {
     channel,
     pid: child.pid,

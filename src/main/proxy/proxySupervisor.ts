@@ -2,7 +2,12 @@ import type { Logger } from '../core/logger.js';
 import { BrokerError } from '../core/brokerError.js';
 import { LOCAL_CERTIFICATE_SECONDS } from './localCertificateLifetime.js';
 import type { RequestHandler } from './controlChannel.js';
-import { planSignature, type ProxyTlsVersion, type SignaturePlan, type TokenKeyType } from '../secrets/pkcs11/signaturePlan.js';
+import {
+  planSignature,
+  type ProxyTlsVersion,
+  type SignaturePlan,
+  type TokenKeyType,
+} from '../secrets/pkcs11/signaturePlan.js';
 import type { ProxyProcess } from './proxyProcess.js';
 
 /** A profile kubectl reaches through the proxy: where the listener is, where the cluster is, which key signs. */
@@ -29,7 +34,11 @@ export interface LocalCa {
 export interface ProxyDeps {
   /** Where kubecred-proxy is, or undefined where none was built for this platform. */
   binary(): string | undefined;
-  start(binary: string, handlers: Readonly<Record<string, RequestHandler>>, onEvent: (event: Readonly<Record<string, unknown>>) => void): ProxyProcess;
+  start(
+    binary: string,
+    handlers: Readonly<Record<string, RequestHandler>>,
+    onEvent: (event: Readonly<Record<string, unknown>>) => void,
+  ): ProxyProcess;
   /** The stored local CA, or undefined the first time. */
   loadCa(): Promise<LocalCa | undefined>;
   saveCa(ca: LocalCa): Promise<void>;
@@ -37,7 +46,10 @@ export interface ProxyDeps {
    * The token's certificate and key type; logs in to the token (PIN prompt) when needed.
    * `loggedInUntil`: when the token's PIN grace ends and the PIN will be asked again.
    */
-  tokenKey(token: string, label: string): Promise<{ certificatePem: string; keyType: TokenKeyType; loggedInUntil?: Date }>;
+  tokenKey(
+    token: string,
+    label: string,
+  ): Promise<{ certificatePem: string; keyType: TokenKeyType; loggedInUntil?: Date }>;
   sign(token: string, label: string, plan: SignaturePlan): Promise<Buffer>;
   /** One proxied request, for the audit log. */
   audit(event: Readonly<Record<string, unknown>>): void;
@@ -86,8 +98,16 @@ export class ProxySupervisor {
     const { process } = await this.ensure();
     const key = await this.deps.tokenKey(profile.token, profile.label);
     await this.listen(process, profile, key);
-    const issued = await process.channel.request('issue', { profile: profile.name, ttlSeconds: this.lifetimeSeconds(key.loggedInUntil), caller: null });
-    return { certificatePem: String(issued.certPem), keyPem: String(issued.keyPem), expiresAt: new Date(String(issued.notAfter)) };
+    const issued = await process.channel.request('issue', {
+      profile: profile.name,
+      ttlSeconds: this.lifetimeSeconds(key.loggedInUntil),
+      caller: null,
+    });
+    return {
+      certificatePem: String(issued.certPem),
+      keyPem: String(issued.keyPem),
+      expiresAt: new Date(String(issued.notAfter)),
+    };
   }
 
   /** The local CA's certificate, for a kubeconfig's certificate-authority-data. */
@@ -117,7 +137,11 @@ export class ProxySupervisor {
 
   /** Ends every upstream connection of the profiles that sign with `token` (logged out, or pulled). */
   async revokeToken(token: string): Promise<void> {
-    await Promise.all([...this.listening.values()].filter(({ profile }) => profile.token === token).map(({ profile }) => this.revoke(profile.name)));
+    await Promise.all(
+      [...this.listening.values()]
+        .filter(({ profile }) => profile.token === token)
+        .map(({ profile }) => this.revoke(profile.name)),
+    );
   }
 
   /** The tokens the proxy's listeners sign with now. */
@@ -146,13 +170,19 @@ export class ProxySupervisor {
 
   private async start(): Promise<{ process: ProxyProcess; ca: LocalCa }> {
     const binary = this.deps.binary();
-    if (!binary) throw new BrokerError('broker-unavailable', 'kubecred-proxy is not installed beside the shim', 'reinstall Kubecred, or build it with npm run build');
+    if (!binary)
+      throw new BrokerError(
+        'broker-unavailable',
+        'kubecred-proxy is not installed beside the shim',
+        'reinstall Kubecred, or build it with npm run build',
+      );
     const process = this.deps.start(binary, { sign: (message) => this.sign(message) }, (event) => {
       if (event.type === 'audit') this.deps.audit(event);
     });
     void process.exited.then(() => {
       this.listening.clear();
-      if (this.running) this.deps.logger.warn('kubecred-proxy exited; the next request for a proxied profile starts it again');
+      if (this.running)
+        this.deps.logger.warn('kubecred-proxy exited; the next request for a proxied profile starts it again');
       this.running = undefined;
     });
     try {
@@ -163,15 +193,32 @@ export class ProxySupervisor {
       return { process, ca: { certPem: String(ca.certPem), keyPem: String(ca.keyPem) } };
     } catch (error) {
       await process.stop();
-      throw error instanceof BrokerError ? error : new BrokerError('broker-unavailable', `kubecred-proxy did not start: ${(error as Error).message}`, 'see the broker log (kubecred logs)');
+      throw error instanceof BrokerError
+        ? error
+        : new BrokerError(
+            'broker-unavailable',
+            `kubecred-proxy did not start: ${(error as Error).message}`,
+            'see the broker log (kubecred logs)',
+          );
     }
   }
 
-  private async listen(process: ProxyProcess, profile: ProxiedProfile, key: { certificatePem: string; keyType: TokenKeyType }): Promise<void> {
+  private async listen(
+    process: ProxyProcess,
+    profile: ProxiedProfile,
+    key: { certificatePem: string; keyType: TokenKeyType },
+  ): Promise<void> {
     const request = {
       profile: profile.name,
       port: profile.port,
-      upstream: { server: profile.server, caPem: profile.caPem ?? null, tlsServerName: profile.tlsServerName ?? null, certificateChainPem: key.certificatePem, keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa', ...(profile.tlsVersion ? { tlsVersion: profile.tlsVersion } : {}) },
+      upstream: {
+        server: profile.server,
+        caPem: profile.caPem ?? null,
+        tlsServerName: profile.tlsServerName ?? null,
+        certificateChainPem: key.certificatePem,
+        keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa',
+        ...(profile.tlsVersion ? { tlsVersion: profile.tlsVersion } : {}),
+      },
       headers: profile.headers ?? null,
     };
     const spec = JSON.stringify(request);
@@ -201,14 +248,28 @@ export class ProxySupervisor {
   /** The proxy's handshake for `profile` needs the token's signature. */
   private async sign(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
-    if (!listener) throw new BrokerError('denied', `kubecred-proxy asked to sign for a profile it does not serve`, 'restart Kubecred');
-    const plan = planSignature(String(message.scheme), Buffer.from(String(message.message ?? ''), 'base64'), listener.keyType, listener.profile.tlsVersion);
+    if (!listener)
+      throw new BrokerError(
+        'denied',
+        `kubecred-proxy asked to sign for a profile it does not serve`,
+        'restart Kubecred',
+      );
+    const plan = planSignature(
+      String(message.scheme),
+      Buffer.from(String(message.message ?? ''), 'base64'),
+      listener.keyType,
+      listener.profile.tlsVersion,
+    );
     const { token, label } = listener.profile;
     try {
       const signature = await this.deps.sign(token, label, plan);
       // One line per signature: each may have cost a touch or a PIN, and reused connections
       // should keep them rare (the tests count these lines against the real API server).
-      this.deps.logger.info('token signature for the exec proxy', { profile: listener.profile.name, token, scheme: String(message.scheme) });
+      this.deps.logger.info('token signature for the exec proxy', {
+        profile: listener.profile.name,
+        token,
+        scheme: String(message.scheme),
+      });
       return { signature: signature.toString('base64') };
     } catch (error) {
       // The token went away: every open connection signed with it ends (this profile's and any
@@ -216,7 +277,8 @@ export class ProxySupervisor {
       // card, so the removal watch would not see it go. After this refusal is on the wire: a
       // revoke read first would end this request too, and kubectl would see "ended" instead of
       // the refusal that names the token and what to do.
-      if ((error as BrokerError).code === 'token-unavailable') setImmediate(() => void this.revokeToken(token).catch(() => undefined));
+      if ((error as BrokerError).code === 'token-unavailable')
+        setImmediate(() => void this.revokeToken(token).catch(() => undefined));
       throw error;
     }
   }

@@ -11,13 +11,18 @@ import type { LocalCa, ProxiedProfile } from './proxySupervisor.js';
 const LOCAL_CA_REF = { profile: '_kubecred', field: 'proxy-local-ca' } as const;
 
 /** The local CA lives in the OS keychain, so kubeconfigs that embed its certificate survive restarts. */
-export function localCaInKeychain(keychain: SecretStore): { loadCa(): Promise<LocalCa | undefined>; saveCa(ca: LocalCa): Promise<void> } {
+export function localCaInKeychain(keychain: SecretStore): {
+  loadCa(): Promise<LocalCa | undefined>;
+  saveCa(ca: LocalCa): Promise<void>;
+} {
   return {
     loadCa: async () => {
       const text = await keychain.get(LOCAL_CA_REF);
       if (!text) return undefined;
       const parsed = JSON.parse(text) as Partial<LocalCa>;
-      return typeof parsed.certPem === 'string' && typeof parsed.keyPem === 'string' ? { certPem: parsed.certPem, keyPem: parsed.keyPem } : undefined;
+      return typeof parsed.certPem === 'string' && typeof parsed.keyPem === 'string'
+        ? { certPem: parsed.certPem, keyPem: parsed.keyPem }
+        : undefined;
     },
     saveCa: (ca) => keychain.set(LOCAL_CA_REF, JSON.stringify(ca)),
   };
@@ -31,7 +36,11 @@ export function proxiedProfile(profile: ProxiedProfileConfig): ProxiedProfile {
     try {
       caPem = readFileSync(proxy.caFile, 'utf8');
     } catch (error) {
-      throw new BrokerError('config-invalid', `profile "${profile.name}": cannot read proxy.caFile ${proxy.caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'point proxy.caFile at the cluster\'s CA certificate (PEM) in config.yaml');
+      throw new BrokerError(
+        'config-invalid',
+        `profile "${profile.name}": cannot read proxy.caFile ${proxy.caFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        "point proxy.caFile at the cluster's CA certificate (PEM) in config.yaml",
+      );
     }
   }
   return {
@@ -48,13 +57,22 @@ export function proxiedProfile(profile: ProxiedProfileConfig): ProxiedProfile {
 }
 
 /** One proxied request in the audit trail: profile, method, path, status and stream protocol, never other headers or bodies. */
-export async function recordProxiedRequest(audit: AuditLog, clock: Clock, event: Readonly<Record<string, unknown>>): Promise<void> {
+export async function recordProxiedRequest(
+  audit: AuditLog,
+  clock: Clock,
+  event: Readonly<Record<string, unknown>>,
+): Promise<void> {
   const status = Number(event.status);
   await audit.append({
     time: new Date(clock.now()).toISOString(),
     profile: String(event.profile),
     caller: { client: 'kubecred-proxy' },
     outcome: status >= 400 ? 'failed' : 'served',
-    request: { method: String(event.method).slice(0, 16), path: String(event.path).slice(0, 512), status, ...(typeof event.upgrade === 'string' ? { upgrade: event.upgrade.slice(0, 32) } : {}) },
+    request: {
+      method: String(event.method).slice(0, 16),
+      path: String(event.path).slice(0, 512),
+      status,
+      ...(typeof event.upgrade === 'string' ? { upgrade: event.upgrade.slice(0, 32) } : {}),
+    },
   });
 }

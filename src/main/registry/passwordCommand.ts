@@ -22,10 +22,24 @@ export async function runPasswordCommand(registry: string, spec: PasswordCommand
     maxOutputBytes: MAX_PASSWORD_BYTES,
   });
   const name = `the passwordCommand ${JSON.stringify(spec.command)} of registry "${registry}"`;
-  const failure = commandFailure(result, name, { timeout: spec.timeout, commandField: 'passwordCommand.command', maxOutputBytes: MAX_PASSWORD_BYTES });
+  const failure = commandFailure(result, name, {
+    timeout: spec.timeout,
+    commandField: 'passwordCommand.command',
+    maxOutputBytes: MAX_PASSWORD_BYTES,
+  });
   if (failure) throw failure;
   const password = result.stdout.trim();
-  if (!password) throw new BrokerError('provider-failed', `${name} printed nothing on stdout`, 'it must print the registry password and nothing else');
-  if (/[\r\n]/.test(password)) throw new BrokerError('provider-failed', `${name} printed more than one line (${password.split(/\r?\n/).length} lines)`, 'it must print the registry password and nothing else');
+  if (!password)
+    throw new BrokerError(
+      'provider-failed',
+      `${name} printed nothing on stdout`,
+      'it must print the registry password and nothing else',
+    );
+  if (/[\r\n]/.test(password))
+    throw new BrokerError(
+      'provider-failed',
+      `${name} printed more than one line (${password.split(/\r?\n/).length} lines)`,
+      'it must print the registry password and nothing else',
+    );
   return password;
 }

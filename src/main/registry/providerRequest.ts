@@ -25,12 +25,18 @@ export function parseProviderRequest(raw: string): ProviderRequest {
   }
   const apiVersion = (json as { apiVersion?: unknown } | null)?.apiVersion;
   if (typeof apiVersion === 'string' && !isCredentialProviderApiVersion(apiVersion)) {
-    throw new BrokerError('bad-request', `the CredentialProviderRequest has apiVersion "${apiVersion.slice(0, 100)}", which Kubecred does not speak`, `set apiVersion in the kubelet's CredentialProviderConfig to one of ${CREDENTIAL_PROVIDER_API_VERSIONS.join(', ')}`);
+    throw new BrokerError(
+      'bad-request',
+      `the CredentialProviderRequest has apiVersion "${apiVersion.slice(0, 100)}", which Kubecred does not speak`,
+      `set apiVersion in the kubelet's CredentialProviderConfig to one of ${CREDENTIAL_PROVIDER_API_VERSIONS.join(', ')}`,
+    );
   }
   const parsed = credentialProviderRequestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw bad(`the request on stdin is not a CredentialProviderRequest (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`);
+    throw bad(
+      `the request on stdin is not a CredentialProviderRequest (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`,
+    );
   }
   const { image } = parsed.data;
   if (!imageLocation(image)) throw bad(`"${image.slice(0, 200)}" is not an image reference`);

@@ -13,7 +13,10 @@ export interface RegistryLoginsPorts {
   readonly clock: Clock;
   readonly stores: SecretStoresPort;
   readonly cache: CredentialCache;
-  readonly runPasswordCommand: (registry: string, spec: NonNullable<RegistryConfig['passwordCommand']>) => Promise<string>;
+  readonly runPasswordCommand: (
+    registry: string,
+    spec: NonNullable<RegistryConfig['passwordCommand']>,
+  ) => Promise<string>;
 }
 
 /**
@@ -32,16 +35,26 @@ export class RegistryLogins {
     const { credential, source } = await this.ports.cache.get(key, async () => {
       const auth = await this.fetch(registry);
       // The cache holds Credentials: the password is the token, the username who it speaks for.
-      const expiresAt = registry.passwordCommand ? { expiresAt: new Date(this.ports.clock.now() + (parseDuration(registry.cacheDuration) ?? 300_000)) } : {};
+      const expiresAt = registry.passwordCommand
+        ? { expiresAt: new Date(this.ports.clock.now() + (parseDuration(registry.cacheDuration) ?? 300_000)) }
+        : {};
       return { token: auth.password, identity: auth.username, ...expiresAt };
     });
-    return { auth: { username: credential.identity ?? '', password: credential.token ?? '' }, source, ...(credential.expiresAt ? { expiresAt: credential.expiresAt } : {}) };
+    return {
+      auth: { username: credential.identity ?? '', password: credential.token ?? '' },
+      source,
+      ...(credential.expiresAt ? { expiresAt: credential.expiresAt } : {}),
+    };
   }
 
   /** What `docker login` hands over, kept in the secret store; the cached login is dropped. */
   async store(registry: RegistryConfig, credentials: DockerCredentials): Promise<void> {
     if (registry.passwordCommand) {
-      throw new BrokerError('bad-request', `registry "${registry.name}" takes its password from its passwordCommand, so there is nothing to store`, 'remove passwordCommand from the registry in config.yaml to keep a password instead');
+      throw new BrokerError(
+        'bad-request',
+        `registry "${registry.name}" takes its password from its passwordCommand, so there is nothing to store`,
+        'remove passwordCommand from the registry in config.yaml to keep a password instead',
+      );
     }
     const store = await this.storeOf(registry);
     await store.set(registrySecret(registry.name, 'password'), credentials.Secret);
@@ -54,7 +67,11 @@ export class RegistryLogins {
   /** Forgets the stored login; true when there was one. */
   async erase(registry: RegistryConfig): Promise<boolean> {
     const store = await this.storeOf(registry);
-    const deleted = await Promise.all((['password', 'username', 'serverUrl'] as const).map((field) => store.delete(registrySecret(registry.name, field))));
+    const deleted = await Promise.all(
+      (['password', 'username', 'serverUrl'] as const).map((field) =>
+        store.delete(registrySecret(registry.name, field)),
+      ),
+    );
     this.ports.cache.forget(registrySecretOwner(registry.name));
     return deleted.some(Boolean);
   }
@@ -72,7 +89,10 @@ export class RegistryLogins {
 
   private async fetch(registry: RegistryConfig): Promise<RegistryAuth> {
     if (registry.passwordCommand) {
-      return { username: registry.username ?? '', password: await this.ports.runPasswordCommand(registry.name, registry.passwordCommand) };
+      return {
+        username: registry.username ?? '',
+        password: await this.ports.runPasswordCommand(registry.name, registry.passwordCommand),
+      };
     }
     const store = await this.storeOf(registry);
     const password = await store.get(registrySecret(registry.name, 'password'));

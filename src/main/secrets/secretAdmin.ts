@@ -41,7 +41,11 @@ export class SecretAdmin {
     this.approvals.forgetAll();
     this.stores.lockEncryptedFile();
     await this.tokens.peek()?.lockAll();
-    await this.proxies?.revokeAll().catch((error: Error) => this.logger.warn('could not end the exec proxy\'s connections', { reason: error.message }));
+    await this.proxies
+      ?.revokeAll()
+      .catch((error: Error) =>
+        this.logger.warn("could not end the exec proxy's connections", { reason: error.message }),
+      );
     this.logger.info('locked all');
   }
 
@@ -59,10 +63,18 @@ export class SecretAdmin {
     // Credentials made from the token's secrets go with its PIN.
     const { config } = await this.config.current();
     for (const profile of config.profiles) {
-      if (profile.provider === 'static' && (profile.secretStore === `token:${tokenName}` || profile.tokenCertificate?.token === tokenName)) this.cache.forget(profile.name);
+      if (
+        profile.provider === 'static' &&
+        (profile.secretStore === `token:${tokenName}` || profile.tokenCertificate?.token === tokenName)
+      )
+        this.cache.forget(profile.name);
     }
     // So do the exec proxy's connections, opened with the token's key.
-    await this.proxies?.revokeToken(tokenName).catch((error: Error) => this.logger.warn('could not end the exec proxy\'s connections', { reason: error.message }));
+    await this.proxies
+      ?.revokeToken(tokenName)
+      .catch((error: Error) =>
+        this.logger.warn("could not end the exec proxy's connections", { reason: error.message }),
+      );
   }
 
   private async configuredTokens(): Promise<readonly TokenConfig[]> {
@@ -72,7 +84,11 @@ export class SecretAdmin {
   private async namedToken(tokenName: string): Promise<readonly TokenConfig[]> {
     const tokens = await this.configuredTokens();
     if (!tokens.some((t) => t.name === tokenName)) {
-      throw new BrokerError('not-found', `no token "${tokenName}" in config.yaml${tokens.length ? ` (tokens: ${tokens.map((t) => t.name).join(', ')})` : ''}`, 'add it under tokens: with its module and label, then try again');
+      throw new BrokerError(
+        'not-found',
+        `no token "${tokenName}" in config.yaml${tokens.length ? ` (tokens: ${tokens.map((t) => t.name).join(', ')})` : ''}`,
+        'add it under tokens: with its module and label, then try again',
+      );
     }
     return tokens;
   }

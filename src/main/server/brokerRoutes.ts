@@ -2,8 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { credentialRequestSchema } from '../../shared/api/credentialRequest.js';
 import { HEADERS, ROUTE_PATTERNS, ROUTES } from '../../shared/api/routes.js';
-import { mfaCodeSchema, passphraseSchema, pinSchema, secretWriteSchema, type BrokerStatus } from '../../shared/api/status.js';
-import { dockerServerCallSchema, dockerStoreCallSchema, providerCallSchema } from '../../shared/registry/registryRequests.js';
+import {
+  mfaCodeSchema,
+  passphraseSchema,
+  pinSchema,
+  secretWriteSchema,
+  type BrokerStatus,
+} from '../../shared/api/status.js';
+import {
+  dockerServerCallSchema,
+  dockerStoreCallSchema,
+  providerCallSchema,
+} from '../../shared/registry/registryRequests.js';
 import { asBrokerError, BrokerError } from '../core/brokerError.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 import { PeerCredentialReader } from '../platform/peerCredentials.js';
@@ -30,7 +40,12 @@ interface Route {
 }
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
-export function brokerRoutes({ credentials: broker, admin, interactions, registries, proxies, mfaCodes, keychainFailure }: BrokerServices, identity: ServerIdentity, peers = new PeerCredentialReader(), questions?: NoticeSources['prompts']): Route[] {
+export function brokerRoutes(
+  { credentials: broker, admin, interactions, registries, proxies, mfaCodes, keychainFailure }: BrokerServices,
+  identity: ServerIdentity,
+  peers = new PeerCredentialReader(),
+  questions?: NoticeSources['prompts'],
+): Route[] {
   return [
     ...registryRoutes(registries, peers),
     {
@@ -41,7 +56,12 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
         if (!body.success) throw invalidBody(body.error.issues[0]);
         let credential: string;
         const profile = body.data.argv[0] === 'credential' ? body.data.argv[1] : undefined;
-        const stopNotices = profile && request.headers[NOTICE_HEADERS.accept] === '1' ? followNotices(profile, { logins: interactions, ...(questions ? { prompts: questions } : {}) }, (text) => sendNotice(response, text)) : undefined;
+        const stopNotices =
+          profile && request.headers[NOTICE_HEADERS.accept] === '1'
+            ? followNotices(profile, { logins: interactions, ...(questions ? { prompts: questions } : {}) }, (text) =>
+                sendNotice(response, text),
+              )
+            : undefined;
         try {
           // Approvals and the audit trail name the caller the kernel knows, not the one the body claims.
           const parentPid = await verifiedParentPid(request, body.data.parentPid, peers);
@@ -96,7 +116,8 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     {
       method: 'GET',
       pattern: ROUTE_PATTERNS.secrets,
-      handler: async (_request, response, [profile = '']) => replyJson(response, 200, await broker.listSecrets(decodeURIComponent(profile))),
+      handler: async (_request, response, [profile = '']) =>
+        replyJson(response, 200, await broker.listSecrets(decodeURIComponent(profile))),
     },
     {
       method: 'POST',
@@ -143,7 +164,8 @@ export function brokerRoutes({ credentials: broker, admin, interactions, registr
     {
       method: 'GET',
       pattern: exact(ROUTES.proxyCa),
-      handler: async (_request, response) => replyJson(response, 200, { certificatePem: await proxies.caCertificate() }),
+      handler: async (_request, response) =>
+        replyJson(response, 200, { certificatePem: await proxies.caCertificate() }),
     },
     {
       method: 'GET',
@@ -186,19 +208,33 @@ function registryRoutes(registries: BrokerServices['registries'], peers: PeerCre
   const { registry: paths } = ROUTES;
   return [
     postRoute(paths.credentialProvider, providerCallSchema, async (body, request) =>
-      registries.providerResponse(body.request, { client: 'kubelet', parentPid: await verifiedParentPid(request, body.parentPid, peers) }),
+      registries.providerResponse(body.request, {
+        client: 'kubelet',
+        parentPid: await verifiedParentPid(request, body.parentPid, peers),
+      }),
     ),
     postRoute(paths.dockerGet, dockerServerCallSchema, async (body, request) => ({
-      credentials: await registries.dockerGet(body.serverUrl, { client: 'docker-helper', parentPid: await verifiedParentPid(request, body.parentPid, peers) }),
+      credentials: await registries.dockerGet(body.serverUrl, {
+        client: 'docker-helper',
+        parentPid: await verifiedParentPid(request, body.parentPid, peers),
+      }),
     })),
     postRoute(paths.dockerStore, dockerStoreCallSchema, (body) => registries.dockerStore(body.input)),
     postRoute(paths.dockerErase, dockerServerCallSchema, (body) => registries.dockerErase(body.serverUrl)),
-    { method: 'GET', pattern: exact(paths.dockerList), handler: async (_request, response) => replyJson(response, 200, await registries.dockerList()) },
+    {
+      method: 'GET',
+      pattern: exact(paths.dockerList),
+      handler: async (_request, response) => replyJson(response, 200, await registries.dockerList()),
+    },
   ];
 }
 
 /** A POST whose body the schema checks; a string answer is sent as it is (already JSON). */
-function postRoute<T>(path: string, schema: z.ZodType<T>, answer: (body: T, request: IncomingMessage) => Promise<unknown>): Route {
+function postRoute<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  answer: (body: T, request: IncomingMessage) => Promise<unknown>,
+): Route {
   return {
     method: 'POST',
     pattern: exact(path),
@@ -219,7 +255,11 @@ export function exact(path: string): RegExp {
 
 function invalidBody(issue: { path: PropertyKey[]; message: string } | undefined): BrokerError {
   const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
-  return new BrokerError('bad-request', `the request body is invalid (${where}${issue?.message ?? 'unknown problem'})`, 'see docs/wire-protocol.md for the request format');
+  return new BrokerError(
+    'bad-request',
+    `the request body is invalid (${where}${issue?.message ?? 'unknown problem'})`,
+    'see docs/wire-protocol.md for the request format',
+  );
 }
 
 export type { Route };

@@ -21,7 +21,11 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const MAX_HEADER_BYTES = 16 * 1024;
 
 /** Takes the single-instance lock, writes a fresh client secret and serves the routes on the socket. */
-export async function startBrokerServer(paths: KubecredPaths, routes: (secret: string) => Route[], logger: Logger): Promise<RunningServer> {
+export async function startBrokerServer(
+  paths: KubecredPaths,
+  routes: (secret: string) => Route[],
+  logger: Logger,
+): Promise<RunningServer> {
   await ensurePrivateDir(paths.runDir);
   // Ours before anything is asked of it: a listener another user planted there must neither
   // make us give up ("already running") nor be handed the secret.
@@ -32,7 +36,13 @@ export async function startBrokerServer(paths: KubecredPaths, routes: (secret: s
     if (await socketAnswers(paths.socket)) throw new AlreadyRunningError(Number.NaN);
     const secret = await writeClientSecret(paths.clientSecret);
     wroteSecret = true;
-    const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 });
+    const server = http.createServer({
+      maxHeaderSize: MAX_HEADER_BYTES,
+      requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: 1_000,
+    });
     server.timeout = 0;
     const app = httpApp(routes(secret), secret, logger);
     server.on('request', (request, response) => void app(request, response));
@@ -64,4 +74,3 @@ export async function startBrokerServer(paths: KubecredPaths, routes: (secret: s
     throw error;
   }
 }
-

@@ -25,7 +25,10 @@ export function followNotices(profile: string, sources: NoticeSources, say: (tex
     // Go's HTTP client gives up after a handful of interim answers; a few notices say enough.
     if (told.size >= MAX_NOTICES) return;
     const waiting = [
-      ...sources.logins.list().filter((login) => login.profile === profile).map(loginNotice),
+      ...sources.logins
+        .list()
+        .filter((login) => login.profile === profile)
+        .map(loginNotice),
       ...(sources.prompts?.list() ?? []).flatMap((prompt) => promptNotice(prompt, profile)),
     ];
     for (const text of waiting) {
@@ -49,6 +52,12 @@ function loginNotice(login: LoginPrompt): string {
 
 function promptNotice(prompt: PendingPrompt, profile: string): string[] {
   if (prompt.kind !== 'approval' || prompt.profile !== profile) return [];
-  const until = new Date(prompt.expiresAt).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return [`profile "${profile}" waits for your approval in the Kubecred window (run: kubecred ui); it gives up at ${until}`];
+  const until = new Date(prompt.expiresAt).toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  return [
+    `profile "${profile}" waits for your approval in the Kubecred window (run: kubecred ui); it gives up at ${until}`,
+  ];
 }

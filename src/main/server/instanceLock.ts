@@ -41,7 +41,8 @@ export async function acquireInstanceLock(file: string): Promise<{ release(): Pr
       const content = await readFile(file, 'utf8').catch(() => undefined);
       if (content === undefined) continue;
       const owner = Number.parseInt(content, 10);
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) throw new AlreadyRunningError(owner);
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner))
+        throw new AlreadyRunningError(owner);
       await breakStaleLock(file, content, staged);
     }
     throw new Error(`could not take the broker lock ${file}; remove it if no broker is running`);
@@ -57,7 +58,10 @@ async function breakStaleLock(file: string, staleContent: string, staged: string
     await link(staged, guard);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const age = await stat(guard).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(guard).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > ABANDONED_GUARD_MS) await rm(guard, { force: true });
     await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
     return;

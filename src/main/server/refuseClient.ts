@@ -1,10 +1,13 @@
 import type { Duplex } from 'node:stream';
 
 const ANSWERS: Record<string, string> = {
-  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nkubecred: the request took too long to arrive\n',
-  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nkubecred: request headers over 16 KiB\n',
+  ERR_HTTP_REQUEST_TIMEOUT:
+    '408 Request Timeout\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nkubecred: the request took too long to arrive\n',
+  HPE_HEADER_OVERFLOW:
+    '431 Request Header Fields Too Large\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nkubecred: request headers over 16 KiB\n',
 };
-const MALFORMED = '400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nkubecred: malformed HTTP request\n';
+const MALFORMED =
+  '400 Bad Request\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nkubecred: malformed HTTP request\n';
 
 /**
  * Answers a request Node's parser gave up on, then closes the connection for good. The HTTP

@@ -12,7 +12,12 @@ export function replyJson(response: ServerResponse, status: number, body: unknow
 }
 
 /** Errors as JSON for API clients, or as the line a shim prints when it did not ask for JSON. */
-export function replyError(response: ServerResponse, error: BrokerError, wantsJson: boolean, fromTerminal = false): void {
+export function replyError(
+  response: ServerResponse,
+  error: BrokerError,
+  wantsJson: boolean,
+  fromTerminal = false,
+): void {
   response.setHeader(HEADERS.exitCode, '1');
   if (error.prompt) {
     response.setHeader(HEADERS.prompt, promptHeader(error.prompt));

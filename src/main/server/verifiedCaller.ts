@@ -8,7 +8,11 @@ import { processFacts } from '../platform/processTable.js';
  * only where the kernel cannot be asked (no addon: Windows, an unbuilt checkout); where it can
  * and the answer is gone (the client already exited), the caller is unknown, never the claim.
  */
-export async function verifiedParentPid(request: IncomingMessage, claimed: number | undefined, peers: PeerCredentialReader): Promise<number | undefined> {
+export async function verifiedParentPid(
+  request: IncomingMessage,
+  claimed: number | undefined,
+  peers: PeerCredentialReader,
+): Promise<number | undefined> {
   if (!peers.available) return claimed;
   const peer = peers.of(request.socket);
   if (!peer) return undefined;

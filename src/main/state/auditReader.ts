@@ -13,7 +13,10 @@ export interface AuditTailOptions {
  * file; a line cut by that bound, a line half-written by a crash, or anything that is not a
  * record is skipped rather than failing the whole view. No file yet means no records.
  */
-export async function readAuditTail(file: string, { limit = 200, maxBytes = 256 * 1024 }: AuditTailOptions = {}): Promise<AuditEntry[]> {
+export async function readAuditTail(
+  file: string,
+  { limit = 200, maxBytes = 256 * 1024 }: AuditTailOptions = {},
+): Promise<AuditEntry[]> {
   let handle;
   try {
     handle = await open(file, 'r');

@@ -43,7 +43,11 @@ export class FileAuditLog implements AuditLog {
         this.outage.lost++;
         return;
       }
-      this.outage = { since: record.time, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message, lost: 1 };
+      this.outage = {
+        since: record.time,
+        reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+        lost: 1,
+      };
       throw error;
     }
   }

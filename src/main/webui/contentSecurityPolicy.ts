@@ -20,7 +20,19 @@ export const STRICT_CSP: CspDirectives = {
   'worker-src': ["'none'"],
 };
 
-const FORBIDDEN_SOURCES = new Set(["'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'wasm-unsafe-eval'", '*', 'http:', 'https:', 'ws:', 'wss:', 'blob:', 'filesystem:']);
+const FORBIDDEN_SOURCES = new Set([
+  "'unsafe-inline'",
+  "'unsafe-eval'",
+  "'unsafe-hashes'",
+  "'wasm-unsafe-eval'",
+  '*',
+  'http:',
+  'https:',
+  'ws:',
+  'wss:',
+  'blob:',
+  'filesystem:',
+]);
 const SOURCE_SHAPE = /^[^\s;,]+$/;
 
 /**
@@ -33,7 +45,8 @@ export function buildCsp(extra: CspDirectives = {}): string {
   for (const [name, sources] of Object.entries(extra)) {
     if (!/^[a-z-]+$/.test(name)) throw new Error(`bad CSP directive name: ${JSON.stringify(name)}`);
     for (const source of sources) {
-      if (!SOURCE_SHAPE.test(source) || FORBIDDEN_SOURCES.has(source.toLowerCase())) throw new Error(`refusing CSP source ${JSON.stringify(source)} for ${name}`);
+      if (!SOURCE_SHAPE.test(source) || FORBIDDEN_SOURCES.has(source.toLowerCase()))
+        throw new Error(`refusing CSP source ${JSON.stringify(source)} for ${name}`);
     }
     const base = (merged.get(name) ?? []).filter((s) => s !== "'none'");
     merged.set(name, [...new Set([...base, ...sources])]);

@@ -22,7 +22,11 @@ export class EventStream {
   }
 
   add(response: ServerResponse, headers: Record<string, string>, sessionLives: () => boolean = () => true): void {
-    response.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    response.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+    });
     response.write('retry: 2000\n\n');
     this.clients.set(response, sessionLives);
     response.on('close', () => this.clients.delete(response));

@@ -19,7 +19,13 @@ export function toFailure(error: unknown): HttpFailure {
   if (error instanceof BrokerError) {
     // A profile form's error (ProfileInvalidError) names its field; the page marks it.
     const field = (error as { field?: unknown }).field;
-    return new HttpFailure(error.httpStatus, error.code, error.message, error.hint, typeof field === 'string' ? field : undefined);
+    return new HttpFailure(
+      error.httpStatus,
+      error.code,
+      error.message,
+      error.hint,
+      typeof field === 'string' ? field : undefined,
+    );
   }
   return new HttpFailure(500, 'internal', 'internal error: see the broker log');
 }

@@ -20,7 +20,8 @@ export function checkOrigin(headers: IncomingHttpHeaders, port: number): Refusal
   if (origin !== undefined && origin !== `http://${self}`) return { status: 403, reason: 'foreign Origin' };
   // Browsers label cross-site requests; refuse them even where Origin is missing (some GETs).
   const site = headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return { status: 403, reason: 'cross-site request' };
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    return { status: 403, reason: 'cross-site request' };
   return null;
 }
 

@@ -126,7 +126,8 @@ export class SessionKeeper {
     for (const [token, link] of this.links) if (link.expiresAt <= now) this.links.delete(token);
     for (let i = this.sessions.length - 1; i >= 0; i--) {
       const s = this.sessions[i]!;
-      if (now - s.lastSeen >= this.limits.idleMs || now - s.createdAt >= this.limits.absoluteMs) this.sessions.splice(i, 1);
+      if (now - s.lastSeen >= this.limits.idleMs || now - s.createdAt >= this.limits.absoluteMs)
+        this.sessions.splice(i, 1);
     }
   }
 }

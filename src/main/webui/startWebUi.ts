@@ -75,29 +75,50 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     }
 
     const matched = matchUiOperation(method, path);
-    if (!matched) throw isUiPath(path) ? new HttpFailure(405, 'bad-request', 'method not allowed') : new HttpFailure(404, 'not-found', `no such API: ${path}`);
+    if (!matched)
+      throw isUiPath(path)
+        ? new HttpFailure(405, 'bad-request', 'method not allowed')
+        : new HttpFailure(404, 'not-found', `no such API: ${path}`);
     const { operation, params } = matched;
     const authorization = request.headers.authorization;
     // Every operation but trading a link's token needs a live session.
     const session = operation === 'openSession' ? undefined : sessions.admit(authorization);
-    if (operation !== 'openSession' && !session) throw new HttpFailure(401, 'unauthorized', 'this page has no session, or its session has ended', 'run kubecred ui for a new link');
+    if (operation !== 'openSession' && !session)
+      throw new HttpFailure(
+        401,
+        'unauthorized',
+        'this page has no session, or its session has ended',
+        'run kubecred ui for a new link',
+      );
     const { request: bodySchema } = UI_OPERATIONS[operation] as { request?: z.ZodType };
     // Only JSON bodies: a cross-site form cannot send them without a CORS preflight we never grant.
-    if (bodySchema && !request.headers['content-type']?.startsWith('application/json')) throw new HttpFailure(415, 'bad-request', 'send JSON');
+    if (bodySchema && !request.headers['content-type']?.startsWith('application/json'))
+      throw new HttpFailure(415, 'bad-request', 'send JSON');
     const body = await readBody(request, bodySchema);
     const handler = handlers[operation] as (call: UiCall<typeof operation>) => Promise<UiAnswer<typeof operation>>;
-    const answer = await handler({ params: params as UiCall<typeof operation>['params'], body: body as never, origin: session?.origin, authorization, response });
+    const answer = await handler({
+      params: params as UiCall<typeof operation>['params'],
+      body: body as never,
+      origin: session?.origin,
+      authorization,
+      response,
+    });
     if (answer !== STREAMED) send(response, answer.status, answer.body);
   };
 
-  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (request, response) => {
-    route(request, response).catch((error: unknown) => {
-      const failure = toFailure(error);
-      if (response.headersSent) return void response.end();
-      const { code, message, hint, field } = failure;
-      send(response, failure.status, { error: { code, message, ...(hint ? { hint } : {}), ...(field ? { field } : {}) } });
-    });
-  });
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    (request, response) => {
+      route(request, response).catch((error: unknown) => {
+        const failure = toFailure(error);
+        if (response.headersSent) return void response.end();
+        const { code, message, hint, field } = failure;
+        send(response, failure.status, {
+          error: { code, message, ...(hint ? { hint } : {}), ...(field ? { field } : {}) },
+        });
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -137,7 +158,8 @@ async function readBody(request: IncomingMessage, schema?: z.ZodType): Promise<u
   }
   const json = await readJsonBody(request, MAX_BODY_BYTES, {});
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new HttpFailure(400, 'bad-request', `bad request: ${parsed.error.issues[0]?.message ?? 'invalid body'}`);
+  if (!parsed.success)
+    throw new HttpFailure(400, 'bad-request', `bad request: ${parsed.error.issues[0]?.message ?? 'invalid body'}`);
   return parsed.data;
 }
 

@@ -19,7 +19,8 @@ export interface UiCall<O extends UiOperation> {
 }
 
 /** What a handler answers: a status and the body its operation promises, or STREAMED when it wrote the answer itself. */
-export type UiAnswer<O extends UiOperation> = { readonly status: number; readonly body: UiResponse<O> } | typeof STREAMED;
+export type UiAnswer<O extends UiOperation> =
+  { readonly status: number; readonly body: UiResponse<O> } | typeof STREAMED;
 export const STREAMED = Symbol('streamed');
 
 /** A handler for every operation of the contract: a missing one does not compile. */
@@ -40,7 +41,13 @@ const ok = <T>(body: T, status = 200) => ({ status, body });
 /** What the broker does for each operation of the UI contract. */
 export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log }: HandlerDeps): UiHandlers {
   const importer = () => {
-    if (!ports.kubeconfigImport) throw new HttpFailure(404, 'not-found', 'this shell cannot import kubeconfigs', 'run kubecred import in a terminal');
+    if (!ports.kubeconfigImport)
+      throw new HttpFailure(
+        404,
+        'not-found',
+        'this shell cannot import kubeconfigs',
+        'run kubecred import in a terminal',
+      );
     return ports.kubeconfigImport;
   };
   // A change made here shows on every page at once, not at the next poll.
@@ -48,7 +55,13 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
   return {
     openSession: async ({ body }) => {
       const session = sessions.exchange(body.token);
-      if (!session) throw new HttpFailure(401, 'unauthorized', 'this link was used already or has expired', 'run kubecred ui for a new link');
+      if (!session)
+        throw new HttpFailure(
+          401,
+          'unauthorized',
+          'this link was used already or has expired',
+          'run kubecred ui for a new link',
+        );
       log(`web UI: a session opened from the link of ${session.origin.label}`);
       return ok({ session: session.secret });
     },
@@ -78,9 +91,17 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     // The login's own failure (cancelled) reaches the page on the stream, like any outcome.
     cancelLogin: async ({ params: { profile } }) => (await ports.cancelLogin(profile), changed(ok({}))),
     answer: async ({ params: { prompt: id }, body: answer, origin }) => {
-      if (answer.kind === 'approval' && answer.allow && origin) refuseSelfApproval(ports.prompts.list().find((p) => p.id === id), origin);
-      if (!ports.prompts.answer(id, answer)) throw new HttpFailure(404, 'not-found', 'that question was answered or timed out');
-      if (answer.kind === 'approval') log(`web UI: approval ${answer.allow ? 'given' : 'refused'} in a session opened from the link of ${origin?.label ?? 'nobody'}`);
+      if (answer.kind === 'approval' && answer.allow && origin)
+        refuseSelfApproval(
+          ports.prompts.list().find((p) => p.id === id),
+          origin,
+        );
+      if (!ports.prompts.answer(id, answer))
+        throw new HttpFailure(404, 'not-found', 'that question was answered or timed out');
+      if (answer.kind === 'approval')
+        log(
+          `web UI: approval ${answer.allow ? 'given' : 'refused'} in a session opened from the link of ${origin?.label ?? 'nobody'}`,
+        );
       return ok({});
     },
     addProfile: async ({ body }) => (await ports.addProfile(body), changed(ok({}, 201))),
@@ -110,6 +131,11 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
 function refuseSelfApproval(prompt: PendingPrompt | undefined, origin: LinkOrigin): void {
   if (prompt?.kind !== 'approval') return;
   if (prompt.callers.some((caller) => caller.pid !== undefined && origin.ancestry.includes(caller.pid))) {
-    throw new HttpFailure(403, 'denied', 'the program waiting on this approval opened this page itself, so it cannot approve its own request', 'approve it in a Kubecred window you opened yourself (kubecred ui)');
+    throw new HttpFailure(
+      403,
+      'denied',
+      'the program waiting on this approval opened this page itself, so it cannot approve its own request',
+      'approve it in a Kubecred window you opened yourself (kubecred ui)',
+    );
   }
 }

@@ -1,6 +1,6 @@
 import type { LinkOrigin, SessionKeeper } from './sessionKeeper.js';
 
-const TRAY_WINDOWS: LinkOrigin = { label: 'the tray app\'s windows', ancestry: [] };
+const TRAY_WINDOWS: LinkOrigin = { label: "the tray app's windows", ancestry: [] };
 
 /**
  * How the tray app's windows hold a session without a token in any URL or a cookie: the main
@@ -21,7 +21,8 @@ export class WindowAuthorization {
   /** The headers to add to a window's request for `url`: none unless it goes to this server. */
   headersFor(url: string): Record<string, string> {
     if (!this.isOwn(url)) return {};
-    if (this.secret === undefined || !this.sessions.isLive(this.secret)) this.secret = this.sessions.openSession(TRAY_WINDOWS);
+    if (this.secret === undefined || !this.sessions.isLive(this.secret))
+      this.secret = this.sessions.openSession(TRAY_WINDOWS);
     return { authorization: `Bearer ${this.secret}` };
   }
 

@@ -7,14 +7,18 @@ const RETRY_MS = 2_000;
  * session in a header. Reconnects after a drop; stops for good when the broker says the
  * session is gone (401), since retrying could never succeed.
  */
-export function followEvents(open: (signal: AbortSignal) => Promise<Response>, onState: (data: string) => void, onError: (error: Error) => void): () => void {
+export function followEvents(
+  open: (signal: AbortSignal) => Promise<Response>,
+  onState: (data: string) => void,
+  onError: (error: Error) => void,
+): () => void {
   const stop = new AbortController();
   const run = async (): Promise<void> => {
     while (!stop.signal.aborted) {
       try {
         const response = await open(stop.signal);
         if (response.status === 401) {
-          onError(new ApiError('unauthorized', 'this page\'s session has ended: run kubecred ui for a new link'));
+          onError(new ApiError('unauthorized', "this page's session has ended: run kubecred ui for a new link"));
           return;
         }
         if (!response.ok || !response.body) throw new Error(`the broker answered ${response.status}`);
@@ -45,7 +49,10 @@ async function readEvents(body: ReadableStream<Uint8Array>, onState: (data: stri
       buffer = buffer.slice(end + 2);
       const lines = block.split('\n');
       if (!lines.includes('event: state')) continue;
-      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
       if (data) onState(data);
     }
   }

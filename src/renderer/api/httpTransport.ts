@@ -1,6 +1,23 @@
 import { type PromptAnswer } from '../../shared/api/prompts.js';
-import { apiErrorSchema, type AuditEntry, type ImportPreview, type ImportResult, type Preferences, type ProfileChanges, type TokenChanges, type TokenView, type WebUiState } from '../../shared/api/webUiApi.js';
-import { UI_OPERATIONS, uiPath, type UiOperation, type UiParams, type UiRequest, type UiResponse } from '../../shared/api/uiContract.js';
+import {
+  apiErrorSchema,
+  type AuditEntry,
+  type ImportPreview,
+  type ImportResult,
+  type Preferences,
+  type ProfileChanges,
+  type TokenChanges,
+  type TokenView,
+  type WebUiState,
+} from '../../shared/api/webUiApi.js';
+import {
+  UI_OPERATIONS,
+  uiPath,
+  type UiOperation,
+  type UiParams,
+  type UiRequest,
+  type UiResponse,
+} from '../../shared/api/uiContract.js';
 import { followEvents } from './eventSource.js';
 import { ApiError, type Transport } from './transport.js';
 
@@ -104,7 +121,8 @@ export class HttpTransport implements Transport {
   subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void {
     const { state } = UI_OPERATIONS;
     return followEvents(
-      (signal) => this.fetcher(this.base + uiPath('events', {}), { headers: this.headers(), cache: 'no-store', signal }),
+      (signal) =>
+        this.fetcher(this.base + uiPath('events', {}), { headers: this.headers(), cache: 'no-store', signal }),
       (data) => {
         const parsed = state.response.safeParse(JSON.parse(data));
         if (parsed.success) listener(parsed.data);
@@ -131,8 +149,16 @@ export class HttpTransport implements Transport {
   }
 
   /** One operation of the contract: its method and path, its body checked before it leaves, its answer checked on arrival. */
-  private async call<O extends Exclude<UiOperation, 'events'>>(operation: O, params: UiParams<O>, body: UiRequest<O>): Promise<UiResponse<O>> {
-    const spec: { method: string; request?: { parse(value: unknown): unknown }; response?: { parse(value: unknown): unknown } } = UI_OPERATIONS[operation];
+  private async call<O extends Exclude<UiOperation, 'events'>>(
+    operation: O,
+    params: UiParams<O>,
+    body: UiRequest<O>,
+  ): Promise<UiResponse<O>> {
+    const spec: {
+      method: string;
+      request?: { parse(value: unknown): unknown };
+      response?: { parse(value: unknown): unknown };
+    } = UI_OPERATIONS[operation];
     const init: RequestInit =
       spec.method === 'GET'
         ? { headers: this.headers(), cache: 'no-store' }
@@ -162,7 +188,13 @@ async function readJson(response: Response): Promise<unknown> {
   }
   if (!response.ok) {
     const error = apiErrorSchema.safeParse(json);
-    if (error.success) throw new ApiError(error.data.error.code, error.data.error.message, error.data.error.hint, error.data.error.field);
+    if (error.success)
+      throw new ApiError(
+        error.data.error.code,
+        error.data.error.message,
+        error.data.error.hint,
+        error.data.error.field,
+      );
     throw new ApiError('internal', `the broker answered ${response.status}`);
   }
   return json;

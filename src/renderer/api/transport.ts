@@ -1,5 +1,14 @@
 import type { PromptAnswer } from '../../shared/api/prompts.js';
-import type { AuditEntry, ImportPreview, ImportResult, Preferences, ProfileChanges, TokenChanges, TokenView, WebUiState } from '../../shared/api/webUiApi.js';
+import type {
+  AuditEntry,
+  ImportPreview,
+  ImportResult,
+  Preferences,
+  ProfileChanges,
+  TokenChanges,
+  TokenView,
+  WebUiState,
+} from '../../shared/api/webUiApi.js';
 
 /**
  * How the UI reaches the broker: HttpTransport, the same in a browser tab and a tray app

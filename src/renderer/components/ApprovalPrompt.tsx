@@ -24,7 +24,15 @@ export function describeCaller(caller: ApprovalPending['caller']): string {
  * Asks whether a program may have a profile's credential: once, for some minutes, or not.
  * Enter allows once (after APPROVAL_ARMING_MS), Escape denies (the dialog around it).
  */
-export function ApprovalPrompt({ prompt, onAnswer, ids }: { prompt: ApprovalPending; onAnswer(allow: boolean, forMinutes?: number): void; ids: PromptIds }) {
+export function ApprovalPrompt({
+  prompt,
+  onAnswer,
+  ids,
+}: {
+  prompt: ApprovalPending;
+  onAnswer(allow: boolean, forMinutes?: number): void;
+  ids: PromptIds;
+}) {
   const [minutes, setMinutes] = useState<number>(15);
   const [armed, setArmed] = useState(false);
   const allowOnce = useRef<HTMLButtonElement>(null);
@@ -35,7 +43,8 @@ export function ApprovalPrompt({ prompt, onAnswer, ids }: { prompt: ApprovalPend
   useEffect(() => {
     // Once armed, the cursor rests on Allow once, unless the user already moved it.
     const dialog = allowOnce.current?.closest('dialog');
-    if (armed && (document.activeElement === dialog || document.activeElement === document.body)) allowOnce.current?.focus();
+    if (armed && (document.activeElement === dialog || document.activeElement === document.body))
+      allowOnce.current?.focus();
   }, [armed]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -49,7 +58,8 @@ export function ApprovalPrompt({ prompt, onAnswer, ids }: { prompt: ApprovalPend
           Allow access to {prompt.profile}?
         </PromptHeading>
         <p id={ids.description} className="prompt-who">
-          <strong className="prompt-caller">{prompt.callers.map(describeCaller).join(', ')}</strong> {several ? 'want' : 'wants'} the credential of profile <strong>{prompt.profile}</strong>.
+          <strong className="prompt-caller">{prompt.callers.map(describeCaller).join(', ')}</strong>{' '}
+          {several ? 'want' : 'wants'} the credential of profile <strong>{prompt.profile}</strong>.
         </p>
         <dl className="prompt-facts">
           <dt>Cluster</dt>
@@ -64,9 +74,13 @@ export function ApprovalPrompt({ prompt, onAnswer, ids }: { prompt: ApprovalPend
               </li>
             ))}
           </ul>
-          <p className="hint">Kubecred keeps only the executable the kernel ran, never a command line: arguments may carry secrets.</p>
+          <p className="hint">
+            Kubecred keeps only the executable the kernel ran, never a command line: arguments may carry secrets.
+          </p>
         </details>
-        {prompt.waiting > 1 ? <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p> : null}
+        {prompt.waiting > 1 ? (
+          <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p>
+        ) : null}
         <div className="prompt-footer">
           <Countdown expiresAt={prompt.expiresAt} ending="Denied" />
           <div className="actions">

@@ -29,7 +29,10 @@ export const NO_FILTER: AuditFilter = { profile: '', program: '', outcome: '' };
 export function filterAudit(records: readonly AuditEntry[], filter: AuditFilter): AuditEntry[] {
   const program = filter.program.trim().toLowerCase();
   return records.filter(
-    (r) => (!filter.profile || r.profile === filter.profile) && (!filter.outcome || r.outcome === filter.outcome) && (!program || callerText(r).toLowerCase().includes(program)),
+    (r) =>
+      (!filter.profile || r.profile === filter.profile) &&
+      (!filter.outcome || r.outcome === filter.outcome) &&
+      (!program || callerText(r).toLowerCase().includes(program)),
   );
 }
 
@@ -64,11 +67,18 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
           Refresh
         </button>
       </div>
-      <p className="hint">Every request for a credential: which program asked, for which profile, and what it got. Never a secret.</p>
+      <p className="hint">
+        Every request for a credential: which program asked, for which profile, and what it got. Never a secret.
+      </p>
       <form className="filters" aria-label="filter the activity" onSubmit={(e) => e.preventDefault()}>
         <span className="filter">
           <label htmlFor={`${id}-profile`}>Profile</label>
-          <select id={`${id}-profile`} name="profile" value={filter.profile} onChange={(e) => setFilter({ ...filter, profile: e.target.value })}>
+          <select
+            id={`${id}-profile`}
+            name="profile"
+            value={filter.profile}
+            onChange={(e) => setFilter({ ...filter, profile: e.target.value })}
+          >
             <option value="">All profiles</option>
             {profiles.map((p) => (
               <option key={p} value={p}>
@@ -79,11 +89,24 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
         </span>
         <span className="filter">
           <label htmlFor={`${id}-program`}>Program</label>
-          <input id={`${id}-program`} name="program" type="search" value={filter.program} placeholder="kubectl" autoComplete="off" onChange={(e) => setFilter({ ...filter, program: e.target.value })} />
+          <input
+            id={`${id}-program`}
+            name="program"
+            type="search"
+            value={filter.program}
+            placeholder="kubectl"
+            autoComplete="off"
+            onChange={(e) => setFilter({ ...filter, program: e.target.value })}
+          />
         </span>
         <span className="filter">
           <label htmlFor={`${id}-outcome`}>Outcome</label>
-          <select id={`${id}-outcome`} name="outcome" value={filter.outcome} onChange={(e) => setFilter({ ...filter, outcome: e.target.value as AuditFilter['outcome'] })}>
+          <select
+            id={`${id}-outcome`}
+            name="outcome"
+            value={filter.outcome}
+            onChange={(e) => setFilter({ ...filter, outcome: e.target.value as AuditFilter['outcome'] })}
+          >
             <option value="">Any</option>
             <option value="served">served</option>
             <option value="denied">denied{denied ? ` (${denied})` : ''}</option>
@@ -107,7 +130,15 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
 }
 
 /** Audit records as rows, newest first as given; denials highlighted. The profile column where several profiles show. */
-export function AuditTable({ records, label, showProfile = false }: { records: readonly AuditEntry[]; label: string; showProfile?: boolean }) {
+export function AuditTable({
+  records,
+  label,
+  showProfile = false,
+}: {
+  records: readonly AuditEntry[];
+  label: string;
+  showProfile?: boolean;
+}) {
   return (
     <table className="audit" aria-label={label}>
       <thead>
@@ -120,7 +151,11 @@ export function AuditTable({ records, label, showProfile = false }: { records: r
       </thead>
       <tbody>
         {records.map((r, i) => (
-          <tr key={`${r.time}-${i}`} data-audit-profile={r.profile} className={r.outcome === 'denied' ? 'row-denied' : undefined}>
+          <tr
+            key={`${r.time}-${i}`}
+            data-audit-profile={r.profile}
+            className={r.outcome === 'denied' ? 'row-denied' : undefined}
+          >
             <td className="nowrap tabular">
               <time dateTime={r.time}>{auditTime(r.time)}</time>
             </td>

@@ -26,14 +26,38 @@ export function FormErrorText({ error, fields }: { error: FieldError | null; fie
 }
 
 /** One profile field of the add and edit forms: a line, or one item per line for lists. */
-export function FieldInput({ spec, value, error, onChange }: { spec: FieldSpec; value: string; error: FieldError | null; onChange: (value: string) => void }) {
+export function FieldInput({
+  spec,
+  value,
+  error,
+  onChange,
+}: {
+  spec: FieldSpec;
+  value: string;
+  error: FieldError | null;
+  onChange: (value: string) => void;
+}) {
   return (
     <label>
       {spec.label}
       {spec.list ? (
-        <textarea name={spec.key} rows={3} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error?.field === spec.key} />
+        <textarea
+          name={spec.key}
+          rows={3}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={error?.field === spec.key}
+        />
       ) : (
-        <input name={spec.key} type={spec.secret ? 'password' : 'text'} value={value} placeholder={spec.placeholder} autoComplete={spec.secret ? 'new-password' : 'off'} onChange={(e) => onChange(e.target.value)} aria-invalid={error?.field === spec.key} />
+        <input
+          name={spec.key}
+          type={spec.secret ? 'password' : 'text'}
+          value={value}
+          placeholder={spec.placeholder}
+          autoComplete={spec.secret ? 'new-password' : 'off'}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={error?.field === spec.key}
+        />
       )}
       <FieldErrorText error={error} field={spec.key} />
     </label>

@@ -20,7 +20,15 @@ export function firstEmptyField(prompt: FormPending): string | undefined {
  * provider asks, such as a one-time code). Every field must be filled: the provider refuses
  * a half-answered form anyway, so the page says so first, and Enter moves to the next empty one.
  */
-export function FormPrompt({ prompt, onAnswer, ids }: { prompt: FormPending; onAnswer(values: Record<string, string> | null): void; ids: PromptIds }) {
+export function FormPrompt({
+  prompt,
+  onAnswer,
+  ids,
+}: {
+  prompt: FormPending;
+  onAnswer(values: Record<string, string> | null): void;
+  ids: PromptIds;
+}) {
   const [values, setValues] = useState(() => initialValues(prompt));
   const [start] = useState(() => firstEmptyField(prompt));
   const complete = prompt.fields.every((f) => (values[f.name] ?? '') !== '');
@@ -44,7 +52,13 @@ export function FormPrompt({ prompt, onAnswer, ids }: { prompt: FormPending; onA
         {prompt.title}
       </PromptHeading>
       <p id={ids.description} className="hint">
-        {prompt.title.includes(prompt.profile) ? 'Kubecred asks what the profile does not say.' : <>For profile <strong>{prompt.profile}</strong>.</>}
+        {prompt.title.includes(prompt.profile) ? (
+          'Kubecred asks what the profile does not say.'
+        ) : (
+          <>
+            For profile <strong>{prompt.profile}</strong>.
+          </>
+        )}
         {prompt.waiting > 1 ? ` ${prompt.waiting} requests wait on this login.` : ''}
       </p>
       {prompt.fields.map((field) => (

@@ -30,20 +30,51 @@ export function ImportWizard({ transport }: { transport: Pick<Transport, 'import
 
   return (
     <section className="card" aria-label="kubeconfig import">
-      {problem ? <p className="error-text" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p className="error-text" role="alert">
+          {problem}
+        </p>
+      ) : null}
       {step.at === 'start' ? (
         <>
-          <p className="hint">Move the tokens, client keys and refresh tokens written in your kubeconfig into Kubecred. You see every change before it is made.</p>
-          <button type="button" disabled={busy} onClick={look}>Look at my kubeconfig</button>
+          <p className="hint">
+            Move the tokens, client keys and refresh tokens written in your kubeconfig into Kubecred. You see every
+            change before it is made.
+          </p>
+          <button type="button" disabled={busy} onClick={look}>
+            Look at my kubeconfig
+          </button>
         </>
       ) : null}
-      {step.at === 'preview' ? <Preview preview={step.preview} busy={busy} onCancel={() => setStep({ at: 'start' })} onImport={() => void attempt(async () => ({ at: 'done', result: await transport.importKubeconfig(step.preview.fingerprint) }))} /> : null}
+      {step.at === 'preview' ? (
+        <Preview
+          preview={step.preview}
+          busy={busy}
+          onCancel={() => setStep({ at: 'start' })}
+          onImport={() =>
+            void attempt(async () => ({
+              at: 'done',
+              result: await transport.importKubeconfig(step.preview.fingerprint),
+            }))
+          }
+        />
+      ) : null}
       {step.at === 'done' ? <Done result={step.result} /> : null}
     </section>
   );
 }
 
-function Preview({ preview, busy, onImport, onCancel }: { preview: ImportPreview; busy: boolean; onImport: () => void; onCancel: () => void }) {
+function Preview({
+  preview,
+  busy,
+  onImport,
+  onCancel,
+}: {
+  preview: ImportPreview;
+  busy: boolean;
+  onImport: () => void;
+  onCancel: () => void;
+}) {
   const nothing = preview.moves.length === 0;
   return (
     <>
@@ -60,8 +91,13 @@ function Preview({ preview, busy, onImport, onCancel }: { preview: ImportPreview
           {preview.moves.map((move) => (
             <li key={`${move.file}:${move.user}`} className="profile" data-move={move.user}>
               <div className="profile-text">
-                <strong>{move.user}</strong> becomes a <span className="provider">{move.provider}</span> profile named <strong>{move.profile}</strong>
-                <div className="hint">{move.secrets.length > 0 ? `into the secret store: ${move.secrets.join(', ')}` : 'its plugin runs through Kubecred'}</div>
+                <strong>{move.user}</strong> becomes a <span className="provider">{move.provider}</span> profile named{' '}
+                <strong>{move.profile}</strong>
+                <div className="hint">
+                  {move.secrets.length > 0
+                    ? `into the secret store: ${move.secrets.join(', ')}`
+                    : 'its plugin runs through Kubecred'}
+                </div>
                 {move.notes.map((note) => (
                   <div key={note} className="warning">
                     {note}
@@ -110,7 +146,16 @@ function DiffView({ diff }: { diff: string }) {
   return (
     <pre className="diff" aria-label="kubeconfig diff">
       {diff.split('\n').map((line, index) => (
-        <span key={index} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-remove' : undefined}>
+        <span
+          key={index}
+          className={
+            line.startsWith('+') && !line.startsWith('+++')
+              ? 'diff-add'
+              : line.startsWith('-') && !line.startsWith('---')
+                ? 'diff-remove'
+                : undefined
+          }
+        >
           {line}
           {'\n'}
         </span>
@@ -123,12 +168,19 @@ function Done({ result }: { result: ImportResult }) {
   return (
     <div role="status" aria-label="import done">
       <p>
-        Moved {result.moves.length} user{result.moves.length === 1 ? '' : 's'} into Kubecred: {result.moves.map((m) => m.profile).join(', ')}.
+        Moved {result.moves.length} user{result.moves.length === 1 ? '' : 's'} into Kubecred:{' '}
+        {result.moves.map((m) => m.profile).join(', ')}.
       </p>
       {result.backups.map((b) => (
         <p key={b.file} className="hint">
           {b.file} as it was is saved in {b.backup} (readable by you only).
-          {b.plaintext ? <> It still holds the old credentials: once kubectl works, <code>kubecred import --prune-backups</code> deletes it.</> : null}
+          {b.plaintext ? (
+            <>
+              {' '}
+              It still holds the old credentials: once kubectl works, <code>kubecred import --prune-backups</code>{' '}
+              deletes it.
+            </>
+          ) : null}
         </p>
       ))}
       {result.backups.length > 0 ? (
@@ -136,7 +188,9 @@ function Done({ result }: { result: ImportResult }) {
           To take this import back: <code>kubecred import --undo</code>
         </p>
       ) : null}
-      {result.leftFiles.length > 0 ? <p className="hint">Now in the secret store, and safe to delete: {result.leftFiles.join(', ')}</p> : null}
+      {result.leftFiles.length > 0 ? (
+        <p className="hint">Now in the secret store, and safe to delete: {result.leftFiles.join(', ')}</p>
+      ) : null}
       <p>
         <a className="button" href="#/profiles">
           See the profiles

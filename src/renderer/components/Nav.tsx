@@ -18,7 +18,14 @@ export function Nav({ current, counts }: { current: SectionId; counts: Partial<R
           <li key={s.id}>
             <a href={routeHref({ section: s.id })} aria-current={s.id === current ? 'page' : undefined} data-nav={s.id}>
               <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
-                <path d={ICONS[s.id]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+                <path
+                  d={ICONS[s.id]}
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
               </svg>
               <span className="nav-label">{s.label}</span>
               {counts[s.id] ? (

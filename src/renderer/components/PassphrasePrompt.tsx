@@ -5,7 +5,15 @@ import type { PendingPrompt } from '../../shared/api/prompts.js';
 type PassphrasePending = Extract<PendingPrompt, { kind: 'passphrase' }>;
 
 /** Unlocks (or, for a new store, sets) an encrypted file store's passphrase; a new one is typed twice. */
-export function PassphrasePrompt({ prompt, onAnswer, ids }: { prompt: PassphrasePending; onAnswer(passphrase: string | null): void; ids: PromptIds }) {
+export function PassphrasePrompt({
+  prompt,
+  onAnswer,
+  ids,
+}: {
+  prompt: PassphrasePending;
+  onAnswer(passphrase: string | null): void;
+  ids: PromptIds;
+}) {
   const [passphrase, setPassphrase] = useState('');
   const [again, setAgain] = useState('');
   const againField = useRef<HTMLInputElement>(null);
@@ -29,21 +37,44 @@ export function PassphrasePrompt({ prompt, onAnswer, ids }: { prompt: Passphrase
         {prompt.create ? 'Choose a passphrase' : 'Passphrase'} for {prompt.store}
       </PromptHeading>
       <p id={ids.description} className="prompt-who">
-        {prompt.create ? 'The secret store is new: its passphrase encrypts every secret in it. It cannot be recovered.' : 'The secret store is locked.'}
+        {prompt.create
+          ? 'The secret store is new: its passphrase encrypts every secret in it. It cannot be recovered.'
+          : 'The secret store is locked.'}
         {prompt.waiting > 1 ? ` ${prompt.waiting} requests wait on it.` : ''}
       </p>
       <label className="prompt-field">
         <span>Passphrase</span>
-        <input type="password" name="passphrase" autoComplete={prompt.create ? 'new-password' : 'current-password'} data-autofocus value={passphrase} onKeyDown={moveOn} onChange={(e) => setPassphrase(e.target.value)} />
+        <input
+          type="password"
+          name="passphrase"
+          autoComplete={prompt.create ? 'new-password' : 'current-password'}
+          data-autofocus
+          value={passphrase}
+          onKeyDown={moveOn}
+          onChange={(e) => setPassphrase(e.target.value)}
+        />
       </label>
       {prompt.create ? (
         <label className="prompt-field">
           <span>Again</span>
-          <input ref={againField} type="password" name="again" autoComplete="new-password" aria-invalid={mismatch} value={again} onChange={(e) => setAgain(e.target.value)} />
+          <input
+            ref={againField}
+            type="password"
+            name="again"
+            autoComplete="new-password"
+            aria-invalid={mismatch}
+            value={again}
+            onChange={(e) => setAgain(e.target.value)}
+          />
         </label>
       ) : null}
       {mismatch ? <p className="prompt-callout">The two passphrases differ.</p> : null}
-      <PromptActions label={prompt.create ? 'Create' : 'Unlock'} disabled={!ready} onCancel={() => onAnswer(null)} expiresAt={prompt.expiresAt} />
+      <PromptActions
+        label={prompt.create ? 'Create' : 'Unlock'}
+        disabled={!ready}
+        onCancel={() => onAnswer(null)}
+        expiresAt={prompt.expiresAt}
+      />
     </form>
   );
 }

@@ -2,14 +2,22 @@ import { useState } from 'react';
 import type { Interaction } from '../../shared/api/status.js';
 
 /** Logins waiting on the user: a page to open in the browser, or a code to type elsewhere. */
-export function PendingLogins({ interactions, onCancel }: { interactions: readonly Interaction[]; onCancel: (profile: string) => void }) {
+export function PendingLogins({
+  interactions,
+  onCancel,
+}: {
+  interactions: readonly Interaction[];
+  onCancel: (profile: string) => void;
+}) {
   if (interactions.length === 0) return null;
   return (
     <section className="pending" aria-label="pending logins">
       {interactions.map((i) => {
         switch (i.kind) {
           case 'browser':
-            return <BrowserLogin key={i.profile} profile={i.profile} url={i.url} onCancel={() => onCancel(i.profile)} />;
+            return (
+              <BrowserLogin key={i.profile} profile={i.profile} url={i.url} onCancel={() => onCancel(i.profile)} />
+            );
           case 'device':
             return <DeviceLogin key={i.profile} interaction={i} onCancel={() => onCancel(i.profile)} />;
           case 'message':
@@ -52,7 +60,13 @@ function BrowserLogin({ profile, url, onCancel }: { profile: string; url: string
   );
 }
 
-function DeviceLogin({ interaction, onCancel }: { interaction: Extract<Interaction, { kind: 'device' }>; onCancel: () => void }) {
+function DeviceLogin({
+  interaction,
+  onCancel,
+}: {
+  interaction: Extract<Interaction, { kind: 'device' }>;
+  onCancel: () => void;
+}) {
   const link = interaction.verificationUriComplete ?? interaction.verificationUri;
   return (
     <div className="card" data-login={interaction.profile}>

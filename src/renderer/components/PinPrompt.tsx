@@ -6,7 +6,8 @@ type PinPending = Extract<PendingPrompt, { kind: 'pin' }>;
 
 /** What the token's flags mean for the user, worst first: a locked card, the last try, few left. */
 export function pinWarning(flags: PinPending['flags']): string | null {
-  if (flags.locked) return 'This token is locked: its PIN was entered wrongly too often. Unlock it with its PUK or admin tool.';
+  if (flags.locked)
+    return 'This token is locked: its PIN was entered wrongly too often. Unlock it with its PUK or admin tool.';
   if (flags.finalTry) return 'Last try: one more wrong PIN locks this token.';
   if (flags.countLow) return 'A wrong PIN was entered before: few tries are left before the token locks.';
   return null;
@@ -21,7 +22,15 @@ export function pinTriesLeft(flags: PinPending['flags']): string | null {
 }
 
 /** Asks for a token's PIN; the broker never retries a PIN by itself. */
-export function PinPrompt({ prompt, onAnswer, ids }: { prompt: PinPending; onAnswer(pin: string | null): void; ids: PromptIds }) {
+export function PinPrompt({
+  prompt,
+  onAnswer,
+  ids,
+}: {
+  prompt: PinPending;
+  onAnswer(pin: string | null): void;
+  ids: PromptIds;
+}) {
   const [pin, setPin] = useState('');
   const warning = pinWarning(prompt.flags);
   const tries = pinTriesLeft(prompt.flags);
@@ -36,8 +45,20 @@ export function PinPrompt({ prompt, onAnswer, ids }: { prompt: PinPending; onAns
         PIN for {prompt.tokenLabel}
       </PromptHeading>
       <p id={ids.description} className="prompt-who">
-        {prompt.caller ? <><strong className="prompt-caller">{prompt.caller}</strong> needs</> : 'Kubecred needs'} the PIN of token <strong>{prompt.token}</strong>
-        {prompt.profile ? <> for profile <strong>{prompt.profile}</strong></> : null}
+        {prompt.caller ? (
+          <>
+            <strong className="prompt-caller">{prompt.caller}</strong> needs
+          </>
+        ) : (
+          'Kubecred needs'
+        )}{' '}
+        the PIN of token <strong>{prompt.token}</strong>
+        {prompt.profile ? (
+          <>
+            {' '}
+            for profile <strong>{prompt.profile}</strong>
+          </>
+        ) : null}
         {prompt.waiting > 1 ? ` (${prompt.waiting} requests wait on it)` : ''}.
       </p>
       {warning ? (
@@ -47,9 +68,22 @@ export function PinPrompt({ prompt, onAnswer, ids }: { prompt: PinPending; onAns
       ) : null}
       <label className="prompt-field">
         <span>PIN</span>
-        <input type="password" name="pin" autoComplete="off" data-autofocus value={pin} disabled={prompt.flags.locked} onChange={(e) => setPin(e.target.value)} />
+        <input
+          type="password"
+          name="pin"
+          autoComplete="off"
+          data-autofocus
+          value={pin}
+          disabled={prompt.flags.locked}
+          onChange={(e) => setPin(e.target.value)}
+        />
       </label>
-      <PromptActions label="Unlock" disabled={!pin || prompt.flags.locked} onCancel={() => onAnswer(null)} expiresAt={prompt.expiresAt} />
+      <PromptActions
+        label="Unlock"
+        disabled={!pin || prompt.flags.locked}
+        onCancel={() => onAnswer(null)}
+        expiresAt={prompt.expiresAt}
+      />
     </form>
   );
 }

@@ -15,7 +15,15 @@ const APPROVALS: ReadonlyArray<{ value: Approval; label: string }> = [
  * at once (config.yaml through the broker's validation), then read back, so the page shows
  * what the file now says.
  */
-export function PreferencesView({ transport, version, configBroken }: { transport: Transport; version: unknown; configBroken: boolean }) {
+export function PreferencesView({
+  transport,
+  version,
+  configBroken,
+}: {
+  transport: Transport;
+  version: unknown;
+  configBroken: boolean;
+}) {
   const [prefs, setPrefs] = useState<Preferences | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
@@ -40,29 +48,55 @@ export function PreferencesView({ transport, version, configBroken }: { transpor
         </p>
       ) : null}
       <label className="start-at-login">
-        <input type="checkbox" checked={prefs.startAtLogin.enabled} disabled={prefs.startAtLogin.problem !== undefined} onChange={(e) => change(() => transport.setStartAtLogin(e.target.checked))} />
+        <input
+          type="checkbox"
+          checked={prefs.startAtLogin.enabled}
+          disabled={prefs.startAtLogin.problem !== undefined}
+          onChange={(e) => change(() => transport.setStartAtLogin(e.target.checked))}
+        />
         <span>Start Kubecred at login</span>
       </label>
       {prefs.startAtLogin.problem ? <p className="hint">{prefs.startAtLogin.problem}</p> : null}
       {/* A broken config.yaml reads as no profiles and no tokens: say so, rather than show empty lists. */}
-      {configBroken ? <p className="hint config-wait">Approvals and PIN grace periods are kept in config.yaml, which cannot be read now (see the top of the page). They show here again once the file is fixed.</p> : <Policies prefs={prefs} change={change} transport={transport} />}
+      {configBroken ? (
+        <p className="hint config-wait">
+          Approvals and PIN grace periods are kept in config.yaml, which cannot be read now (see the top of the page).
+          They show here again once the file is fixed.
+        </p>
+      ) : (
+        <Policies prefs={prefs} change={change} transport={transport} />
+      )}
     </section>
   );
 }
 
-function Policies({ prefs, change, transport }: { prefs: Preferences; change: (action: () => Promise<void>) => void; transport: Transport }) {
+function Policies({
+  prefs,
+  change,
+  transport,
+}: {
+  prefs: Preferences;
+  change: (action: () => Promise<void>) => void;
+  transport: Transport;
+}) {
   return (
     <>
       {prefs.profiles.length > 0 ? (
         <>
           <h3>Ask before handing out a credential</h3>
-          <p className="hint">Once per program: the first request of each running program waits for your Allow. Every time: each request does, unless you allow a program for some minutes.</p>
+          <p className="hint">
+            Once per program: the first request of each running program waits for your Allow. Every time: each request
+            does, unless you allow a program for some minutes.
+          </p>
         </>
       ) : null}
       {prefs.profiles.map((p) => (
         <label key={p.name} className="pref-row" data-approval={p.name}>
           <span>{p.name}</span>
-          <select value={p.approval} onChange={(e) => change(() => transport.updateProfile(p.name, { approval: e.target.value }))}>
+          <select
+            value={p.approval}
+            onChange={(e) => change(() => transport.updateProfile(p.name, { approval: e.target.value }))}
+          >
             {APPROVALS.map((a) => (
               <option key={a.value} value={a.value}>
                 {a.label}
@@ -73,7 +107,12 @@ function Policies({ prefs, change, transport }: { prefs: Preferences; change: (a
       ))}
       {prefs.tokens.length > 0 ? <h3>Keep a token's PIN for</h3> : null}
       {prefs.tokens.map((t) => (
-        <PinGrace key={`${t.name}=${t.pinGrace}`} name={t.name} value={t.pinGrace} onSave={(pinGrace) => change(() => transport.updateToken(t.name, { pinGrace }))} />
+        <PinGrace
+          key={`${t.name}=${t.pinGrace}`}
+          name={t.name}
+          value={t.pinGrace}
+          onSave={(pinGrace) => change(() => transport.updateToken(t.name, { pinGrace }))}
+        />
       ))}
     </>
   );
@@ -91,7 +130,13 @@ function PinGrace({ name, value, onSave }: { name: string; value: string; onSave
       }}
     >
       <label>
-        <span>{name}</span> <input value={draft} aria-label={`PIN grace of ${name}`} placeholder="15m" onChange={(e) => setDraft(e.target.value)} />
+        <span>{name}</span>{' '}
+        <input
+          value={draft}
+          aria-label={`PIN grace of ${name}`}
+          placeholder="15m"
+          onChange={(e) => setDraft(e.target.value)}
+        />
       </label>
       <button type="submit" className="secondary small" disabled={draft.trim() === value || draft.trim() === ''}>
         Save

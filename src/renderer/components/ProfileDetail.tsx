@@ -35,7 +35,21 @@ interface Props {
 }
 
 /** One profile: what it is, where its secret lives, who uses it, and only the actions its provider has. */
-export function ProfileDetail({ profile, name, now, busy, loginError, token, activity, load, onLogin, onLogout, onRemove, onUpdate, onStoreSecret }: Props) {
+export function ProfileDetail({
+  profile,
+  name,
+  now,
+  busy,
+  loginError,
+  token,
+  activity,
+  load,
+  onLogin,
+  onLogout,
+  onRemove,
+  onUpdate,
+  onStoreSecret,
+}: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -46,7 +60,10 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
   const loadOnce = useMemo(() => () => loaded ?? load(name), [loaded, load, name]);
   useEffect(() => {
     let live = true;
-    loaded?.then((c) => live && setConfig(c), () => undefined);
+    loaded?.then(
+      (c) => live && setConfig(c),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -62,7 +79,9 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
     return (
       <section aria-label={`profile ${name}`} className="view">
         {back}
-        <h1 ref={heading} tabIndex={-1}>{name}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {name}
+        </h1>
         <p className="empty">There is no profile named {name} (it was removed, or config.yaml changed).</p>
       </section>
     );
@@ -86,7 +105,12 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
       {badge.fix ? <p className="fix">{badge.fix}</p> : null}
       <div className="actions detail-actions">
         {offer !== 'none' ? (
-          <button type="button" className={offer === 'secondary' ? 'secondary' : undefined} disabled={busy} onClick={onLogin}>
+          <button
+            type="button"
+            className={offer === 'secondary' ? 'secondary' : undefined}
+            disabled={busy}
+            onClick={onLogin}
+          >
             Log in
           </button>
         ) : null}
@@ -101,7 +125,12 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
         {confirming ? (
           <span className="confirm" role="group" aria-label={`remove ${name}?`}>
             Remove from config.yaml, with its secrets?{' '}
-            <button type="button" className="danger small" disabled={busy} onClick={() => (setConfirming(false), onRemove())}>
+            <button
+              type="button"
+              className="danger small"
+              disabled={busy}
+              onClick={() => (setConfirming(false), onRemove())}
+            >
               Remove
             </button>{' '}
             <button type="button" className="secondary small" onClick={() => setConfirming(false)}>
@@ -114,12 +143,23 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
           </button>
         )}
       </div>
-      {editing ? <ProfileEditForm name={name} provider={profile.provider} load={loadOnce} onSave={onUpdate} onStoreSecret={onStoreSecret} onClose={() => setEditing(false)} /> : null}
+      {editing ? (
+        <ProfileEditForm
+          name={name}
+          provider={profile.provider}
+          load={loadOnce}
+          onSave={onUpdate}
+          onStoreSecret={onStoreSecret}
+          onClose={() => setEditing(false)}
+        />
+      ) : null}
       <dl className="facts detail-facts">
         <dt>Provider</dt>
         <dd>
           {profile.provider}
-          {PROVIDER_WORDS[profile.provider] ? <span className="hint"> · {PROVIDER_WORDS[profile.provider]}</span> : null}
+          {PROVIDER_WORDS[profile.provider] ? (
+            <span className="hint"> · {PROVIDER_WORDS[profile.provider]}</span>
+          ) : null}
         </dd>
         <dt>Secret kept in</dt>
         <dd>{config ? secretHome(profile.provider, config, profile.secretStore) : '…'}</dd>
@@ -128,7 +168,14 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
             <dt>Token</dt>
             <dd>
               {token.name}
-              {token.label ? ` (${token.label})` : ''}: {!token.present ? 'not plugged in' : token.flags?.locked ? 'locked by wrong PINs' : token.loggedIn ? 'PIN entered' : 'asks for its PIN on use'}
+              {token.label ? ` (${token.label})` : ''}:{' '}
+              {!token.present
+                ? 'not plugged in'
+                : token.flags?.locked
+                  ? 'locked by wrong PINs'
+                  : token.loggedIn
+                    ? 'PIN entered'
+                    : 'asks for its PIN on use'}
             </dd>
           </>
         ) : null}
@@ -143,7 +190,9 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
               ))}
             </ul>
           ) : (
-            <span className="hint">No context of your kubeconfig names this profile (kubecred install --profile {name} --context …).</span>
+            <span className="hint">
+              No context of your kubeconfig names this profile (kubecred install --profile {name} --context …).
+            </span>
           )}
         </dd>
         {profile.servers?.length ? (
@@ -167,7 +216,13 @@ export function ProfileDetail({ profile, name, now, busy, loginError, token, act
           </>
         ) : null}
         <dt>Expires</dt>
-        <dd className="tabular">{profile.expiresAt && left ? `${auditTime(profile.expiresAt)} (${left === 'expired' ? 'expired' : `in ${left}`})` : profile.state === 'ready' ? 'no expiry given' : 'nothing cached'}</dd>
+        <dd className="tabular">
+          {profile.expiresAt && left
+            ? `${auditTime(profile.expiresAt)} (${left === 'expired' ? 'expired' : `in ${left}`})`
+            : profile.state === 'ready'
+              ? 'no expiry given'
+              : 'nothing cached'}
+        </dd>
         <dt>Last caller</dt>
         <dd>{last ? `${callerText(last)}, ${auditTime(last.time)}, ${last.outcome}` : 'nobody yet'}</dd>
       </dl>

@@ -60,7 +60,10 @@ export function ProfileEditForm({ name, provider, load, onSave, onStoreSecret, o
       onClose();
     } catch (e) {
       const failure = e as Error & { field?: string; hint?: string };
-      setError({ field: field || fieldOf(failure.field), text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message });
+      setError({
+        field: field || fieldOf(failure.field),
+        text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message,
+      });
     } finally {
       setSaving(false);
     }
@@ -76,14 +79,30 @@ export function ProfileEditForm({ name, provider, load, onSave, onStoreSecret, o
         Edit {name} <span className="provider">{provider}</span>
       </h2>
       {values
-        ? fields.map((f) => <FieldInput key={f.key} spec={f} value={values[f.key] ?? ''} error={error} onChange={(value) => setValues({ ...values, [f.key]: value })} />)
+        ? fields.map((f) => (
+            <FieldInput
+              key={f.key}
+              spec={f}
+              value={values[f.key] ?? ''}
+              error={error}
+              onChange={(value) => setValues({ ...values, [f.key]: value })}
+            />
+          ))
         : null}
       {secretSpecs.length > 0 ? (
         <fieldset className="secrets">
           <legend>Secrets</legend>
-          <p className="hint">Stored in the profile&apos;s secret store, never in config.yaml; leave a field empty to keep what is stored.</p>
+          <p className="hint">
+            Stored in the profile&apos;s secret store, never in config.yaml; leave a field empty to keep what is stored.
+          </p>
           {secretSpecs.map((f) => (
-            <FieldInput key={f.key} spec={f} value={secrets[f.key] ?? ''} error={error} onChange={(value) => setSecrets({ ...secrets, [f.key]: value })} />
+            <FieldInput
+              key={f.key}
+              spec={f}
+              value={secrets[f.key] ?? ''}
+              error={error}
+              onChange={(value) => setSecrets({ ...secrets, [f.key]: value })}
+            />
           ))}
         </fieldset>
       ) : null}

@@ -25,7 +25,10 @@ export function ProfileForm({ onAdd }: Props) {
       setValues({});
     } catch (e) {
       const failure = e as Error & { field?: string; hint?: string };
-      setError({ field: fieldOf(failure.field), text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message });
+      setError({
+        field: fieldOf(failure.field),
+        text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message,
+      });
     } finally {
       setSaving(false);
     }
@@ -40,7 +43,13 @@ export function ProfileForm({ onAdd }: Props) {
       <h2>Add a profile</h2>
       <label>
         Name
-        <input name="name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} aria-invalid={error?.field === 'name'} />
+        <input
+          name="name"
+          value={name}
+          autoComplete="off"
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={error?.field === 'name'}
+        />
         {errorFor('name')}
       </label>
       <label>
@@ -55,9 +64,19 @@ export function ProfileForm({ onAdd }: Props) {
         {errorFor('provider')}
       </label>
       {fields.map((f) => (
-        <FieldInput key={f.key} spec={f} value={values[f.key] ?? ''} error={error} onChange={(value) => setValues({ ...values, [f.key]: value })} />
+        <FieldInput
+          key={f.key}
+          spec={f}
+          value={values[f.key] ?? ''}
+          error={error}
+          onChange={(value) => setValues({ ...values, [f.key]: value })}
+        />
       ))}
-      {provider === 'static' ? <p className="hint">Store its token afterwards with Edit… on the profile, or: kubecred secret set {name || '<name>'} token</p> : null}
+      {provider === 'static' ? (
+        <p className="hint">
+          Store its token afterwards with Edit… on the profile, or: kubecred secret set {name || '<name>'} token
+        </p>
+      ) : null}
       <FormErrorText error={error} fields={known} />
       <div className="actions">
         <button type="submit" disabled={saving || !name.trim()}>

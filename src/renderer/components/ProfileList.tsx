@@ -47,12 +47,22 @@ export function ProfileList({ profiles, now, busy, loginErrors, tokenOf, onLogin
             </div>
             <div className="actions">
               {offer !== 'none' ? (
-                <button type="button" className={offer === 'secondary' ? 'secondary' : undefined} disabled={busy.has(p.name)} onClick={() => onLogin(p.name)}>
+                <button
+                  type="button"
+                  className={offer === 'secondary' ? 'secondary' : undefined}
+                  disabled={busy.has(p.name)}
+                  onClick={() => onLogin(p.name)}
+                >
                   Log in
                 </button>
               ) : null}
               {hasLogin(p) && p.state === 'ready' ? (
-                <button type="button" className="secondary" disabled={busy.has(p.name)} onClick={() => onLogout(p.name)}>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={busy.has(p.name)}
+                  onClick={() => onLogout(p.name)}
+                >
                   Log out
                 </button>
               ) : null}

@@ -31,10 +31,20 @@ export function Countdown({ expiresAt, ending }: { expiresAt: string; ending: st
   if (seconds === null) return null;
   const soon = seconds <= 15;
   return (
-    <p className={`prompt-countdown${soon ? ' soon' : ''}`} role="timer" aria-label={`${ending} in ${formatCountdown(seconds)}`}>
+    <p
+      className={`prompt-countdown${soon ? ' soon' : ''}`}
+      role="timer"
+      aria-label={`${ending} in ${formatCountdown(seconds)}`}
+    >
       <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
         <circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" strokeWidth="1.6" />
-        <path d="M8 5.5V9l2.2 1.6M6.5 1.5h3" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+        <path
+          d="M8 5.5V9l2.2 1.6M6.5 1.5h3"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          strokeLinecap="round"
+        />
       </svg>
       <span>
         {seconds > 0 ? (
@@ -53,7 +63,21 @@ export function Countdown({ expiresAt, ending }: { expiresAt: string; ending: st
  * The line every prompt ends with: when it times out, then its own action and Cancel.
  * `expiresAt` and `ending` are optional so older callers keep working.
  */
-export function PromptActions({ label, disabled, onCancel, expiresAt, ending = 'Times out', children }: { label: string; disabled: boolean; onCancel: () => void; expiresAt?: string; ending?: string; children?: ReactNode }) {
+export function PromptActions({
+  label,
+  disabled,
+  onCancel,
+  expiresAt,
+  ending = 'Times out',
+  children,
+}: {
+  label: string;
+  disabled: boolean;
+  onCancel: () => void;
+  expiresAt?: string;
+  ending?: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="prompt-footer">
       {expiresAt ? <Countdown expiresAt={expiresAt} ending={ending} /> : <span />}
@@ -96,7 +120,9 @@ export function PromptIcon({ kind }: { kind: IconKind }) {
         <path d="M10.5 10H18M15 10v3M17.5 10v2.5" fill="none" />
       </>
     ),
-    approval: <path d="M10 2 3.5 4.5v5c0 4 2.8 7 6.5 8.5 3.7-1.5 6.5-4.5 6.5-8.5v-5L10 2Zm-2.6 8.2 2 2 3.6-4" fill="none" />,
+    approval: (
+      <path d="M10 2 3.5 4.5v5c0 4 2.8 7 6.5 8.5 3.7-1.5 6.5-4.5 6.5-8.5v-5L10 2Zm-2.6 8.2 2 2 3.6-4" fill="none" />
+    ),
     form: (
       <>
         <circle cx="10" cy="7" r="3.2" fill="none" />
@@ -106,7 +132,17 @@ export function PromptIcon({ kind }: { kind: IconKind }) {
   };
   return (
     <span className={`prompt-icon prompt-icon-${kind}`} aria-hidden="true">
-      <svg viewBox="0 0 20 20" width="20" height="20" focusable="false" fill="currentColor" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        viewBox="0 0 20 20"
+        width="20"
+        height="20"
+        focusable="false"
+        fill="currentColor"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         {paths[kind]}
       </svg>
     </span>

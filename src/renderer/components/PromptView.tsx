@@ -20,7 +20,17 @@ export function escapeAnswer(prompt: PendingPrompt): PromptAnswer {
  * window (`window`). The cursor starts in its input, Enter answers, Escape cancels (denies),
  * and it counts down to when the broker stops waiting.
  */
-export function PromptView({ prompt, onAnswer, presentation = 'overlay', behind = 0 }: { prompt: PendingPrompt; onAnswer(reply: PromptAnswer): void; presentation?: 'overlay' | 'window'; /** Questions hidden under this one (it is on top). */ behind?: number }) {
+export function PromptView({
+  prompt,
+  onAnswer,
+  presentation = 'overlay',
+  behind = 0,
+}: {
+  prompt: PendingPrompt;
+  onAnswer(reply: PromptAnswer): void;
+  presentation?: 'overlay' | 'window';
+  /** Questions hidden under this one (it is on top). */ behind?: number;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const base = useId();
   const ids: PromptIds = { title: `${base}-title`, description: `${base}-description` };
@@ -74,21 +84,57 @@ export function PromptView({ prompt, onAnswer, presentation = 'overlay', behind 
       onCancel={onCancel}
       data-prompt={prompt.id}
     >
-      {behind > 0 ? <p className="prompt-behind">{behind === 1 ? 'One more question waits after this one.' : `${behind} more questions wait after this one.`}</p> : null}
+      {behind > 0 ? (
+        <p className="prompt-behind">
+          {behind === 1 ? 'One more question waits after this one.' : `${behind} more questions wait after this one.`}
+        </p>
+      ) : null}
       <PromptBody prompt={prompt} onAnswer={onAnswer} ids={ids} />
     </dialog>
   );
 }
 
-function PromptBody({ prompt, onAnswer, ids }: { prompt: PendingPrompt; onAnswer(reply: PromptAnswer): void; ids: PromptIds }) {
+function PromptBody({
+  prompt,
+  onAnswer,
+  ids,
+}: {
+  prompt: PendingPrompt;
+  onAnswer(reply: PromptAnswer): void;
+  ids: PromptIds;
+}) {
   switch (prompt.kind) {
     case 'pin':
-      return <PinPrompt prompt={prompt} ids={ids} onAnswer={(pin) => onAnswer(pin === null ? CANCEL : { kind: 'pin', pin })} />;
+      return (
+        <PinPrompt
+          prompt={prompt}
+          ids={ids}
+          onAnswer={(pin) => onAnswer(pin === null ? CANCEL : { kind: 'pin', pin })}
+        />
+      );
     case 'passphrase':
-      return <PassphrasePrompt prompt={prompt} ids={ids} onAnswer={(passphrase) => onAnswer(passphrase === null ? CANCEL : { kind: 'passphrase', passphrase })} />;
+      return (
+        <PassphrasePrompt
+          prompt={prompt}
+          ids={ids}
+          onAnswer={(passphrase) => onAnswer(passphrase === null ? CANCEL : { kind: 'passphrase', passphrase })}
+        />
+      );
     case 'approval':
-      return <ApprovalPrompt prompt={prompt} ids={ids} onAnswer={(allow, forMinutes) => onAnswer({ kind: 'approval', allow, ...(forMinutes ? { forMinutes } : {}) })} />;
+      return (
+        <ApprovalPrompt
+          prompt={prompt}
+          ids={ids}
+          onAnswer={(allow, forMinutes) => onAnswer({ kind: 'approval', allow, ...(forMinutes ? { forMinutes } : {}) })}
+        />
+      );
     case 'form':
-      return <FormPrompt prompt={prompt} ids={ids} onAnswer={(values) => onAnswer(values === null ? CANCEL : { kind: 'form', values })} />;
+      return (
+        <FormPrompt
+          prompt={prompt}
+          ids={ids}
+          onAnswer={(values) => onAnswer(values === null ? CANCEL : { kind: 'form', values })}
+        />
+      );
   }
 }

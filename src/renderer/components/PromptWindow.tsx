@@ -20,8 +20,14 @@ export function PromptWindow({ transport, id, close }: { transport: Transport; i
         const prompt = prompts.find((p) => p.id === id);
         return prompt ? { kind: 'asking', prompt } : { kind: 'gone' };
       });
-    transport.state().then((s) => show(s.prompts), (e: Error) => setProblem(e.message));
-    return transport.subscribe((s) => show(s.prompts), (e) => setProblem(e.message));
+    transport.state().then(
+      (s) => show(s.prompts),
+      (e: Error) => setProblem(e.message),
+    );
+    return transport.subscribe(
+      (s) => show(s.prompts),
+      (e) => setProblem(e.message),
+    );
   }, [transport, id]);
 
   useEffect(() => {
@@ -29,7 +35,10 @@ export function PromptWindow({ transport, id, close }: { transport: Transport; i
   }, [stage, close]);
 
   const answer = (reply: PromptAnswer) => {
-    transport.answer(id, reply).then(() => setStage({ kind: 'answered' }), (e: Error) => setProblem(e.message));
+    transport.answer(id, reply).then(
+      () => setStage({ kind: 'answered' }),
+      (e: Error) => setProblem(e.message),
+    );
   };
 
   return (
@@ -41,8 +50,16 @@ export function PromptWindow({ transport, id, close }: { transport: Transport; i
       ) : null}
       {stage.kind === 'waiting' ? <p className="empty">Connecting to the broker…</p> : null}
       {stage.kind === 'asking' ? <PromptView prompt={stage.prompt} onAnswer={answer} presentation="window" /> : null}
-      {stage.kind === 'answered' ? <p className="empty" role="status">Answered. You can close this window.</p> : null}
-      {stage.kind === 'gone' ? <p className="empty" role="status">This question was answered elsewhere or has ended. You can close this window.</p> : null}
+      {stage.kind === 'answered' ? (
+        <p className="empty" role="status">
+          Answered. You can close this window.
+        </p>
+      ) : null}
+      {stage.kind === 'gone' ? (
+        <p className="empty" role="status">
+          This question was answered elsewhere or has ended. You can close this window.
+        </p>
+      ) : null}
     </main>
   );
 }

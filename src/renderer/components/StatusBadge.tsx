@@ -15,7 +15,14 @@ const PATHS: Record<BadgeKind, string> = {
 export function BadgeIcon({ kind }: { kind: BadgeKind }) {
   return (
     <svg className="badge-icon" viewBox="0 0 24 24" width="14" height="14" aria-hidden="true" focusable="false">
-      <path d={PATHS[kind]} fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d={PATHS[kind]}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.4"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

@@ -3,7 +3,10 @@ import { z } from 'zod';
 /** POST /v1/credential: what a shim sends. It forwards, the broker interprets. */
 export const credentialRequestSchema = z.object({
   argv: z.array(z.string().max(4096)).max(64),
-  execInfo: z.string().max(48 * 1024).nullable(),
+  execInfo: z
+    .string()
+    .max(48 * 1024)
+    .nullable(),
   stdinIsTerminal: z.boolean().default(false),
   parentPid: z.number().int().nonnegative().optional(),
   client: z.enum(['shim', 'node']).default('node'),

@@ -36,7 +36,13 @@ export function parseErrorBody(text: string): ErrorBody | undefined {
     const json = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; hint?: unknown } };
     const error = json?.error;
     if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') return undefined;
-    return { error: { code: error.code, message: error.message, ...(typeof error.hint === 'string' ? { hint: error.hint } : {}) } };
+    return {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(typeof error.hint === 'string' ? { hint: error.hint } : {}),
+      },
+    };
   } catch {
     return undefined;
   }

@@ -10,13 +10,22 @@ export const pinFlagsSchema = z.strictObject({ countLow: z.boolean(), finalTry: 
 export type PinFlags = z.infer<typeof pinFlagsSchema>;
 
 /** `path`: the executable the kernel ran, where known; the prompt shows it so a look-alike name stands out. */
-export const promptCallerSchema = z.strictObject({ pid: z.number().int().optional(), name: z.string().optional(), path: z.string().optional() });
+export const promptCallerSchema = z.strictObject({
+  pid: z.number().int().optional(),
+  name: z.string().optional(),
+  path: z.string().optional(),
+});
 
 /**
  * One field of a login form (Keystone's missing settings). `value` is a suggestion for plain
  * fields only: a secret field's value never travels to the page.
  */
-export const formFieldViewSchema = z.strictObject({ name: z.string().min(1).max(64), label: z.string(), secret: z.boolean(), value: z.string().optional() });
+export const formFieldViewSchema = z.strictObject({
+  name: z.string().min(1).max(64),
+  label: z.string(),
+  secret: z.boolean(),
+  value: z.string().optional(),
+});
 
 export const promptIdSchema = z.string().min(1).max(64);
 
@@ -25,12 +34,33 @@ export const promptIdSchema = z.string().min(1).max(64);
 const common = { id: promptIdSchema, waiting: z.number().int().min(0), expiresAt: z.string() };
 
 export const pendingPromptSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ ...common, kind: z.literal('pin'), token: z.string(), tokenLabel: z.string(), flags: pinFlagsSchema, caller: z.string().optional(), profile: z.string().optional() }),
+  z.strictObject({
+    ...common,
+    kind: z.literal('pin'),
+    token: z.string(),
+    tokenLabel: z.string(),
+    flags: pinFlagsSchema,
+    caller: z.string().optional(),
+    profile: z.string().optional(),
+  }),
   /** `create`: a new store, so the UI asks twice. */
   z.strictObject({ ...common, kind: z.literal('passphrase'), store: z.string(), create: z.boolean() }),
   // One prompt per profile: `callers` lists every program waiting on the answer (`caller` is the first).
-  z.strictObject({ ...common, kind: z.literal('approval'), profile: z.string(), cluster: z.string().optional(), caller: promptCallerSchema, callers: z.array(promptCallerSchema).min(1) }),
-  z.strictObject({ ...common, kind: z.literal('form'), profile: z.string(), title: z.string(), fields: z.array(formFieldViewSchema) }),
+  z.strictObject({
+    ...common,
+    kind: z.literal('approval'),
+    profile: z.string(),
+    cluster: z.string().optional(),
+    caller: promptCallerSchema,
+    callers: z.array(promptCallerSchema).min(1),
+  }),
+  z.strictObject({
+    ...common,
+    kind: z.literal('form'),
+    profile: z.string(),
+    title: z.string(),
+    fields: z.array(formFieldViewSchema),
+  }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
 
@@ -41,7 +71,16 @@ export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
 export const promptAnswerSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('pin'), pin: z.string().min(1).max(256) }),
   z.strictObject({ kind: z.literal('passphrase'), passphrase: z.string().min(1).max(1024) }),
-  z.strictObject({ kind: z.literal('approval'), allow: z.boolean(), forMinutes: z.number().int().min(1).max(24 * 60).optional() }),
+  z.strictObject({
+    kind: z.literal('approval'),
+    allow: z.boolean(),
+    forMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .optional(),
+  }),
   /** A form's values by field name; the broker keeps only the fields it asked for. */
   z.strictObject({ kind: z.literal('form'), values: z.record(z.string().max(64), z.string().max(4096)) }),
   z.strictObject({ kind: z.literal('cancel') }),

@@ -9,7 +9,8 @@ export const ROUTES = {
   /** GET: the profile's store and the names of its secrets (never values). */
   secrets: (profile: string) => `/v1/secrets/${enc(profile)}`,
   /** POST: log in, log out, a new credential, or (eks) an MFA code typed in a terminal. */
-  profileAction: (profile: string, action: 'login' | 'logout' | 'refresh' | 'mfa') => `/v1/profiles/${enc(profile)}/${action}`,
+  profileAction: (profile: string, action: 'login' | 'logout' | 'refresh' | 'mfa') =>
+    `/v1/profiles/${enc(profile)}/${action}`,
   tokens: '/v1/tokens',
   tokenAction: (token: string, action: 'login' | 'logout') => `/v1/tokens/${enc(token)}/${action}`,
   unlock: '/v1/unlock',

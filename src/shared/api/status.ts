@@ -38,7 +38,13 @@ export type RegistrySummary = z.infer<typeof registrySummarySchema>;
 
 export const interactionSchema = z.union([
   z.object({ profile: z.string(), kind: z.literal('browser'), url: z.string() }),
-  z.object({ profile: z.string(), kind: z.literal('device'), userCode: z.string(), verificationUri: z.string(), verificationUriComplete: z.string().optional() }),
+  z.object({
+    profile: z.string(),
+    kind: z.literal('device'),
+    userCode: z.string(),
+    verificationUri: z.string(),
+    verificationUriComplete: z.string().optional(),
+  }),
   z.object({ profile: z.string(), kind: z.literal('message'), text: z.string() }),
 ]);
 export type Interaction = z.infer<typeof interactionSchema>;
@@ -60,11 +66,19 @@ export const statusSchema = z.object({
 });
 export type BrokerStatus = z.infer<typeof statusSchema>;
 
-export const secretWriteSchema = z.object({ value: z.string().min(1).max(256 * 1024) });
+export const secretWriteSchema = z.object({
+  value: z
+    .string()
+    .min(1)
+    .max(256 * 1024),
+});
 
 export const passphraseSchema = z.object({ passphrase: z.string().min(1).max(1024) });
 /** A code from an MFA device (six digits; STS says the rest), however it was typed. */
-export const mfaCode = z.string().trim().regex(/^\d{6}$/, { message: 'an MFA code is six digits' });
+export const mfaCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, { message: 'an MFA code is six digits' });
 /** An MFA code typed in a terminal. */
 export const mfaCodeSchema = z.object({ code: mfaCode });
 export const pinSchema = z.object({ pin: z.string().min(1).max(256) });

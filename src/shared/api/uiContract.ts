@@ -1,6 +1,21 @@
 import { z } from 'zod';
 import { promptAnswerSchema } from './prompts.js';
-import { auditResponseSchema, importPreviewSchema, importRequestSchema, importResultSchema, newProfileRequestSchema, preferencesSchema, profileChangesSchema, profileConfigResponseSchema, sessionRequestSchema, sessionResponseSchema, startAtLoginRequestSchema, tokenChangesSchema, tokensResponseSchema, webUiStateSchema } from './webUiApi.js';
+import {
+  auditResponseSchema,
+  importPreviewSchema,
+  importRequestSchema,
+  importResultSchema,
+  newProfileRequestSchema,
+  preferencesSchema,
+  profileChangesSchema,
+  profileConfigResponseSchema,
+  sessionRequestSchema,
+  sessionResponseSchema,
+  startAtLoginRequestSchema,
+  tokenChangesSchema,
+  tokensResponseSchema,
+  webUiStateSchema,
+} from './webUiApi.js';
 import { secretWriteSchema } from './status.js';
 
 // The one contract between the UI and the broker. Every window (the browser tab of the
@@ -43,33 +58,65 @@ export const UI_OPERATIONS = {
   removeProfile: { method: 'POST', path: '/api/profiles/:profile/remove', request: nothing, response: nothing },
   /** The profile as config.yaml has it (never a secret: those live in stores). */
   profileConfig: { method: 'GET', path: '/api/profiles/:profile/config', response: profileConfigResponseSchema },
-  updateProfile: { method: 'POST', path: '/api/profiles/:profile/update', request: profileChangesSchema, response: nothing },
-  storeSecret: { method: 'POST', path: '/api/profiles/:profile/secrets/:field', request: secretWriteSchema, response: nothing },
+  updateProfile: {
+    method: 'POST',
+    path: '/api/profiles/:profile/update',
+    request: profileChangesSchema,
+    response: nothing,
+  },
+  storeSecret: {
+    method: 'POST',
+    path: '/api/profiles/:profile/secrets/:field',
+    request: secretWriteSchema,
+    response: nothing,
+  },
   auditLog: { method: 'GET', path: '/api/audit', response: auditResponseSchema },
   tokens: { method: 'GET', path: '/api/tokens', response: tokensResponseSchema },
   /** Changes to a token's fields in config.yaml (pinGrace). */
   updateToken: { method: 'POST', path: '/api/tokens/:token/update', request: tokenChangesSchema, response: nothing },
   /** Approval policies, PIN grace periods and start at login. */
   preferences: { method: 'GET', path: '/api/preferences', response: preferencesSchema },
-  setStartAtLogin: { method: 'POST', path: '/api/preferences/start-at-login', request: startAtLoginRequestSchema, response: nothing },
+  setStartAtLogin: {
+    method: 'POST',
+    path: '/api/preferences/start-at-login',
+    request: startAtLoginRequestSchema,
+    response: nothing,
+  },
   /** What importing the broker's kubeconfig would move (the diff, secrets redacted). */
   importPreview: { method: 'GET', path: '/api/kubeconfig-import', response: importPreviewSchema },
   /** Runs the import of exactly the plan the preview with this fingerprint showed. */
-  importKubeconfig: { method: 'POST', path: '/api/kubeconfig-import', request: importRequestSchema, response: importResultSchema },
+  importKubeconfig: {
+    method: 'POST',
+    path: '/api/kubeconfig-import',
+    request: importRequestSchema,
+    response: importResultSchema,
+  },
 } as const satisfies Record<string, Operation>;
 
 export type UiOperation = keyof typeof UI_OPERATIONS;
 
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
 
 /** The path parameters an operation takes, by name. */
 export type UiParams<O extends UiOperation> = { readonly [N in ParamNames<(typeof UI_OPERATIONS)[O]['path']>]: string };
 
-type Schema<O extends UiOperation, K extends 'request' | 'response'> = (typeof UI_OPERATIONS)[O] extends { readonly [P in K]: infer S extends z.ZodType } ? S : never;
+type Schema<O extends UiOperation, K extends 'request' | 'response'> = (typeof UI_OPERATIONS)[O] extends {
+  readonly [P in K]: infer S extends z.ZodType;
+}
+  ? S
+  : never;
 
 /** What an operation's POST body is (after validation); undefined for a GET. */
-export type UiRequest<O extends UiOperation> = [Schema<O, 'request'>] extends [never] ? undefined : z.output<Schema<O, 'request'>>;
-export type UiResponse<O extends UiOperation> = [Schema<O, 'response'>] extends [never] ? never : z.output<Schema<O, 'response'>>;
+export type UiRequest<O extends UiOperation> = [Schema<O, 'request'>] extends [never]
+  ? undefined
+  : z.output<Schema<O, 'request'>>;
+export type UiResponse<O extends UiOperation> = [Schema<O, 'response'>] extends [never]
+  ? never
+  : z.output<Schema<O, 'response'>>;
 
 /** The path of one call: the operation's template with each `:name` filled in, URL-encoded. */
 export function uiPath<O extends UiOperation>(operation: O, params: UiParams<O>): string {
@@ -86,7 +133,10 @@ export function uiPath<O extends UiOperation>(operation: O, params: UiParams<O>)
  * operation has that method and path. A parameter never spans a slash, and one that does not
  * decode (a stray %) matches nothing.
  */
-export function matchUiOperation(method: string, pathname: string): { operation: UiOperation; params: Readonly<Record<string, string>> } | undefined {
+export function matchUiOperation(
+  method: string,
+  pathname: string,
+): { operation: UiOperation; params: Readonly<Record<string, string>> } | undefined {
   for (const operation of Object.keys(UI_OPERATIONS) as UiOperation[]) {
     const { method: expected, path } = UI_OPERATIONS[operation];
     if (method !== expected && !(method === 'HEAD' && expected === 'GET')) continue;
@@ -95,7 +145,10 @@ export function matchUiOperation(method: string, pathname: string): { operation:
     const match = pattern.exec(pathname);
     if (!match) continue;
     try {
-      return { operation, params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])) };
+      return {
+        operation,
+        params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])),
+      };
     } catch {
       return undefined;
     }

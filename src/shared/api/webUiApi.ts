@@ -27,7 +27,9 @@ export const sessionRequestSchema = z.object({ token: z.string().min(1).max(200)
 export const sessionResponseSchema = z.object({ session: z.string().min(32).max(200) });
 
 /** `field`: the form field a validation error is about (a dotted path like "issuer"), when known. */
-export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), field: z.string().optional() }) });
+export const apiErrorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), field: z.string().optional() }),
+});
 
 /**
  * A profile the main window adds. Only the shape is checked here; the server validates it
@@ -76,7 +78,9 @@ export const preferencesSchema = z.object({
 export type Preferences = z.infer<typeof preferencesSchema>;
 
 /** Changes to a token under tokens: (a value sets the field, null takes it out). */
-export const tokenChangesSchema = z.strictObject({ pinGrace: z.union([z.string().min(1).max(32), z.null()]) }).partial();
+export const tokenChangesSchema = z
+  .strictObject({ pinGrace: z.union([z.string().min(1).max(32), z.null()]) })
+  .partial();
 export type TokenChanges = z.infer<typeof tokenChangesSchema>;
 
 export const startAtLoginRequestSchema = z.strictObject({ enabled: z.boolean() });

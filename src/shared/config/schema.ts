@@ -4,11 +4,10 @@ import { parseDuration } from '../duration.js';
 import { CACHE_KEY_TYPES } from '../registry/credentialProvider.js';
 import { isValidMatcher } from '../registry/imageMatcher.js';
 
-export const profileName = z
-  .string()
-  .regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, {
-    message: 'a profile name is 1-63 lower-case letters, digits, ".", "_" or "-", starting and ending with a letter or digit',
-  });
+export const profileName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, {
+  message:
+    'a profile name is 1-63 lower-case letters, digits, ".", "_" or "-", starting and ending with a letter or digit',
+});
 
 const MAX_PIN_GRACE_MS = 60 * 60_000;
 
@@ -28,7 +27,9 @@ const profileBase = {
   approval: approvalPolicy,
 };
 
-const tokenName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, { message: 'a token name is 1-63 lower-case letters, digits, ".", "_" or "-"' });
+const tokenName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, {
+  message: 'a token name is 1-63 lower-case letters, digits, ".", "_" or "-"',
+});
 
 /** Where a profile's secrets live: the OS keychain, the encrypted file, or a PKCS#11 token. */
 const secretStoreRef = z.string().regex(/^(keychain|encrypted-file|token:[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?)$/, {
@@ -44,7 +45,9 @@ export const tokenSchema = z
     serial: z.string().min(1).max(16).optional(),
     /** How long the PIN is kept in broker memory after a successful login. */
     // A PIN kept longer than this outlives the user's attention: hardware-key peers cap it at an hour.
-    pinGrace: duration.default('15m').refine((text) => (parseDuration(text) ?? 0) <= MAX_PIN_GRACE_MS, { message: 'keep a PIN for at most 1h' }),
+    pinGrace: duration
+      .default('15m')
+      .refine((text) => (parseDuration(text) ?? 0) <= MAX_PIN_GRACE_MS, { message: 'keep a PIN for at most 1h' }),
   })
   .refine((t) => t.label !== undefined || t.serial !== undefined, { message: 'name the token by label or serial' });
 export type TokenConfig = z.infer<typeof tokenSchema>;
@@ -65,7 +68,7 @@ const staticProfile = z.strictObject({
       /** Stable: kubectl's discovery cache is keyed by the server's host and port. */
       port: z.number().int().min(1024).max(65535),
       /** The real API server. */
-      server: z.url({ protocol: /^https$/, message: 'the cluster\'s server is an https:// URL' }),
+      server: z.url({ protocol: /^https$/, message: "the cluster's server is an https:// URL" }),
       /** Its CA (PEM file); the system's roots when absent. */
       caFile: z.string().min(1).optional(),
       tlsServerName: z.string().min(1).optional(),
@@ -75,7 +78,12 @@ const staticProfile = z.strictObject({
        */
       tlsVersion: z.enum(['1.2', '1.3'], { message: 'proxy.tlsVersion is "1.2" or "1.3"' }).optional(),
       /** Added to every request (a header kubectl sent under the same name is replaced). */
-      headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'a header name is letters, digits and "-"' }), z.string().max(4096)).optional(),
+      headers: z
+        .record(
+          z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'a header name is letters, digits and "-"' }),
+          z.string().max(4096),
+        )
+        .optional(),
     })
     .optional(),
 });
@@ -94,7 +102,8 @@ const programPath = z
   .string()
   .min(1)
   .refine((command) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(command) || !/[\\/]/.test(command), {
-    message: 'use an absolute path, or a bare program name found on PATH (a relative path would depend on the broker\'s working directory)',
+    message:
+      "use an absolute path, or a bare program name found on PATH (a relative path would depend on the broker's working directory)",
   });
 
 const execProfile = z.strictObject({
@@ -171,18 +180,34 @@ const eksProfile = z.strictObject({
   clusterId: z.string().min(1),
   // What the aws CLI (botocore) accepts as a region name: one DNS label. New partitions
   // (eusc-de-east-1) keep arriving, so no shape beyond that is assumed.
-  region: z.string().regex(/^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/, { message: 'an AWS region is one DNS label, like us-east-1' }),
+  region: z.string().regex(/^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/, {
+    message: 'an AWS region is one DNS label, like us-east-1',
+  }),
   /** Override the STS endpoint (private VPC endpoints, tests). */
   stsEndpoint: z.string().url().optional(),
   /**
    * A named profile of the aws CLI's files (AWS_CONFIG_FILE / AWS_SHARED_CREDENTIALS_FILE, else
    * ~/.aws): its long-lived keys, read at each login, instead of keys in the secret store.
    */
-  awsProfile: z.string().regex(/^[\w.@+=,-]{1,64}$/, { message: 'an AWS profile name: letters, digits and . @ + = , - _' }).optional(),
+  awsProfile: z
+    .string()
+    .regex(/^[\w.@+=,-]{1,64}$/, { message: 'an AWS profile name: letters, digits and . @ + = , - _' })
+    .optional(),
   /** A role to assume (sts:AssumeRole) with the keys above; the session is kept in memory and shared. */
-  roleArn: z.string().regex(/^arn:[\w-]+:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/, { message: 'a role ARN, like arn:aws:iam::123456789012:role/admin' }).optional(),
-  roleSessionName: z.string().regex(/^[\w+=,.@-]{2,64}$/, { message: 'a role session name: 2 to 64 of letters, digits and + = , . @ - _' }).optional(),
-  externalId: z.string().regex(/^[\w+=,.@:/-]{2,1224}$/, { message: 'an external id: 2 to 1224 of letters, digits and + = , . @ : / - _' }).optional(),
+  roleArn: z
+    .string()
+    .regex(/^arn:[\w-]+:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/, {
+      message: 'a role ARN, like arn:aws:iam::123456789012:role/admin',
+    })
+    .optional(),
+  roleSessionName: z
+    .string()
+    .regex(/^[\w+=,.@-]{2,64}$/, { message: 'a role session name: 2 to 64 of letters, digits and + = , . @ - _' })
+    .optional(),
+  externalId: z
+    .string()
+    .regex(/^[\w+=,.@:/-]{2,1224}$/, { message: 'an external id: 2 to 1224 of letters, digits and + = , . @ : / - _' })
+    .optional(),
   /** The session's length in seconds (STS allows 900 up to the role's maximum, at most 43200). */
   durationSeconds: z.number().int().min(900).max(43_200).optional(),
   /** An MFA device: its code is asked once per session (with roleArn: for the role; alone: sts:GetSessionToken). */
@@ -193,16 +218,29 @@ const eksProfile = z.strictObject({
   sso: z
     .strictObject({
       startUrl: z.string().url(),
-      region: z.string().regex(/^[a-z0-9-]{1,63}$/, { message: 'the region of IAM Identity Center, like eu-central-1' }),
+      region: z
+        .string()
+        .regex(/^[a-z0-9-]{1,63}$/, { message: 'the region of IAM Identity Center, like eu-central-1' }),
       accountId: z.string().regex(/^\d{12}$/, { message: 'an AWS account id: twelve digits' }),
       roleName: z.string().min(1).max(128),
       scopes: z.array(z.string().min(1)).optional(),
     })
     .optional(),
-  mfaSerial: z.string().regex(/^(arn:[\w-]+:iam::\d{12}:(mfa|u2f)\/[\w+=,.@/-]+|[A-Z0-9]{9,256})$/, { message: 'an MFA device ARN, like arn:aws:iam::123456789012:mfa/alice, or a hardware device serial number' }).optional(),
+  mfaSerial: z
+    .string()
+    .regex(/^(arn:[\w-]+:iam::\d{12}:(mfa|u2f)\/[\w+=,.@/-]+|[A-Z0-9]{9,256})$/, {
+      message: 'an MFA device ARN, like arn:aws:iam::123456789012:mfa/alice, or a hardware device serial number',
+    })
+    .optional(),
 });
 
-export const profileSchema = z.discriminatedUnion('provider', [staticProfile, execProfile, oidcProfile, keystoneProfile, eksProfile]);
+export const profileSchema = z.discriminatedUnion('provider', [
+  staticProfile,
+  execProfile,
+  oidcProfile,
+  keystoneProfile,
+  eksProfile,
+]);
 export type ProfileConfig = z.infer<typeof profileSchema>;
 export type StaticProfileConfig = z.infer<typeof staticProfile>;
 export type ExecProfileConfig = z.infer<typeof execProfile>;
@@ -211,7 +249,8 @@ export type KeystoneProfileConfig = z.infer<typeof keystoneProfile>;
 export type EksProfileConfig = z.infer<typeof eksProfile>;
 
 const imageMatcher = z.string().refine(isValidMatcher, {
-  message: 'an image matcher is a registry host with optional port and path, globs only in the host: *.example.com, registry.local:5000/team',
+  message:
+    'an image matcher is a registry host with optional port and path, globs only in the host: *.example.com, registry.local:5000/team',
 });
 
 /**
@@ -260,28 +299,61 @@ export const configSchema = z
     const seen = new Set<string>();
     const tokens = new Set(config.tokens.map((t) => t.name));
     config.tokens.forEach((token, index) => {
-      if (config.tokens.findIndex((t) => t.name === token.name) !== index) ctx.addIssue({ code: 'custom', path: ['tokens', index, 'name'], message: `token "${token.name}" is defined twice` });
+      if (config.tokens.findIndex((t) => t.name === token.name) !== index)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tokens', index, 'name'],
+          message: `token "${token.name}" is defined twice`,
+        });
     });
     config.profiles.forEach((profile, index) => {
       if (seen.has(profile.name)) {
-        ctx.addIssue({ code: 'custom', path: ['profiles', index, 'name'], message: `profile "${profile.name}" is defined twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', index, 'name'],
+          message: `profile "${profile.name}" is defined twice`,
+        });
       }
       seen.add(profile.name);
       const storeRef = 'secretStore' in profile ? profile.secretStore : undefined;
       const storeToken = storeRef?.startsWith('token:') ? storeRef.slice(6) : undefined;
-      if (storeToken && !tokens.has(storeToken)) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'secretStore'], message: `no token "${storeToken}" under tokens:` });
+      if (storeToken && !tokens.has(storeToken))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', index, 'secretStore'],
+          message: `no token "${storeToken}" under tokens:`,
+        });
       if (profile.provider === 'static' && profile.tokenCertificate && !tokens.has(profile.tokenCertificate.token)) {
-        ctx.addIssue({ code: 'custom', path: ['profiles', index, 'tokenCertificate', 'token'], message: `no token "${profile.tokenCertificate.token}" under tokens:` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', index, 'tokenCertificate', 'token'],
+          message: `no token "${profile.tokenCertificate.token}" under tokens:`,
+        });
       }
       if (profile.provider === 'static' && profile.proxy) {
-        if (!profile.tokenCertificate) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'proxy'], message: 'a proxy signs with a key on a token: give the profile tokenCertificate: {token, label}' });
+        if (!profile.tokenCertificate)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['profiles', index, 'proxy'],
+            message: 'a proxy signs with a key on a token: give the profile tokenCertificate: {token, label}',
+          });
         const port = profile.proxy.port;
         const first = config.profiles.findIndex((other) => other.provider === 'static' && other.proxy?.port === port);
-        if (first !== index) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'proxy', 'port'], message: `port ${port} is the proxy port of profile "${config.profiles[first]!.name}" too: give each profile its own` });
+        if (first !== index)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['profiles', index, 'proxy', 'port'],
+            message: `port ${port} is the proxy port of profile "${config.profiles[first]!.name}" too: give each profile its own`,
+          });
       }
     });
     config.registries?.forEach((registry, index, registries) => {
-      if (registries.findIndex((r) => r.name === registry.name) !== index) ctx.addIssue({ code: 'custom', path: ['registries', index, 'name'], message: `registry "${registry.name}" is defined twice` });
+      if (registries.findIndex((r) => r.name === registry.name) !== index)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['registries', index, 'name'],
+          message: `registry "${registry.name}" is defined twice`,
+        });
     });
   });
 export type KubecredConfig = z.infer<typeof configSchema>;

@@ -30,7 +30,8 @@ export function imageLocation(reference: string): ImageLocation | undefined {
   const hostPort = splitHostPort(first);
   if (slash === -1) {
     // Alone, "registry.io:5000" is a registry (a matcher, a server URL) but "nginx:1.25" an image.
-    const isRegistry = hostPort !== undefined && (hostPort.host.includes('.') || hostPort.host === 'localhost' || isIpv6(hostPort.host));
+    const isRegistry =
+      hostPort !== undefined && (hostPort.host.includes('.') || hostPort.host === 'localhost' || isIpv6(hostPort.host));
     return isRegistry ? { ...hostPort, path: '' } : { host: DOCKER_HUB, port: '', path: `/library/${text}` };
   }
   if (!looksLikeHost(first)) return { host: DOCKER_HUB, port: '', path: `/${text}` };
@@ -118,5 +119,8 @@ export function matchesRegistryServer(matcher: string, serverUrl: string): boole
   const server = imageLocation(serverUrl);
   if (!glob || !server) return false;
   const host = server.host === 'index.docker.io' || server.host === 'registry-1.docker.io' ? DOCKER_HUB : server.host;
-  return matchesImage(`${glob.host}${glob.port ? `:${glob.port}` : ''}`, `${host}${server.port ? `:${server.port}` : ''}/`);
+  return matchesImage(
+    `${glob.host}${glob.port ? `:${glob.port}` : ''}`,
+    `${host}${server.port ? `:${server.port}` : ''}/`,
+  );
 }

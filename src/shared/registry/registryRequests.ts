@@ -9,4 +9,3 @@ const caller = { parentPid: z.number().int().positive().optional() };
 export const providerCallSchema = z.strictObject({ request: z.string(), ...caller });
 export const dockerServerCallSchema = z.strictObject({ serverUrl: z.string(), ...caller });
 export const dockerStoreCallSchema = z.strictObject({ input: z.string() });
-

@@ -4,9 +4,13 @@ import { AnswersTold } from '../../../src/main/broker/answersTold.js';
 import { UserDeclined } from '../../../src/main/core/userDeclined.js';
 import { FakeClock } from '../../support/fakes/fakeClock.js';
 
-const wrongPin = new BrokerError('pin-incorrect', 'token "hsm": the PIN was incorrect', 'check the PIN, then run: kubecred token login hsm');
+const wrongPin = new BrokerError(
+  'pin-incorrect',
+  'token "hsm": the PIN was incorrect',
+  'check the PIN, then run: kubecred token login hsm',
+);
 
-describe('the user\'s answer, told again to the process that runs the plugin again at once', () => {
+describe("the user's answer, told again to the process that runs the plugin again at once", () => {
   it('tells the same process the same error for a few seconds; another process, or later, is asked anew', () => {
     const clock = new FakeClock();
     const told = new AnswersTold(clock);
@@ -30,8 +34,16 @@ describe('the user\'s answer, told again to the process that runs the plugin aga
 
   it('a cancelled prompt and a denied approval are answers too', () => {
     const told = new AnswersTold(new FakeClock());
-    const cancelled = new UserDeclined('locked', 'token "hsm" is locked: the PIN prompt was cancelled', 'run: kubecred token login hsm');
-    const denied = new BrokerError('denied', 'the request of kubectl (pid 1) for profile "prod" was denied', 'approve it when Kubecred asks');
+    const cancelled = new UserDeclined(
+      'locked',
+      'token "hsm" is locked: the PIN prompt was cancelled',
+      'run: kubecred token login hsm',
+    );
+    const denied = new BrokerError(
+      'denied',
+      'the request of kubectl (pid 1) for profile "prod" was denied',
+      'approve it when Kubecred asks',
+    );
     told.record('a', 1, cancelled);
     told.record('b', 1, denied);
     expect([told.repeat('a', 1), told.repeat('b', 1)]).toEqual([cancelled, denied]);

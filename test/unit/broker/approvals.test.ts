@@ -20,7 +20,11 @@ function scripted(decisions: ApprovalDecision[]) {
   };
 }
 
-const request = (pid: number): ApprovalRequest => ({ profile: 'prod', caller: { pid, name: 'k9s' }, cluster: 'https://prod' });
+const request = (pid: number): ApprovalRequest => ({
+  profile: 'prod',
+  caller: { pid, name: 'k9s' },
+  cluster: 'https://prod',
+});
 
 describe('Approvals', () => {
   it('never asks when the policy is never', async () => {
@@ -54,7 +58,10 @@ describe('Approvals', () => {
     clock.advance(2 * 60_000);
     await approvals.check('always', request(1));
     clock.advance(11_000);
-    await expect(approvals.check('always', request(1))).rejects.toMatchObject({ code: 'denied', message: expect.stringContaining('k9s (pid 1)') });
+    await expect(approvals.check('always', request(1))).rejects.toMatchObject({
+      code: 'denied',
+      message: expect.stringContaining('k9s (pid 1)'),
+    });
     expect(ui.asked).toHaveLength(3);
   });
 

@@ -8,7 +8,11 @@ import { ProviderRegistry } from '../../../src/main/broker/providerRegistry.js';
 import { parseConfig } from '../../../src/main/config/configLoader.js';
 import type { Provider } from '../../../src/main/providers/provider.js';
 
-const EXEC_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
+const EXEC_INFO = JSON.stringify({
+  apiVersion: 'client.authentication.k8s.io/v1',
+  kind: 'ExecCredential',
+  spec: { interactive: false },
+});
 
 /** A broker with one static profile whose provider answers at once; the caller is alive until `exit()`. */
 function brokerWithShortLivedCaller() {
@@ -22,15 +26,18 @@ function brokerWithShortLivedCaller() {
     clock: systemClock,
     config: { current: async () => ({ config: parsed.config, error: null }) },
     configPath: 'config.yaml',
-    providers: new ProviderRegistry(() => ({
-      name: 'static',
-      getCredential: async () => {
-        asked.push(await asking.describe());
-        return { token: 'dev-token' };
-      },
-      login: async () => ({ token: 'dev-token' }),
-      logout: async () => undefined,
-    }) as unknown as Provider),
+    providers: new ProviderRegistry(
+      () =>
+        ({
+          name: 'static',
+          getCredential: async () => {
+            asked.push(await asking.describe());
+            return { token: 'dev-token' };
+          },
+          login: async () => ({ token: 'dev-token' }),
+          logout: async () => undefined,
+        }) as unknown as Provider,
+    ),
     cache: new CredentialCache(systemClock),
     stores: {},
     audit: { append: async (record: AuditRecord) => void records.push(record) },
@@ -52,7 +59,13 @@ function brokerWithShortLivedCaller() {
 describe('the caller of a credential request', () => {
   it('is named while it runs: the audit record says kubectl even when kubectl exits right after the answer', async () => {
     const { broker, records, exit } = brokerWithShortLivedCaller();
-    await broker.credential({ argv: ['credential', 'dev'], execInfo: EXEC_INFO, stdinIsTerminal: false, parentPid: 4242, client: 'shim' });
+    await broker.credential({
+      argv: ['credential', 'dev'],
+      execInfo: EXEC_INFO,
+      stdinIsTerminal: false,
+      parentPid: 4242,
+      client: 'shim',
+    });
     exit();
     await expect.poll(() => records.length).toBe(1);
     expect(records[0]!.caller).toEqual({ pid: 4242, name: 'kubectl', client: 'shim' });
@@ -60,7 +73,13 @@ describe('the caller of a credential request', () => {
 
   it('is what a question asked while serving names, with the profile', async () => {
     const { broker, asked } = brokerWithShortLivedCaller();
-    await broker.credential({ argv: ['credential', 'dev'], execInfo: EXEC_INFO, stdinIsTerminal: false, parentPid: 4242, client: 'shim' });
+    await broker.credential({
+      argv: ['credential', 'dev'],
+      execInfo: EXEC_INFO,
+      stdinIsTerminal: false,
+      parentPid: 4242,
+      client: 'shim',
+    });
     expect(asked).toEqual([{ profile: 'dev', caller: 'kubectl (pid 4242)' }]);
   });
 });

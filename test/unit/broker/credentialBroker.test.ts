@@ -14,7 +14,11 @@ import { FakeClock } from '../../support/fakes/fakeClock.js';
 // Issue 18: CredentialBroker's use cases in process, one fake per port (kubelogin's way), a
 // case per behaviour, time driven by the fake clock: milliseconds, no daemon, no sleeping.
 const SECRET = 'planted-secret-token-5f2a9c';
-const EXEC_INFO = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } });
+const EXEC_INFO = JSON.stringify({
+  apiVersion: 'client.authentication.k8s.io/v1',
+  kind: 'ExecCredential',
+  spec: { interactive: false },
+});
 
 /** A provider whose answers the test controls: each call is counted and waits on `gate` when set. */
 class ScriptedProvider implements Provider {
@@ -49,13 +53,31 @@ function world(yaml: object, provider: ScriptedProvider, decide: () => ApprovalD
     approvals: new Approvals({ askApproval: async (request) => (asked.push(request.profile), decide()) }, clock),
     secretFields: () => [],
   });
-  const request = (pid = 4242) => broker.credential({ argv: ['credential', 'prod'], execInfo: EXEC_INFO, stdinIsTerminal: false, parentPid: pid, client: 'shim' });
+  const request = (pid = 4242) =>
+    broker.credential({
+      argv: ['credential', 'prod'],
+      execInfo: EXEC_INFO,
+      stdinIsTerminal: false,
+      parentPid: pid,
+      client: 'shim',
+    });
   const settled = () => new Promise((resolve) => setImmediate(resolve));
-  return { clock, broker, audit, asked, created, request, settled, setConfig: (next: object) => void (config = configSchema.parse(next)) };
+  return {
+    clock,
+    broker,
+    audit,
+    asked,
+    created,
+    request,
+    settled,
+    setConfig: (next: object) => void (config = configSchema.parse(next)),
+  };
 }
 
 const token = (value: string, expiresAt?: Date): Credential => ({ token: value, ...(expiresAt ? { expiresAt } : {}) });
-const profiles = (approval = 'never', description?: string) => ({ profiles: [{ name: 'prod', provider: 'static', approval, ...(description ? { description } : {}) }] });
+const profiles = (approval = 'never', description?: string) => ({
+  profiles: [{ name: 'prod', provider: 'static', approval, ...(description ? { description } : {}) }],
+});
 const tokenOf = (answer: string) => (JSON.parse(answer) as { status: { token: string } }).status.token;
 
 describe('CredentialBroker, in process', () => {
@@ -104,7 +126,9 @@ describe('CredentialBroker, in process', () => {
   });
 
   it('expiry on the fake clock: served from memory until it ends, then fetched again', async () => {
-    const provider = new ScriptedProvider((call) => token(`t${call}`, new Date(Date.parse('2026-11-25T12:00:00Z') + call * 10 * 60_000)));
+    const provider = new ScriptedProvider((call) =>
+      token(`t${call}`, new Date(Date.parse('2026-11-25T12:00:00Z') + call * 10 * 60_000)),
+    );
     const w = world(profiles(), provider);
     expect(tokenOf(await w.request())).toBe('t1');
     w.clock.advance(2 * 60_000);
@@ -144,15 +168,22 @@ describe('CredentialBroker, in process', () => {
   it('cancel ends every caller waiting on a login, with one error that says so', async () => {
     class LoginProvider extends ScriptedProvider {
       login(context: CredentialContext): Promise<Credential> {
-        return new Promise((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(context.signal?.reason as Error), { once: true }));
+        return new Promise((_resolve, reject) =>
+          context.signal?.addEventListener('abort', () => reject(context.signal?.reason as Error), { once: true }),
+        );
       }
     }
     const { broker } = world(profiles(), new LoginProvider(() => token('t')));
-    const waiting = Promise.all([broker.login('prod'), broker.login('prod'), broker.login('prod')].map((login) => login.catch((error: Error) => error.message)));
+    const waiting = Promise.all(
+      [broker.login('prod'), broker.login('prod'), broker.login('prod')].map((login) =>
+        login.catch((error: Error) => error.message),
+      ),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     await broker.cancelLogin('prod');
     expect(await waiting).toEqual(Array(3).fill('the login for profile "prod" was cancelled'));
-    await expect(broker.cancelLogin('prod')).rejects.toThrow('no login of profile "prod" started from Kubecred is running');
+    await expect(broker.cancelLogin('prod')).rejects.toThrow(
+      'no login of profile "prod" started from Kubecred is running',
+    );
   });
 });
-

@@ -11,7 +11,11 @@ function harness(verdict: () => Promise<Validity> = async () => 'revoked') {
   let checks = 0;
   let dropped = 0;
   const serve = (pid: number | undefined, fromCache = true, profile = 'p') =>
-    recheck.afterServe({ profile, callerPid: pid, fromCache }, () => (checks++, verdict()), () => dropped++);
+    recheck.afterServe(
+      { profile, callerPid: pid, fromCache },
+      () => (checks++, verdict()),
+      () => dropped++,
+    );
   const settle = () => recheck.settled('p');
   return { clock, recheck, serve, settle, checks: () => checks, dropped: () => dropped };
 }
@@ -97,8 +101,16 @@ describe('validateKeystoneToken', () => {
   it('asks Keystone with the token as caller and subject, in headers only', async () => {
     const seen: Headers[] = [];
     const urls: string[] = [];
-    const http = fetchHttp(async (url, init) => (urls.push(String(url)), seen.push(new Headers(init?.headers)), new Response('{}', { status: 200 })));
-    expect(await validateKeystoneToken(http, 'https://keystone.example/v3', 'gAAAA-tok', new AbortController().signal)).toBe('valid');
+    const http = fetchHttp(
+      async (url, init) => (
+        urls.push(String(url)),
+        seen.push(new Headers(init?.headers)),
+        new Response('{}', { status: 200 })
+      ),
+    );
+    expect(
+      await validateKeystoneToken(http, 'https://keystone.example/v3', 'gAAAA-tok', new AbortController().signal),
+    ).toBe('valid');
     expect(seen[0]?.get('x-auth-token')).toBe('gAAAA-tok');
     expect(seen[0]?.get('x-subject-token')).toBe('gAAAA-tok');
     expect(urls[0]).toBe('https://keystone.example/v3/auth/tokens?nocatalog');
@@ -106,10 +118,20 @@ describe('validateKeystoneToken', () => {
 
   it('reads 401 and 404 as revoked, anything else as unknown', async () => {
     const signal = new AbortController().signal;
-    for (const [status, validity] of [[401, 'revoked'], [404, 'revoked'], [403, 'unknown'], [500, 'unknown'], [503, 'unknown']] as const) {
-      expect(await validateKeystoneToken(answering(status).http, 'https://k/v3', 't', signal), String(status)).toBe(validity);
+    for (const [status, validity] of [
+      [401, 'revoked'],
+      [404, 'revoked'],
+      [403, 'unknown'],
+      [500, 'unknown'],
+      [503, 'unknown'],
+    ] as const) {
+      expect(await validateKeystoneToken(answering(status).http, 'https://k/v3', 't', signal), String(status)).toBe(
+        validity,
+      );
     }
-    const down = fetchHttp(() => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })));
+    const down = fetchHttp(() =>
+      Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })),
+    );
     expect(await validateKeystoneToken(down, 'https://k/v3', 't', signal)).toBe('unknown');
   });
 });

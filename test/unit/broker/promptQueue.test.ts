@@ -2,8 +2,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PromptQueue } from '../../../src/main/broker/promptQueue.js';
 import { pendingPromptSchema, promptAnswerSchema } from '../../../src/shared/api/prompts.js';
 
-const pinRequest = (token = 'yubikey') => ({ token, tokenLabel: 'YubiKey PIV', flags: { countLow: false, finalTry: false, locked: false }, caller: 'kubectl' });
-const approvalRequest = (profile = 'prod', pid = 42) => ({ profile, cluster: 'https://prod:6443', caller: { pid, name: 'kubectl' } });
+const pinRequest = (token = 'yubikey') => ({
+  token,
+  tokenLabel: 'YubiKey PIV',
+  flags: { countLow: false, finalTry: false, locked: false },
+  caller: 'kubectl',
+});
+const approvalRequest = (profile = 'prod', pid = 42) => ({
+  profile,
+  cluster: 'https://prod:6443',
+  caller: { pid, name: 'kubectl' },
+});
 
 describe('PromptQueue', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -13,7 +22,13 @@ describe('PromptQueue', () => {
     const queue = new PromptQueue();
     const pin = queue.askPin(pinRequest());
     const [open] = queue.list();
-    expect(open).toMatchObject({ kind: 'pin', token: 'yubikey', tokenLabel: 'YubiKey PIV', caller: 'kubectl', waiting: 1 });
+    expect(open).toMatchObject({
+      kind: 'pin',
+      token: 'yubikey',
+      tokenLabel: 'YubiKey PIV',
+      caller: 'kubectl',
+      waiting: 1,
+    });
     expect(queue.answer(open!.id, { kind: 'pin', pin: '123456' })).toBe(true);
     await expect(pin).resolves.toBe('123456');
     expect(queue.list()).toEqual([]);
@@ -44,9 +59,21 @@ describe('PromptQueue', () => {
     const staging = queue.askApproval(approvalRequest('staging', 1));
     expect(queue.list()).toHaveLength(2);
     const prod = queue.list().find((p) => p.kind === 'approval' && p.profile === 'prod')!;
-    expect(prod).toMatchObject({ cluster: 'https://prod:6443', caller: { pid: 1, name: 'kubectl' }, callers: [{ pid: 1, name: 'kubectl' }, { pid: 2, name: 'kubectl' }], waiting: 3 });
+    expect(prod).toMatchObject({
+      cluster: 'https://prod:6443',
+      caller: { pid: 1, name: 'kubectl' },
+      callers: [
+        { pid: 1, name: 'kubectl' },
+        { pid: 2, name: 'kubectl' },
+      ],
+      waiting: 3,
+    });
     queue.answer(prod.id, { kind: 'approval', allow: true, forMinutes: 15 });
-    await expect(Promise.all([first, other, again])).resolves.toEqual([{ allow: true, forMinutes: 15 }, { allow: true, forMinutes: 15 }, { allow: true, forMinutes: 15 }]);
+    await expect(Promise.all([first, other, again])).resolves.toEqual([
+      { allow: true, forMinutes: 15 },
+      { allow: true, forMinutes: 15 },
+      { allow: true, forMinutes: 15 },
+    ]);
     expect(queue.list().map((p) => p.kind === 'approval' && p.profile)).toEqual(['staging']);
     queue.answer(queue.list()[0]!.id, { kind: 'approval', allow: false });
     await expect(staging).resolves.toEqual({ allow: false });
@@ -98,14 +125,20 @@ describe('PromptQueue', () => {
     const queue = new PromptQueue();
     const changes = vi.fn();
     queue.onChange(changes);
-    await expect(queue.askPin({ ...pinRequest(), flags: { countLow: false, finalTry: false, locked: true } })).resolves.toBeNull();
+    await expect(
+      queue.askPin({ ...pinRequest(), flags: { countLow: false, finalTry: false, locked: true } }),
+    ).resolves.toBeNull();
     expect(queue.list()).toEqual([]);
     expect(changes).not.toHaveBeenCalled();
   });
 
   it('a cancel fits any prompt: PIN and passphrase resolve null, approval denies', async () => {
     const queue = new PromptQueue();
-    const asks = [queue.askPin(pinRequest()), queue.askPassphrase({ store: 'files', create: false }), queue.askApproval(approvalRequest())] as const;
+    const asks = [
+      queue.askPin(pinRequest()),
+      queue.askPassphrase({ store: 'files', create: false }),
+      queue.askApproval(approvalRequest()),
+    ] as const;
     for (const open of queue.list()) expect(queue.answer(open.id, { kind: 'cancel' })).toBe(true);
     await expect(Promise.all(asks)).resolves.toEqual([null, null, { allow: false }]);
   });
@@ -157,7 +190,10 @@ describe('PromptQueue', () => {
 describe('PromptQueue passphrases', () => {
   it('opens one prompt per store and answers every caller', async () => {
     const queue = new PromptQueue();
-    const asks = [queue.askPassphrase({ store: 'files', create: true }), queue.askPassphrase({ store: 'files', create: true })];
+    const asks = [
+      queue.askPassphrase({ store: 'files', create: true }),
+      queue.askPassphrase({ store: 'files', create: true }),
+    ];
     const [open] = queue.list();
     expect(open).toMatchObject({ kind: 'passphrase', store: 'files', create: true, waiting: 2 });
     expect(queue.answer(open!.id, { kind: 'pin', pin: 'x' })).toBe(false);
@@ -168,10 +204,22 @@ describe('PromptQueue passphrases', () => {
 
 describe('prompt answers', () => {
   it('accept a PIN, a passphrase, a decision or a cancel, and nothing else', () => {
-    for (const ok of [{ kind: 'pin', pin: '1234' }, { kind: 'passphrase', passphrase: 'p' }, { kind: 'approval', allow: true, forMinutes: 15 }, { kind: 'approval', allow: false }, { kind: 'cancel' }]) {
+    for (const ok of [
+      { kind: 'pin', pin: '1234' },
+      { kind: 'passphrase', passphrase: 'p' },
+      { kind: 'approval', allow: true, forMinutes: 15 },
+      { kind: 'approval', allow: false },
+      { kind: 'cancel' },
+    ]) {
       expect(promptAnswerSchema.safeParse(ok).success, JSON.stringify(ok)).toBe(true);
     }
-    for (const bad of [{ kind: 'pin', pin: null }, { kind: 'pin', pin: '' }, { kind: 'approval', allow: true, forMinutes: 0 }, { kind: 'cancel', pin: '1' }, { kind: 'shell', command: 'rm' }]) {
+    for (const bad of [
+      { kind: 'pin', pin: null },
+      { kind: 'pin', pin: '' },
+      { kind: 'approval', allow: true, forMinutes: 0 },
+      { kind: 'cancel', pin: '1' },
+      { kind: 'shell', command: 'rm' },
+    ]) {
       expect(promptAnswerSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -186,14 +234,23 @@ describe('prompt answers', () => {
       ],
     });
 
-    it('shows the fields (never a secret field\'s value) and returns only the fields it asked for', async () => {
+    it("shows the fields (never a secret field's value) and returns only the fields it asked for", async () => {
       const queue = new PromptQueue();
       const asked = queue.askForm(formRequest());
       const [open] = queue.list();
       expect(pendingPromptSchema.parse(open)).toMatchObject({ kind: 'form', profile: 'lab', waiting: 1 });
       expect(JSON.stringify(open)).not.toContain('must-not-leave');
-      expect(open).toMatchObject({ fields: [{ name: 'username' }, { name: 'userDomainName', value: 'Default' }, { name: 'password', secret: true }] });
-      const answer = promptAnswerSchema.parse({ kind: 'form', values: { username: 'ada', userDomainName: 'Default', password: ' p w ', authUrl: 'https://evil.example' } });
+      expect(open).toMatchObject({
+        fields: [
+          { name: 'username' },
+          { name: 'userDomainName', value: 'Default' },
+          { name: 'password', secret: true },
+        ],
+      });
+      const answer = promptAnswerSchema.parse({
+        kind: 'form',
+        values: { username: 'ada', userDomainName: 'Default', password: ' p w ', authUrl: 'https://evil.example' },
+      });
       expect(queue.answer(open!.id, answer)).toBe(true);
       await expect(asked).resolves.toEqual({ username: 'ada', userDomainName: 'Default', password: ' p w ' });
     });

@@ -9,8 +9,21 @@ function harness(rejects = true) {
   const probes: string[] = [];
   let dropped = 0;
   const check = new RevocationCheck({ rejects: async (_cluster, token) => (probes.push(token), rejects) }, clock);
-  const serve = (pid: number | undefined, fromCache = true, parts: { token?: string | null; cluster?: typeof CLUSTER | null } = {}) =>
-    check.afterServe({ profile: 'p', callerPid: pid, cluster: parts.cluster === null ? undefined : CLUSTER, token: parts.token === null ? undefined : 't1', fromCache }, () => dropped++);
+  const serve = (
+    pid: number | undefined,
+    fromCache = true,
+    parts: { token?: string | null; cluster?: typeof CLUSTER | null } = {},
+  ) =>
+    check.afterServe(
+      {
+        profile: 'p',
+        callerPid: pid,
+        cluster: parts.cluster === null ? undefined : CLUSTER,
+        token: parts.token === null ? undefined : 't1',
+        fromCache,
+      },
+      () => dropped++,
+    );
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return { clock, probes, serve, settle, dropped: () => dropped };
 }

@@ -10,7 +10,10 @@ function countingFetch(clock: FakeClock, lifetimeMs: number | undefined) {
   let calls = 0;
   const fetch = async (): Promise<Credential> => {
     calls++;
-    return { token: `token-${calls}`, ...(lifetimeMs !== undefined ? { expiresAt: new Date(clock.now() + lifetimeMs) } : {}) };
+    return {
+      token: `token-${calls}`,
+      ...(lifetimeMs !== undefined ? { expiresAt: new Date(clock.now() + lifetimeMs) } : {}),
+    };
   };
   return { fetch, calls: () => calls };
 }
@@ -22,7 +25,10 @@ describe('CredentialCache', () => {
     const clock = new FakeClock();
     const cache = new CredentialCache(clock);
     const source = countingFetch(clock, 60 * MINUTE);
-    expect(await cache.get(key, source.fetch)).toEqual({ credential: expect.objectContaining({ token: 'token-1' }), source: 'provider' });
+    expect(await cache.get(key, source.fetch)).toEqual({
+      credential: expect.objectContaining({ token: 'token-1' }),
+      source: 'provider',
+    });
     clock.advance(30 * MINUTE);
     expect((await cache.get(key, source.fetch)).source).toBe('cache');
     clock.advance(30 * MINUTE);
@@ -135,7 +141,7 @@ describe('CredentialCache', () => {
 });
 
 describe('CredentialCache and identities', () => {
-  it('drops the profile\'s credentials for other clusters when the identity changes', async () => {
+  it("drops the profile's credentials for other clusters when the identity changes", async () => {
     const clock = new FakeClock();
     const cache = new CredentialCache(clock);
     const a = credentialCacheKey('dev', { server: 'https://a' });

@@ -10,7 +10,11 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await runCli(argv, { stdin: new PassThrough(), stdout, stderr, env: { KUBECRED_HOME: '/nonexistent-kubecred-home' } }, { command: 'node', args: ['kubecred'] });
+  const code = await runCli(
+    argv,
+    { stdin: new PassThrough(), stdout, stderr, env: { KUBECRED_HOME: '/nonexistent-kubecred-home' } },
+    { command: 'node', args: ['kubecred'] },
+  );
   return { code, stdout: out, stderr: err };
 }
 
@@ -27,10 +31,12 @@ describe('help for every command', () => {
   });
 
   // New-user finding 2a.
-  it('profile add --help names each provider\'s fields and secrets', async () => {
+  it("profile add --help names each provider's fields and secrets", async () => {
     const result = await cli(['profile', 'add', '--help']);
     expect(result.code).toBe(0);
-    const byProvider = Object.fromEntries(result.stdout.split(/\n(?=  \w)/).map((section) => [section.trim().split(/\s+/)[0], section]));
+    const byProvider = Object.fromEntries(
+      result.stdout.split(/\n(?=  \w)/).map((section) => [section.trim().split(/\s+/)[0], section]),
+    );
     expect(byProvider.static).toContain('secrets: token, client-certificate, client-key');
     expect(byProvider.oidc).toMatch(/--issuer <value> --client-id <value>/);
     expect(byProvider.oidc).toContain('[--ca-file <value>]');
@@ -46,7 +52,24 @@ describe('help for every command', () => {
     const { profileFromFlags } = await import('../../../src/main/cli/profileFlags.js');
     const { providerFields, PROVIDERS } = await import('../../../src/main/cli/providerFields.js');
     const { profileSchema } = await import('../../../src/shared/config/schema.js');
-    const samples: Record<string, string> = { command: '/bin/true', issuer: 'https://id.example', 'sts-endpoint': 'https://sts.example', 'auth-url': 'https://ks.example/v3', region: 'us-east-1', 'secret-store': 'keychain', ttl: '5m', timeout: '1m', 'clock-skew': '30s', 'redirect-port': '8000', env: 'A=b', 'role-arn': 'arn:aws:iam::123456789012:role/admin', 'role-session-name': 'kc', 'external-id': 'ext-42', 'duration-seconds': '3600', 'mfa-serial': 'arn:aws:iam::123456789012:mfa/alice' };
+    const samples: Record<string, string> = {
+      command: '/bin/true',
+      issuer: 'https://id.example',
+      'sts-endpoint': 'https://sts.example',
+      'auth-url': 'https://ks.example/v3',
+      region: 'us-east-1',
+      'secret-store': 'keychain',
+      ttl: '5m',
+      timeout: '1m',
+      'clock-skew': '30s',
+      'redirect-port': '8000',
+      env: 'A=b',
+      'role-arn': 'arn:aws:iam::123456789012:role/admin',
+      'role-session-name': 'kc',
+      'external-id': 'ext-42',
+      'duration-seconds': '3600',
+      'mfa-serial': 'arn:aws:iam::123456789012:mfa/alice',
+    };
     for (const provider of PROVIDERS) {
       const flags = providerFields(provider)
         .filter((field) => field.kind !== 'file-only')
@@ -56,7 +79,7 @@ describe('help for every command', () => {
     }
   });
 
-  it('credential --help names --api-version, and profile\'s summary says it adds, changes and removes', async () => {
+  it("credential --help names --api-version, and profile's summary says it adds, changes and removes", async () => {
     expect((await cli(['credential', '--help'])).stdout).toContain('--api-version client.authentication.k8s.io/v1');
     expect((await cli(['--help'])).stdout).toMatch(/profile +list, add, change \(set\) and remove \(rm\)/);
   });

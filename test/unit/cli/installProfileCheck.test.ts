@@ -5,7 +5,8 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/main/cli/main.js';
 
-const KUBECONFIG = 'apiVersion: v1\nkind: Config\nclusters:\n- name: ci\n  cluster: {server: https://127.0.0.1:6443}\ncontexts:\n- name: ci\n  context: {cluster: ci, user: ci}\ncurrent-context: ci\nusers:\n- name: ci\n  user:\n    exec: {apiVersion: client.authentication.k8s.io/v1, command: kubecred, args: [credential, demo]}\n';
+const KUBECONFIG =
+  'apiVersion: v1\nkind: Config\nclusters:\n- name: ci\n  cluster: {server: https://127.0.0.1:6443}\ncontexts:\n- name: ci\n  context: {cluster: ci, user: ci}\ncurrent-context: ci\nusers:\n- name: ci\n  user:\n    exec: {apiVersion: client.authentication.k8s.io/v1, command: kubecred, args: [credential, demo]}\n';
 
 // New-user finding 14, while config.yaml is broken: the typo check used to be skipped then.
 describe('kubecred install --profile while config.yaml is broken', () => {
@@ -23,13 +24,20 @@ describe('kubecred install --profile while config.yaml is broken', () => {
     const stderr = new PassThrough();
     let err = '';
     stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await runCli(['install', '--profile', profile, '--context', 'ci', '--kubeconfig', kubeconfig, '--replace'], { stdin: new PassThrough(), stdout: new PassThrough(), stderr, env: { KUBECRED_HOME: home } }, { command: 'node', args: ['kubecred'] });
+    const code = await runCli(
+      ['install', '--profile', profile, '--context', 'ci', '--kubeconfig', kubeconfig, '--replace'],
+      { stdin: new PassThrough(), stdout: new PassThrough(), stderr, env: { KUBECRED_HOME: home } },
+      { command: 'node', args: ['kubecred'] },
+    );
     return { code, stderr: err };
   }
 
   it('checks the name against the last good copy the broker serves, and writes nothing for a typo', async () => {
     await mkdir(path.join(home, 'state'), { recursive: true });
-    await writeFile(path.join(home, 'state', 'config.last-good.yaml'), 'profiles:\n  - name: demo\n    provider: static\n');
+    await writeFile(
+      path.join(home, 'state', 'config.last-good.yaml'),
+      'profiles:\n  - name: demo\n    provider: static\n',
+    );
     const typo = await install('dmeo');
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain('there is no profile "dmeo"');

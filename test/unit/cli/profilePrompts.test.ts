@@ -41,12 +41,31 @@ describe('kubecred profile add, asked in a terminal (new-user finding 13)', () =
   it('asks a wrong answer again at once and keeps the answers before it; asks an OIDC profile for its CA file and scopes', async () => {
     const ca = path.join(dir, 'corp-ca.pem');
     await writeFile(ca, '-----BEGIN CERTIFICATE-----\n');
-    const { io, shown } = person(['oicd', 'oidc', 'id.example.com', 'https://id.example.com', '', 'kubernetes', path.join(dir, 'missing.pem'), path.relative(process.cwd(), ca), 'openid groups']);
+    const { io, shown } = person([
+      'oicd',
+      'oidc',
+      'id.example.com',
+      'https://id.example.com',
+      '',
+      'kubernetes',
+      path.join(dir, 'missing.pem'),
+      path.relative(process.cwd(), ca),
+      'openid groups',
+    ]);
     const profile = await askProfileInteractively(io, 'sso');
-    expect(profile).toEqual({ name: 'sso', provider: 'oidc', issuer: 'https://id.example.com', clientId: 'kubernetes', caFile: ca, scopes: ['openid', 'groups'] });
+    expect(profile).toEqual({
+      name: 'sso',
+      provider: 'oidc',
+      issuer: 'https://id.example.com',
+      clientId: 'kubernetes',
+      caFile: ca,
+      scopes: ['openid', 'groups'],
+    });
     const told = shown();
     expect(told).toContain('"oicd" is not a provider: type one of static, exec, oidc, keystone, eks');
-    expect(told).toContain('issuer "id.example.com" is not a full URL: write it like https://id.example.com; try again');
+    expect(told).toContain(
+      'issuer "id.example.com" is not a full URL: write it like https://id.example.com; try again',
+    );
     expect(told).toContain('clientId is needed; try again');
     expect(told).toContain(`there is no file at ${path.join(dir, 'missing.pem')}; try again (or leave it empty)`);
     expect(told).toMatch(/CA file \(PEM\)/);
@@ -56,20 +75,30 @@ describe('kubecred profile add, asked in a terminal (new-user finding 13)', () =
 
   it('leaves optional questions out when they are left empty', async () => {
     const { io } = person(['oidc', 'https://id.example.com', 'kubernetes', '', '']);
-    expect(await askProfileInteractively(io, 'sso')).toEqual({ name: 'sso', provider: 'oidc', issuer: 'https://id.example.com', clientId: 'kubernetes' });
+    expect(await askProfileInteractively(io, 'sso')).toEqual({
+      name: 'sso',
+      provider: 'oidc',
+      issuer: 'https://id.example.com',
+      clientId: 'kubernetes',
+    });
   });
 
   it('takes answers typed ahead of their questions', async () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: false });
     stdin.end('eks\nprod\nus-east-1\n');
-    const profile = await askProfileInteractively({ stdin, stdout: new PassThrough(), stderr: new PassThrough(), env: {} }, 'prod');
+    const profile = await askProfileInteractively(
+      { stdin, stdout: new PassThrough(), stderr: new PassThrough(), env: {} },
+      'prod',
+    );
     expect(profile).toEqual({ name: 'prod', provider: 'eks', clusterId: 'prod', region: 'us-east-1' });
   });
 
   it('says so when the input ends before the last answer', async () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: false });
     stdin.end('oidc\nhttps://id.example.com\n');
-    await expect(askProfileInteractively({ stdin, stdout: new PassThrough(), stderr: new PassThrough(), env: {} }, 'sso')).rejects.toThrow('the input ended before every question was answered; nothing was added');
+    await expect(
+      askProfileInteractively({ stdin, stdout: new PassThrough(), stderr: new PassThrough(), env: {} }, 'sso'),
+    ).rejects.toThrow('the input ended before every question was answered; nothing was added');
   });
 
   it('through the CLI: writes the profile, and refuses a name that exists before asking anything', async () => {

@@ -13,7 +13,11 @@ describe('kubecred status with no profiles yet', () => {
       const stdout = new PassThrough();
       let out = '';
       stdout.on('data', (c: Buffer) => (out += c.toString()));
-      const code = await runCli(['status'], { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: { KUBECRED_HOME: home } }, { command: 'node', args: ['kubecred'] });
+      const code = await runCli(
+        ['status'],
+        { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: { KUBECRED_HOME: home } },
+        { command: 'node', args: ['kubecred'] },
+      );
       expect(code).toBe(0);
       expect(out).toContain('broker: not running');
       expect(out).toMatch(/profiles: none yet.*`kubecred import`.*`kubecred profile add <name>`/);

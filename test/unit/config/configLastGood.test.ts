@@ -30,7 +30,10 @@ describe('the last good config.yaml', () => {
     expect(restarted.config.profiles.map((p) => p.name)).toEqual(['demo']);
     expect(restarted.error).toContain('unknown key "provder"');
     expect(await readFile(lastGood, 'utf8')).toBe(good);
-    expect(await loadServedConfig(file, stateDir)).toMatchObject({ config: { profiles: [{ name: 'demo' }] }, error: expect.stringContaining('provder') });
+    expect(await loadServedConfig(file, stateDir)).toMatchObject({
+      config: { profiles: [{ name: 'demo' }] },
+      error: expect.stringContaining('provder'),
+    });
   });
 
   it('replaces a symlink planted at its path instead of writing through it', async () => {

@@ -6,16 +6,35 @@ const FILE = '/home/u/.config/kubecred/config.yaml';
 describe('parseConfig', () => {
   it('accepts the smallest static profile exactly as documented', () => {
     const result = parseConfig('profiles:\n  - name: demo\n    provider: static\n', FILE);
-    expect(result).toEqual({ ok: true, config: { secretStore: 'keychain', tokens: [], profiles: [{ name: 'demo', provider: 'static', approval: 'never' }] } });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        secretStore: 'keychain',
+        tokens: [],
+        profiles: [{ name: 'demo', provider: 'static', approval: 'never' }],
+      },
+    });
   });
 
   it('fills the exec profile defaults and accepts the documented shape', () => {
-    const result = parseConfig('profiles:\n  - name: wrapped\n    provider: exec\n    command: /path/to/plugin\n    apiVersion: client.authentication.k8s.io/v1\n', FILE);
-    expect(result.ok && result.config.profiles[0]).toMatchObject({ command: '/path/to/plugin', args: [], env: [], ttl: '5m', timeout: '60s' });
+    const result = parseConfig(
+      'profiles:\n  - name: wrapped\n    provider: exec\n    command: /path/to/plugin\n    apiVersion: client.authentication.k8s.io/v1\n',
+      FILE,
+    );
+    expect(result.ok && result.config.profiles[0]).toMatchObject({
+      command: '/path/to/plugin',
+      args: [],
+      env: [],
+      ttl: '5m',
+      timeout: '60s',
+    });
   });
 
   it('accepts exec env as a kubeconfig list or a map', () => {
-    const list = parseConfig('profiles:\n  - {name: a, provider: exec, command: x, env: [{name: K, value: v}]}\n', FILE);
+    const list = parseConfig(
+      'profiles:\n  - {name: a, provider: exec, command: x, env: [{name: K, value: v}]}\n',
+      FILE,
+    );
     const map = parseConfig('profiles:\n  - {name: a, provider: exec, command: x, env: {K: v}}\n', FILE);
     expect(list.ok && list.config.profiles[0]).toMatchObject({ env: [{ name: 'K', value: 'v' }] });
     expect(map.ok && map.config.profiles[0]).toMatchObject({ env: [{ name: 'K', value: 'v' }] });
@@ -32,8 +51,11 @@ describe('parseConfig', () => {
     expect(!result.ok && result.error).toContain('line 4, profiles[0]: unknown key "tokn"');
   });
 
-  it('says what a typo meant, one problem per line, without the schema library\'s words (new-user finding 16)', () => {
-    const result = parseConfig('profiles:\n  - name: a\n    provder: static\n  - name: b\n    provider: static\n    aproval: never\n  - name: c\n    provider: statc\ntokns: []\n', FILE);
+  it("says what a typo meant, one problem per line, without the schema library's words (new-user finding 16)", () => {
+    const result = parseConfig(
+      'profiles:\n  - name: a\n    provder: static\n  - name: b\n    provider: static\n    aproval: never\n  - name: c\n    provider: statc\ntokns: []\n',
+      FILE,
+    );
     const lines = (!result.ok && result.error ? result.error : '').split('\n');
     expect(lines).toEqual([
       `${FILE} line 3, profiles[0]: unknown key "provder" (did you mean "provider"?); provider is one of static, exec, oidc, keystone, eks`,
@@ -45,7 +67,10 @@ describe('parseConfig', () => {
   });
 
   it('says what is wrong with a value in plain words, each unknown key at its own line (new-user finding 16)', () => {
-    const result = parseConfig('profiles:\n  - name: sso\n    provider: oidc\n    issuer: id.example.com\n  - name: b\n    provider: static\n    approval: sometimes\n    tokn: x\n    secretstore: keychain\n', FILE);
+    const result = parseConfig(
+      'profiles:\n  - name: sso\n    provider: oidc\n    issuer: id.example.com\n  - name: b\n    provider: static\n    approval: sometimes\n    tokn: x\n    secretstore: keychain\n',
+      FILE,
+    );
     const lines = (!result.ok && result.error ? result.error : '').split('\n');
     expect(lines).toEqual([
       `${FILE} line 4, profiles[0].issuer: issuer "id.example.com" is not a full URL: write it like https://id.example.com`,
@@ -54,12 +79,17 @@ describe('parseConfig', () => {
       `${FILE} line 8, profiles[1]: unknown key "tokn"`,
       `${FILE} line 9, profiles[1]: unknown key "secretstore" (did you mean "secretStore"?)`,
     ]);
-    const more = parseConfig('profiles:\n  - name: 5\n    provider: exec\n    command: /bin/true\n    args: get-token\n', FILE);
+    const more = parseConfig(
+      'profiles:\n  - name: 5\n    provider: exec\n    command: /bin/true\n    args: get-token\n',
+      FILE,
+    );
     expect(!more.ok && more.error.split('\n')).toEqual([
       `${FILE} line 2, profiles[0].name: name should be text, not the number 5`,
       `${FILE} line 5, profiles[0].args: args should be a list, not "get-token"`,
     ]);
-    expect(`${!result.ok && result.error}\n${!more.ok && more.error}`).not.toMatch(/Invalid|expected|received|Unrecognized|discriminator/);
+    expect(`${!result.ok && result.error}\n${!more.ok && more.error}`).not.toMatch(
+      /Invalid|expected|received|Unrecognized|discriminator/,
+    );
   });
 
   it('reports a YAML syntax error with its line', () => {
@@ -85,21 +115,45 @@ describe('parseConfig', () => {
 });
 
 // Issue 15: a profile reached through kubecred-proxy.
-describe('a profile\'s proxy:', () => {
+describe("a profile's proxy:", () => {
   const tokens = 'tokens:\n  - { name: card, module: /usr/lib/softhsm/libsofthsm2.so, label: kc }\n';
-  const proxied = (name: string, proxy: string, certificate = 'tokenCertificate: { token: card, label: tls }, ') => `  - { name: ${name}, provider: static, ${certificate}proxy: ${proxy} }\n`;
+  const proxied = (name: string, proxy: string, certificate = 'tokenCertificate: { token: card, label: tls }, ') =>
+    `  - { name: ${name}, provider: static, ${certificate}proxy: ${proxy} }\n`;
 
   it('accepts a port, the real server, its CA and headers', () => {
-    const result = parseConfig(`${tokens}profiles:\n${proxied('prod', '{ port: 47011, server: "https://k8s.example:6443", caFile: /etc/k8s/ca.pem, headers: { X-Team: infra } }')}`, FILE);
-    expect(result.ok && result.config.profiles[0]).toMatchObject({ proxy: { port: 47011, server: 'https://k8s.example:6443', caFile: '/etc/k8s/ca.pem', headers: { 'X-Team': 'infra' } } });
+    const result = parseConfig(
+      `${tokens}profiles:\n${proxied('prod', '{ port: 47011, server: "https://k8s.example:6443", caFile: /etc/k8s/ca.pem, headers: { X-Team: infra } }')}`,
+      FILE,
+    );
+    expect(result.ok && result.config.profiles[0]).toMatchObject({
+      proxy: {
+        port: 47011,
+        server: 'https://k8s.example:6443',
+        caFile: '/etc/k8s/ca.pem',
+        headers: { 'X-Team': 'infra' },
+      },
+    });
   });
 
   it.each([
-    ['no key on a token to sign with', proxied('prod', '{ port: 47011, server: "https://k8s.example" }', ''), 'give the profile tokenCertificate'],
+    [
+      'no key on a token to sign with',
+      proxied('prod', '{ port: 47011, server: "https://k8s.example" }', ''),
+      'give the profile tokenCertificate',
+    ],
     ['a plain http server', proxied('prod', '{ port: 47011, server: "http://k8s.example" }'), 'https:// URL'],
     ['a privileged port', proxied('prod', '{ port: 443, server: "https://k8s.example" }'), 'profiles[0].proxy.port'],
-    ['two profiles on one port', proxied('a', '{ port: 47011, server: "https://a.example" }') + proxied('b', '{ port: 47011, server: "https://b.example" }'), 'port 47011 is the proxy port of profile "a" too'],
-    ['a header name that could split a request', proxied('prod', '{ port: 47011, server: "https://k8s.example", headers: { "X-A\\r\\nHost": x } }'), 'profiles[0].proxy.headers'],
+    [
+      'two profiles on one port',
+      proxied('a', '{ port: 47011, server: "https://a.example" }') +
+        proxied('b', '{ port: 47011, server: "https://b.example" }'),
+      'port 47011 is the proxy port of profile "a" too',
+    ],
+    [
+      'a header name that could split a request',
+      proxied('prod', '{ port: 47011, server: "https://k8s.example", headers: { "X-A\\r\\nHost": x } }'),
+      'profiles[0].proxy.headers',
+    ],
   ])('refuses %s', (_what, profiles, said) => {
     const result = parseConfig(`${tokens}profiles:\n${profiles}`, FILE);
     expect(!result.ok && result.error).toContain(said);

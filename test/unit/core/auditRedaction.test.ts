@@ -20,8 +20,14 @@ async function recorded(failure: unknown): Promise<AuditRecord> {
 // B8: the audit trail lasts and the web UI shows it. A failure recorded by the broker keeps
 // what failed; whatever a server or library put in its message that looks like a token is gone.
 describe('the audit trail never keeps a secret a failure quoted', () => {
-  it('keeps a plugin failure\'s kind and exit status, not its stderr', async () => {
-    const failure = new BrokerError('provider-failed', `plugin failed (exit 1): rejected token ${SHORT_TOKEN}, password=Hunter2!Secret`, 'run it by hand', undefined, 'plugin failed (exit 1)');
+  it("keeps a plugin failure's kind and exit status, not its stderr", async () => {
+    const failure = new BrokerError(
+      'provider-failed',
+      `plugin failed (exit 1): rejected token ${SHORT_TOKEN}, password=Hunter2!Secret`,
+      'run it by hand',
+      undefined,
+      'plugin failed (exit 1)',
+    );
     expect((await recorded(failure)).error).toBe('plugin failed (exit 1)');
   });
 
@@ -37,7 +43,7 @@ describe('the audit trail never keeps a secret a failure quoted', () => {
     }
   });
 
-  it('leaves Kubecred\'s own words and names alone', () => {
+  it("leaves Kubecred's own words and names alone", () => {
     for (const line of [
       'profile "gke_my-project-123456_us-central1-a_prod" has no token: run kubecred login gke_my-project-123456_us-central1-a_prod',
       'no profile "prod-eu-west-1-cluster-2024" in config.yaml',

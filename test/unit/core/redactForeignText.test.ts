@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { quoteStderr, redactForeignText } from '../../../src/main/core/quoteStderr.js';
 
 describe('redactForeignText (B8, B9)', () => {
-  it('redacts the security review\'s example: a short hex token and a password with punctuation', () => {
-    const text = redactForeignText('rejected token 3f9c2a7d1b8e4f60a5d2c9e7b1f04a6d for user bob, password=Hunter2!Secret');
+  it("redacts the security review's example: a short hex token and a password with punctuation", () => {
+    const text = redactForeignText(
+      'rejected token 3f9c2a7d1b8e4f60a5d2c9e7b1f04a6d for user bob, password=Hunter2!Secret',
+    );
     expect(text).not.toContain('3f9c2a7d1b8e4f60a5d2c9e7b1f04a6d');
     expect(text).not.toContain('Hunter2!Secret');
     expect(text).toBe('rejected token [redacted] for user bob, password=[redacted]');
@@ -51,7 +53,10 @@ describe('redactForeignText (B8, B9)', () => {
 describe('renderErrorLine (B9)', async () => {
   const { renderErrorLine } = await import('../../../src/shared/api/errors.js');
   it('prints a message and hint from the network or argv as printable text on one line', () => {
-    const line = renderErrorLine({ message: 'no profile "x\u001b]2;PWNED\u0007\u001b[2J"\nsecond line', hint: 'run\u009b kubecred \u202eprofile list' });
+    const line = renderErrorLine({
+      message: 'no profile "x\u001b]2;PWNED\u0007\u001b[2J"\nsecond line',
+      hint: 'run\u009b kubecred \u202eprofile list',
+    });
     expect(line).toBe('kubecred: no profile "x" second line. Run kubecred profile list\n');
   });
 });

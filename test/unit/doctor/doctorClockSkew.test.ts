@@ -11,7 +11,11 @@ describe('clock skew check', () => {
 
   it('asks the discovery document of the issuer, with its caFile', async () => {
     const asked: unknown[] = [];
-    await clockSkewCheck([ISSUER], async (url, caFile) => (asked.push([url, caFile]), 'Thu, 01 Jan 2026 12:00:00 GMT'), clock).run();
+    await clockSkewCheck(
+      [ISSUER],
+      async (url, caFile) => (asked.push([url, caFile]), 'Thu, 01 Jan 2026 12:00:00 GMT'),
+      clock,
+    ).run();
     expect(asked).toEqual([['https://id.example.com/realms/k8s/.well-known/openid-configuration', '/etc/ca.pem']]);
     expect(discoveryUrl('https://a.example')).toBe('https://a.example/.well-known/openid-configuration');
   });
@@ -27,9 +31,17 @@ describe('clock skew check', () => {
   });
 
   it('warns about an unreachable issuer with its URL and the error', async () => {
-    const [finding] = await clockSkewCheck([ISSUER], async () => { throw new Error('connect ECONNREFUSED 10.0.0.1:443'); }, clock).run();
+    const [finding] = await clockSkewCheck(
+      [ISSUER],
+      async () => {
+        throw new Error('connect ECONNREFUSED 10.0.0.1:443');
+      },
+      clock,
+    ).run();
     expect(finding).toMatchObject({ status: 'warn', title: 'issuer https://id.example.com/realms/k8s/ (dev)' });
-    expect(finding?.detail).toBe('unreachable: https://id.example.com/realms/k8s/.well-known/openid-configuration: connect ECONNREFUSED 10.0.0.1:443');
+    expect(finding?.detail).toBe(
+      'unreachable: https://id.example.com/realms/k8s/.well-known/openid-configuration: connect ECONNREFUSED 10.0.0.1:443',
+    );
   });
 
   it('is ok with no OIDC profile, and when the issuer sends no Date', async () => {

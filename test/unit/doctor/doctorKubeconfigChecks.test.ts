@@ -3,7 +3,11 @@ import { parseConfig } from '../../../src/main/config/configLoader.js';
 import { kubeconfigExposureCheck } from '../../../src/main/doctor/checks/kubeconfigExposureCheck.js';
 import { kubeconfigProfilesCheck } from '../../../src/main/doctor/checks/kubeconfigProfilesCheck.js';
 import { kubectlVersionCheck, unsupportedReason } from '../../../src/main/doctor/checks/kubectlVersionCheck.js';
-import { parseKubeconfigUsers, readKubeconfigs, type KubeconfigReading } from '../../../src/main/kubeconfig/kubeconfigUsers.js';
+import {
+  parseKubeconfigUsers,
+  readKubeconfigs,
+  type KubeconfigReading,
+} from '../../../src/main/kubeconfig/kubeconfigUsers.js';
 import type { KubecredConfig } from '../../../src/shared/config/schema.js';
 
 const SECRET = 'sekrit-token-value-123';
@@ -17,7 +21,9 @@ const kubecredUser = (name: string, profile: string, apiVersion = V1, command = 
 const tokenUser = (name: string) => `  - name: ${name}\n    user:\n      token: ${SECRET}\n      client-key-data: ""\n`;
 
 async function files(entries: Record<string, { text: string; mode?: number }>): Promise<KubeconfigReading[]> {
-  return readKubeconfigs(Object.keys(entries), { read: async (file) => entries[file] && { text: entries[file].text, mode: entries[file].mode ?? 0o100600 } });
+  return readKubeconfigs(Object.keys(entries), {
+    read: async (file) => entries[file] && { text: entries[file].text, mode: entries[file].mode ?? 0o100600 },
+  });
 }
 
 function config(yaml: string): KubecredConfig {
@@ -31,12 +37,27 @@ describe('reading kubeconfig users', () => {
   it('keeps the exec block and the names of plaintext fields, never their values', () => {
     const parsed = parseKubeconfigUsers(kubeconfig(kubecredUser('a', 'dev') + tokenUser('b')));
     expect(JSON.stringify(parsed)).not.toContain(SECRET);
-    expect(parsed).toEqual({ users: [{ name: 'a', exec: expect.objectContaining({ args: ['credential', 'dev'] }), plaintextFields: [] }, { name: 'b', plaintextFields: ['token'] }], contexts: [], clusters: [] });
+    expect(parsed).toEqual({
+      users: [
+        { name: 'a', exec: expect.objectContaining({ args: ['credential', 'dev'] }), plaintextFields: [] },
+        { name: 'b', plaintextFields: ['token'] },
+      ],
+      contexts: [],
+      clusters: [],
+    });
   });
 
   it('counts an auth-provider holding OIDC tokens as plaintext', () => {
-    const parsed = parseKubeconfigUsers(kubeconfig(`  - name: old\n    user:\n      auth-provider: {name: oidc, config: {idp-issuer-url: "https://x", refresh-token: ${SECRET}}}\n`));
-    expect(parsed).toEqual({ users: [{ name: 'old', plaintextFields: ['auth-provider'] }], contexts: [], clusters: [] });
+    const parsed = parseKubeconfigUsers(
+      kubeconfig(
+        `  - name: old\n    user:\n      auth-provider: {name: oidc, config: {idp-issuer-url: "https://x", refresh-token: ${SECRET}}}\n`,
+      ),
+    );
+    expect(parsed).toEqual({
+      users: [{ name: 'old', plaintextFields: ['auth-provider'] }],
+      contexts: [],
+      clusters: [],
+    });
   });
 
   it('reports broken YAML by line, without quoting it', () => {
@@ -47,7 +68,10 @@ describe('reading kubeconfig users', () => {
 
   it('tells a missing file from one it read', async () => {
     expect((await files({ '/k/a': { text: kubeconfig('') } })).map((f) => f.state)).toEqual(['read']);
-    expect((await readKubeconfigs(['/k/none'], { read: async () => undefined }))[0]).toEqual({ file: '/k/none', state: 'missing' });
+    expect((await readKubeconfigs(['/k/none'], { read: async () => undefined }))[0]).toEqual({
+      file: '/k/none',
+      state: 'missing',
+    });
   });
 });
 
@@ -63,9 +87,12 @@ describe('kubeconfig profiles check', () => {
   });
 
   it('is ok when every Kubecred user has its profile; other plugins are none of its business', async () => {
-    const other = '  - name: gke\n    user:\n      exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: gke-gcloud-auth-plugin}\n';
+    const other =
+      '  - name: gke\n    user:\n      exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: gke-gcloud-auth-plugin}\n';
     const findings = await check({ '/k/config': { text: kubeconfig(kubecredUser('dev', 'dev') + other) } }, CONFIG);
-    expect(findings).toEqual([expect.objectContaining({ status: 'ok', detail: '1 user call Kubecred, each with a profile that exists' })]);
+    expect(findings).toEqual([
+      expect.objectContaining({ status: 'ok', detail: '1 user call Kubecred, each with a profile that exists' }),
+    ]);
   });
 
   it('fails an exec command path that is gone, and a kubeconfig kubectl cannot parse', async () => {
@@ -83,7 +110,10 @@ describe('kubeconfig profiles check', () => {
 
 describe('plaintext exposure check', () => {
   it('warns about a group- or world-readable kubeconfig holding plaintext credentials, never printing them', async () => {
-    const findings = await kubeconfigExposureCheck(await files({ '/k/config': { text: kubeconfig(tokenUser('admin')), mode: 0o100644 } }), 'linux').run();
+    const findings = await kubeconfigExposureCheck(
+      await files({ '/k/config': { text: kubeconfig(tokenUser('admin')), mode: 0o100644 } }),
+      'linux',
+    ).run();
     expect(findings[0]).toMatchObject({ status: 'warn', title: '/k/config' });
     expect(findings[0]?.detail).toContain('every user on this machine');
     expect(findings[0]?.detail).toContain('admin (token)');
@@ -92,8 +122,14 @@ describe('plaintext exposure check', () => {
   });
 
   it('does not warn about a private file, or an open one without credentials', async () => {
-    const privateFile = await kubeconfigExposureCheck(await files({ '/k/a': { text: kubeconfig(tokenUser('admin')), mode: 0o100600 } }), 'linux').run();
-    const openEmpty = await kubeconfigExposureCheck(await files({ '/k/b': { text: kubeconfig(kubecredUser('a', 'dev')), mode: 0o100644 } }), 'linux').run();
+    const privateFile = await kubeconfigExposureCheck(
+      await files({ '/k/a': { text: kubeconfig(tokenUser('admin')), mode: 0o100600 } }),
+      'linux',
+    ).run();
+    const openEmpty = await kubeconfigExposureCheck(
+      await files({ '/k/b': { text: kubeconfig(kubecredUser('a', 'dev')), mode: 0o100644 } }),
+      'linux',
+    ).run();
     expect([...privateFile, ...openEmpty].map((f) => f.status)).toEqual(['ok', 'ok']);
   });
 });
@@ -109,15 +145,32 @@ describe('kubectl version check', () => {
 
   it('fails a v1 user under kubectl 1.21 with the documented fix, and passes 1.27', async () => {
     const kubeconfigs = await files({ '/k/config': { text: kubeconfig(kubecredUser('dev', 'dev')) } });
-    const old = await kubectlVersionCheck(kubeconfigs, async () => ({ command: 'kubectl', gitVersion: 'v1.21.14', minor: 21 })).run();
-    expect(old[0]).toMatchObject({ status: 'fail', fix: 'use apiVersion v1beta1 (kubecred install --api-version v1beta1) or upgrade kubectl' });
+    const old = await kubectlVersionCheck(kubeconfigs, async () => ({
+      command: 'kubectl',
+      gitVersion: 'v1.21.14',
+      minor: 21,
+    })).run();
+    expect(old[0]).toMatchObject({
+      status: 'fail',
+      fix: 'use apiVersion v1beta1 (kubecred install --api-version v1beta1) or upgrade kubectl',
+    });
     expect(old[0]?.detail).toContain('user "dev" in /k/config');
-    const current = await kubectlVersionCheck(kubeconfigs, async () => ({ command: 'kubectl', gitVersion: 'v1.27.16', minor: 27 })).run();
+    const current = await kubectlVersionCheck(kubeconfigs, async () => ({
+      command: 'kubectl',
+      gitVersion: 'v1.27.16',
+      minor: 27,
+    })).run();
     expect(current[0]).toMatchObject({ status: 'ok', title: 'kubectl v1.27.16' });
   });
 
   it('warns when there is no kubectl, or it cannot say its version', async () => {
     expect((await kubectlVersionCheck([], async () => undefined).run())[0]?.status).toBe('warn');
-    expect((await kubectlVersionCheck([], async () => { throw new Error('exit 1'); }).run())[0]?.status).toBe('warn');
+    expect(
+      (
+        await kubectlVersionCheck([], async () => {
+          throw new Error('exit 1');
+        }).run()
+      )[0]?.status,
+    ).toBe('warn');
   });
 });

@@ -3,7 +3,11 @@ import { fail, ok, warn, type Check } from '../../../src/main/doctor/finding.js'
 import { exitCodeOf, renderJson, renderText } from '../../../src/main/doctor/renderReport.js';
 import { runChecks, type CheckResult } from '../../../src/main/doctor/runChecks.js';
 
-const check = (name: string, run: Check['run'], onTimeout?: Check['onTimeout']): Check => ({ name, run, ...(onTimeout ? { onTimeout } : {}) });
+const check = (name: string, run: Check['run'], onTimeout?: Check['onTimeout']): Check => ({
+  name,
+  run,
+  ...(onTimeout ? { onTimeout } : {}),
+});
 const never = () => new Promise<never>(() => undefined);
 
 describe('runChecks', () => {
@@ -21,7 +25,9 @@ describe('runChecks', () => {
     const started = Date.now();
     const results = await runChecks([check('keychain', never), check('shim', async () => [ok('shim', 'there')])], 200);
     expect(Date.now() - started).toBeLessThan(1_000);
-    expect(results[0]?.findings).toEqual([expect.objectContaining({ status: 'fail', title: 'keychain', detail: 'timed out after 0.2 s' })]);
+    expect(results[0]?.findings).toEqual([
+      expect.objectContaining({ status: 'fail', title: 'keychain', detail: 'timed out after 0.2 s' }),
+    ]);
     expect(results[1]?.findings[0]?.status).toBe('ok');
   });
 
@@ -31,7 +37,15 @@ describe('runChecks', () => {
   });
 
   it('reports a check that throws as a failure of that check alone', async () => {
-    const results = await runChecks([check('broken', async () => { throw new Error('boom\nstack'); }), check('fine', async () => [ok('fine', 'yes')])], 1_000);
+    const results = await runChecks(
+      [
+        check('broken', async () => {
+          throw new Error('boom\nstack');
+        }),
+        check('fine', async () => [ok('fine', 'yes')]),
+      ],
+      1_000,
+    );
     expect(results[0]?.findings[0]).toMatchObject({ status: 'fail', detail: 'the check itself failed: boom' });
     expect(results[1]?.findings[0]?.status).toBe('ok');
   });
@@ -39,7 +53,10 @@ describe('runChecks', () => {
 
 const RESULTS: CheckResult[] = [
   { check: 'broker', findings: [warn('broker', 'not running', 'kubecred daemon')] },
-  { check: 'run dir', findings: [fail('/h/run', 'mode 0755', 'chmod 700 /h/run'), ok('/h/run/broker.sock', 'mode 0600')] },
+  {
+    check: 'run dir',
+    findings: [fail('/h/run', 'mode 0755', 'chmod 700 /h/run'), ok('/h/run/broker.sock', 'mode 0600')],
+  },
 ];
 
 describe('renderText', () => {
@@ -78,6 +95,12 @@ describe('exit code and JSON', () => {
     const json = JSON.parse(renderJson(RESULTS)) as { ok: boolean; counts: object; findings: unknown[] };
     expect(json.ok).toBe(false);
     expect(json.counts).toEqual({ ok: 1, warn: 1, fail: 1 });
-    expect(json.findings[1]).toEqual({ check: 'run dir', status: 'fail', title: '/h/run', detail: 'mode 0755', fix: 'chmod 700 /h/run' });
+    expect(json.findings[1]).toEqual({
+      check: 'run dir',
+      status: 'fail',
+      title: '/h/run',
+      detail: 'mode 0755',
+      fix: 'chmod 700 /h/run',
+    });
   });
 });

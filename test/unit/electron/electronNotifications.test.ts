@@ -4,9 +4,27 @@ import { notificationsFor, type BrokerSnapshot } from '../../../src/main/electro
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const min = 60_000;
-const ready = (name: string, expiresAt: number | null): ProfileSummary => ({ name, provider: 'oidc', state: 'ready', expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(), lastError: null });
-const failed = (name: string, lastError: string | null): ProfileSummary => ({ name, provider: 'oidc', state: 'error', expiresAt: null, lastError });
-const snap = (at: number, profiles: ProfileSummary[], extra: Partial<BrokerSnapshot> = {}): BrokerSnapshot => ({ at, profiles, silentRefresh: new Set(), denied: [], ...extra });
+const ready = (name: string, expiresAt: number | null): ProfileSummary => ({
+  name,
+  provider: 'oidc',
+  state: 'ready',
+  expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+  lastError: null,
+});
+const failed = (name: string, lastError: string | null): ProfileSummary => ({
+  name,
+  provider: 'oidc',
+  state: 'error',
+  expiresAt: null,
+  lastError,
+});
+const snap = (at: number, profiles: ProfileSummary[], extra: Partial<BrokerSnapshot> = {}): BrokerSnapshot => ({
+  at,
+  profiles,
+  silentRefresh: new Set(),
+  denied: [],
+  ...extra,
+});
 
 describe('notificationsFor: expiring credentials', () => {
   it('warns once when a credential that cannot renew itself enters the last 5 minutes', () => {
@@ -15,39 +33,80 @@ describe('notificationsFor: expiring credentials', () => {
     const inside = snap(t0 + 26 * min, [ready('prod', expiry)]);
     const later = snap(t0 + 28 * min, [ready('prod', expiry)]);
     expect(notificationsFor(before, inside)).toEqual([
-      { kind: 'expiring', profile: 'prod', title: 'prod expires in 4 min', body: 'Kubecred cannot renew it by itself. Log in again to keep working.', action: 'login' },
+      {
+        kind: 'expiring',
+        profile: 'prod',
+        title: 'prod expires in 4 min',
+        body: 'Kubecred cannot renew it by itself. Log in again to keep working.',
+        action: 'login',
+      },
     ]);
     expect(notificationsFor(inside, later)).toEqual([]);
   });
   it('stays quiet when the broker can refresh silently, or nothing expires, or it already expired', () => {
     const expiry = t0 + 30 * min;
     const silent = new Set(['prod']);
-    expect(notificationsFor(snap(t0, [ready('prod', expiry)], { silentRefresh: silent }), snap(t0 + 27 * min, [ready('prod', expiry)], { silentRefresh: silent }))).toEqual([]);
-    expect(notificationsFor(snap(t0, [ready('static', null)]), snap(t0 + 27 * min, [ready('static', null)]))).toEqual([]);
-    expect(notificationsFor(snap(t0, [ready('prod', expiry)]), snap(t0 + 31 * min, [ready('prod', expiry)]))).toEqual([]);
+    expect(
+      notificationsFor(
+        snap(t0, [ready('prod', expiry)], { silentRefresh: silent }),
+        snap(t0 + 27 * min, [ready('prod', expiry)], { silentRefresh: silent }),
+      ),
+    ).toEqual([]);
+    expect(notificationsFor(snap(t0, [ready('static', null)]), snap(t0 + 27 * min, [ready('static', null)]))).toEqual(
+      [],
+    );
+    expect(notificationsFor(snap(t0, [ready('prod', expiry)]), snap(t0 + 31 * min, [ready('prod', expiry)]))).toEqual(
+      [],
+    );
   });
   it('warns again for a new credential that also nears its end, and on first sight of one already close', () => {
     const first = t0 + 5 * min;
     const second = t0 + 65 * min;
-    expect(notificationsFor(snap(t0 + 1 * min, [ready('prod', first)]), snap(t0 + 61 * min, [ready('prod', second)])).map((n) => n.kind)).toEqual(['expiring']);
-    expect(notificationsFor(snap(t0, []), snap(t0, [ready('prod', first)])).map((n) => n.title)).toEqual(['prod expires in 5 min']);
+    expect(
+      notificationsFor(snap(t0 + 1 * min, [ready('prod', first)]), snap(t0 + 61 * min, [ready('prod', second)])).map(
+        (n) => n.kind,
+      ),
+    ).toEqual(['expiring']);
+    expect(notificationsFor(snap(t0, []), snap(t0, [ready('prod', first)])).map((n) => n.title)).toEqual([
+      'prod expires in 5 min',
+    ]);
   });
   it('warns when silent refresh stops being possible inside the window', () => {
     const expiry = t0 + 10 * min;
-    expect(notificationsFor(snap(t0 + 6 * min, [ready('prod', expiry)], { silentRefresh: new Set(['prod']) }), snap(t0 + 7 * min, [ready('prod', expiry)])).map((n) => n.kind)).toEqual(['expiring']);
+    expect(
+      notificationsFor(
+        snap(t0 + 6 * min, [ready('prod', expiry)], { silentRefresh: new Set(['prod']) }),
+        snap(t0 + 7 * min, [ready('prod', expiry)]),
+      ).map((n) => n.kind),
+    ).toEqual(['expiring']);
   });
 });
 
 describe('notificationsFor: failed logins', () => {
   it('tells when a profile turns to error, with the broker message', () => {
-    const out = notificationsFor(snap(t0, [ready('prod', t0 + 60 * min)]), snap(t0 + min, [failed('prod', 'the issuer refused the refresh token')]));
-    expect(out).toEqual([{ kind: 'loginFailed', profile: 'prod', title: 'prod: login failed', body: 'the issuer refused the refresh token', action: 'open' }]);
+    const out = notificationsFor(
+      snap(t0, [ready('prod', t0 + 60 * min)]),
+      snap(t0 + min, [failed('prod', 'the issuer refused the refresh token')]),
+    );
+    expect(out).toEqual([
+      {
+        kind: 'loginFailed',
+        profile: 'prod',
+        title: 'prod: login failed',
+        body: 'the issuer refused the refresh token',
+        action: 'open',
+      },
+    ]);
   });
   it('repeats only for a different error, not for the same one', () => {
     const a = snap(t0, [failed('prod', 'wrong PIN')]);
     expect(notificationsFor(a, snap(t0 + min, [failed('prod', 'wrong PIN')]))).toEqual([]);
-    expect(notificationsFor(a, snap(t0 + min, [failed('prod', 'card removed')])).map((n) => n.body)).toEqual(['card removed']);
-    expect(notificationsFor(snap(t0, []), snap(t0, [failed('lab', null)])).map((n) => n.body)).toEqual(['The login did not succeed.']);
+    expect(notificationsFor(a, snap(t0 + min, [failed('prod', 'card removed')])).map((n) => n.body)).toEqual([
+      'card removed',
+    ]);
+    expect(notificationsFor(snap(t0, []), snap(t0, [failed('lab', null)])).map((n) => n.body)).toEqual([
+      'The login did not succeed.',
+    ]);
   });
 });
 
@@ -56,8 +115,18 @@ describe('notificationsFor: denied requests', () => {
     const one = { id: 'd1', profile: 'prod', caller: 'kubectl' };
     const two = { id: 'd2', profile: 'dev' };
     const out = notificationsFor(snap(t0, [], { denied: [one] }), snap(t0 + 1, [], { denied: [one, two] }));
-    expect(out).toEqual([{ kind: 'denied', profile: 'dev', title: 'Request for dev denied', body: 'A program was refused a credential for dev.', action: 'open' }]);
-    expect(notificationsFor(snap(t0, []), snap(t0, [], { denied: [one] }))[0]?.body).toBe('kubectl was refused a credential for prod.');
+    expect(out).toEqual([
+      {
+        kind: 'denied',
+        profile: 'dev',
+        title: 'Request for dev denied',
+        body: 'A program was refused a credential for dev.',
+        action: 'open',
+      },
+    ]);
+    expect(notificationsFor(snap(t0, []), snap(t0, [], { denied: [one] }))[0]?.body).toBe(
+      'kubectl was refused a credential for prod.',
+    );
   });
   it('shows nothing when nothing changed', () => {
     const s = snap(t0, [ready('prod', t0 + 60 * min), ready('dev', null)]);

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
-import { TRAY_ICONS, menuTemplate, trayIconImage, trayIconState, trayMenuModel, trayTooltip, type MenuItemModel } from '../../../src/main/electron/trayMenuModel.js';
+import {
+  TRAY_ICONS,
+  menuTemplate,
+  trayIconImage,
+  trayIconState,
+  trayMenuModel,
+  trayTooltip,
+  type MenuItemModel,
+} from '../../../src/main/electron/trayMenuModel.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
-const profile = (name: string, state: ProfileSummary['state'], minutesLeft?: number, lastError: string | null = null): ProfileSummary => ({
+const profile = (
+  name: string,
+  state: ProfileSummary['state'],
+  minutesLeft?: number,
+  lastError: string | null = null,
+): ProfileSummary => ({
   name,
   provider: 'oidc',
   state,
@@ -23,7 +36,9 @@ describe('tray icon state', () => {
     expect(trayIconState([profile('static', 'ready')], now)).toBe('signedIn');
   });
   it('needs attention as soon as any profile failed, whatever the others do', () => {
-    expect(trayIconState([profile('prod', 'ready', 42), profile('lab', 'error', undefined, 'boom')], now)).toBe('attention');
+    expect(trayIconState([profile('prod', 'ready', 42), profile('lab', 'error', undefined, 'boom')], now)).toBe(
+      'attention',
+    );
   });
   it('maps each state to a distinct template image', () => {
     expect(trayIconImage([profile('lab', 'error')], now)).toBe(TRAY_ICONS.attention);
@@ -38,10 +53,22 @@ describe('tray icon state', () => {
 });
 
 describe('tray menu model', () => {
-  const menu = trayMenuModel([profile('prod', 'ready', 42), profile('dev', 'idle'), profile('lab', 'error', undefined, 'keychain locked')], now);
+  const menu = trayMenuModel(
+    [profile('prod', 'ready', 42), profile('dev', 'idle'), profile('lab', 'error', undefined, 'keychain locked')],
+    now,
+  );
 
   it('shows each profile with its state and time left, then the fixed items', () => {
-    expect(menu.map((m) => m.label)).toEqual(['prod: signed in, 42 min', 'dev: signed out', 'lab: failed', '', 'Open Kubecred', 'Lock all', '', 'Quit']);
+    expect(menu.map((m) => m.label)).toEqual([
+      'prod: signed in, 42 min',
+      'dev: signed out',
+      'lab: failed',
+      '',
+      'Open Kubecred',
+      'Lock all',
+      '',
+      'Quit',
+    ]);
     expect(trayMenuModel([profile('p', 'ready', 185)], now)[0]?.label).toBe('p: signed in, 3 h 5 min');
     expect(trayMenuModel([profile('p', 'ready')], now)[0]?.label).toBe('p: signed in');
   });
@@ -74,8 +101,17 @@ describe('menuTemplate', () => {
   it('turns the model into an Electron template whose clicks run the model actions', () => {
     const ran: unknown[] = [];
     const template = menuTemplate(trayMenuModel([profile('prod', 'ready', 42)], now), (action) => ran.push(action));
-    expect(template.map((i) => i.type ?? i.label)).toEqual(['prod: signed in, 42 min', 'separator', 'Open Kubecred', 'Lock all', 'separator', 'Quit']);
-    const logout = (template[0]?.submenu as { label?: string; click?: () => void }[]).find((i) => i.label === 'Log out');
+    expect(template.map((i) => i.type ?? i.label)).toEqual([
+      'prod: signed in, 42 min',
+      'separator',
+      'Open Kubecred',
+      'Lock all',
+      'separator',
+      'Quit',
+    ]);
+    const logout = (template[0]?.submenu as { label?: string; click?: () => void }[]).find(
+      (i) => i.label === 'Log out',
+    );
     logout?.click?.();
     (template.find((i) => i.label === 'Quit')?.click as (() => void) | undefined)?.();
     expect(ran).toEqual([{ kind: 'logout', profile: 'prod' }, { kind: 'quit' }]);
@@ -83,13 +119,17 @@ describe('menuTemplate', () => {
   });
 });
 
-describe('the tray\'s start-at-login item', () => {
+describe("the tray's start-at-login item", () => {
   it('is a checkbox that reflects the setting and toggles it, and is absent where the platform has none', async () => {
     const { trayMenuModel, menuTemplate } = await import('../../../src/main/electron/trayMenuModel.js');
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(trayMenuModel([], now).some((i) => i.label === 'Start at login')).toBe(false);
     const on = trayMenuModel([], now, { startAtLogin: true });
-    expect(on.find((i) => i.label === 'Start at login')).toEqual({ label: 'Start at login', checked: true, action: { kind: 'toggleStartAtLogin' } });
+    expect(on.find((i) => i.label === 'Start at login')).toEqual({
+      label: 'Start at login',
+      checked: true,
+      action: { kind: 'toggleStartAtLogin' },
+    });
     const ran: string[] = [];
     const template = menuTemplate(trayMenuModel([], now, { startAtLogin: false }), (action) => ran.push(action.kind));
     const item = template.find((t) => t.label === 'Start at login');

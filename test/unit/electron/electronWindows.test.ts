@@ -7,7 +7,13 @@ import { SECURITY_HEADERS } from '../../../src/main/webui/requestGuard.js';
 /** Where the tray's windows load the page: the broker's loopback web UI. */
 const APP_ORIGIN = 'http://127.0.0.1:41234';
 
-const cspMap = (csp: string) => new Map(csp.split('; ').map((d) => { const [name = '', ...sources] = d.split(' '); return [name, sources]; }));
+const cspMap = (csp: string) =>
+  new Map(
+    csp.split('; ').map((d) => {
+      const [name = '', ...sources] = d.split(' ');
+      return [name, sources];
+    }),
+  );
 
 describe('windowOptions', () => {
   it.each(['main', 'prompt'] as const)('locks down the %s window', (kind) => {
@@ -15,7 +21,17 @@ describe('windowOptions', () => {
     expect(prefs?.preload).toBeUndefined();
     // An in-memory partition: nothing a window holds is written to disk.
     expect(prefs?.partition).not.toMatch(/^persist:/);
-    expect(prefs).toMatchObject({ partition: 'kubecred-windows', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false });
+    expect(prefs).toMatchObject({
+      partition: 'kubecred-windows',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
   });
   it('sizes a resizable main window and a small fixed prompt that stays on top', () => {
     const main = windowOptions('main', 'p');
@@ -26,16 +42,21 @@ describe('windowOptions', () => {
     expect(main.alwaysOnTop).toBeUndefined();
     expect(main.show).toBe(false);
   });
-  it('grows a form prompt\'s window with its fields, up to a small laptop screen', () => {
+  it("grows a form prompt's window with its fields, up to a small laptop screen", () => {
     expect(promptWindowHeight({ kind: 'pin' })).toBe(340);
     expect(promptWindowHeight({ kind: 'form', fields: [{}] })).toBe(340);
     expect(promptWindowHeight({ kind: 'form', fields: [{}, {}, {}, {}] })).toBe(556);
     expect(promptWindowHeight({ kind: 'form', fields: Array.from({ length: 20 }, () => ({})) })).toBe(640);
-    expect(windowOptions('prompt', 'p', 556)).toMatchObject({ width: 440, height: 556, minHeight: 556, resizable: false });
+    expect(windowOptions('prompt', 'p', 556)).toMatchObject({
+      width: 440,
+      height: 556,
+      minHeight: 556,
+      resizable: false,
+    });
   });
 });
 
-describe('the page\'s CSP', () => {
+describe("the page's CSP", () => {
   it('is the one the web UI server sends with every answer', () => {
     expect(SECURITY_HEADERS['content-security-policy']).toBe(buildCsp());
   });
@@ -47,14 +68,17 @@ describe('the page\'s CSP', () => {
     expect(csp.get('object-src')).toEqual(["'none'"]);
     expect(buildCsp()).not.toMatch(/unsafe|\*/);
   });
-  it('adds extra sources, dropping a directive\'s \'none\'', () => {
+  it("adds extra sources, dropping a directive's 'none'", () => {
     const csp = cspMap(buildCsp({ 'connect-src': ['http://127.0.0.1:4000'], 'frame-src': ["'self'"] }));
     expect(csp.get('connect-src')).toEqual(["'self'", 'http://127.0.0.1:4000']);
     expect(csp.get('frame-src')).toEqual(["'self'"]);
   });
-  it.each([["'unsafe-inline'"], ["'unsafe-eval'"], ['*'], ['https:'], ["'self'; script-src *"], ['a b']])('refuses %s', (source) => {
-    expect(() => buildCsp({ 'script-src': [source] })).toThrow(/refusing CSP source/);
-  });
+  it.each([["'unsafe-inline'"], ["'unsafe-eval'"], ['*'], ['https:'], ["'self'; script-src *"], ['a b']])(
+    'refuses %s',
+    (source) => {
+      expect(() => buildCsp({ 'script-src': [source] })).toThrow(/refusing CSP source/);
+    },
+  );
   it('refuses a directive name that could inject', () => {
     expect(() => buildCsp({ 'script-src *;': ["'self'"] })).toThrow(/directive name/);
   });
@@ -82,10 +106,23 @@ describe('isAllowedNavigation', () => {
 
 describe('windowOpenDecision', () => {
   it('never opens a window; https and loopback http go to the system browser', () => {
-    expect(windowOpenDecision('https://login.example.com/auth?x=1')).toEqual({ action: 'deny', openExternally: 'https://login.example.com/auth?x=1' });
-    expect(windowOpenDecision('http://127.0.0.1:8000/cb')).toEqual({ action: 'deny', openExternally: 'http://127.0.0.1:8000/cb' });
+    expect(windowOpenDecision('https://login.example.com/auth?x=1')).toEqual({
+      action: 'deny',
+      openExternally: 'https://login.example.com/auth?x=1',
+    });
+    expect(windowOpenDecision('http://127.0.0.1:8000/cb')).toEqual({
+      action: 'deny',
+      openExternally: 'http://127.0.0.1:8000/cb',
+    });
   });
-  it.each(['http://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'https://u:p@example.com/', 'nope'])('drops %s', (url) => {
+  it.each([
+    'http://example.com/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'smb://host/share',
+    'https://u:p@example.com/',
+    'nope',
+  ])('drops %s', (url) => {
     expect(windowOpenDecision(url)).toEqual({ action: 'deny' });
   });
 });

@@ -6,12 +6,23 @@ import { BrokerError } from '../../../src/main/core/brokerError.js';
 import { PromptQueue } from '../../../src/main/broker/promptQueue.js';
 import { mirrorPromptWindows } from '../../../src/main/electron/promptWindows.js';
 
-const prod: ProfileSummary = { name: 'prod', provider: 'oidc', state: 'ready', expiresAt: '2026-01-01T00:42:00.000Z', lastError: null };
+const prod: ProfileSummary = {
+  name: 'prod',
+  provider: 'oidc',
+  state: 'ready',
+  expiresAt: '2026-01-01T00:42:00.000Z',
+  lastError: null,
+};
 
 function fakeWindows() {
   const shown: PendingPrompt[] = [];
   const closed: string[] = [];
-  return { shown, closed, show: (p: PendingPrompt) => void shown.push(p), closed_: (id: string) => void closed.push(id) };
+  return {
+    shown,
+    closed,
+    show: (p: PendingPrompt) => void shown.push(p),
+    closed_: (id: string) => void closed.push(id),
+  };
 }
 
 const setup = () => {
@@ -22,15 +33,26 @@ const setup = () => {
   return { w, prompts, unmirror };
 };
 
-describe('the tray\'s prompt windows follow the prompt queue', () => {
-  const pin = { token: 'yubikey', tokenLabel: 'YubiKey PIV', flags: { countLow: true, finalTry: false, locked: false }, caller: 'kubectl' };
+describe("the tray's prompt windows follow the prompt queue", () => {
+  const pin = {
+    token: 'yubikey',
+    tokenLabel: 'YubiKey PIV',
+    flags: { countLow: true, finalTry: false, locked: false },
+    caller: 'kubectl',
+  };
 
   it('shows one prompt for many callers asking the same PIN, and gives them all the answer', async () => {
     const { w, prompts } = setup();
     const asks = [prompts.askPin(pin), prompts.askPin(pin), prompts.askPin(pin)];
     expect(w.shown).toHaveLength(1);
     const view = w.shown[0];
-    expect(view).toMatchObject({ id: 'p1', kind: 'pin', tokenLabel: 'YubiKey PIV', flags: { countLow: true, finalTry: false, locked: false }, caller: 'kubectl' });
+    expect(view).toMatchObject({
+      id: 'p1',
+      kind: 'pin',
+      tokenLabel: 'YubiKey PIV',
+      flags: { countLow: true, finalTry: false, locked: false },
+      caller: 'kubectl',
+    });
     expect(prompts.list()).toEqual([{ ...view, waiting: 3 }]);
     expect(prompts.answer(view!.id, { kind: 'pin', pin: '123456' })).toBe(true);
     expect(await Promise.all(asks)).toEqual(['123456', '123456', '123456']);
@@ -95,12 +117,15 @@ describe('the tray\'s prompt windows follow the prompt queue', () => {
 });
 
 describe('trayActions', () => {
-  it('calls the broker\'s use cases in process: refresh is a refresh, not a login, and errors are the broker\'s', async () => {
+  it("calls the broker's use cases in process: refresh is a refresh, not a login, and errors are the broker's", async () => {
     const calls: string[] = [];
     const credentials = {
       profiles: async () => [prod],
       login: async (p: string) => (calls.push(`login ${p}`), { expiresAt: '2026-01-01T01:00:00Z' }),
-      refresh: async (p: string) => (calls.push(`refresh ${p}`), { expiresAt: '2026-01-01T02:00:00Z', account: 'alice' }),
+      refresh: async (p: string) => (
+        calls.push(`refresh ${p}`),
+        { expiresAt: '2026-01-01T02:00:00Z', account: 'alice' }
+      ),
       logout: async (p: string) => {
         calls.push(`logout ${p}`);
         throw new BrokerError('not-found', `no profile "${p}"`, 'see kubecred profile list');
@@ -112,7 +137,10 @@ describe('trayActions', () => {
     expect(await port.login('my/profile')).toEqual({ expiresAt: '2026-01-01T01:00:00Z' });
     expect(await port.refresh('prod')).toEqual({ expiresAt: '2026-01-01T02:00:00Z' });
     await port.lockAll();
-    await expect(port.logout('gone')).rejects.toMatchObject({ message: 'no profile "gone"', hint: 'see kubecred profile list' });
+    await expect(port.logout('gone')).rejects.toMatchObject({
+      message: 'no profile "gone"',
+      hint: 'see kubecred profile list',
+    });
     expect(calls).toEqual(['login my/profile', 'refresh prod', 'lockAll', 'logout gone']);
   });
 });

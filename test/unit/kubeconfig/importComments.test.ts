@@ -6,7 +6,8 @@ import { parse } from 'yaml';
 import { planImport } from '../../../src/main/kubeconfig/importPlan.js';
 import { loadKubeconfigSet } from '../../../src/main/kubeconfig/kubeconfigSet.js';
 
-const PEM = (kind: string) => Buffer.from(`-----BEGIN ${kind}-----\nplanted-pem\n-----END ${kind}-----\n`).toString('base64');
+const PEM = (kind: string) =>
+  Buffer.from(`-----BEGIN ${kind}-----\nplanted-pem\n-----END ${kind}-----\n`).toString('base64');
 const KUBECONFIG = `apiVersion: v1
 kind: Config
 clusters:
@@ -42,10 +43,15 @@ notes:
 
 // New-user finding 19: import dropped the comment at the end of the replaced credential line,
 // and every other trailing comment lost the spaces its author put before it.
-describe('kubecred import keeps the kubeconfig\'s comments as they were', () => {
+describe("kubecred import keeps the kubeconfig's comments as they were", () => {
   let dir: string;
   let file: string;
-  const plan = async () => planImport(await loadKubeconfigSet([file]), { command: '/opt/kubecred/kubecred-shim', takenProfiles: [], caDir: path.join(dir, 'ca') });
+  const plan = async () =>
+    planImport(await loadKubeconfigSet([file]), {
+      command: '/opt/kubecred/kubecred-shim',
+      takenProfiles: [],
+      caDir: path.join(dir, 'ca'),
+    });
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kc-comments-'));
@@ -57,7 +63,12 @@ describe('kubecred import keeps the kubeconfig\'s comments as they were', () => 
   it('keeps the blanks before trailing comments on every line it did not change', async () => {
     const { rewrites } = await plan();
     const text = rewrites[0]!.text;
-    for (const line of ['    server: https://127.0.0.1:6443   # the lab cluster', '    cluster: lab     # aligned by hand', '- name: alice    # the admin', '    # below the token']) {
+    for (const line of [
+      '    server: https://127.0.0.1:6443   # the lab cluster',
+      '    cluster: lab     # aligned by hand',
+      '- name: alice    # the admin',
+      '    # below the token',
+    ]) {
       expect(text.split('\n')).toContain(line);
     }
   });
@@ -67,7 +78,7 @@ describe('kubecred import keeps the kubeconfig\'s comments as they were', () => 
     const text = rewrites[0]!.text;
     expect(text).toContain('    exec: # rotated monthly, ask ops\n');
     expect(text).toContain('    # the key comes from vault\n    exec: # vault path kv/carol\n');
-    expect(text).toContain('    exec: # bob\'s plugin\n');
+    expect(text).toContain("    exec: # bob's plugin\n");
     expect(text).not.toContain('planted-');
     expect(text).not.toContain(PEM('CERTIFICATE'));
   });
@@ -78,10 +89,12 @@ describe('kubecred import keeps the kubeconfig\'s comments as they were', () => 
     expect(rewritten.notes).toEqual(['a   #b', 'a #b']);
   });
 
-  it('shows the same in the preview, with Kubecred\'s own arguments readable and the old plugin\'s redacted', async () => {
+  it("shows the same in the preview, with Kubecred's own arguments readable and the old plugin's redacted", async () => {
     const { rewrites } = await plan();
     const diff = rewrites[0]!.diff;
-    expect(diff).toMatch(/\n- {4}token: <redacted> +# rotated monthly, ask ops\n\+ {4}exec: # rotated monthly, ask ops\n/);
+    expect(diff).toMatch(
+      /\n- {4}token: <redacted> +# rotated monthly, ask ops\n\+ {4}exec: # rotated monthly, ask ops\n/,
+    );
     expect(diff).toContain('\n+      args:\n+      - credential\n+      - alice\n');
     expect(diff).toContain(' - name: alice    # the admin\n');
     expect(diff).not.toContain('planted-');

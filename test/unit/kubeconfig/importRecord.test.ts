@@ -2,9 +2,22 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { latestImportRecord, listBackups, pruneBackups, writeImportRecord, type ImportRecord } from '../../../src/main/kubeconfig/importRecord.js';
+import {
+  latestImportRecord,
+  listBackups,
+  pruneBackups,
+  writeImportRecord,
+  type ImportRecord,
+} from '../../../src/main/kubeconfig/importRecord.js';
 
-const record = (profile: string): ImportRecord => ({ version: 1, at: '2026-11-24T10:00:00.000Z', files: [], profiles: [profile], secrets: [], caFiles: [] });
+const record = (profile: string): ImportRecord => ({
+  version: 1,
+  at: '2026-11-24T10:00:00.000Z',
+  files: [],
+  profiles: [profile],
+  secrets: [],
+  caFiles: [],
+});
 
 describe('import records', () => {
   let dir: string;

@@ -23,12 +23,23 @@ describe('the import service behind the wizard', () => {
     },
     deleteSecret: async (profile, field) => void stored.push(`deleted ${profile}/${field}`),
   };
-  const service = () => importService({ files: () => [file], command: '/opt/kubecred-shim', caDir: path.join(dir, 'ca'), backupDir: path.join(dir, 'backups'), ports });
+  const service = () =>
+    importService({
+      files: () => [file],
+      command: '/opt/kubecred-shim',
+      caDir: path.join(dir, 'ca'),
+      backupDir: path.join(dir, 'backups'),
+      ports,
+    });
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kc-svc-'));
     file = path.join(dir, 'config');
-    await writeFile(file, `users:\n- name: a\n  user:\n    token: ${TOKEN}\n- name: b\n  user:\n    token: ${TOKEN}-b\n`, { mode: 0o600 });
+    await writeFile(
+      file,
+      `users:\n- name: a\n  user:\n    token: ${TOKEN}\n- name: b\n  user:\n    token: ${TOKEN}-b\n`,
+      { mode: 0o600 },
+    );
     stored = [];
     failStore = false;
   });

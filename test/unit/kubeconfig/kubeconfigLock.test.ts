@@ -4,7 +4,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KubeconfigLockedError, withKubeconfigLock } from '../../../src/main/kubeconfig/kubeconfigLock.js';
 
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 describe("kubectl's kubeconfig lock (<file>.lock, O_EXCL)", () => {
   let dir: string;
@@ -18,7 +22,10 @@ describe("kubectl's kubeconfig lock (<file>.lock, O_EXCL)", () => {
   afterEach(async () => rm(dir, { recursive: true, force: true }));
 
   it('holds a lock on every file while working and releases them, also after a failure', async () => {
-    const seen = await withKubeconfigLock([b, a, a], async () => [await exists(`${a}.lock`), await exists(`${b}.lock`)]);
+    const seen = await withKubeconfigLock([b, a, a], async () => [
+      await exists(`${a}.lock`),
+      await exists(`${b}.lock`),
+    ]);
     expect(seen).toEqual([true, true]);
     expect([await exists(`${a}.lock`), await exists(`${b}.lock`)]).toEqual([false, false]);
     await expect(withKubeconfigLock([a], async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
@@ -35,7 +42,9 @@ describe("kubectl's kubeconfig lock (<file>.lock, O_EXCL)", () => {
 
   it('gives up naming the lock file, leaves the other editor its lock, and releases what it took', async () => {
     await writeFile(`${b}.lock`, '');
-    const error = await withKubeconfigLock([a, b], async () => 'never', { timeoutMs: 100, pollMs: 10 }).catch((e: unknown) => e);
+    const error = await withKubeconfigLock([a, b], async () => 'never', { timeoutMs: 100, pollMs: 10 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(KubeconfigLockedError);
     expect((error as Error).message).toContain(`${b}.lock exists`);
     expect(await exists(`${b}.lock`)).toBe(true);

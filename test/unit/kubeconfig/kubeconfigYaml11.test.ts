@@ -28,13 +28,23 @@ users:
 
 describe('a kubeconfig rewritten by install', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(path.join(tmpdir(), 'kc-yaml11-')); });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kc-yaml11-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('keeps YAML 1.1 values as they were and quotes a profile named like a YAML 1.1 boolean', async () => {
     const file = path.join(dir, 'config');
     await writeFile(file, KUBECONFIG, { mode: 0o600 });
-    await installProfile({ files: [file], profile: 'on', command: '/opt/kubecred/kubecred-shim', backupDir: path.join(dir, 'backups'), now: new Date('2026-11-22T00:00:00Z') });
+    await installProfile({
+      files: [file],
+      profile: 'on',
+      command: '/opt/kubecred/kubecred-shim',
+      backupDir: path.join(dir, 'backups'),
+      now: new Date('2026-11-22T00:00:00Z'),
+    });
     const text = await readFile(file, 'utf8');
     expect(text).toContain('mode: 0755');
     expect(text).toContain('enabled: yes');

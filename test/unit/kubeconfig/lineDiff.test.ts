@@ -18,9 +18,13 @@ function patched(before: string, diff: string): string {
 function kubeconfigs(users: number): { before: string; after: string } {
   const head = 'apiVersion: v1\nkind: Config\nusers:\n';
   // Each user keeps its name and a few untouched lines: enough to give every user a hunk of its own.
-  const kept = (i: number) => `- name: user-${i}\n  # team ${i % 7}\n  # owner ops\n  # rotated yearly\n  # ticket OPS-1\n  # see wiki\n  # do not share\n  user:\n`;
+  const kept = (i: number) =>
+    `- name: user-${i}\n  # team ${i % 7}\n  # owner ops\n  # rotated yearly\n  # ticket OPS-1\n  # see wiki\n  # do not share\n  user:\n`;
   const before = Array.from({ length: users }, (_, i) => `${kept(i)}    token: secret-${i}\n`).join('');
-  const after = Array.from({ length: users }, (_, i) => `${kept(i)}    exec:\n      command: kubecred\n      args: [credential, user-${i}]\n`).join('');
+  const after = Array.from(
+    { length: users },
+    (_, i) => `${kept(i)}    exec:\n      command: kubecred\n      args: [credential, user-${i}]\n`,
+  ).join('');
   return { before: head + before, after: head + after };
 }
 
@@ -31,9 +35,12 @@ describe('unifiedDiff', () => {
 
   it('gives hunks that patch turns into the new text, for random edits', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 40; round++) {
-      const lines = Array.from({ length: 20 + Math.floor(random() * 200) }, (_, i) => `line ${i % 17} ${Math.floor(random() * 5)}`);
+      const lines = Array.from(
+        { length: 20 + Math.floor(random() * 200) },
+        (_, i) => `line ${i % 17} ${Math.floor(random() * 5)}`,
+      );
       const edited = lines.flatMap((line) => {
         const r = random();
         if (r < 0.05) return [];

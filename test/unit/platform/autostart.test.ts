@@ -10,7 +10,11 @@ describe('start at login', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'kc-autostart-'));
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
-  const linux = () => ({ platform: 'linux' as const, env: { XDG_CONFIG_HOME: path.join(dir, 'xdg') }, homedir: path.join(dir, 'home') });
+  const linux = () => ({
+    platform: 'linux' as const,
+    env: { XDG_CONFIG_HOME: path.join(dir, 'xdg') },
+    homedir: path.join(dir, 'home'),
+  });
   const command = { node: '/usr/bin/node', cli: '/opt/my apps/kubecred/bin/kubecred' };
 
   it('writes an XDG autostart entry running the daemon with its UI, and removes it', async () => {
@@ -30,12 +34,16 @@ describe('start at login', () => {
 
   it('uses ~/.config without XDG_CONFIG_HOME', () => {
     expect(autostartFile({ env: {}, homedir: '/home/ann' })).toBe('/home/ann/.config/autostart/kubecred.desktop');
-    expect(autostartFile({ env: { XDG_CONFIG_HOME: 'relative' }, homedir: '/home/ann' })).toBe('/home/ann/.config/autostart/kubecred.desktop');
+    expect(autostartFile({ env: { XDG_CONFIG_HOME: 'relative' }, homedir: '/home/ann' })).toBe(
+      '/home/ann/.config/autostart/kubecred.desktop',
+    );
   });
 
   it('sends macOS and Windows to the tray app', async () => {
     for (const platform of ['darwin', 'win32'] as const) {
-      await expect(setAutostart(true, command, { ...linux(), platform })).rejects.toMatchObject({ hint: expect.stringContaining('tray app') });
+      await expect(setAutostart(true, command, { ...linux(), platform })).rejects.toMatchObject({
+        hint: expect.stringContaining('tray app'),
+      });
       await expect(autostartEnabled({ ...linux(), platform })).rejects.toThrow(/not set from this page/);
     }
   });

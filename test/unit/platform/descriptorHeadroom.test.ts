@@ -4,7 +4,7 @@ import { descriptorHeadroom } from '../../../src/main/platform/descriptorHeadroo
 import { KeychainStore, type KeyringModule } from '../../../src/main/secrets/keychain/keychainStore.js';
 
 describe('descriptor headroom (B6)', () => {
-  it.runIf(process.platform === 'linux')('counts this process\'s open files against its limit', () => {
+  it.runIf(process.platform === 'linux')("counts this process's open files against its limit", () => {
     const before = descriptorHeadroom()!;
     expect(before).toBeGreaterThan(40);
     const opened = Array.from({ length: 40 }, () => openSync('/dev/null', 'r'));
@@ -22,7 +22,9 @@ describe('descriptor headroom (B6)', () => {
       return {} as KeyringModule;
     };
     const store = new KeychainStore('linux', module, () => 5);
-    await expect(store.get({ profile: 'prod', field: 'token' })).rejects.toThrow(/did not read prod\/token in the OS keychain: it has 5 file descriptors left/);
+    await expect(store.get({ profile: 'prod', field: 'token' })).rejects.toThrow(
+      /did not read prod\/token in the OS keychain: it has 5 file descriptors left/,
+    );
     expect(loaded).toBe(false);
   });
 });

@@ -6,14 +6,24 @@ const base: PlatformEnv = { platform: 'linux', env: {}, homedir: '/home/ada', tm
 describe('paths', () => {
   it('puts everything under KUBECRED_HOME when set', () => {
     const paths = kubecredPaths({ ...base, env: { KUBECRED_HOME: '/tmp/kc-test' } });
-    expect(paths).toMatchObject({ home: '/tmp/kc-test', configFile: '/tmp/kc-test/config.yaml', runDir: '/tmp/kc-test/run', socket: '/tmp/kc-test/run/broker.sock', clientSecret: '/tmp/kc-test/run/client-secret' });
+    expect(paths).toMatchObject({
+      home: '/tmp/kc-test',
+      configFile: '/tmp/kc-test/config.yaml',
+      runDir: '/tmp/kc-test/run',
+      socket: '/tmp/kc-test/run/broker.sock',
+      clientSecret: '/tmp/kc-test/run/client-secret',
+    });
   });
 
   it.each<[string, PlatformEnv, string]>([
     ['Linux default', base, '/home/ada/.config/kubecred'],
     ['Linux XDG', { ...base, env: { XDG_CONFIG_HOME: '/xdg' } }, '/xdg/kubecred'],
     ['macOS', { ...base, platform: 'darwin' }, '/home/ada/Library/Application Support/Kubecred'],
-    ['Windows', { ...base, platform: 'win32', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' } }, 'C:\\Users\\ada\\AppData\\Roaming\\Kubecred'],
+    [
+      'Windows',
+      { ...base, platform: 'win32', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' } },
+      'C:\\Users\\ada\\AppData\\Roaming\\Kubecred',
+    ],
   ])('resolves the home on %s', (_name, env, expected) => {
     expect(resolveHome(env)).toBe(expected);
   });
@@ -27,6 +37,8 @@ describe('paths', () => {
   });
 
   it('uses a named pipe derived from the home on Windows', () => {
-    expect(resolveSocket('C:\\Users\\ada\\AppData\\Roaming\\Kubecred', { ...base, platform: 'win32' })).toMatch(/^\\\\\.\\pipe\\kubecred-[0-9a-f]{16}$/);
+    expect(resolveSocket('C:\\Users\\ada\\AppData\\Roaming\\Kubecred', { ...base, platform: 'win32' })).toMatch(
+      /^\\\\\.\\pipe\\kubecred-[0-9a-f]{16}$/,
+    );
   });
 });

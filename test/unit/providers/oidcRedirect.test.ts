@@ -10,15 +10,28 @@ const REDIRECT = new URL('http://127.0.0.1:43123/callback');
 describe('OIDC loopback redirect parsing', () => {
   it('takes the code response that carries our state, with the exact URL to redeem', () => {
     const outcome = parseRedirect('GET', '/callback?code=abc&state=s1&iss=https%3A%2F%2Fissuer', REDIRECT, 's1');
-    expect(outcome).toEqual({ kind: 'code', url: new URL('http://127.0.0.1:43123/callback?code=abc&state=s1&iss=https%3A%2F%2Fissuer') });
+    expect(outcome).toEqual({
+      kind: 'code',
+      url: new URL('http://127.0.0.1:43123/callback?code=abc&state=s1&iss=https%3A%2F%2Fissuer'),
+    });
   });
 
-  it('reports the issuer\'s error for our state, cleaned for a message', () => {
-    expect(parseRedirect('GET', '/callback?error=access_denied&error_description=User%20said%20no%0A%1B[31m&state=s1', REDIRECT, 's1')).toEqual({ kind: 'error', error: 'access_denied', description: 'User said no' });
-    expect(parseRedirect('GET', '/callback?error=server_error&state=s1', REDIRECT, 's1')).toEqual({ kind: 'error', error: 'server_error' });
+  it("reports the issuer's error for our state, cleaned for a message", () => {
+    expect(
+      parseRedirect(
+        'GET',
+        '/callback?error=access_denied&error_description=User%20said%20no%0A%1B[31m&state=s1',
+        REDIRECT,
+        's1',
+      ),
+    ).toEqual({ kind: 'error', error: 'access_denied', description: 'User said no' });
+    expect(parseRedirect('GET', '/callback?error=server_error&state=s1', REDIRECT, 's1')).toEqual({
+      kind: 'error',
+      error: 'server_error',
+    });
   });
 
-  it('ignores what is not this login\'s answer', () => {
+  it("ignores what is not this login's answer", () => {
     expect(parseRedirect('GET', '/favicon.ico', REDIRECT, 's1')).toEqual({ kind: 'not-ours' });
     expect(parseRedirect('POST', '/callback?code=abc&state=s1', REDIRECT, 's1')).toEqual({ kind: 'not-ours' });
     expect(parseRedirect('GET', '/callback?code=abc&state=other', REDIRECT, 's1')).toEqual({ kind: 'wrong-state' });
@@ -29,7 +42,9 @@ describe('OIDC loopback redirect parsing', () => {
 
   it('bounds text from the issuer', () => {
     expect(printable('x'.repeat(300), 200)).toHaveLength(201);
-    expect(parseRedirect('GET', `/callback?error=${'e'.repeat(300)}&state=s1`, REDIRECT, 's1')).toMatchObject({ error: expect.stringMatching(/^e{200}…$/) });
+    expect(parseRedirect('GET', `/callback?error=${'e'.repeat(300)}&state=s1`, REDIRECT, 's1')).toMatchObject({
+      error: expect.stringMatching(/^e{200}…$/),
+    });
   });
 
   it('renders a self-contained page that escapes the profile name', () => {
@@ -79,7 +94,11 @@ describe('OIDC loopback redirect server', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      await expect(startLoopbackServer(port, 's', 'prod')).rejects.toMatchObject({ code: 'provider-failed', message: expect.stringContaining(`port ${port} on 127.0.0.1 is in use`), hint: expect.stringContaining('redirectPort') });
+      await expect(startLoopbackServer(port, 's', 'prod')).rejects.toMatchObject({
+        code: 'provider-failed',
+        message: expect.stringContaining(`port ${port} on 127.0.0.1 is in use`),
+        hint: expect.stringContaining('redirectPort'),
+      });
     } finally {
       blocker.close();
     }

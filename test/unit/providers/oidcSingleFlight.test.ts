@@ -29,7 +29,10 @@ describe('SingleFlight', () => {
     const flights = new SingleFlight<string>(cancelled);
     const failure = new Error('access_denied');
     const gate = deferred<string>();
-    const callers = [flights.run('k', () => gate.promise), flights.run('k', () => gate.promise, new AbortController().signal)];
+    const callers = [
+      flights.run('k', () => gate.promise),
+      flights.run('k', () => gate.promise, new AbortController().signal),
+    ];
     gate.reject(failure);
     for (const caller of callers) await expect(caller).rejects.toBe(failure);
   });
@@ -93,7 +96,11 @@ describe('SingleFlight', () => {
 
   it('turns a synchronous throw into the shared rejection', async () => {
     const flights = new SingleFlight<string>(cancelled);
-    await expect(flights.run('k', () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      flights.run('k', () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(flights.isRunning('k')).toBe(false);
   });
 });

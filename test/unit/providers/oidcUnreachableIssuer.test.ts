@@ -8,7 +8,13 @@ import { createTestPki } from '../../support/pki.js';
 import { makeTempHome, type TempHome } from '../../support/tempHome.js';
 
 // New-user finding 11: discovery against an issuer that cannot be reached said only "fetch failed".
-const noSecrets: SecretStore = { name: 'none', get: async () => undefined, set: async () => {}, delete: async () => false, list: async () => [] };
+const noSecrets: SecretStore = {
+  name: 'none',
+  get: async () => undefined,
+  set: async () => {},
+  delete: async () => false,
+  list: async () => [],
+};
 
 function profile(issuer: string): OidcProfileConfig {
   const parsed = profileSchema.parse({ name: 'alice-corp', provider: 'oidc', issuer, clientId: 'kubectl' });
@@ -36,7 +42,9 @@ describe('discovering an issuer that cannot be reached', () => {
     home = await makeTempHome();
     const pki = await createTestPki(`${home.dir}/pki`);
     // A real TLS server whose CA the profile does not name.
-    tls = createTlsServer({ cert: pki.serverCertPem, key: pki.serverKeyPem }, (_request, response) => response.end('{}'));
+    tls = createTlsServer({ cert: pki.serverCertPem, key: pki.serverKeyPem }, (_request, response) =>
+      response.end('{}'),
+    );
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     tlsUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
   });
@@ -57,13 +65,17 @@ describe('discovering an issuer that cannot be reached', () => {
 
   it('says the name does not resolve', async () => {
     const error = (await discover('https://issuer.kubecred-test.invalid').catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/cannot reach https:\/\/issuer\.kubecred-test\.invalid \((ENOTFOUND: the host name does not resolve|EAI_AGAIN: [^)]+)\)$/);
+    expect(error.message).toMatch(
+      /cannot reach https:\/\/issuer\.kubecred-test\.invalid \((ENOTFOUND: the host name does not resolve|EAI_AGAIN: [^)]+)\)$/,
+    );
   });
 
   it('names an untrusted certificate and the caFile fix', async () => {
     const error = await discover(tlsUrl).catch((e: unknown) => e);
     expect(error).toMatchObject({
-      message: expect.stringMatching(/TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|DEPTH_ZERO_SELF_SIGNED_CERT)\)/),
+      message: expect.stringMatching(
+        /TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not trusted \((SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|DEPTH_ZERO_SELF_SIGNED_CERT)\)/,
+      ),
       hint: expect.stringContaining('caFile'),
     });
   });

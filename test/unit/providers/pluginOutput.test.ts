@@ -8,7 +8,11 @@ const context = { name: 'exec plugin "p"', apiVersion: V1, now: Date.parse('2026
 
 describe('parsePluginOutput', () => {
   it('takes the token and expiry', () => {
-    const out = JSON.stringify({ apiVersion: V1, kind: 'ExecCredential', status: { token: 't', expirationTimestamp: '2026-01-01T01:00:00Z' } });
+    const out = JSON.stringify({
+      apiVersion: V1,
+      kind: 'ExecCredential',
+      status: { token: 't', expirationTimestamp: '2026-01-01T01:00:00Z' },
+    });
     expect(parsePluginOutput(out, context)).toEqual({ token: 't', expiresAt: new Date('2026-01-01T01:00:00Z') });
   });
 
@@ -20,8 +24,20 @@ describe('parsePluginOutput', () => {
   it.each([
     ['junk', 'Warning: something\n{', 'not JSON'],
     ['no credential', JSON.stringify({ apiVersion: V1, kind: 'ExecCredential', status: {} }), 'invalid ExecCredential'],
-    ['half a certificate', JSON.stringify({ apiVersion: V1, kind: 'ExecCredential', status: { clientCertificateData: 'c' } }), 'invalid ExecCredential'],
-    ['another version', JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token: 't' } }), 'answered with apiVersion'],
+    [
+      'half a certificate',
+      JSON.stringify({ apiVersion: V1, kind: 'ExecCredential', status: { clientCertificateData: 'c' } }),
+      'invalid ExecCredential',
+    ],
+    [
+      'another version',
+      JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1beta1',
+        kind: 'ExecCredential',
+        status: { token: 't' },
+      }),
+      'answered with apiVersion',
+    ],
   ])('rejects %s without quoting stdout', (_name, out, expected) => {
     const planted = 'SECRET-PLANTED-0123456789';
     expect(() => parsePluginOutput(out.replace('"t"', `"${planted}"`), context)).toThrow(expected);
@@ -50,8 +66,16 @@ describe('quoteStderr', () => {
 
 describe('renderExecCredential', () => {
   it('answers in the requested version with whole-second RFC 3339 expiry', () => {
-    const text = renderExecCredential('client.authentication.k8s.io/v1beta1', { token: 't', expiresAt: new Date('2026-01-01T01:00:00.750Z') });
-    expect(JSON.parse(text)).toEqual({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', spec: {}, status: { token: 't', expirationTimestamp: '2026-01-01T01:00:00Z' } });
+    const text = renderExecCredential('client.authentication.k8s.io/v1beta1', {
+      token: 't',
+      expiresAt: new Date('2026-01-01T01:00:00.750Z'),
+    });
+    expect(JSON.parse(text)).toEqual({
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      kind: 'ExecCredential',
+      spec: {},
+      status: { token: 't', expirationTimestamp: '2026-01-01T01:00:00Z' },
+    });
     expect(text.endsWith('\n')).toBe(true);
   });
 

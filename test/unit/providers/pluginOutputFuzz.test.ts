@@ -5,7 +5,11 @@ import { mutateText, seededRandom } from '../../support/fuzz.js';
 
 const V1 = 'client.authentication.k8s.io/v1';
 const PLANTED = 'planted-plugin-token-5d1f0c';
-const VALID = JSON.stringify({ apiVersion: V1, kind: 'ExecCredential', status: { token: PLANTED, expirationTimestamp: '2030-01-01T00:00:00Z' } });
+const VALID = JSON.stringify({
+  apiVersion: V1,
+  kind: 'ExecCredential',
+  status: { token: PLANTED, expirationTimestamp: '2030-01-01T00:00:00Z' },
+});
 const context = { name: 'exec plugin "fuzz"', apiVersion: V1, now: Date.parse('2026-01-01T00:00:00Z'), ttlMs: 60_000 };
 
 describe('a wrapped plugin printing junk', () => {

@@ -10,31 +10,48 @@ function channel(handlers: Record<string, RequestHandler> = {}) {
   const events: unknown[] = [];
   const garbage: string[] = [];
   const sent: Record<string, unknown>[] = [];
-  toProxy.on('data', (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean).forEach((line) => sent.push(JSON.parse(line) as Record<string, unknown>)));
-  const control = new ControlChannel(fromProxy, toProxy, handlers, (event) => void events.push(event), (line) => void garbage.push(line));
-  const proxySays = (message: unknown) => fromProxy.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+  toProxy.on('data', (chunk: Buffer) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .forEach((line) => sent.push(JSON.parse(line) as Record<string, unknown>)),
+  );
+  const control = new ControlChannel(
+    fromProxy,
+    toProxy,
+    handlers,
+    (event) => void events.push(event),
+    (line) => void garbage.push(line),
+  );
+  const proxySays = (message: unknown) =>
+    fromProxy.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
   return { control, fromProxy, sent, events, garbage, proxySays };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('the exec proxy\'s control channel (broker side)', () => {
+describe("the exec proxy's control channel (broker side)", () => {
   it('matches replies to requests by id, whatever their order', async () => {
     const { control, sent, proxySays } = channel();
     const first = control.request('issue', { profile: 'a' });
     const second = control.request('issue', { profile: 'b' });
     await tick();
-    expect(sent.map((m) => [m.id, m.type, m.profile])).toEqual([[1, 'issue', 'a'], [2, 'issue', 'b']]);
+    expect(sent.map((m) => [m.id, m.type, m.profile])).toEqual([
+      [1, 'issue', 'a'],
+      [2, 'issue', 'b'],
+    ]);
     proxySays({ id: 2, reply: true, ok: true, certPem: 'B' });
     proxySays({ id: 1, reply: true, ok: false, error: '127.0.0.1:47011 is in use by another program' });
     await expect(second).resolves.toEqual({ certPem: 'B' });
     await expect(first).rejects.toThrow('in use by another program');
   });
 
-  it('answers the proxy\'s requests; a broker error carries its HTTP status for kubectl', async () => {
+  it("answers the proxy's requests; a broker error carries its HTTP status for kubectl", async () => {
     const { sent, proxySays } = channel({
       sign: async (message) => {
-        if (message.profile === 'gone') throw new BrokerError('token-unavailable', 'token "card" is not inserted', 'insert it and retry');
+        if (message.profile === 'gone')
+          throw new BrokerError('token-unavailable', 'token "card" is not inserted', 'insert it and retry');
         return { signature: 'c2ln' };
       },
     });

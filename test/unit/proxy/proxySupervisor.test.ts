@@ -8,7 +8,11 @@ import { ProxySupervisor, type LocalCa, type ProxyDeps } from '../../../src/main
 import type { SignaturePlan } from '../../../src/main/secrets/pkcs11/signaturePlan.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const CLIENT_VERIFY = Buffer.concat([Buffer.alloc(64, 0x20), Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'), Buffer.alloc(32, 1)]);
+const CLIENT_VERIFY = Buffer.concat([
+  Buffer.alloc(64, 0x20),
+  Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'),
+  Buffer.alloc(32, 1),
+]);
 
 /** A stand-in kubecred-proxy: answers the broker's requests as the real one does, and can ask the broker to sign. */
 function fakeProxy() {
@@ -43,7 +47,12 @@ function fakeProxy() {
     const process: ProxyProcess = { channel, pid: 4242, exited, stop: async () => exit() };
     return process;
   };
-  return { start, requests, exit: () => exit(), sign: (message: Record<string, unknown>) => handlersOfBroker.sign!(message) };
+  return {
+    start,
+    requests,
+    exit: () => exit(),
+    sign: (message: Record<string, unknown>) => handlersOfBroker.sign!(message),
+  };
 }
 
 function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
@@ -70,7 +79,7 @@ function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
   return { supervisor: new ProxySupervisor(deps), proxy, saved, signed, profile, pull: () => (tokenPresent = false) };
 }
 
-describe('the broker\'s supervision of kubecred-proxy', () => {
+describe("the broker's supervision of kubecred-proxy", () => {
   it('creates the local CA once and keeps it; a stored CA is handed back as it was', async () => {
     const first = setup();
     expect(await first.supervisor.caCertificate()).toBe('NEW CA');
@@ -84,11 +93,19 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
   it('opens a listener before the first certificate, and tells the proxy again only when the profile changed', async () => {
     const { supervisor, proxy, profile } = setup();
     const local = await supervisor.credential(profile);
-    expect(local).toEqual({ certificatePem: 'LOCAL prod', keyPem: 'LOCAL KEY', expiresAt: new Date('2026-11-25T10:10:00Z') });
+    expect(local).toEqual({
+      certificatePem: 'LOCAL prod',
+      keyPem: 'LOCAL KEY',
+      expiresAt: new Date('2026-11-25T10:10:00Z'),
+    });
     await supervisor.credential(profile);
     await supervisor.credential({ ...profile, port: 47012 });
     expect(proxy.requests.map((r) => r.type)).toEqual(['init', 'listen', 'issue', 'issue', 'listen', 'issue']);
-    expect(proxy.requests[1]).toMatchObject({ profile: 'prod', port: 47011, upstream: { server: 'https://k8s.example:6443', certificateChainPem: 'TOKEN CERT', keyType: 'rsa', caPem: null } });
+    expect(proxy.requests[1]).toMatchObject({
+      profile: 'prod',
+      port: 47011,
+      upstream: { server: 'https://k8s.example:6443', certificateChainPem: 'TOKEN CERT', keyType: 'rsa', caPem: null },
+    });
   });
 
   it('signs a CertificateVerify for a served profile only; a pulled token ends the connections of every profile on it', async () => {
@@ -96,14 +113,39 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
     await supervisor.credential(profile);
     await supervisor.credential({ ...profile, name: 'prod-admin', port: 47013 });
     await supervisor.credential({ ...profile, name: 'lab', port: 47014, token: 'other-card' });
-    const answer = await proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') });
+    const answer = await proxy.sign({
+      profile: 'prod',
+      scheme: 'rsa_pss_sha256',
+      message: CLIENT_VERIFY.toString('base64'),
+    });
     expect(answer).toEqual({ signature: Buffer.from('signature').toString('base64') });
-    expect(signed[0]).toMatchObject({ mechanism: 'rsa-pss', hash: 'sha256', data: createHash('sha256').update(CLIENT_VERIFY).digest() });
-    await expect(proxy.sign({ profile: 'other', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') })).rejects.toThrow('a profile it does not serve');
-    await expect(proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: Buffer.from('a JWT to sign').toString('base64') })).rejects.toThrow('not a TLS 1.3 client CertificateVerify');
+    expect(signed[0]).toMatchObject({
+      mechanism: 'rsa-pss',
+      hash: 'sha256',
+      data: createHash('sha256').update(CLIENT_VERIFY).digest(),
+    });
+    await expect(
+      proxy.sign({ profile: 'other', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') }),
+    ).rejects.toThrow('a profile it does not serve');
+    await expect(
+      proxy.sign({
+        profile: 'prod',
+        scheme: 'rsa_pss_sha256',
+        message: Buffer.from('a JWT to sign').toString('base64'),
+      }),
+    ).rejects.toThrow('not a TLS 1.3 client CertificateVerify');
     pull();
-    await expect(proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') })).rejects.toMatchObject({ code: 'token-unavailable' });
-    await expect.poll(() => proxy.requests.filter((r) => r.type === 'revoke').map((r) => r.profile).sort()).toEqual(['prod', 'prod-admin']);
+    await expect(
+      proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') }),
+    ).rejects.toMatchObject({ code: 'token-unavailable' });
+    await expect
+      .poll(() =>
+        proxy.requests
+          .filter((r) => r.type === 'revoke')
+          .map((r) => r.profile)
+          .sort(),
+      )
+      .toEqual(['prod', 'prod-admin']);
     expect(signed).toHaveLength(1);
   });
 
@@ -114,7 +156,12 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
     await supervisor.credential(profile);
     await supervisor.credential({ ...profile, name: 'stage', port: 47012 });
     await supervisor.revokeAll();
-    expect(proxy.requests.filter((r) => r.type === 'revoke').map((r) => r.profile).sort()).toEqual(['prod', 'stage']);
+    expect(
+      proxy.requests
+        .filter((r) => r.type === 'revoke')
+        .map((r) => r.profile)
+        .sort(),
+    ).toEqual(['prod', 'stage']);
   });
 
   it('starts the proxy again after it died, and listens anew', async () => {
@@ -126,7 +173,7 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
     expect(proxy.requests.map((r) => r.type)).toEqual(['init', 'listen', 'issue', 'init', 'listen', 'issue']);
   });
 
-  it('issues ten-minute certificates, or as set, and never past the token\'s PIN grace', async () => {
+  it("issues ten-minute certificates, or as set, and never past the token's PIN grace", async () => {
     const now = Date.parse('2026-11-25T10:00:00Z');
     const ttls = async (more: Partial<ProxyDeps>) => {
       const { supervisor, proxy, profile } = setup(undefined, { now: () => now, ...more });
@@ -134,7 +181,11 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
       return proxy.requests.filter((r) => r.type === 'issue').map((r) => r.ttlSeconds);
     };
     const key = (graceLeftMs?: number): Partial<ProxyDeps> => ({
-      tokenKey: async () => ({ certificatePem: 'TOKEN CERT', keyType: 'rsa', ...(graceLeftMs === undefined ? {} : { loggedInUntil: new Date(now + graceLeftMs) }) }),
+      tokenKey: async () => ({
+        certificatePem: 'TOKEN CERT',
+        keyType: 'rsa',
+        ...(graceLeftMs === undefined ? {} : { loggedInUntil: new Date(now + graceLeftMs) }),
+      }),
     });
     expect(await ttls(key())).toEqual([600]);
     expect(await ttls({ ...key(), localCertificateSeconds: 8 })).toEqual([8]);
@@ -149,6 +200,9 @@ describe('the broker\'s supervision of kubecred-proxy', () => {
 
   it('says what to do where no proxy was built', async () => {
     const supervisor = new ProxySupervisor({ ...({} as ProxyDeps), binary: () => undefined, logger });
-    await expect(supervisor.caCertificate()).rejects.toMatchObject({ message: 'kubecred-proxy is not installed beside the shim', hint: expect.stringContaining('npm run build') });
+    await expect(supervisor.caCertificate()).rejects.toMatchObject({
+      message: 'kubecred-proxy is not installed beside the shim',
+      hint: expect.stringContaining('npm run build'),
+    });
   });
 });

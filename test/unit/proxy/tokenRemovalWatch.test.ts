@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/main/core/logger.js';
 import { TokenRemovalWatch, type TokenPresence } from '../../../src/main/proxy/tokenRemovalWatch.js';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+const silent: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+} as unknown as Logger;
 
 function watchWith(presence: Record<string, TokenPresence | Error>) {
   const revoked: string[] = [];

@@ -53,41 +53,84 @@ function brokerWith(registries: unknown[]) {
   return { broker, store, audit, clock, reconfigure, runs: () => commandRuns };
 }
 
-const request = (apiVersion: string, image: string) => JSON.stringify({ apiVersion, kind: 'CredentialProviderRequest', image });
+const request = (apiVersion: string, image: string) =>
+  JSON.stringify({ apiVersion, kind: 'CredentialProviderRequest', image });
 const kubelet = { client: 'kubelet' } as const;
 
 async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(BrokerError);
   return error as BrokerError;
 }
 
 describe('credential provider protocol', () => {
-  it.each(CREDENTIAL_PROVIDER_API_VERSIONS)('round trips %s: the answer echoes the version, with the auth map by matcher', async (apiVersion) => {
-    const { broker } = brokerWith([{ name: 'ecr', matchImages: ['*.dkr.ecr.*.amazonaws.com', 'quay.io'], username: 'AWS', passwordCommand: { command: 'aws' }, cacheDuration: '11h' }]);
-    const answer = JSON.parse(await broker.providerResponse(request(apiVersion, '1234.dkr.ecr.eu-west-1.amazonaws.com/app:1'), kubelet));
-    expect(answer).toEqual({
-      apiVersion,
-      kind: 'CredentialProviderResponse',
-      cacheKeyType: 'Registry',
-      cacheDuration: '11h0m0s',
-      auth: { '*.dkr.ecr.*.amazonaws.com': { username: 'AWS', password: 'ecr-password-1' } },
-    });
-  });
+  it.each(CREDENTIAL_PROVIDER_API_VERSIONS)(
+    'round trips %s: the answer echoes the version, with the auth map by matcher',
+    async (apiVersion) => {
+      const { broker } = brokerWith([
+        {
+          name: 'ecr',
+          matchImages: ['*.dkr.ecr.*.amazonaws.com', 'quay.io'],
+          username: 'AWS',
+          passwordCommand: { command: 'aws' },
+          cacheDuration: '11h',
+        },
+      ]);
+      const answer = JSON.parse(
+        await broker.providerResponse(request(apiVersion, '1234.dkr.ecr.eu-west-1.amazonaws.com/app:1'), kubelet),
+      );
+      expect(answer).toEqual({
+        apiVersion,
+        kind: 'CredentialProviderResponse',
+        cacheKeyType: 'Registry',
+        cacheDuration: '11h0m0s',
+        auth: { '*.dkr.ecr.*.amazonaws.com': { username: 'AWS', password: 'ecr-password-1' } },
+      });
+    },
+  );
 
-  it('caches a command\'s password for cacheDuration, then runs it again', async () => {
-    const { broker, clock, runs, audit } = brokerWith([{ name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws' }, cacheDuration: '10m' }]);
-    const ask = async () => JSON.parse(await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], 'x.amazonaws.com/a'), kubelet)).auth['*.amazonaws.com'].password as string;
+  it("caches a command's password for cacheDuration, then runs it again", async () => {
+    const { broker, clock, runs, audit } = brokerWith([
+      {
+        name: 'ecr',
+        matchImages: ['*.amazonaws.com'],
+        username: 'AWS',
+        passwordCommand: { command: 'aws' },
+        cacheDuration: '10m',
+      },
+    ]);
+    const ask = async () =>
+      JSON.parse(
+        await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], 'x.amazonaws.com/a'), kubelet),
+      ).auth['*.amazonaws.com'].password as string;
     expect(await Promise.all([ask(), ask(), ask()])).toEqual(['ecr-password-1', 'ecr-password-1', 'ecr-password-1']);
     expect(runs()).toBe(1);
     clock.advance(11 * 60_000);
     expect(await ask()).toBe('ecr-password-2');
-    expect(audit.map((r) => [r.profile, r.outcome, r.caller.client])).toContainEqual(['registry:ecr', 'served', 'kubelet']);
+    expect(audit.map((r) => [r.profile, r.outcome, r.caller.client])).toContainEqual([
+      'registry:ecr',
+      'served',
+      'kubelet',
+    ]);
   });
 
-  it('never tells the kubelet to keep a command\'s password longer than the broker keeps it', async () => {
-    const { broker, clock } = brokerWith([{ name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws' }, cacheDuration: '10m' }]);
-    const ask = async () => JSON.parse(await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], 'x.amazonaws.com/a'), kubelet)).cacheDuration as string;
+  it("never tells the kubelet to keep a command's password longer than the broker keeps it", async () => {
+    const { broker, clock } = brokerWith([
+      {
+        name: 'ecr',
+        matchImages: ['*.amazonaws.com'],
+        username: 'AWS',
+        passwordCommand: { command: 'aws' },
+        cacheDuration: '10m',
+      },
+    ]);
+    const ask = async () =>
+      JSON.parse(
+        await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], 'x.amazonaws.com/a'), kubelet),
+      ).cacheDuration as string;
     expect(await ask()).toBe('10m0s');
     clock.advance(7 * 60_000);
     expect(await ask()).toBe('3m0s');
@@ -96,10 +139,27 @@ describe('credential provider protocol', () => {
   it('keys the kubelet cache by image when a matcher names a path, else by the narrowest type asked', async () => {
     const { broker } = brokerWith([
       { name: 'team-a', matchImages: ['reg.io/team-a'], cacheKeyType: 'Registry' },
-      { name: 'wide', matchImages: ['*.example.com'], cacheKeyType: 'Global', username: 'u', passwordCommand: { command: 'x' } },
-      { name: 'narrow', matchImages: ['a.example.com'], cacheKeyType: 'Registry', username: 'u', passwordCommand: { command: 'x' } },
+      {
+        name: 'wide',
+        matchImages: ['*.example.com'],
+        cacheKeyType: 'Global',
+        username: 'u',
+        passwordCommand: { command: 'x' },
+      },
+      {
+        name: 'narrow',
+        matchImages: ['a.example.com'],
+        cacheKeyType: 'Registry',
+        username: 'u',
+        passwordCommand: { command: 'x' },
+      },
     ]);
-    const keyType = async (image: string) => (JSON.parse(await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], image), kubelet).catch(() => '{}')) as { cacheKeyType?: string }).cacheKeyType;
+    const keyType = async (image: string) =>
+      (
+        JSON.parse(
+          await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], image), kubelet).catch(() => '{}'),
+        ) as { cacheKeyType?: string }
+      ).cacheKeyType;
     expect(await keyType('a.example.com/app')).toBe('Registry');
     expect(await keyType('b.example.com/app')).toBe('Global');
     expect(await keyType('nothing.io/app')).toBe('Image');
@@ -108,9 +168,15 @@ describe('credential provider protocol', () => {
   });
 
   it('runs the command again when its settings change in config.yaml', async () => {
-    const ecr = { name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws', args: ['--profile', 'a'] } };
+    const ecr = {
+      name: 'ecr',
+      matchImages: ['*.amazonaws.com'],
+      username: 'AWS',
+      passwordCommand: { command: 'aws', args: ['--profile', 'a'] },
+    };
     const { broker, reconfigure, runs } = brokerWith([ecr]);
-    const ask = () => broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], 'x.amazonaws.com/a'), kubelet);
+    const ask = () =>
+      broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], 'x.amazonaws.com/a'), kubelet);
     await ask();
     await ask();
     expect(runs()).toBe(1);
@@ -121,13 +187,17 @@ describe('credential provider protocol', () => {
 
   it('answers an image no registry matches with an empty auth map that the kubelet does not cache', async () => {
     const { broker } = brokerWith([{ name: 'local', matchImages: ['127.0.0.1:5000'] }]);
-    const answer = JSON.parse(await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[2], 'nginx'), kubelet));
+    const answer = JSON.parse(
+      await broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[2], 'nginx'), kubelet),
+    );
     expect(answer).toMatchObject({ auth: {}, cacheDuration: '0s' });
   });
 
   it('says how to store a missing password', async () => {
     const { broker } = brokerWith([{ name: 'local', matchImages: ['127.0.0.1:5000'] }]);
-    const error = await failure(broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], '127.0.0.1:5000/app'), kubelet));
+    const error = await failure(
+      broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], '127.0.0.1:5000/app'), kubelet),
+    );
     expect(error.code).toBe('secret-missing');
     expect(error.hint).toContain('kubecred registry login');
   });
@@ -136,9 +206,15 @@ describe('credential provider protocol', () => {
     ['', 'no CredentialProviderRequest on stdin'],
     ['{"apiVersion": ', 'not valid JSON'],
     [request('credentialprovider.kubelet.k8s.io/v2', 'a.io/b'), 'apiVersion "credentialprovider.kubelet.k8s.io/v2"'],
-    [JSON.stringify({ apiVersion: 'credentialprovider.kubelet.k8s.io/v1', kind: 'CredentialProviderRequest' }), 'image'],
+    [
+      JSON.stringify({ apiVersion: 'credentialprovider.kubelet.k8s.io/v1', kind: 'CredentialProviderRequest' }),
+      'image',
+    ],
     [request('credentialprovider.kubelet.k8s.io/v1', '   '), 'the image is empty'],
-    [JSON.stringify({ apiVersion: 'credentialprovider.kubelet.k8s.io/v1', kind: 'ExecCredential', image: 'a.io/b' }), 'kind'],
+    [
+      JSON.stringify({ apiVersion: 'credentialprovider.kubelet.k8s.io/v1', kind: 'ExecCredential', image: 'a.io/b' }),
+      'kind',
+    ],
     ['[1,2]', 'not a CredentialProviderRequest'],
   ])('refuses %j', (raw, says) => {
     let error: unknown;
@@ -153,7 +229,13 @@ describe('credential provider protocol', () => {
   });
 
   it('prints durations the way Go does', () => {
-    expect([0, 1500, 300_000, 3_600_000, 39_600_000 + 61_000].map(goDuration)).toEqual(['0s', '2s', '5m0s', '1h0m0s', '11h1m1s']);
+    expect([0, 1500, 300_000, 3_600_000, 39_600_000 + 61_000].map(goDuration)).toEqual([
+      '0s',
+      '2s',
+      '5m0s',
+      '1h0m0s',
+      '11h1m1s',
+    ]);
   });
 });
 
@@ -165,27 +247,39 @@ describe('docker credential helper protocol', () => {
     expect(await broker.dockerGet('127.0.0.1:5000', { client: 'docker-helper' })).toBeNull();
     await broker.dockerStore(JSON.stringify({ ServerURL: '127.0.0.1:5000', Username: 'alice', Secret: 's3cret-pass' }));
     expect(store.values.get('registry:local/password')).toBe('s3cret-pass');
-    expect(await broker.dockerGet('https://127.0.0.1:5000', { client: 'docker-helper' })).toEqual({ ServerURL: 'https://127.0.0.1:5000', Username: 'alice', Secret: 's3cret-pass' });
+    expect(await broker.dockerGet('https://127.0.0.1:5000', { client: 'docker-helper' })).toEqual({
+      ServerURL: 'https://127.0.0.1:5000',
+      Username: 'alice',
+      Secret: 's3cret-pass',
+    });
     expect(await broker.dockerList()).toEqual({ '127.0.0.1:5000': 'alice' });
     expect(await broker.dockerErase('127.0.0.1:5000')).toEqual({ erased: ['local'] });
     expect(await broker.dockerGet('127.0.0.1:5000', { client: 'docker-helper' })).toBeNull();
     expect(store.values.size).toBe(0);
   });
 
-  it('refuses a store that no registry serves, or that is not the protocol\'s JSON', async () => {
+  it("refuses a store that no registry serves, or that is not the protocol's JSON", async () => {
     const { broker } = brokerWith([local]);
-    const unserved = await failure(broker.dockerStore(JSON.stringify({ ServerURL: 'quay.io', Username: 'a', Secret: 'b' })));
+    const unserved = await failure(
+      broker.dockerStore(JSON.stringify({ ServerURL: 'quay.io', Username: 'a', Secret: 'b' })),
+    );
     expect(unserved.message).toContain('no registry in');
     expect(unserved.hint).toContain('matchImages: [quay.io]');
     const junk = await failure(broker.dockerStore('not json'));
     expect(junk.message).toContain('store needs');
-    const empty = await failure(broker.dockerStore(JSON.stringify({ ServerURL: '127.0.0.1:5000', Username: 'a', Secret: '' })));
+    const empty = await failure(
+      broker.dockerStore(JSON.stringify({ ServerURL: '127.0.0.1:5000', Username: 'a', Secret: '' })),
+    );
     expect(empty.message).toContain('Secret is empty');
   });
 
   it('has nothing to store for a registry whose password comes from a command', async () => {
-    const { broker } = brokerWith([{ name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws' } }]);
-    const error = await failure(broker.dockerStore(JSON.stringify({ ServerURL: 'x.amazonaws.com', Username: 'AWS', Secret: 'p' })));
+    const { broker } = brokerWith([
+      { name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws' } },
+    ]);
+    const error = await failure(
+      broker.dockerStore(JSON.stringify({ ServerURL: 'x.amazonaws.com', Username: 'AWS', Secret: 'p' })),
+    );
     expect(error.message).toContain('passwordCommand');
   });
 });
@@ -202,7 +296,12 @@ describe('registries in config.yaml', () => {
   });
 
   it('refuses two registries of one name', () => {
-    const parsed = configSchema.safeParse({ registries: [{ name: 'r', matchImages: ['a.io'] }, { name: 'r', matchImages: ['b.io'] }] });
+    const parsed = configSchema.safeParse({
+      registries: [
+        { name: 'r', matchImages: ['a.io'] },
+        { name: 'r', matchImages: ['b.io'] },
+      ],
+    });
     expect(JSON.stringify(parsed.error?.issues)).toContain('defined twice');
   });
 });

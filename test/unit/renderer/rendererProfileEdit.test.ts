@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { editableFields, editValues, profileChanges, secretFields } from '../../../src/renderer/profileEdit.js';
 
 describe('the Edit profile form', () => {
-  it('starts from config.yaml\'s values, lists one item per line, and ignores fields it does not show', () => {
-    expect(editValues('exec', { name: 'w', provider: 'exec', command: '/bin/plugin', args: ['get-token', '--x'], timeout: '10s' })).toEqual({ command: '/bin/plugin', args: 'get-token\n--x' });
+  it("starts from config.yaml's values, lists one item per line, and ignores fields it does not show", () => {
+    expect(
+      editValues('exec', {
+        name: 'w',
+        provider: 'exec',
+        command: '/bin/plugin',
+        args: ['get-token', '--x'],
+        timeout: '10s',
+      }),
+    ).toEqual({ command: '/bin/plugin', args: 'get-token\n--x' });
     expect(editValues('mystery', { name: 'm', anything: 'x', description: 'mine' })).toEqual({ description: 'mine' });
     expect(editableFields('mystery').map((f) => f.key)).toEqual(['description']);
   });
@@ -18,7 +26,10 @@ describe('the Edit profile form', () => {
 
   it('sends the changed fields only: trimmed values, lists as arrays, emptied fields as null', () => {
     const oidc = { issuer: 'https://id.example', clientId: 'kubernetes', scopes: 'openid\nemail' };
-    expect(profileChanges('oidc', { ...oidc, issuer: ' https://login.example ', clientId: '' }, oidc)).toEqual({ issuer: 'https://login.example', clientId: null });
+    expect(profileChanges('oidc', { ...oidc, issuer: ' https://login.example ', clientId: '' }, oidc)).toEqual({
+      issuer: 'https://login.example',
+      clientId: null,
+    });
     const exec = { command: '/bin/p', args: 'a' };
     expect(profileChanges('exec', { command: '/bin/p', args: '\n a \n\n b' }, exec)).toEqual({ args: ['a', 'b'] });
     expect(profileChanges('exec', { command: '/bin/p', args: ' ' }, exec)).toEqual({ args: null });

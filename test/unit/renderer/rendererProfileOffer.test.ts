@@ -3,7 +3,14 @@ import { auditTime } from '../../../src/renderer/components/AuditLogView.js';
 import { loginOffer, profileTone } from '../../../src/renderer/profileTone.js';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
 
-const profile = (over: Partial<ProfileSummary>): ProfileSummary => ({ name: 'p', provider: 'oidc', state: 'idle', expiresAt: null, lastError: null, ...over });
+const profile = (over: Partial<ProfileSummary>): ProfileSummary => ({
+  name: 'p',
+  provider: 'oidc',
+  state: 'idle',
+  expiresAt: null,
+  lastError: null,
+  ...over,
+});
 
 // New-user finding 12: a row's main action is the one its state needs.
 describe('what a profile row offers', () => {

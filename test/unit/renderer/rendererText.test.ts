@@ -22,16 +22,25 @@ describe('renderer wording', () => {
     expect(describeProfile({ ...base, state: 'ready', expiresAt: at(42) }, now)).toBe('signed in, 42 min');
     expect(describeProfile({ ...base, state: 'ready', expiresAt: null }, now)).toBe('signed in');
     expect(describeProfile({ ...base, state: 'idle', expiresAt: null, silentRefresh: false }, now)).toBe('signed out');
-    expect(describeProfile({ ...base, state: 'ready', expiresAt: at(42), account: 'ada@example.com' }, now)).toBe('signed in as ada@example.com, 42 min');
+    expect(describeProfile({ ...base, state: 'ready', expiresAt: at(42), account: 'ada@example.com' }, now)).toBe(
+      'signed in as ada@example.com, 42 min',
+    );
   });
 
   it('never calls a profile with nothing to log in to "signed out" (new-user finding 12)', () => {
     const staticProfile = { name: 'ci', provider: 'static', lastError: null, expiresAt: null };
     expect(describeProfile({ ...staticProfile, state: 'idle', silentRefresh: true }, now)).toBe('ready');
     expect(describeProfile({ ...staticProfile, state: 'ready' }, now)).toBe('ready');
-    expect(describeProfile({ ...staticProfile, provider: 'exec', state: 'ready', expiresAt: at(5) }, now)).toBe('ready, 5 min');
+    expect(describeProfile({ ...staticProfile, provider: 'exec', state: 'ready', expiresAt: at(5) }, now)).toBe(
+      'ready, 5 min',
+    );
     // An OIDC profile holding a refresh token signs itself in on the next request.
-    expect(describeProfile({ name: 'sso', provider: 'oidc', lastError: null, expiresAt: null, state: 'idle', silentRefresh: true }, now)).toBe('will refresh on use');
+    expect(
+      describeProfile(
+        { name: 'sso', provider: 'oidc', lastError: null, expiresAt: null, state: 'idle', silentRefresh: true },
+        now,
+      ),
+    ).toBe('will refresh on use');
   });
 
   it('warns about PIN tries, worst first', () => {
@@ -46,7 +55,7 @@ describe('renderer wording', () => {
     expect(describeCaller({ pid: 7 })).toBe('process 7');
     expect(describeCaller({})).toBe('An unknown program');
   });
-  it('starts a login form with the broker\'s suggestions, and secret fields blank', () => {
+  it("starts a login form with the broker's suggestions, and secret fields blank", () => {
     const prompt = {
       kind: 'form' as const,
       id: 'f1',

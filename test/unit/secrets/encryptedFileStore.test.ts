@@ -55,7 +55,11 @@ describe('EncryptedFileStore', () => {
   it('refuses a wrong passphrase with a clear error and leaves the file as it was', async () => {
     await new EncryptedFileStore(file, new NoUi(), FAST_KDF).unlock('right');
     const before = await readFile(file, 'utf8');
-    await expect(new EncryptedFileStore(file, new NoUi()).unlock('wrong')).rejects.toMatchObject({ code: 'locked', message: expect.stringContaining('wrong passphrase'), hint: 'try again: kubecred unlock' });
+    await expect(new EncryptedFileStore(file, new NoUi()).unlock('wrong')).rejects.toMatchObject({
+      code: 'locked',
+      message: expect.stringContaining('wrong passphrase'),
+      hint: 'try again: kubecred unlock',
+    });
     expect(await readFile(file, 'utf8')).toBe(before);
   });
 
@@ -69,7 +73,10 @@ describe('EncryptedFileStore', () => {
     await writeFile(file, JSON.stringify({ ...sealed, kdf: { ...sealed.kdf, p: 2 } }));
     await expect(new EncryptedFileStore(file, new NoUi()).unlock('pw')).rejects.toMatchObject({ code: 'locked' });
     await writeFile(file, 'garbage');
-    await expect(new EncryptedFileStore(file, new NoUi()).unlock('pw')).rejects.toMatchObject({ code: 'secret-store-unavailable', message: expect.stringContaining('is damaged') });
+    await expect(new EncryptedFileStore(file, new NoUi()).unlock('pw')).rejects.toMatchObject({
+      code: 'secret-store-unavailable',
+      message: expect.stringContaining('is damaged'),
+    });
     expect(await readFile(file, 'utf8')).toBe('garbage');
   });
 
@@ -82,7 +89,10 @@ describe('EncryptedFileStore', () => {
     expect(ui.asked).toBe(1);
     store.lock();
     expect(store.isUnlocked).toBe(false);
-    await expect(new EncryptedFileStore(file, new NoUi()).get(ref)).rejects.toMatchObject({ code: 'locked', hint: 'run: kubecred unlock' });
+    await expect(new EncryptedFileStore(file, new NoUi()).get(ref)).rejects.toMatchObject({
+      code: 'locked',
+      hint: 'run: kubecred unlock',
+    });
     await expect(new EncryptedFileStore(file, scriptedUi([null])).get(ref)).rejects.toThrow('prompt was cancelled');
   });
 

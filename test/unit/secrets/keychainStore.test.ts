@@ -76,13 +76,20 @@ describe('KeychainStore', () => {
     const keyring = fakeKeyring();
     const store = new KeychainStore('linux', async () => keyring.module);
     keyring.failNext();
-    await expect(store.set({ profile: 'p', field: 'token' }, 'v')).rejects.toMatchObject({ code: 'secret-store-unavailable', message: expect.stringContaining('could not store p/token: Platform failure'), hint: expect.stringContaining('Secret Service') });
+    await expect(store.set({ profile: 'p', field: 'token' }, 'v')).rejects.toMatchObject({
+      code: 'secret-store-unavailable',
+      message: expect.stringContaining('could not store p/token: Platform failure'),
+      hint: expect.stringContaining('Secret Service'),
+    });
   });
 
   it('explains a keychain module that cannot load', async () => {
     const store = new KeychainStore('linux', async () => {
       throw new Error('no prebuilt binary for this platform');
     });
-    await expect(store.get(ref)).rejects.toMatchObject({ code: 'secret-store-unavailable', message: expect.stringContaining('could not be loaded') });
+    await expect(store.get(ref)).rejects.toMatchObject({
+      code: 'secret-store-unavailable',
+      message: expect.stringContaining('could not be loaded'),
+    });
   });
 });

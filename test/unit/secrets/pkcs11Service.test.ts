@@ -13,7 +13,13 @@ const PIN = '4711';
 const TOKEN = tokenSchema.parse({ name: 'card', module: '/fake/libcard.so', label: 'My Card', pinGrace: '10m' });
 const OTHER = tokenSchema.parse({ name: 'other', module: '/fake/libcard.so', serial: 'S2' });
 
-const CKR = { PIN_INCORRECT: 0xa0, PIN_LOCKED: 0xa4, SESSION_HANDLE_INVALID: 0xb3, USER_ALREADY_LOGGED_IN: 0x100, CRYPTOKI_NOT_INITIALIZED: 0x190 };
+const CKR = {
+  PIN_INCORRECT: 0xa0,
+  PIN_LOCKED: 0xa4,
+  SESSION_HANDLE_INVALID: 0xb3,
+  USER_ALREADY_LOGGED_IN: 0x100,
+  CRYPTOKI_NOT_INITIALIZED: 0x190,
+};
 
 class CkrError extends Error {
   constructor(
@@ -104,7 +110,13 @@ function bindingOf(fake: FakeModule): Pkcs11Module {
     }
     C_GetTokenInfo(handle: Buffer) {
       const token = fake.token(handle);
-      return { label: token.label.padEnd(32), serialNumber: token.serial.padEnd(16), manufacturerID: 'Fake', model: 'Fake card', flags: token.flags | 0x400 };
+      return {
+        label: token.label.padEnd(32),
+        serialNumber: token.serial.padEnd(16),
+        manufacturerID: 'Fake',
+        model: 'Fake card',
+        flags: token.flags | 0x400,
+      };
     }
     C_OpenSession(handle: Buffer): Buffer {
       fake.token(handle);
@@ -152,7 +164,7 @@ function card(overrides: Partial<FakeToken> = {}): FakeToken {
   return { label: 'My Card', serial: 'S1', pin: PIN, flags: 0, loggedIn: false, onWrongPin: 0x10000, ...overrides };
 }
 
-function setup(options: { tokens?: FakeToken[]; answers?: (string | null)[]; configs?: typeof TOKEN[] } = {}) {
+function setup(options: { tokens?: FakeToken[]; answers?: (string | null)[]; configs?: (typeof TOKEN)[] } = {}) {
   const fake = new FakeModule(options.tokens ?? [card()]);
   const loadModule = vi.fn(async () => fake.binding());
   const answers = [...(options.answers ?? [])];
@@ -195,7 +207,12 @@ describe('PKCS#11 service: laziness', () => {
     const loadModule = vi.fn(async () => {
       throw new Error('must not load');
     });
-    const service = createPkcs11Service({ tokens: [], ui: { askPin: async () => null, askPassphrase: async () => null }, clock: new FakeClock(), loadModule });
+    const service = createPkcs11Service({
+      tokens: [],
+      ui: { askPin: async () => null, askPassphrase: async () => null },
+      clock: new FakeClock(),
+      loadModule,
+    });
     expect(await service.listTokens()).toEqual([]);
     await service.lockAll();
     await service.close();
@@ -205,8 +222,16 @@ describe('PKCS#11 service: laziness', () => {
 
   it('a binding that fails to load is a clear error, tried again next time', async () => {
     const { fake } = setup();
-    const loadModule = vi.fn<() => Promise<Pkcs11Module>>().mockRejectedValueOnce(new Error('Cannot find module pkcs11.node')).mockResolvedValue(fake.binding());
-    const service = createPkcs11Service({ tokens: [TOKEN], ui: { askPin: async () => PIN, askPassphrase: async () => null }, clock: new FakeClock(), loadModule });
+    const loadModule = vi
+      .fn<() => Promise<Pkcs11Module>>()
+      .mockRejectedValueOnce(new Error('Cannot find module pkcs11.node'))
+      .mockResolvedValue(fake.binding());
+    const service = createPkcs11Service({
+      tokens: [TOKEN],
+      ui: { askPin: async () => PIN, askPassphrase: async () => null },
+      clock: new FakeClock(),
+      loadModule,
+    });
     const error = await failure(service.secretStore('card').get({ profile: 'p', field: 'token' }));
     expect(error.code).toBe('token-unavailable');
     expect(error.message).toContain('pkcs11js');
@@ -215,7 +240,10 @@ describe('PKCS#11 service: laziness', () => {
   });
 
   it('tokens naming the same module share one load and one C_Initialize', async () => {
-    const { fake, service } = setup({ tokens: [card(), card({ label: 'Other', serial: 'S2' })], configs: [TOKEN, OTHER] });
+    const { fake, service } = setup({
+      tokens: [card(), card({ label: 'Other', serial: 'S2' })],
+      configs: [TOKEN, OTHER],
+    });
     const listed = await service.listTokens();
     expect(listed.map((t) => [t.name, t.present, t.serial])).toEqual([
       ['card', true, 'S1'],
@@ -286,11 +314,18 @@ describe('PKCS#11 service: PINs', () => {
   it('passes the token flags to the prompt', async () => {
     const { askPin, store } = setup({ tokens: [card({ flags: 0x10000 })] });
     await store.get({ profile: 'p', field: 'token' });
-    expect(askPin.mock.calls[0]?.[0]).toEqual({ token: 'card', tokenLabel: 'My Card', flags: { countLow: true, finalTry: false, locked: false } });
+    expect(askPin.mock.calls[0]?.[0]).toEqual({
+      token: 'card',
+      tokenLabel: 'My Card',
+      flags: { countLow: true, finalTry: false, locked: false },
+    });
   });
 
   it('logs in again with the kept PIN after the module restarted for another token', async () => {
-    const { fake, askPin, service, store } = setup({ tokens: [card(), card({ label: 'Other', serial: 'S2' })], configs: [TOKEN, OTHER] });
+    const { fake, askPin, service, store } = setup({
+      tokens: [card(), card({ label: 'Other', serial: 'S2' })],
+      configs: [TOKEN, OTHER],
+    });
     await store.get({ profile: 'p', field: 'token' });
     // The other token is missing from its slots: looking for it restarts the module.
     fake.tokens[1]!.serial = 'S3';

@@ -24,7 +24,11 @@ describe('HealthRecordingStore', () => {
     const health = new HealthRecordingStore(store);
     expect(health.lastFailure()).toBeNull();
     answer(async () => {
-      throw new BrokerError('secret-store-unavailable', 'the OS keychain could not read dev/token: no bus', 'start one');
+      throw new BrokerError(
+        'secret-store-unavailable',
+        'the OS keychain could not read dev/token: no bus',
+        'start one',
+      );
     });
     await expect(health.get(ref)).rejects.toThrow('no bus');
     expect(health.lastFailure()).toBe('the OS keychain could not read dev/token: no bus');

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { tokenSchema } from '../../../src/shared/config/schema.js';
 
 // I6 of the security review: pinGrace had no upper bound.
-describe('a token\'s PIN grace', () => {
-  const token = (pinGrace: string) => tokenSchema.safeParse({ name: 'yk', module: '/usr/lib/opensc-pkcs11.so', label: 'PIV', pinGrace });
+describe("a token's PIN grace", () => {
+  const token = (pinGrace: string) =>
+    tokenSchema.safeParse({ name: 'yk', module: '/usr/lib/opensc-pkcs11.so', label: 'PIV', pinGrace });
 
   it('is at most an hour', () => {
     for (const ok of ['30s', '15m', '1h']) expect(token(ok).success, ok).toBe(true);

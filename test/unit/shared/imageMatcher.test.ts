@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { imageLocation, isValidMatcher, matchesImage, matchesRegistryServer } from '../../../src/shared/registry/imageMatcher.js';
+import {
+  imageLocation,
+  isValidMatcher,
+  matchesImage,
+  matchesRegistryServer,
+} from '../../../src/shared/registry/imageMatcher.js';
 
 // [matcher, image, matches]: the KEP-2133 examples first, then the edges.
 const TABLE: ReadonlyArray<readonly [string, string, boolean]> = [
@@ -71,7 +76,16 @@ describe('image matchers (KEP-2133 rules)', () => {
     expect(imageLocation('[fd00::1]:5000/a')).toEqual({ host: '[fd00::1]', port: '5000', path: '/a' });
   });
 
-  it.each(['', 'nginx', 'registry.io/pa*th', 'registry.io:port', 'k8s.[io', 'reg istry.io', '*..io', 'registry.io:123456'])('refuses the matcher %j', (matcher) => {
+  it.each([
+    '',
+    'nginx',
+    'registry.io/pa*th',
+    'registry.io:port',
+    'k8s.[io',
+    'reg istry.io',
+    '*..io',
+    'registry.io:123456',
+  ])('refuses the matcher %j', (matcher) => {
     expect(isValidMatcher(matcher)).toBe(false);
   });
 

@@ -1,37 +1,63 @@
 import { describe, expect, it } from 'vitest';
 import { profileLabel, trayMenuModel } from '../../../src/main/electron/trayMenuModel.js';
-import { describeProfile as windowText, formatTimeLeft as windowTimeLeft, profileStatus } from '../../../src/shared/profileWords.js';
+import {
+  describeProfile as windowText,
+  formatTimeLeft as windowTimeLeft,
+  profileStatus,
+} from '../../../src/shared/profileWords.js';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
 import { formatRemaining } from '../../../src/shared/duration.js';
 import { EXPIRING_SOON_MS } from '../../../src/shared/profileWords.js';
 
 const now = Date.parse('2026-01-01T12:00:00Z');
 const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();
-const profile = (over: Partial<ProfileSummary>): ProfileSummary => ({ name: 'p', provider: 'oidc', state: 'idle', expiresAt: null, lastError: null, ...over });
+const profile = (over: Partial<ProfileSummary>): ProfileSummary => ({
+  name: 'p',
+  provider: 'oidc',
+  state: 'idle',
+  expiresAt: null,
+  lastError: null,
+  ...over,
+});
 
 // Issue 16: the tray menu and the window use the same state words and the same time-left text, from one function.
 describe('one source for state words and time left', () => {
   const states: Array<[string, ProfileSummary, string, string]> = [
     ['ready', profile({ name: 'ci', provider: 'static', state: 'ready' }), 'ready', 'ready'],
     ['ready, nothing cached', profile({ name: 'ci', provider: 'static', silentRefresh: true }), 'ready', 'ready'],
-    ['signed in with time left', profile({ name: 'prod', state: 'ready', expiresAt: at(42), account: 'ada@example.com' }), 'signedIn', 'signed in as ada@example.com, 42 min'],
-    ['signed in, hours left', profile({ name: 'prod', state: 'ready', expiresAt: at(185) }), 'signedIn', 'signed in, 3 h 5 min'],
+    [
+      'signed in with time left',
+      profile({ name: 'prod', state: 'ready', expiresAt: at(42), account: 'ada@example.com' }),
+      'signedIn',
+      'signed in as ada@example.com, 42 min',
+    ],
+    [
+      'signed in, hours left',
+      profile({ name: 'prod', state: 'ready', expiresAt: at(185) }),
+      'signedIn',
+      'signed in, 3 h 5 min',
+    ],
     ['expiring', profile({ name: 'prod', state: 'ready', expiresAt: at(4) }), 'expiring', 'signed in, 4 min'],
     ['expiring, seconds', profile({ name: 'prod', state: 'ready', expiresAt: at(0.5) }), 'expiring', 'signed in, 30 s'],
     ['renews itself', profile({ name: 'sso', silentRefresh: true }), 'refreshes', 'will refresh on use'],
     ['needs login', profile({ name: 'sso' }), 'needsLogin', 'signed out'],
-    ['needs login, expired', profile({ name: 'sso', state: 'ready', expiresAt: at(-1) }), 'needsLogin', 'signed in, expired'],
+    [
+      'needs login, expired',
+      profile({ name: 'sso', state: 'ready', expiresAt: at(-1) }),
+      'needsLogin',
+      'signed in, expired',
+    ],
     ['error', profile({ name: 'lab', state: 'error', lastError: 'keychain locked' }), 'error', 'failed'],
   ];
 
-  it.each(states)('%s: the tray label is the profile name and the window\'s text', (_, p, kind, text) => {
+  it.each(states)("%s: the tray label is the profile name and the window's text", (_, p, kind, text) => {
     expect(profileStatus(p, now).kind).toBe(kind);
     expect(windowText(p, now)).toBe(text);
     expect(profileLabel(p, now)).toBe(`${p.name}: ${text}`);
     expect(trayMenuModel([p], now)[0]?.label).toBe(`${p.name}: ${windowText(p, now)}`);
   });
 
-  it('the window\'s time left is the tray\'s and `kubecred status`\'s formatter', () => {
+  it("the window's time left is the tray's and `kubecred status`'s formatter", () => {
     for (const minutes of [-1, 0.25, 0.5, 4, 42.5, 60, 125, 185, 60 * 30]) {
       expect(windowTimeLeft(at(minutes), now)).toBe(formatRemaining(Date.parse(at(minutes)) - now));
     }
@@ -40,7 +66,14 @@ describe('one source for state words and time left', () => {
   });
 
   it('a credential that renews itself is never "expiring"; one just outside the window is signed in', () => {
-    expect(profileStatus(profile({ state: 'ready', expiresAt: at(2), silentRefresh: true }), now).kind).toBe('signedIn');
-    expect(profileStatus(profile({ state: 'ready', expiresAt: new Date(now + EXPIRING_SOON_MS + 60_000).toISOString() }), now).kind).toBe('signedIn');
+    expect(profileStatus(profile({ state: 'ready', expiresAt: at(2), silentRefresh: true }), now).kind).toBe(
+      'signedIn',
+    );
+    expect(
+      profileStatus(
+        profile({ state: 'ready', expiresAt: new Date(now + EXPIRING_SOON_MS + 60_000).toISOString() }),
+        now,
+      ).kind,
+    ).toBe('signedIn');
   });
 });

@@ -4,7 +4,13 @@ import { renderErrorLine } from '../../../src/shared/api/errors.js';
 import { parseOutputFlag } from '../../../src/main/cli/outputFlag.js';
 
 describe('durations', () => {
-  it.each([['30s', 30_000], ['15m', 900_000], ['1h30m', 5_400_000], ['250ms', 250], ['1.5h', 5_400_000]])('parses %s', (text, ms) => {
+  it.each([
+    ['30s', 30_000],
+    ['15m', 900_000],
+    ['1h30m', 5_400_000],
+    ['250ms', 250],
+    ['1.5h', 5_400_000],
+  ])('parses %s', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });
   it.each(['', 'soon', '15', '5 m', '1h junk'])('rejects %j', (text) => expect(parseDuration(text)).toBeUndefined());
@@ -18,13 +24,20 @@ describe('durations', () => {
 
 describe('renderErrorLine', () => {
   it('puts message and fix on one line', () => {
-    expect(renderErrorLine({ message: 'no profile "x"', hint: 'add it to config.yaml' })).toBe('kubecred: no profile "x". Add it to config.yaml\n');
+    expect(renderErrorLine({ message: 'no profile "x"', hint: 'add it to config.yaml' })).toBe(
+      'kubecred: no profile "x". Add it to config.yaml\n',
+    );
     expect(renderErrorLine({ message: 'broken' })).toBe('kubecred: broken\n');
   });
 });
 
 describe('parseOutputFlag', () => {
-  it.each([[[], 'text'], [['-o', 'json'], 'json'], [['-ojson'], 'json'], [['--output=json'], 'json']])('reads %j', (args, expected) => {
+  it.each([
+    [[], 'text'],
+    [['-o', 'json'], 'json'],
+    [['-ojson'], 'json'],
+    [['--output=json'], 'json'],
+  ])('reads %j', (args, expected) => {
     expect(parseOutputFlag(args as string[])).toBe(expected);
   });
   it('rejects unknown formats and stray arguments', () => {

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readAuditTail } from '../../../src/main/state/auditReader.js';
 
-const record = (i: number) => ({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), profile: `p${i}`, caller: { pid: 100 + i, name: 'kubectl', client: 'shim' }, outcome: 'served' as const, source: 'cache' as const });
+const record = (i: number) => ({
+  time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+  profile: `p${i}`,
+  caller: { pid: 100 + i, name: 'kubectl', client: 'shim' },
+  outcome: 'served' as const,
+  source: 'cache' as const,
+});
 
 describe('readAuditTail', () => {
   let dir: string;
@@ -27,7 +33,14 @@ describe('readAuditTail', () => {
   });
 
   it('skips lines that are not records: garbage, half-written, wrong shape', async () => {
-    const lines = [JSON.stringify(record(1)), 'not json', '{"time":"x"}', JSON.stringify({ ...record(2), outcome: 'maybe' }), JSON.stringify(record(3)), '{"time":"2026-01-01T00:00:04.000Z","prof'];
+    const lines = [
+      JSON.stringify(record(1)),
+      'not json',
+      '{"time":"x"}',
+      JSON.stringify({ ...record(2), outcome: 'maybe' }),
+      JSON.stringify(record(3)),
+      '{"time":"2026-01-01T00:00:04.000Z","prof',
+    ];
     await writeFile(file, lines.join('\n'));
     expect((await readAuditTail(file)).map((r) => r.profile)).toEqual(['p3', 'p1']);
   });

@@ -5,12 +5,22 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../../src/main/core/auditLog.js';
 import { FileAuditLog } from '../../../src/main/state/fileAuditLog.js';
 
-const record = (n: number): AuditRecord => ({ time: `2026-11-22T00:00:${String(n).padStart(2, '0')}Z`, profile: 'p', caller: { client: 'shim' }, outcome: 'served', source: 'cache' });
+const record = (n: number): AuditRecord => ({
+  time: `2026-11-22T00:00:${String(n).padStart(2, '0')}Z`,
+  profile: 'p',
+  caller: { client: 'shim' },
+  outcome: 'served',
+  source: 'cache',
+});
 
 describe.runIf(process.platform === 'linux')('the audit log on a full disk', () => {
   let dir: string;
-  beforeEach(async () => { dir = await mkdtemp(path.join(tmpdir(), 'kc-audit-')); });
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kc-audit-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('fails the first write of an outage only, then records the gap once the disk has room', async () => {
     const file = path.join(dir, 'audit.log');
@@ -22,9 +32,16 @@ describe.runIf(process.platform === 'linux')('the audit log on a full disk', () 
 
     await rm(file);
     await log.append(record(6));
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as AuditRecord);
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditRecord);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ outcome: 'failed', time: record(6).time, error: `5 audit record(s) from ${record(1).time} on could not be written (ENOSPC)` });
+    expect(lines[0]).toMatchObject({
+      outcome: 'failed',
+      time: record(6).time,
+      error: `5 audit record(s) from ${record(1).time} on could not be written (ENOSPC)`,
+    });
     expect(lines[1]).toEqual(record(6));
   });
 
@@ -33,6 +50,11 @@ describe.runIf(process.platform === 'linux')('the audit log on a full disk', () 
     const log = new FileAuditLog(file);
     await log.append(record(1));
     await log.append(record(2));
-    expect((await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line))).toEqual([record(1), record(2)]);
+    expect(
+      (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([record(1), record(2)]);
   });
 });

@@ -8,7 +8,9 @@ import { readStatic } from '../../../src/main/webui/staticFiles.js';
 describe('checkOrigin', () => {
   it('admits our Host with no Origin, or our own Origin', () => {
     expect(checkOrigin({ host: '127.0.0.1:5000' }, 5000)).toBeNull();
-    expect(checkOrigin({ host: '127.0.0.1:5000', origin: 'http://127.0.0.1:5000', 'sec-fetch-site': 'same-origin' }, 5000)).toBeNull();
+    expect(
+      checkOrigin({ host: '127.0.0.1:5000', origin: 'http://127.0.0.1:5000', 'sec-fetch-site': 'same-origin' }, 5000),
+    ).toBeNull();
     expect(checkOrigin({ host: '127.0.0.1:5000', 'sec-fetch-site': 'none' }, 5000)).toBeNull();
   });
 
@@ -22,7 +24,9 @@ describe('checkOrigin', () => {
     for (const origin of ['http://evil.example', 'http://localhost:5000', 'https://127.0.0.1:5000', 'null']) {
       expect(checkOrigin({ host: '127.0.0.1:5000', origin }, 5000)).toMatchObject({ status: 403 });
     }
-    expect(checkOrigin({ host: '127.0.0.1:5000', 'sec-fetch-site': 'cross-site' }, 5000)).toMatchObject({ status: 403 });
+    expect(checkOrigin({ host: '127.0.0.1:5000', 'sec-fetch-site': 'cross-site' }, 5000)).toMatchObject({
+      status: 403,
+    });
     expect(checkOrigin({ host: '127.0.0.1:5000', 'sec-fetch-site': 'same-site' }, 5000)).toMatchObject({ status: 403 });
   });
 });

@@ -6,19 +6,24 @@ const ORIGIN = 'http://127.0.0.1:41234';
 const LIMITS: SessionLimits = { linkTtlMs: 1_000, maxLinks: 2, idleMs: 10_000, absoluteMs: 60_000, maxSessions: 2 };
 
 function setup() {
-  const clock = { ms: 0, now() { return this.ms; } };
+  const clock = {
+    ms: 0,
+    now() {
+      return this.ms;
+    },
+  };
   const sessions = new SessionKeeper(clock, LIMITS);
   return { clock, sessions, windows: new WindowAuthorization(sessions, ORIGIN) };
 }
 
 // Issue 14 (item 1): the tray's windows load the loopback web UI; the main process signs their
 // requests instead of putting a token in a URL or a cookie.
-describe('the tray windows\' authorization', () => {
+describe("the tray windows' authorization", () => {
   it('signs requests to exactly its own origin with a live session, and keeps that session while used', () => {
     const { clock, sessions, windows } = setup();
     const first = windows.headersFor(`${ORIGIN}/api/state`).authorization;
     expect(first).toMatch(/^Bearer \S{40,}$/);
-    expect(sessions.admit(first)).toMatchObject({ origin: { label: 'the tray app\'s windows', ancestry: [] } });
+    expect(sessions.admit(first)).toMatchObject({ origin: { label: "the tray app's windows", ancestry: [] } });
     clock.ms += 5_000;
     expect(windows.headersFor(`${ORIGIN}/`).authorization).toBe(first);
   });

@@ -7,7 +7,8 @@ import { requestStartingBroker } from '../withBroker.js';
 /** The exec plugin in Node: same request as the Go shim, plus starting the broker when none runs. */
 export const credentialCommand: Command = {
   name: 'credential',
-  usage: 'kubecred credential <profile> [--api-version client.authentication.k8s.io/v1|v1beta1]\n       (called by kubectl from the kubeconfig exec block; --api-version only for clients that send no KUBERNETES_EXEC_INFO, such as @kubernetes/client-node)',
+  usage:
+    'kubecred credential <profile> [--api-version client.authentication.k8s.io/v1|v1beta1]\n       (called by kubectl from the kubeconfig exec block; --api-version only for clients that send no KUBERNETES_EXEC_INFO, such as @kubernetes/client-node)',
   async run(args, context) {
     const { io } = context;
     const body: CredentialRequest = {
@@ -19,7 +20,10 @@ export const credentialCommand: Command = {
     };
     // What the request waits for (a login, an approval) goes to kubectl's stderr as it happens.
     const onNotice = (text: string) => io.stderr.write(`kubecred: ${text}\n`);
-    const ask = () => requestStartingBroker(context, (client) => client.request('POST', ROUTES.credential, body, 'text/plain', { onNotice }));
+    const ask = () =>
+      requestStartingBroker(context, (client) =>
+        client.request('POST', ROUTES.credential, body, 'text/plain', { onNotice }),
+      );
     let answer = await ask();
     if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) answer = await ask();
     if (answer.status === 200) {

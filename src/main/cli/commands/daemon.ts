@@ -20,7 +20,10 @@ export const daemonCommand: Command = {
     // Not the directory of whichever shell started it: nothing may resolve against that.
     await mkdir(paths.home, { recursive: true, mode: 0o700 });
     process.chdir(paths.home);
-    if (!forbidCoreDumps()) logger.warn('could not turn off core dumps and ptrace for the broker (no peer-credentials addon: run npm run build)');
+    if (!forbidCoreDumps())
+      logger.warn(
+        'could not turn off core dumps and ptrace for the broker (no peer-credentials addon: run npm run build)',
+      );
     // Listening from the start: a stop signal during startup must still end in a clean close.
     const stopped = untilStopSignal();
     let server;
@@ -39,10 +42,16 @@ export const daemonCommand: Command = {
       }
       throw error;
     }
-    io.stderr.write(`kubecred: broker running on ${server.socket} (pid ${process.pid}); Ctrl-C or \`kubecred stop\` stops it\n`);
+    io.stderr.write(
+      `kubecred: broker running on ${server.socket} (pid ${process.pid}); Ctrl-C or \`kubecred stop\` stops it\n`,
+    );
     if (server.webUiLink) {
       const opened = await privateBrowserOpener(paths, io.env).open(server.webUiLink);
-      io.stderr.write(opened ? 'kubecred: the web UI is open in your browser; `kubecred ui` opens it again\n' : 'kubecred: web UI ready; run `kubecred ui` for a link to open in a browser on this machine\n');
+      io.stderr.write(
+        opened
+          ? 'kubecred: the web UI is open in your browser; `kubecred ui` opens it again\n'
+          : 'kubecred: web UI ready; run `kubecred ui` for a link to open in a browser on this machine\n',
+      );
     }
     const running = server;
     const signal = await Promise.race([stopped, running.stopRequested.then(() => 'a stop request' as const)]);

@@ -9,10 +9,17 @@ export const demoCommand: Command = {
   usage: 'kubecred demo [--once]',
   async run(args, { io }) {
     const once = args.includes('--once');
-    if (args.some((a) => a !== '--once')) throw new UsageError(`unexpected argument "${args.find((a) => a !== '--once')}"`);
+    if (args.some((a) => a !== '--once'))
+      throw new UsageError(`unexpected argument "${args.find((a) => a !== '--once')}"`);
     // A home of its own, so the demo never touches the user's real profiles or broker.
     const home = io.env.KUBECRED_DEMO_HOME || path.join(os.tmpdir(), `kubecred-demo-${process.getuid?.() ?? 'user'}`);
-    const paths = kubecredPaths({ platform: process.platform, env: { ...io.env, KUBECRED_HOME: home }, homedir: os.homedir(), tmpdir: os.tmpdir(), uid: process.getuid?.() ?? 0 });
+    const paths = kubecredPaths({
+      platform: process.platform,
+      env: { ...io.env, KUBECRED_HOME: home },
+      homedir: os.homedir(),
+      tmpdir: os.tmpdir(),
+      uid: process.getuid?.() ?? 0,
+    });
     return runDemo({ paths, io, once, removeHome: !io.env.KUBECRED_DEMO_HOME });
   },
 };

@@ -1,11 +1,16 @@
 import { parseErrorBody, renderErrorLine } from '../../../shared/api/errors.js';
 import { ROUTES } from '../../../shared/api/routes.js';
-import { CREDENTIALS_NOT_FOUND, DOCKER_HELPER_ACTIONS, type DockerGetAnswer } from '../../../shared/registry/dockerCredentialHelper.js';
+import {
+  CREDENTIALS_NOT_FOUND,
+  DOCKER_HELPER_ACTIONS,
+  type DockerGetAnswer,
+} from '../../../shared/registry/dockerCredentialHelper.js';
 import type { BrokerAnswer } from '../../client/brokerClient.js';
 import type { CliContext } from '../io.js';
 import { requestStartingBroker } from '../withBroker.js';
 
-const USAGE = 'docker-credential-kubecred get|store|erase|list   (input on stdin, as docker, podman and skopeo send it)';
+const USAGE =
+  'docker-credential-kubecred get|store|erase|list   (input on stdin, as docker, podman and skopeo send it)';
 
 /**
  * The docker credential helper protocol. Clients read the helper's stdout, on failure too
@@ -20,12 +25,15 @@ export async function runDockerCredentialHelper(args: readonly string[], context
     return 0;
   }
   if (!action || rest.length > 0 || !(DOCKER_HELPER_ACTIONS as readonly string[]).includes(action)) {
-    io.stdout.write(`docker-credential-kubecred: unknown action ${JSON.stringify(args.join(' ')).slice(0, 100)}; usage: ${USAGE}\n`);
+    io.stdout.write(
+      `docker-credential-kubecred: unknown action ${JSON.stringify(args.join(' ')).slice(0, 100)}; usage: ${USAGE}\n`,
+    );
     return 1;
   }
   const input = action === 'list' ? '' : await readStdin(io.stdin);
   const parentPid = process.ppid;
-  const send = (path: string, body?: unknown) => requestStartingBroker(context, (client) => client.request(body === undefined ? 'GET' : 'POST', path, body));
+  const send = (path: string, body?: unknown) =>
+    requestStartingBroker(context, (client) => client.request(body === undefined ? 'GET' : 'POST', path, body));
   if (action === 'get') {
     const answer = await send(ROUTES.registry.dockerGet, { serverUrl: input.trim(), parentPid });
     if (answer.status !== 200) return fail(answer, io.stdout);
@@ -33,7 +41,12 @@ export async function runDockerCredentialHelper(args: readonly string[], context
     io.stdout.write(credentials ? `${JSON.stringify(credentials)}\n` : `${CREDENTIALS_NOT_FOUND}\n`);
     return credentials ? 0 : 1;
   }
-  const answer = action === 'store' ? await send(ROUTES.registry.dockerStore, { input }) : action === 'erase' ? await send(ROUTES.registry.dockerErase, { serverUrl: input.trim(), parentPid }) : await send(ROUTES.registry.dockerList);
+  const answer =
+    action === 'store'
+      ? await send(ROUTES.registry.dockerStore, { input })
+      : action === 'erase'
+        ? await send(ROUTES.registry.dockerErase, { serverUrl: input.trim(), parentPid })
+        : await send(ROUTES.registry.dockerList);
   if (answer.status !== 200) return fail(answer, io.stdout);
   if (action === 'list') io.stdout.write(answer.body);
   return 0;

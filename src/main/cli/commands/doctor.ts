@@ -13,7 +13,14 @@ export const doctorCommand: Command = {
   usage: 'kubecred doctor [-o json]',
   async run(args, { io, paths }) {
     const output = parseOutputFlag(args);
-    const checks = await doctorChecks({ paths, env: io.env, platform: process.platform, arch: process.arch, homedir: os.homedir(), uid: process.getuid?.() ?? 0 });
+    const checks = await doctorChecks({
+      paths,
+      env: io.env,
+      platform: process.platform,
+      arch: process.arch,
+      homedir: os.homedir(),
+      uid: process.getuid?.() ?? 0,
+    });
     const results = await runChecks(checks, CHECK_TIMEOUT_MS);
     const tty = (io.stdout as { isTTY?: boolean }).isTTY === true;
     io.stdout.write(output === 'json' ? renderJson(results) : renderText(results, tty ? 'unicode' : 'ascii'));

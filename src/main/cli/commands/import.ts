@@ -16,15 +16,21 @@ import { apiVersionFlag } from './install.js';
 
 export const importCommand: Command = {
   name: 'import',
-  usage: 'kubecred import [--kubeconfig <file>] [--dry-run] [--api-version v1|v1beta1] | --undo [--plaintext] [--force] | --prune-backups',
+  usage:
+    'kubecred import [--kubeconfig <file>] [--dry-run] [--api-version v1|v1beta1] | --undo [--plaintext] [--force] | --prune-backups',
   async run(args, context) {
     const { values } = parseFlags(args);
     const { io, paths } = context;
     const backupDir = paths.kubeconfigBackups;
-    if (values.undo) return undo(context, backupDir, { plaintext: values.plaintext === true, force: values.force === true });
+    if (values.undo)
+      return undo(context, backupDir, { plaintext: values.plaintext === true, force: values.force === true });
     if (values['prune-backups']) {
       const pruned = await pruneBackups(backupDir);
-      io.stderr.write(pruned.length === 0 ? `kubecred: no backups in ${backupDir}\n` : `kubecred: deleted ${pruned.length} kubeconfig backup${pruned.length === 1 ? '' : 's'} from ${backupDir}; earlier imports can no longer be undone\n`);
+      io.stderr.write(
+        pruned.length === 0
+          ? `kubecred: no backups in ${backupDir}\n`
+          : `kubecred: deleted ${pruned.length} kubeconfig backup${pruned.length === 1 ? '' : 's'} from ${backupDir}; earlier imports can no longer be undone\n`,
+      );
       return 0;
     }
     if (values.plaintext || values.force) throw new UsageError('--plaintext and --force go with --undo');
@@ -47,30 +53,49 @@ export const importCommand: Command = {
     const { plan, backups } = await runImport({ ...request, backupDir, now: new Date() });
     report(plan, io.stderr, 'moved');
     for (const [file, { backup, plaintextUsers }] of backups) {
-      io.stderr.write(`backup of ${file} as it was: ${backup} (mode 0600${plaintextUsers.length > 0 ? '; it still holds the old plaintext credentials: once kubectl works through Kubecred, kubecred import --prune-backups deletes it' : ''})\n`);
+      io.stderr.write(
+        `backup of ${file} as it was: ${backup} (mode 0600${plaintextUsers.length > 0 ? '; it still holds the old plaintext credentials: once kubectl works through Kubecred, kubecred import --prune-backups deletes it' : ''})\n`,
+      );
     }
     io.stderr.write('to take this import back: kubecred import --undo\n');
-    const leftFiles = [...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : []))))];
-    if (leftFiles.length > 0) io.stderr.write(`these files were copied into the secret store and left in place; you can delete them now:\n${leftFiles.map((f) => `  ${f}\n`).join('')}`);
+    const leftFiles = [
+      ...new Set(plan.imported.flatMap((user) => user.secrets.flatMap((secret) => (secret.file ? [secret.file] : [])))),
+    ];
+    if (leftFiles.length > 0)
+      io.stderr.write(
+        `these files were copied into the secret store and left in place; you can delete them now:\n${leftFiles.map((f) => `  ${f}\n`).join('')}`,
+      );
     return 0;
   },
 };
 
 function report(plan: ImportPlan, out: NodeJS.WritableStream, verb: string): void {
-  if (plan.imported.length === 0) out.write('kubecred: no user with credentials to move (users that already call Kubecred are skipped)\n');
+  if (plan.imported.length === 0)
+    out.write('kubecred: no user with credentials to move (users that already call Kubecred are skipped)\n');
   for (const user of plan.imported) {
-    const what = user.secrets.length > 0 ? user.secrets.map((secret) => `${secret.field} from ${secret.from}`).join(', ') : 'the plugin command, wrapped';
-    out.write(`kubecred: ${verb} user "${user.user}" of ${user.file} to ${user.provider} profile ${user.profile}: ${what}\n`);
+    const what =
+      user.secrets.length > 0
+        ? user.secrets.map((secret) => `${secret.field} from ${secret.from}`).join(', ')
+        : 'the plugin command, wrapped';
+    out.write(
+      `kubecred: ${verb} user "${user.user}" of ${user.file} to ${user.provider} profile ${user.profile}: ${what}\n`,
+    );
     for (const note of user.notes) out.write(`  note: ${note}\n`);
   }
-  for (const user of plan.left) out.write(`kubecred: left user "${user.user}" of ${user.file} as it is: ${user.reason}\n`);
+  for (const user of plan.left)
+    out.write(`kubecred: left user "${user.user}" of ${user.file} as it is: ${user.reason}\n`);
 }
 
 /** config.yaml is edited here; secrets go through the broker, which owns the secret stores. */
 function brokerPorts(context: CliContext): ImportPorts {
   const send = async (method: 'PUT' | 'DELETE', profile: string, field: string, body?: unknown): Promise<void> => {
-    const answer = await requestStartingBroker(context, (client) => client.request(method, ROUTES.secret(profile, field), body));
-    if (answer.status >= 300) throw new Error(`the broker did not store ${profile}/${field} (${answer.status}): ${answer.body.slice(0, 300)}. Nothing was changed in the kubeconfig`);
+    const answer = await requestStartingBroker(context, (client) =>
+      client.request(method, ROUTES.secret(profile, field), body),
+    );
+    if (answer.status >= 300)
+      throw new Error(
+        `the broker did not store ${profile}/${field} (${answer.status}): ${answer.body.slice(0, 300)}. Nothing was changed in the kubeconfig`,
+      );
   };
   return {
     ...configProfilePorts(context.paths.configFile),
@@ -79,12 +104,22 @@ function brokerPorts(context: CliContext): ImportPorts {
   };
 }
 
-async function undo(context: CliContext, backupDir: string, options: { plaintext: boolean; force: boolean }): Promise<number> {
+async function undo(
+  context: CliContext,
+  backupDir: string,
+  options: { plaintext: boolean; force: boolean },
+): Promise<number> {
   const { io } = context;
   try {
     const { record, restored, leftovers } = await undoImport({ backupDir, ports: brokerPorts(context), ...options });
-    for (const { file, backup } of restored) io.stderr.write(`kubecred: restored ${file} as it was before the import of ${record.at} (from ${backup}, now deleted)\n`);
-    if (record.profiles.length > 0) io.stderr.write(`kubecred: removed profile${record.profiles.length === 1 ? '' : 's'} ${record.profiles.join(', ')} and ${record.secrets.length} stored secret${record.secrets.length === 1 ? '' : 's'}\n`);
+    for (const { file, backup } of restored)
+      io.stderr.write(
+        `kubecred: restored ${file} as it was before the import of ${record.at} (from ${backup}, now deleted)\n`,
+      );
+    if (record.profiles.length > 0)
+      io.stderr.write(
+        `kubecred: removed profile${record.profiles.length === 1 ? '' : 's'} ${record.profiles.join(', ')} and ${record.secrets.length} stored secret${record.secrets.length === 1 ? '' : 's'}\n`,
+      );
     for (const leftover of leftovers) io.stderr.write(`kubecred: could not remove ${leftover}\n`);
     return leftovers.length > 0 ? 1 : 0;
   } catch (error) {
@@ -98,7 +133,15 @@ function parseFlags(args: string[]) {
   try {
     return parseArgs({
       args,
-      options: { kubeconfig: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'api-version': { type: 'string' }, undo: { type: 'boolean' }, plaintext: { type: 'boolean' }, force: { type: 'boolean' }, 'prune-backups': { type: 'boolean' } },
+      options: {
+        kubeconfig: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        'api-version': { type: 'string' },
+        undo: { type: 'boolean' },
+        plaintext: { type: 'boolean' },
+        force: { type: 'boolean' },
+        'prune-backups': { type: 'boolean' },
+      },
       allowPositionals: false,
     });
   } catch (error) {

@@ -14,12 +14,16 @@ import { requestStartingBroker } from '../withBroker.js';
 
 export const installCommand: Command = {
   name: 'install',
-  usage: 'kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace] [--force]   (--force: point at a profile config.yaml does not have yet; a profile with proxy: also points the context\'s cluster at kubecred-proxy)',
+  usage:
+    "kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace] [--force]   (--force: point at a profile config.yaml does not have yet; a profile with proxy: also points the context's cluster at kubecred-proxy)",
   async run(args, context) {
     const { values } = parseFlags(args);
     if (!values.profile) throw new UsageError('say which profile the user should call: --profile <name>');
     const named = profileName.safeParse(values.profile);
-    if (!named.success) throw new UsageError(`--profile ${JSON.stringify(values.profile)}: ${named.error.issues[0]?.message ?? 'not a profile name'}`);
+    if (!named.success)
+      throw new UsageError(
+        `--profile ${JSON.stringify(values.profile)}: ${named.error.issues[0]?.message ?? 'not a profile name'}`,
+      );
     const { io, paths } = context;
     // A typo in --profile would point a working user at nothing: refuse before writing a byte.
     // While config.yaml is broken, the broker serves its last good copy: check against that.
@@ -27,8 +31,12 @@ export const installCommand: Command = {
     const exists = served.config?.profiles.some((p) => p.name === values.profile) === true;
     if (!exists && !values.force) {
       const known = served.config?.profiles.map((p) => p.name) ?? [];
-      const broken = served.error ? ` (config.yaml is invalid, so the last good copy was checked: ${served.error.split('\n')[0]})` : '';
-      io.stderr.write(`kubecred: there is no profile "${values.profile}" in ${paths.configFile}${known.length ? ` (profiles: ${known.join(', ')})` : ''}${broken}. Add it first with: kubecred profile add ${values.profile}, or pass --force to point the kubeconfig at it now and add it later\n`);
+      const broken = served.error
+        ? ` (config.yaml is invalid, so the last good copy was checked: ${served.error.split('\n')[0]})`
+        : '';
+      io.stderr.write(
+        `kubecred: there is no profile "${values.profile}" in ${paths.configFile}${known.length ? ` (profiles: ${known.join(', ')})` : ''}${broken}. Add it first with: kubecred profile add ${values.profile}, or pass --force to point the kubeconfig at it now and add it later\n`,
+      );
       return 1;
     }
     const profile = served.config?.profiles.find((p) => p.name === values.profile);
@@ -46,28 +54,48 @@ export const installCommand: Command = {
       backupDir: paths.kubeconfigBackups,
       now: new Date(),
     });
-    io.stderr.write(`kubecred: user "${result.user}" of context "${result.context}" in ${result.file} ${result.created ? 'was created and ' : ''}now gets its credentials from profile ${values.profile}\n`);
+    io.stderr.write(
+      `kubecred: user "${result.user}" of context "${result.context}" in ${result.file} ${result.created ? 'was created and ' : ''}now gets its credentials from profile ${values.profile}\n`,
+    );
     if (result.backup) io.stderr.write(`  backup of the file as it was: ${result.backup}\n`);
-    if (proxy) io.stderr.write(`  context "${result.context}" now reaches the cluster through kubecred-proxy at ${proxy.server} (cluster ${proxyClusterName(values.profile)}${result.proxyFile ? ` in ${result.proxyFile.file}` : ''})\n`);
+    if (proxy)
+      io.stderr.write(
+        `  context "${result.context}" now reaches the cluster through kubecred-proxy at ${proxy.server} (cluster ${proxyClusterName(values.profile)}${result.proxyFile ? ` in ${result.proxyFile.file}` : ''})\n`,
+      );
     if (!exists) {
-      io.stderr.write(`  note: there is no profile "${values.profile}" in ${paths.configFile} yet: add it with kubecred profile add ${values.profile} --provider ...\n`);
+      io.stderr.write(
+        `  note: there is no profile "${values.profile}" in ${paths.configFile} yet: add it with kubecred profile add ${values.profile} --provider ...\n`,
+      );
     }
     return 0;
   },
 };
 
 /** The proxied profile's listener and the local CA, from the broker (which keeps the CA). */
-async function localProxyCluster(context: Parameters<Command['run']>[1], port: number): Promise<ProxyCluster | { failed: number }> {
+async function localProxyCluster(
+  context: Parameters<Command['run']>[1],
+  port: number,
+): Promise<ProxyCluster | { failed: number }> {
   const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.proxyCa));
   if (answer.status !== 200) return { failed: printBrokerError(answer, context.io.stderr) };
-  return { server: `https://127.0.0.1:${port}`, caPem: (JSON.parse(answer.body) as { certificatePem: string }).certificatePem };
+  return {
+    server: `https://127.0.0.1:${port}`,
+    caPem: (JSON.parse(answer.body) as { certificatePem: string }).certificatePem,
+  };
 }
 
 function parseFlags(args: string[]) {
   try {
     return parseArgs({
       args,
-      options: { profile: { type: 'string' }, context: { type: 'string' }, kubeconfig: { type: 'string' }, 'api-version': { type: 'string' }, replace: { type: 'boolean' }, force: { type: 'boolean' } },
+      options: {
+        profile: { type: 'string' },
+        context: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        'api-version': { type: 'string' },
+        replace: { type: 'boolean' },
+        force: { type: 'boolean' },
+      },
       allowPositionals: false,
     });
   } catch (error) {

@@ -13,7 +13,9 @@ const POLL_MS = 500;
 async function watchInteractions(context: CliContext, profile: string, done: () => boolean): Promise<void> {
   const shown = new Set<string>();
   while (!done()) {
-    const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.status)).catch(() => undefined);
+    const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.status)).catch(
+      () => undefined,
+    );
     const status = answer?.status === 200 ? statusSchema.safeParse(JSON.parse(answer.body)) : undefined;
     for (const interaction of status?.success ? status.data.interactions : []) {
       const key = JSON.stringify(interaction);
@@ -27,9 +29,13 @@ async function watchInteractions(context: CliContext, profile: string, done: () 
 
 /** What the issuer sent goes to the terminal as printable text only (a hostile issuer's escapes do not). */
 export function describeInteraction(interaction: Interaction): string {
-  if (interaction.kind === 'message') return `${printable(interaction.profile)}'s plugin says: ${printable(interaction.text)}\n`;
-  if (interaction.kind === 'browser') return `Continue in your browser. If no page opened, open:\n  ${printable(interaction.url)}\n`;
-  const complete = interaction.verificationUriComplete ? `(or open ${printable(interaction.verificationUriComplete)})\n` : '';
+  if (interaction.kind === 'message')
+    return `${printable(interaction.profile)}'s plugin says: ${printable(interaction.text)}\n`;
+  if (interaction.kind === 'browser')
+    return `Continue in your browser. If no page opened, open:\n  ${printable(interaction.url)}\n`;
+  const complete = interaction.verificationUriComplete
+    ? `(or open ${printable(interaction.verificationUriComplete)})\n`
+    : '';
   return `To sign in, open ${printable(interaction.verificationUri)} and enter the code:\n\n    ${printable(interaction.userCode)}\n\n${complete}`;
 }
 
@@ -41,7 +47,9 @@ export const loginCommand: Command = {
     if (!profile || rest.length > 0) throw new UsageError('expected: login <profile>');
     let finished = false;
     const watcher = watchInteractions(context, profile, () => finished);
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.profileAction(profile, 'login'))).finally(() => (finished = true));
+    const answer = await requestStartingBroker(context, (client) =>
+      client.request('POST', ROUTES.profileAction(profile, 'login')),
+    ).finally(() => (finished = true));
     await watcher;
     // An eks profile's MFA code, asked here when the broker has no window: answering it logs in.
     if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) {
@@ -51,22 +59,33 @@ export const loginCommand: Command = {
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     const { expiresAt, account } = JSON.parse(answer.body) as { expiresAt: string | null; account?: string };
     // Who signed in, so a login completed by someone else in your name does not go unnoticed.
-    context.io.stderr.write(`kubecred: logged in to ${printable(profile)}${account ? ` as ${printable(account)}` : ''}${validity(expiresAt)}\n`);
+    context.io.stderr.write(
+      `kubecred: logged in to ${printable(profile)}${account ? ` as ${printable(account)}` : ''}${validity(expiresAt)}\n`,
+    );
     return 0;
   },
 };
 
 /** One action on a profile (POST /v1/profiles/:name/<action>); `done` says what came of it. */
-function profileAction(name: string, action: 'logout' | 'refresh', usage: string, done: (profile: string, answer: { expiresAt?: string | null; account?: string }) => string): Command {
+function profileAction(
+  name: string,
+  action: 'logout' | 'refresh',
+  usage: string,
+  done: (profile: string, answer: { expiresAt?: string | null; account?: string }) => string,
+): Command {
   return {
     name,
     usage,
     async run(args, context) {
       const [profile, ...rest] = args;
       if (!profile || rest.length > 0) throw new UsageError(`expected: ${name} <profile>`);
-      const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.profileAction(profile, action)));
+      const answer = await requestStartingBroker(context, (client) =>
+        client.request('POST', ROUTES.profileAction(profile, action)),
+      );
       if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
-      context.io.stderr.write(`kubecred: ${done(printable(profile), JSON.parse(answer.body) as { expiresAt?: string | null; account?: string })}\n`);
+      context.io.stderr.write(
+        `kubecred: ${done(printable(profile), JSON.parse(answer.body) as { expiresAt?: string | null; account?: string })}\n`,
+      );
       return 0;
     },
   };
@@ -77,11 +96,17 @@ function validity(expiresAt: string | null | undefined): string {
   return expiresAt ? `, valid for ${formatRemaining(Date.parse(expiresAt) - Date.now())}` : '';
 }
 
-export const logoutCommand = profileAction('logout', 'logout', 'kubecred logout <profile>', (profile) => `logged out of ${profile}; its cached credentials and refresh token are gone`);
+export const logoutCommand = profileAction(
+  'logout',
+  'logout',
+  'kubecred logout <profile>',
+  (profile) => `logged out of ${profile}; its cached credentials and refresh token are gone`,
+);
 
 export const refreshCommand = profileAction(
   'refresh',
   'refresh',
   'kubecred refresh <profile>   (a new credential now, keeping the login: for a token the cluster revoked)',
-  (profile, { expiresAt, account }) => `${profile} has a new credential${account ? ` for ${printable(account)}` : ''}${validity(expiresAt)}`,
+  (profile, { expiresAt, account }) =>
+    `${profile} has a new credential${account ? ` for ${printable(account)}` : ''}${validity(expiresAt)}`,
 );

@@ -23,26 +23,36 @@ export const profileCommand: Command = {
     const { io } = context;
     if (sub === 'add') {
       const [name, ...flags] = rest;
-      if (!name || name.startsWith('-')) throw new UsageError('expected: profile add <name> --provider <provider> [...]');
+      if (!name || name.startsWith('-'))
+        throw new UsageError('expected: profile add <name> --provider <provider> [...]');
       let input = profileFromFlags(name, flags);
       if (input.provider === undefined) {
-        if (!io.stdin.isTTY) throw new UsageError('give --provider (static, exec, oidc, keystone or eks) and its fields, or run in a terminal to be asked');
+        if (!io.stdin.isTTY)
+          throw new UsageError(
+            'give --provider (static, exec, oidc, keystone or eks) and its fields, or run in a terminal to be asked',
+          );
         await refuseBeforeAsking(context.paths.configFile, name);
         input = await askProfileInteractively(io, name);
       }
       const profile = await addProfile(context.paths.configFile, input);
       io.stderr.write(`kubecred: added profile ${profile.name} (${profile.provider}) to ${context.paths.configFile}\n`);
-      if (profile.provider === 'static') io.stderr.write(`  next: kubecred secret set ${profile.name} token < token.txt\n`);
-      if (profile.provider === 'oidc' || profile.provider === 'keystone') io.stderr.write(`  next: kubecred login ${profile.name}\n`);
+      if (profile.provider === 'static')
+        io.stderr.write(`  next: kubecred secret set ${profile.name} token < token.txt\n`);
+      if (profile.provider === 'oidc' || profile.provider === 'keystone')
+        io.stderr.write(`  next: kubecred login ${profile.name}\n`);
       return 0;
     }
     if (sub === 'set') {
       const [name, ...flags] = rest;
-      if (!name || name.startsWith('-') || flags.length === 0) throw new UsageError('expected: profile set <name> --field value ... [--unset field]');
+      if (!name || name.startsWith('-') || flags.length === 0)
+        throw new UsageError('expected: profile set <name> --field value ... [--unset field]');
       const unset = flags.flatMap((flag, i) => (flag === '--unset' && flags[i + 1] ? [flags[i + 1]!] : []));
       const kept = flags.filter((flag, i) => flag !== '--unset' && flags[i - 1] !== '--unset');
       const { name: _name, ...changes } = profileFromFlags(name, kept);
-      await updateProfile(context.paths.configFile, name, { ...(changes as Record<string, string | string[]>), ...Object.fromEntries(unset.map((field) => [field, null])) });
+      await updateProfile(context.paths.configFile, name, {
+        ...(changes as Record<string, string | string[]>),
+        ...Object.fromEntries(unset.map((field) => [field, null])),
+      });
       io.stderr.write(`kubecred: changed profile ${name} in ${context.paths.configFile}\n`);
       return 0;
     }
@@ -54,18 +64,24 @@ export const profileCommand: Command = {
       if (listed.status !== 200) return printBrokerError(listed, io.stderr);
       const { fields } = JSON.parse(listed.body) as { fields: string[] };
       for (const field of fields) {
-        const removed = await requestStartingBroker(context, (client) => client.request('DELETE', ROUTES.secret(name, field)));
+        const removed = await requestStartingBroker(context, (client) =>
+          client.request('DELETE', ROUTES.secret(name, field)),
+        );
         if (removed.status !== 200) return printBrokerError(removed, io.stderr);
       }
       await removeProfile(context.paths.configFile, name);
-      io.stderr.write(`kubecred: removed profile ${name} from ${context.paths.configFile}${fields.length ? ` and its secrets (${fields.join(', ')}) from the secret store` : ''}\n`);
+      io.stderr.write(
+        `kubecred: removed profile ${name} from ${context.paths.configFile}${fields.length ? ` and its secrets (${fields.join(', ')}) from the secret store` : ''}\n`,
+      );
       return 0;
     }
     if (sub !== 'list') throw new UsageError(sub ? `unknown profile command "${sub}"` : 'say what to do with profiles');
     const output = parseOutputFlag(rest);
     const report = await gatherStatus(context);
     if (report.configError) io.stderr.write(`kubecred: ${report.configError}\n`);
-    io.stdout.write(output === 'json' ? `${JSON.stringify(report.profiles, null, 2)}\n` : renderProfiles(report.profiles, Date.now()));
+    io.stdout.write(
+      output === 'json' ? `${JSON.stringify(report.profiles, null, 2)}\n` : renderProfiles(report.profiles, Date.now()),
+    );
     return 0;
   },
 };
@@ -73,10 +89,18 @@ export const profileCommand: Command = {
 /** A name that cannot be added is said before the questions, not after every answer was typed. */
 async function refuseBeforeAsking(configFile: string, name: string): Promise<void> {
   const named = profileName.safeParse(name);
-  if (!named.success) throw new UsageError(`"${name}" cannot be a profile name: ${named.error.issues[0]?.message ?? 'not a profile name'}`);
+  if (!named.success)
+    throw new UsageError(
+      `"${name}" cannot be a profile name: ${named.error.issues[0]?.message ?? 'not a profile name'}`,
+    );
   const loaded = await loadConfig(configFile);
-  if (!loaded.ok) throw new Error(`config.yaml cannot be changed while it is invalid (it was left untouched; fix it by hand first):\n${loaded.error}`);
+  if (!loaded.ok)
+    throw new Error(
+      `config.yaml cannot be changed while it is invalid (it was left untouched; fix it by hand first):\n${loaded.error}`,
+    );
   if (loaded.config.profiles.some((profile) => profile.name === name)) {
-    throw new Error(`a profile named "${name}" already exists in ${configFile}. Change it with: kubecred profile set ${name} --field value (kubecred profile add --help lists the fields), or remove it with: kubecred profile rm ${name}`);
+    throw new Error(
+      `a profile named "${name}" already exists in ${configFile}. Change it with: kubecred profile set ${name} --field value (kubecred profile add --help lists the fields), or remove it with: kubecred profile rm ${name}`,
+    );
   }
 }

@@ -27,12 +27,15 @@ export const proxyCommand: Command = {
     }
     const status = JSON.parse(answer.body) as ProxyStatus;
     if (!status.running) {
-      context.io.stdout.write('kubecred-proxy is not running (the first kubectl call of a proxied profile starts it)\n');
+      context.io.stdout.write(
+        'kubecred-proxy is not running (the first kubectl call of a proxied profile starts it)\n',
+      );
       return 0;
     }
     const files = status.openFiles !== undefined && status.openFiles >= 0 ? `, ${status.openFiles} open files` : '';
     context.io.stdout.write(`kubecred-proxy pid ${status.pid}: ${status.goroutines} goroutines${files}\n`);
-    for (const { profile, port } of status.listeners) context.io.stdout.write(`  ${profile}  https://127.0.0.1:${port}\n`);
+    for (const { profile, port } of status.listeners)
+      context.io.stdout.write(`  ${profile}  https://127.0.0.1:${port}\n`);
     return 0;
   },
 };

@@ -21,7 +21,12 @@ export const registryCommand: Command = {
     if (sub === 'get-credentials' && rest.length === 0) return getCredentials(context);
     if (sub === 'docker-credential') return runDockerCredentialHelper(rest, context);
     if (sub === 'login' && rest.length === 2) return login(rest[0] ?? '', rest[1] ?? '', context);
-    if (sub === 'get-credentials' || sub === 'login') throw new UsageError(sub === 'login' ? 'expected: registry login <server> <username>, with the password on stdin' : 'get-credentials takes no arguments: the kubelet writes the request on stdin');
+    if (sub === 'get-credentials' || sub === 'login')
+      throw new UsageError(
+        sub === 'login'
+          ? 'expected: registry login <server> <username>, with the password on stdin'
+          : 'get-credentials takes no arguments: the kubelet writes the request on stdin',
+      );
     throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'expected a subcommand');
   },
 };
@@ -29,7 +34,9 @@ export const registryCommand: Command = {
 async function getCredentials(context: CliContext): Promise<number> {
   const { io } = context;
   const request = await readStdin(io.stdin);
-  const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.registry.credentialProvider, { request, parentPid: process.ppid }));
+  const answer = await requestStartingBroker(context, (client) =>
+    client.request('POST', ROUTES.registry.credentialProvider, { request, parentPid: process.ppid }),
+  );
   if (answer.status !== 200) return printBrokerError(answer, io.stderr);
   io.stdout.write(answer.body);
   return 0;
@@ -40,11 +47,15 @@ async function login(server: string, username: string, context: CliContext): Pro
   const { io } = context;
   const secret = await readSecretInput(io, `password for ${username} at ${server}`);
   if (!secret) {
-    io.stderr.write('kubecred: no password on stdin. Pipe it in, e.g. kubecred registry login registry.example.com me < password.txt\n');
+    io.stderr.write(
+      'kubecred: no password on stdin. Pipe it in, e.g. kubecred registry login registry.example.com me < password.txt\n',
+    );
     return 1;
   }
   const input = JSON.stringify({ ServerURL: server, Username: username, Secret: secret });
-  const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.registry.dockerStore, { input }));
+  const answer = await requestStartingBroker(context, (client) =>
+    client.request('POST', ROUTES.registry.dockerStore, { input }),
+  );
   if (answer.status !== 200) return printBrokerError(answer, io.stderr);
   const { registry } = JSON.parse(answer.body) as { registry: string };
   io.stderr.write(`kubecred: stored the login for ${server} under registry "${registry}"\n`);

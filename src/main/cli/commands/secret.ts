@@ -7,7 +7,8 @@ import { requestStartingBroker } from '../withBroker.js';
 /** Secrets go in through stdin (or a hidden prompt), never argv; list shows names only. */
 export const secretCommand: Command = {
   name: 'secret',
-  usage: 'kubecred secret set <profile> <field>   (value on stdin)\n       kubecred secret rm <profile> <field>\n       kubecred secret list <profile>',
+  usage:
+    'kubecred secret set <profile> <field>   (value on stdin)\n       kubecred secret rm <profile> <field>\n       kubecred secret list <profile>',
   async run(args, context) {
     const [sub, profile, field, ...rest] = args;
     const { io } = context;
@@ -20,7 +21,11 @@ export const secretCommand: Command = {
       return 0;
     }
     if ((sub !== 'set' && sub !== 'rm') || !profile || !field || rest.length > 0) {
-      throw new UsageError(rest.length > 0 ? 'secret values are read from stdin, never from arguments' : 'expected: secret set|rm <profile> <field>, or secret list <profile>');
+      throw new UsageError(
+        rest.length > 0
+          ? 'secret values are read from stdin, never from arguments'
+          : 'expected: secret set|rm <profile> <field>, or secret list <profile>',
+      );
     }
     if (sub === 'set') {
       const value = await readSecretInput(io, `${profile}/${field}`);
@@ -28,15 +33,21 @@ export const secretCommand: Command = {
         io.stderr.write('kubecred: no value on stdin. Pipe it in, e.g. kubecred secret set demo token < token.txt\n');
         return 1;
       }
-      const answer = await requestStartingBroker(context, (client) => client.request('PUT', ROUTES.secret(profile, field), { value }));
+      const answer = await requestStartingBroker(context, (client) =>
+        client.request('PUT', ROUTES.secret(profile, field), { value }),
+      );
       if (answer.status !== 204) return printBrokerError(answer, io.stderr);
       io.stderr.write(`kubecred: stored ${profile}/${field}\n`);
       return 0;
     }
-    const answer = await requestStartingBroker(context, (client) => client.request('DELETE', ROUTES.secret(profile, field)));
+    const answer = await requestStartingBroker(context, (client) =>
+      client.request('DELETE', ROUTES.secret(profile, field)),
+    );
     if (answer.status !== 200) return printBrokerError(answer, io.stderr);
     const { deleted } = JSON.parse(answer.body) as { deleted: boolean };
-    io.stderr.write(deleted ? `kubecred: removed ${profile}/${field}\n` : `kubecred: ${profile}/${field} was not stored\n`);
+    io.stderr.write(
+      deleted ? `kubecred: removed ${profile}/${field}\n` : `kubecred: ${profile}/${field} was not stored\n`,
+    );
     return 0;
   },
 };

@@ -18,10 +18,17 @@ export const statusCommand: Command = {
       return 0;
     }
     const { io } = context;
-    io.stdout.write(report.running ? `broker: running (pid ${report.pid}, version ${report.version})\n` : 'broker: not running (kubectl starts it on first use, or run: kubecred daemon)\n');
+    io.stdout.write(
+      report.running
+        ? `broker: running (pid ${report.pid}, version ${report.version})\n`
+        : 'broker: not running (kubectl starts it on first use, or run: kubecred daemon)\n',
+    );
     io.stdout.write(`socket: ${report.socket}\nconfig: ${report.configPath}\n`);
     if (report.configError) io.stdout.write(`config problem: ${report.configError}\n`);
-    if (report.keychainError) io.stdout.write(`keychain problem (the broker's): ${report.keychainError}; restart it from a shell where the keychain works: kubecred restart\n`);
+    if (report.keychainError)
+      io.stdout.write(
+        `keychain problem (the broker's): ${report.keychainError}; restart it from a shell where the keychain works: kubecred restart\n`,
+      );
     io.stdout.write(renderProfiles(report.profiles, Date.now()));
     if (report.registries.length > 0) io.stdout.write(`\n${renderRegistries(report.registries)}`);
     return 0;
@@ -38,11 +45,16 @@ export async function gatherStatus({ paths }: CliContext) {
   }
   const loaded = await loadConfig(paths.configFile);
   const profiles: ProfileSummary[] = loaded.ok
-    ? loaded.config.profiles.map((p) => ({ name: p.name, provider: p.provider, state: 'idle', expiresAt: null, lastError: null, silentRefresh: p.provider !== 'oidc' }))
+    ? loaded.config.profiles.map((p) => ({
+        name: p.name,
+        provider: p.provider,
+        state: 'idle',
+        expiresAt: null,
+        lastError: null,
+        silentRefresh: p.provider !== 'oidc',
+      }))
     : [];
-  const registries: RegistrySummary[] = loaded.ok
-    ? (loaded.config.registries ?? []).map(summarizeRegistry)
-    : [];
+  const registries: RegistrySummary[] = loaded.ok ? (loaded.config.registries ?? []).map(summarizeRegistry) : [];
   return {
     running: false as const,
     pid: null,
@@ -57,20 +69,42 @@ export async function gatherStatus({ paths }: CliContext) {
   };
 }
 
-const LOGIN_TEXT: Record<RegistrySummary['login'], string> = { command: 'passwordCommand', store: 'secret store (docker login, kubecred registry login)' };
+const LOGIN_TEXT: Record<RegistrySummary['login'], string> = {
+  command: 'passwordCommand',
+  store: 'secret store (docker login, kubecred registry login)',
+};
 
 export function renderRegistries(registries: readonly RegistrySummary[]): string {
-  return renderTable(['REGISTRY', 'MATCHES', 'LOGIN', 'USER'], registries.map((r) => [r.name, r.matchImages.join(','), LOGIN_TEXT[r.login], r.username ?? '']));
+  return renderTable(
+    ['REGISTRY', 'MATCHES', 'LOGIN', 'USER'],
+    registries.map((r) => [r.name, r.matchImages.join(','), LOGIN_TEXT[r.login], r.username ?? '']),
+  );
 }
 
 export function renderProfiles(profiles: readonly ProfileSummary[], now: number): string {
-  if (profiles.length === 0) return 'profiles: none yet: move a kubeconfig\'s credentials in with `kubecred import`, or add one with `kubecred profile add <name>`\n';
-  const rows = profiles.map((p) => [p.name, p.provider, p.state, p.account ?? '-', p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-', p.lastError ?? '']);
+  if (profiles.length === 0)
+    return "profiles: none yet: move a kubeconfig's credentials in with `kubecred import`, or add one with `kubecred profile add <name>`\n";
+  const rows = profiles.map((p) => [
+    p.name,
+    p.provider,
+    p.state,
+    p.account ?? '-',
+    p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
+    p.lastError ?? '',
+  ]);
   return renderTable(['PROFILE', 'PROVIDER', 'STATE', 'SIGNED IN AS', 'EXPIRES IN', 'LAST ERROR'], rows);
 }
 
 function renderTable(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    [header, ...rows]
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
-

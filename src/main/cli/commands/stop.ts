@@ -6,7 +6,9 @@ import { printBrokerError } from '../printError.js';
 const STOP_WAIT_MS = 10_000;
 
 /** Asks the running broker to stop and waits until its socket is gone; false when none ran. */
-export async function stopBroker({ paths }: CliContext): Promise<{ stopped: boolean; pid?: number; failure?: BrokerAnswer }> {
+export async function stopBroker({
+  paths,
+}: CliContext): Promise<{ stopped: boolean; pid?: number; failure?: BrokerAnswer }> {
   const client = new BrokerClient(paths);
   let answer;
   try {
@@ -38,7 +40,9 @@ export const stopCommand: Command = {
     if (args.length) throw new UsageError('stop takes no arguments');
     const result = await stopBroker(context);
     if (result.failure) return printBrokerError(result.failure, context.io.stderr);
-    context.io.stderr.write(result.stopped ? `kubecred: stopped the broker (pid ${result.pid})\n` : 'kubecred: no broker is running\n');
+    context.io.stderr.write(
+      result.stopped ? `kubecred: stopped the broker (pid ${result.pid})\n` : 'kubecred: no broker is running\n',
+    );
     return 0;
   },
 };
@@ -53,7 +57,9 @@ export const restartCommand: Command = {
     if (result.failure) return printBrokerError(result.failure, context.io.stderr);
     const { startDaemon } = await import('../startDaemon.js');
     await startDaemon(context);
-    context.io.stderr.write(`kubecred: ${result.stopped ? 'restarted' : 'started'} the broker; its log is ${context.paths.daemonLog}\n`);
+    context.io.stderr.write(
+      `kubecred: ${result.stopped ? 'restarted' : 'started'} the broker; its log is ${context.paths.daemonLog}\n`,
+    );
     return 0;
   },
 };

@@ -20,7 +20,8 @@ interface TokenRow {
 /** PKCS#11 tokens: what is there (never a secret), and logging in with the PIN from the terminal or stdin. */
 export const tokenCommand: Command = {
   name: 'token',
-  usage: 'kubecred token list [-o json]\n       kubecred token login <token>   (PIN from the terminal, or stdin)\n       kubecred token logout <token>',
+  usage:
+    'kubecred token list [-o json]\n       kubecred token login <token>   (PIN from the terminal, or stdin)\n       kubecred token logout <token>',
   async run(args, context) {
     const [sub, name, ...rest] = args;
     const { io } = context;
@@ -32,7 +33,8 @@ export const tokenCommand: Command = {
       io.stdout.write(output === 'json' ? `${JSON.stringify(tokens, null, 2)}\n` : renderTokens(tokens));
       return 0;
     }
-    if ((sub !== 'login' && sub !== 'logout') || !name || rest.length > 0) throw new UsageError('expected: token list, token login <token> or token logout <token>');
+    if ((sub !== 'login' && sub !== 'logout') || !name || rest.length > 0)
+      throw new UsageError('expected: token list, token login <token> or token logout <token>');
     const path = ROUTES.tokenAction(name, sub);
     const body = sub === 'login' ? { pin: await readSecretInput(io, `PIN for token ${name}`) } : undefined;
     if (body && !body.pin) {
@@ -41,19 +43,35 @@ export const tokenCommand: Command = {
     }
     const answer = await requestStartingBroker(context, (client) => client.request('POST', path, body));
     if (answer.status !== 200) return printBrokerError(answer, io.stderr);
-    io.stderr.write(sub === 'login' ? `kubecred: logged in to token ${name}\n` : `kubecred: logged out of token ${name}; its PIN is forgotten\n`);
+    io.stderr.write(
+      sub === 'login'
+        ? `kubecred: logged in to token ${name}\n`
+        : `kubecred: logged out of token ${name}; its PIN is forgotten\n`,
+    );
     return 0;
   },
 };
 
 function renderTokens(tokens: readonly TokenRow[]): string {
   if (tokens.length === 0) return 'tokens: none configured (add them under tokens: in config.yaml)\n';
-  return tokens
-    .map((t) => {
-      const state = !t.present ? `not present${t.problem ? `: ${t.problem}` : ''}` : t.loggedIn ? 'logged in' : 'locked';
-      const warn = t.flags?.locked ? ' [PIN LOCKED]' : t.flags?.finalTry ? ' [final PIN try]' : t.flags?.countLow ? ' [PIN tries low]' : '';
-      const objects = t.objects.map((o) => `    ${o.kind.padEnd(12)}${o.label}`).join('\n');
-      return `${t.name}: ${t.label ?? '?'}${t.serial ? ` (serial ${t.serial})` : ''}, ${state}${warn}\n  module ${t.module}${objects ? `\n${objects}` : ''}`;
-    })
-    .join('\n') + '\n';
+  return (
+    tokens
+      .map((t) => {
+        const state = !t.present
+          ? `not present${t.problem ? `: ${t.problem}` : ''}`
+          : t.loggedIn
+            ? 'logged in'
+            : 'locked';
+        const warn = t.flags?.locked
+          ? ' [PIN LOCKED]'
+          : t.flags?.finalTry
+            ? ' [final PIN try]'
+            : t.flags?.countLow
+              ? ' [PIN tries low]'
+              : '';
+        const objects = t.objects.map((o) => `    ${o.kind.padEnd(12)}${o.label}`).join('\n');
+        return `${t.name}: ${t.label ?? '?'}${t.serial ? ` (serial ${t.serial})` : ''}, ${state}${warn}\n  module ${t.module}${objects ? `\n${objects}` : ''}`;
+      })
+      .join('\n') + '\n'
+  );
 }

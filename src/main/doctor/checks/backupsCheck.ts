@@ -10,10 +10,36 @@ export function backupsCheck(backupDir: string, backups: readonly KubeconfigRead
   return {
     name: 'backups',
     async run() {
-      const holding = backups.flatMap((backup) => (backup.state === 'read' && backup.users.some((u) => u.plaintextFields.length > 0) ? [backup] : []));
-      if (holding.length === 0) return [ok('kubeconfig backups', backups.length === 0 ? 'none kept' : `${backups.length} in ${backupDir}, none with plaintext credentials`)];
-      const list = holding.map((b) => `${b.file} (${b.state === 'read' ? b.users.filter((u) => u.plaintextFields.length > 0).map((u) => u.name).join(', ') : ''})`).join(', ');
-      return [warn('kubeconfig backups', `${holding.length} backup${holding.length === 1 ? '' : 's'} still hold${holding.length === 1 ? 's' : ''} plaintext credentials: ${list}`, 'once kubectl works through Kubecred: kubecred import --prune-backups (the last import can then no longer be undone)')];
+      const holding = backups.flatMap((backup) =>
+        backup.state === 'read' && backup.users.some((u) => u.plaintextFields.length > 0) ? [backup] : [],
+      );
+      if (holding.length === 0)
+        return [
+          ok(
+            'kubeconfig backups',
+            backups.length === 0 ? 'none kept' : `${backups.length} in ${backupDir}, none with plaintext credentials`,
+          ),
+        ];
+      const list = holding
+        .map(
+          (b) =>
+            `${b.file} (${
+              b.state === 'read'
+                ? b.users
+                    .filter((u) => u.plaintextFields.length > 0)
+                    .map((u) => u.name)
+                    .join(', ')
+                : ''
+            })`,
+        )
+        .join(', ');
+      return [
+        warn(
+          'kubeconfig backups',
+          `${holding.length} backup${holding.length === 1 ? '' : 's'} still hold${holding.length === 1 ? 's' : ''} plaintext credentials: ${list}`,
+          'once kubectl works through Kubecred: kubecred import --prune-backups (the last import can then no longer be undone)',
+        ),
+      ];
     },
   };
 }

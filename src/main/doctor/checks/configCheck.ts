@@ -6,7 +6,14 @@ export function configCheck(configFile: string, loaded: ConfigResult, exists: bo
   return {
     name: 'config',
     async run() {
-      if (!loaded.ok) return [fail('config.yaml', loaded.error, `fix that line of ${configFile} by hand (Kubecred never rewrites a broken file), or move it away to start afresh`)];
+      if (!loaded.ok)
+        return [
+          fail(
+            'config.yaml',
+            loaded.error,
+            `fix that line of ${configFile} by hand (Kubecred never rewrites a broken file), or move it away to start afresh`,
+          ),
+        ];
       if (!exists) return [ok(configFile, 'does not exist yet: no profiles (kubecred profile add <name>)')];
       const { profiles, tokens } = loaded.config;
       return [ok(configFile, `valid: ${plural(profiles.length, 'profile')}, ${plural(tokens.length, 'token')}`)];

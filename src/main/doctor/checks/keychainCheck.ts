@@ -8,7 +8,10 @@ import type { ProbeOutcome } from '../probes/probeOutcome.js';
 export function keychainCheck(used: boolean, probe: () => Promise<ProbeOutcome>): Check {
   return {
     name: 'keychain',
-    onTimeout: { status: 'fail', fix: 'the keychain does not answer: unlock it, or restart its service (GNOME Keyring, KWallet)' },
+    onTimeout: {
+      status: 'fail',
+      fix: 'the keychain does not answer: unlock it, or restart its service (GNOME Keyring, KWallet)',
+    },
     async run() {
       if (!used) return [ok('OS keychain', 'not used by any profile (secretStore is elsewhere)')];
       const outcome = await probe();

@@ -18,9 +18,20 @@ export function kubeconfigExposureCheck(files: readonly KubeconfigReading[], pla
         const openBits = platform === 'win32' ? 0 : file.mode & 0o077;
         if (openBits !== 0) {
           const who = (file.mode & 0o007) !== 0 ? 'every user on this machine' : 'your group';
-          findings.push(warn(file.file, `${who} can read it, and it holds plaintext credentials: ${what}`, `move them into Kubecred (kubecred import), or at least chmod 600 ${file.file}`));
+          findings.push(
+            warn(
+              file.file,
+              `${who} can read it, and it holds plaintext credentials: ${what}`,
+              `move them into Kubecred (kubecred import), or at least chmod 600 ${file.file}`,
+            ),
+          );
         } else {
-          findings.push(ok(file.file, `private to you, holds plaintext credentials: ${what} (kubecred import moves them into Kubecred)`));
+          findings.push(
+            ok(
+              file.file,
+              `private to you, holds plaintext credentials: ${what} (kubecred import moves them into Kubecred)`,
+            ),
+          );
         }
       }
       return findings.length > 0 ? findings : [ok('plaintext', 'no kubeconfig holds plaintext credentials')];

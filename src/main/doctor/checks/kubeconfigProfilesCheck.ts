@@ -22,7 +22,8 @@ export function kubeconfigProfilesCheck(deps: KubeconfigProfilesDeps): Check {
       const findings: Finding[] = [];
       let kubecredUsers = 0;
       for (const file of deps.files) {
-        if (file.state === 'broken') findings.push(fail(file.file, file.error, 'fix the file by hand: kubectl cannot read it either'));
+        if (file.state === 'broken')
+          findings.push(fail(file.file, file.error, 'fix the file by hand: kubectl cannot read it either'));
         if (file.state !== 'read') continue;
         for (const user of file.users) {
           const profile = kubecredProfileOf(user.exec);
@@ -34,22 +35,52 @@ export function kubeconfigProfilesCheck(deps: KubeconfigProfilesDeps): Check {
       if (findings.length > 0) return findings;
       const readable = deps.files.filter((f) => f.state === 'read').map((f) => f.file);
       if (readable.length === 0) return [ok('kubeconfig', `none found (${deps.files.map((f) => f.file).join(', ')})`)];
-      if (kubecredUsers === 0) return [ok('kubeconfig', `no user in ${readable.join(', ')} calls Kubecred yet (kubecred install)`)];
-      return [ok('kubeconfig', `${kubecredUsers} user${kubecredUsers === 1 ? '' : 's'} call Kubecred, each with a profile that exists`)];
+      if (kubecredUsers === 0)
+        return [ok('kubeconfig', `no user in ${readable.join(', ')} calls Kubecred yet (kubecred install)`)];
+      return [
+        ok(
+          'kubeconfig',
+          `${kubecredUsers} user${kubecredUsers === 1 ? '' : 's'} call Kubecred, each with a profile that exists`,
+        ),
+      ];
     },
   };
 }
 
-async function checkUser(file: string, user: string, profile: string, command: unknown, deps: KubeconfigProfilesDeps): Promise<Finding[]> {
+async function checkUser(
+  file: string,
+  user: string,
+  profile: string,
+  command: unknown,
+  deps: KubeconfigProfilesDeps,
+): Promise<Finding[]> {
   const title = `user "${user}" in ${file}`;
   const findings: Finding[] = [];
   if (!deps.config) {
-    findings.push(warn(title, `asks for profile "${profile}", which cannot be checked while config.yaml is broken`, 'fix config.yaml first (see the config finding)'));
+    findings.push(
+      warn(
+        title,
+        `asks for profile "${profile}", which cannot be checked while config.yaml is broken`,
+        'fix config.yaml first (see the config finding)',
+      ),
+    );
   } else if (!deps.config.profiles.some((p) => p.name === profile)) {
-    findings.push(fail(title, `asks for profile "${profile}", which config.yaml does not define`, `add it (kubecred profile add ${profile}), or point the user at an existing profile (kubecred install)`));
+    findings.push(
+      fail(
+        title,
+        `asks for profile "${profile}", which config.yaml does not define`,
+        `add it (kubecred profile add ${profile}), or point the user at an existing profile (kubecred install)`,
+      ),
+    );
   }
   if (typeof command === 'string' && path.isAbsolute(command) && !(await deps.exists(command))) {
-    findings.push(fail(title, `its exec command ${command} does not exist`, 'point it at this install of Kubecred again (kubecred install)'));
+    findings.push(
+      fail(
+        title,
+        `its exec command ${command} does not exist`,
+        'point it at this install of Kubecred again (kubecred install)',
+      ),
+    );
   }
   return findings;
 }

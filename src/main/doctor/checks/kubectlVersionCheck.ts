@@ -23,18 +23,31 @@ export function unsupportedReason(apiVersion: string, minor: number): string | u
 }
 
 /** kubectl's client version against the exec apiVersion of every kubeconfig user that has one. */
-export function kubectlVersionCheck(files: readonly KubeconfigReading[], version: () => Promise<KubectlVersion | undefined>): Check {
+export function kubectlVersionCheck(
+  files: readonly KubeconfigReading[],
+  version: () => Promise<KubectlVersion | undefined>,
+): Check {
   return {
     name: 'kubectl',
-    onTimeout: { status: 'warn', fix: 'kubectl version --client did not answer: check the kubectl on PATH (or $KUBECTL)' },
+    onTimeout: {
+      status: 'warn',
+      fix: 'kubectl version --client did not answer: check the kubectl on PATH (or $KUBECTL)',
+    },
     async run() {
       let kubectl: KubectlVersion | undefined;
       try {
         kubectl = await version();
       } catch (error) {
-        return [warn('kubectl', `kubectl version --client failed: ${(error as Error).message}`, 'check the kubectl on PATH (or $KUBECTL)')];
+        return [
+          warn(
+            'kubectl',
+            `kubectl version --client failed: ${(error as Error).message}`,
+            'check the kubectl on PATH (or $KUBECTL)',
+          ),
+        ];
       }
-      if (!kubectl) return [warn('kubectl', 'not found on PATH (or $KUBECTL)', 'install kubectl, or set KUBECTL to its path')];
+      if (!kubectl)
+        return [warn('kubectl', 'not found on PATH (or $KUBECTL)', 'install kubectl, or set KUBECTL to its path')];
       const title = `kubectl ${kubectl.gitVersion}`;
       const findings: Finding[] = [];
       const inUse = new Set<string>();
@@ -45,12 +58,22 @@ export function kubectlVersionCheck(files: readonly KubeconfigReading[], version
           if (typeof apiVersion !== 'string') continue;
           inUse.add(apiVersion);
           const reason = unsupportedReason(apiVersion, kubectl.minor);
-          if (reason) findings.push(fail(title, `user "${user.name}" in ${file.file} uses ${apiVersion}; ${reason}`, fixFor(apiVersion)));
+          if (reason)
+            findings.push(
+              fail(title, `user "${user.name}" in ${file.file} uses ${apiVersion}; ${reason}`, fixFor(apiVersion)),
+            );
         }
       }
       if (findings.length > 0) return findings;
       const versions = [...inUse].sort().join(', ');
-      return [ok(title, inUse.size > 0 ? `${kubectl.command} speaks ${versions}, as the kubeconfig users ask` : `${kubectl.command}; no kubeconfig user has an exec block`)];
+      return [
+        ok(
+          title,
+          inUse.size > 0
+            ? `${kubectl.command} speaks ${versions}, as the kubeconfig users ask`
+            : `${kubectl.command}; no kubeconfig user has an exec block`,
+        ),
+      ];
     },
   };
 }

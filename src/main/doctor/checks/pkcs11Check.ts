@@ -27,12 +27,17 @@ export function pkcs11Check(deps: Pkcs11CheckDeps): Check {
 async function checkToken(token: TokenConfig, deps: Pkcs11CheckDeps): Promise<Finding> {
   const title = `token "${token.name}"`;
   const fixModule = `install the token's middleware (OpenSC, the vendor's driver, SoftHSM), or fix tokens[].module for "${token.name}" in config.yaml`;
-  if (!(await deps.exists(token.module))) return fail(title, `the PKCS#11 module ${token.module} does not exist`, fixModule);
+  if (!(await deps.exists(token.module)))
+    return fail(title, `the PKCS#11 module ${token.module} does not exist`, fixModule);
   const outcome = await deps.probe(token);
   if (!outcome.ok) return fail(title, outcome.detail, outcome.fix ?? fixModule);
   if (outcome.tokenPresent === false) {
     const wanted = token.label !== undefined ? `label "${token.label}"` : `serial ${token.serial ?? ''}`;
-    return warn(title, `${outcome.detail}, but no token with ${wanted} is present`, 'plug the token in (or check label/serial in config.yaml against kubecred token list)');
+    return warn(
+      title,
+      `${outcome.detail}, but no token with ${wanted} is present`,
+      'plug the token in (or check label/serial in config.yaml against kubecred token list)',
+    );
   }
   return ok(title, `${token.module}: ${outcome.detail}`);
 }

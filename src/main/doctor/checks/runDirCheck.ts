@@ -30,7 +30,13 @@ export function runDirCheck(deps: RunDirCheckDeps): Check {
       if (!dir) return [ok(deps.runDir, 'not created yet (the broker makes it, 0700, at its first start)')];
       const findings: Finding[] = [];
       if (dir.uid !== deps.uid) {
-        findings.push(fail(deps.runDir, `belongs to uid ${dir.uid}, not to you (uid ${deps.uid}); the broker will not start`, `remove it (rm -r ${deps.runDir}) or set KUBECRED_HOME elsewhere`));
+        findings.push(
+          fail(
+            deps.runDir,
+            `belongs to uid ${dir.uid}, not to you (uid ${deps.uid}); the broker will not start`,
+            `remove it (rm -r ${deps.runDir}) or set KUBECRED_HOME elsewhere`,
+          ),
+        );
       }
       findings.push(modeFinding(deps.runDir, dir.mode, 0o700));
       // A home with a long path puts the socket under the temp dir instead: its dir counts too.
@@ -49,7 +55,11 @@ export function runDirCheck(deps: RunDirCheckDeps): Check {
 function modeFinding(file: string, mode: number, wanted: number): Finding {
   const actual = mode & 0o777;
   if ((actual & 0o077) === 0) return ok(file, `mode ${octal(actual)}, private to you`);
-  return fail(file, `mode ${octal(actual)}: other users can ${wanted === 0o700 ? 'enter it' : 'open it'}; it must be ${octal(wanted)}`, `chmod ${octal(wanted).slice(1)} ${file}`);
+  return fail(
+    file,
+    `mode ${octal(actual)}: other users can ${wanted === 0o700 ? 'enter it' : 'open it'}; it must be ${octal(wanted)}`,
+    `chmod ${octal(wanted).slice(1)} ${file}`,
+  );
 }
 
 function octal(mode: number): string {

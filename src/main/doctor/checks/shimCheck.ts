@@ -9,7 +9,13 @@ export function shimCheck(shimPath: string | undefined, platform: string, arch: 
     name: 'shim',
     async run() {
       if (shimPath) return [ok('native shim', shimPath)];
-      return [warn('native shim', `none built for ${platform}-${arch}; kubeconfigs must call ${nodeCli}, which costs ~65 ms per kubectl call`, 'rebuild Kubecred for this platform (npm run build), or keep using bin/kubecred as the exec command')];
+      return [
+        warn(
+          'native shim',
+          `none built for ${platform}-${arch}; kubeconfigs must call ${nodeCli}, which costs ~65 ms per kubectl call`,
+          'rebuild Kubecred for this platform (npm run build), or keep using bin/kubecred as the exec command',
+        ),
+      ];
     },
   };
 }

@@ -10,7 +10,13 @@ export async function probeBroker(paths: KubecredPaths): Promise<BrokerProbe> {
     const answer = await new BrokerClient(paths).request('GET', ROUTES.status);
     if (answer.status !== 200) throw new Error(`GET ${ROUTES.status} answered ${answer.status}`);
     const status = statusSchema.parse(JSON.parse(answer.body));
-    return { running: true, pid: status.pid, version: status.version, configError: status.configError, keychainError: status.keychainError };
+    return {
+      running: true,
+      pid: status.pid,
+      version: status.version,
+      configError: status.configError,
+      keychainError: status.keychainError,
+    };
   } catch (error) {
     if (error instanceof BrokerUnreachableError) return { running: false, reason: error.message };
     throw error;

@@ -9,7 +9,11 @@ import { secondsText } from '../seconds.js';
  * the server's clock is wanted. A private issuer's CA (the profile's caFile) is trusted on top of
  * the system roots, as the OIDC provider does.
  */
-export async function issuerDate(url: string, caFile: string | undefined, timeoutMs: number): Promise<string | undefined> {
+export async function issuerDate(
+  url: string,
+  caFile: string | undefined,
+  timeoutMs: number,
+): Promise<string | undefined> {
   const ca = caFile ? [...rootCertificates, await readFile(caFile, 'utf8')] : undefined;
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;

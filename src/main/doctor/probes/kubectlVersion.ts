@@ -12,7 +12,8 @@ export async function kubectlVersion(command: string, timeoutMs: number): Promis
   const result = await runWithDeadline(command, ['version', '--client', '-o', 'json'], timeoutMs);
   if (result.notFound) return undefined;
   if (result.timedOut) throw new Error(`no answer within ${secondsText(timeoutMs)}`);
-  if (result.exitCode !== 0) throw new Error(`exit ${result.exitCode ?? 'by a signal'}: ${result.stderr.trim().split('\n').pop() ?? ''}`);
+  if (result.exitCode !== 0)
+    throw new Error(`exit ${result.exitCode ?? 'by a signal'}: ${result.stderr.trim().split('\n').pop() ?? ''}`);
   const { clientVersion } = versionOutput.parse(JSON.parse(result.stdout));
   // Vendor builds say "27+" for the minor.
   return { command, gitVersion: clientVersion.gitVersion, minor: Number.parseInt(clientVersion.minor, 10) };

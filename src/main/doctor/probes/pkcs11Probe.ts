@@ -8,7 +8,10 @@ import { outcomeOfError, type ProbeOutcome } from './probeOutcome.js';
  * Loads the token's module and runs C_Initialize exactly as the broker would (same host, same
  * messages), then looks for the token without logging in: no PIN is ever asked or spent.
  */
-export async function probePkcs11(token: TokenConfig, load: () => Promise<Pkcs11Module> = () => import('pkcs11js')): Promise<ProbeOutcome> {
+export async function probePkcs11(
+  token: TokenConfig,
+  load: () => Promise<Pkcs11Module> = () => import('pkcs11js'),
+): Promise<ProbeOutcome> {
   const host = new ModuleHost(token.module, lazyBinding(load));
   try {
     const p11 = await host.ready(token.name);

@@ -15,11 +15,16 @@ export function portHolder(port: number, timeoutMs: number): Promise<PortHolder>
       resolve(holder);
     };
     // Only reading who the server says it is: the check trusts nothing it is told.
-    const socket = tls.connect({ host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false, timeout: timeoutMs }, () => {
-      const issuer = socket.getPeerCertificate()?.issuer?.CN;
-      done(issuer === 'Kubecred local CA' ? 'kubecred-proxy' : 'another program');
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'free' : 'another program'));
+    const socket = tls.connect(
+      { host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false, timeout: timeoutMs },
+      () => {
+        const issuer = socket.getPeerCertificate()?.issuer?.CN;
+        done(issuer === 'Kubecred local CA' ? 'kubecred-proxy' : 'another program');
+      },
+    );
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      done(error.code === 'ECONNREFUSED' ? 'free' : 'another program'),
+    );
     socket.on('timeout', () => done('another program'));
   });
 }

@@ -6,7 +6,10 @@ import type { ProbeOutcome } from './probeOutcome.js';
 async function probe([kind, argument]: string[]): Promise<ProbeOutcome> {
   if (kind === 'keychain') return (await import('./keychainProbe.js')).probeKeychain();
   if (kind === 'pkcs11') {
-    const [{ tokenSchema }, { probePkcs11 }] = await Promise.all([import('../../../shared/config/schema.js'), import('./pkcs11Probe.js')]);
+    const [{ tokenSchema }, { probePkcs11 }] = await Promise.all([
+      import('../../../shared/config/schema.js'),
+      import('./pkcs11Probe.js'),
+    ]);
     return probePkcs11(tokenSchema.parse(JSON.parse(argument ?? '')));
   }
   throw new Error(`unknown probe "${kind}"`);

@@ -21,10 +21,19 @@ export interface AwsAnswer {
  * as its own reason, and a failure to get an answer told as `unanswered` says, with the
  * transport's code (ECONNREFUSED, ENOTFOUND, TimeoutError).
  */
-export async function awsFetch(url: URL, init: RequestInit, signal: AbortSignal | undefined, unanswered: (reason: string) => BrokerError): Promise<AwsAnswer> {
+export async function awsFetch(
+  url: URL,
+  init: RequestInit,
+  signal: AbortSignal | undefined,
+  unanswered: (reason: string) => BrokerError,
+): Promise<AwsAnswer> {
   try {
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
-    const answer = await fetch(url, { ...init, redirect: 'error', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    const answer = await fetch(url, {
+      ...init,
+      redirect: 'error',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
     return { status: answer.status, text: await answer.text(), headers: answer.headers };
   } catch (error) {
     if (signal?.aborted) throw signal.reason as Error;

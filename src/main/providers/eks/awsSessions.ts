@@ -49,18 +49,38 @@ export const SESSION_REUSE_MARGIN_MS = 5 * 60_000;
 export class AwsSessions {
   private readonly held = new Map<string, SigningKeys>();
   private readonly ssoTokens = new Map<string, SsoAccessToken>();
-  private readonly flights = new SingleFlight<SigningKeys>(() => new BrokerError('timed-out', 'the caller stopped waiting for the AWS session', 'run the command again'));
-  private readonly ssoLogins = new SingleFlight<SsoAccessToken>(() => new BrokerError('timed-out', 'the caller stopped waiting for the IAM Identity Center login', 'run the command again'));
+  private readonly flights = new SingleFlight<SigningKeys>(
+    () => new BrokerError('timed-out', 'the caller stopped waiting for the AWS session', 'run the command again'),
+  );
+  private readonly ssoLogins = new SingleFlight<SsoAccessToken>(
+    () =>
+      new BrokerError(
+        'timed-out',
+        'the caller stopped waiting for the IAM Identity Center login',
+        'run the command again',
+      ),
+  );
 
   constructor(private readonly deps: AwsSessionsDeps) {}
 
   /** The keys at the end of the plan, from memory when they last long enough. */
-  async keysFor(plan: CredentialPlan, profile: string, endpoint: StsEndpoint, signal?: AbortSignal): Promise<SigningKeys> {
+  async keysFor(
+    plan: CredentialPlan,
+    profile: string,
+    endpoint: StsEndpoint,
+    signal?: AbortSignal,
+  ): Promise<SigningKeys> {
     let keys = await this.sourceKeys(plan.source, profile, signal);
     for (const step of plan.steps) {
       const key = sessionKey(keys, step, endpoint);
       const held = this.fresh(key);
-      keys = held ?? (await this.flights.run(key, (flightSignal) => this.startSession(key, keys, step, profile, endpoint, flightSignal), signal));
+      keys =
+        held ??
+        (await this.flights.run(
+          key,
+          (flightSignal) => this.startSession(key, keys, step, profile, endpoint, flightSignal),
+          signal,
+        ));
     }
     return keys;
   }
@@ -77,13 +97,17 @@ export class AwsSessions {
     const key = `process\u0000${source.command}`;
     const held = this.fresh(key);
     if (held) return held;
-    return this.flights.run(key, async (flightSignal) => {
-      const keys = await this.deps.runProcess(source.command, source.from, flightSignal);
-      // Temporary keys are kept until shortly before they end; long-lived ones are asked for
-      // again at each login, as the aws CLI runs the process at each start.
-      if (keys.expiresAt) this.held.set(key, keys);
-      return keys;
-    }, signal);
+    return this.flights.run(
+      key,
+      async (flightSignal) => {
+        const keys = await this.deps.runProcess(source.command, source.from, flightSignal);
+        // Temporary keys are kept until shortly before they end; long-lived ones are asked for
+        // again at each login, as the aws CLI runs the process at each start.
+        if (keys.expiresAt) this.held.set(key, keys);
+        return keys;
+      },
+      signal,
+    );
   }
 
   /** The role's credentials with the SSO access token in memory; a token the portal refuses is replaced by one new login. */
@@ -91,26 +115,48 @@ export class AwsSessions {
     const key = ['sso', source.startUrl, source.region, source.accountId, source.roleName].join('\u0000');
     const held = this.fresh(key);
     if (held) return Promise.resolve(held);
-    return this.flights.run(key, async (flightSignal) => {
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const token = await this.ssoToken(source, profile, flightSignal);
-        const keys = await this.deps.sso.getRoleCredentials(source.region, token.accessToken, source.accountId, source.roleName, flightSignal);
-        if (keys) return this.held.set(key, keys), keys;
-        this.ssoTokens.delete(ssoTokenKey(source));
-      }
-      throw new BrokerError('denied', `IAM Identity Center refused a fresh login's token for role ${source.roleName} in account ${source.accountId}`, 'check that your SSO user may use this account and role (sso_account_id, sso_role_name)');
-    }, signal);
+    return this.flights.run(
+      key,
+      async (flightSignal) => {
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const token = await this.ssoToken(source, profile, flightSignal);
+          const keys = await this.deps.sso.getRoleCredentials(
+            source.region,
+            token.accessToken,
+            source.accountId,
+            source.roleName,
+            flightSignal,
+          );
+          if (keys) return (this.held.set(key, keys), keys);
+          this.ssoTokens.delete(ssoTokenKey(source));
+        }
+        throw new BrokerError(
+          'denied',
+          `IAM Identity Center refused a fresh login's token for role ${source.roleName} in account ${source.accountId}`,
+          'check that your SSO user may use this account and role (sso_account_id, sso_role_name)',
+        );
+      },
+      signal,
+    );
   }
 
   private ssoToken(source: SsoSource, profile: string, signal: AbortSignal): Promise<SsoAccessToken> {
     const key = ssoTokenKey(source);
     const held = this.ssoTokens.get(key);
     if (held && held.expiresAt.getTime() - this.deps.clock.now() > 60_000) return Promise.resolve(held);
-    return this.ssoLogins.run(key, async (loginSignal) => {
-      const token = await this.deps.ssoLogin({ startUrl: source.startUrl, region: source.region, scopes: source.scopes }, profile, loginSignal);
-      this.ssoTokens.set(key, token);
-      return token;
-    }, signal);
+    return this.ssoLogins.run(
+      key,
+      async (loginSignal) => {
+        const token = await this.deps.ssoLogin(
+          { startUrl: source.startUrl, region: source.region, scopes: source.scopes },
+          profile,
+          loginSignal,
+        );
+        this.ssoTokens.set(key, token);
+        return token;
+      },
+      signal,
+    );
   }
 
   private fresh(key: string): SigningKeys | undefined {
@@ -120,7 +166,14 @@ export class AwsSessions {
     return undefined;
   }
 
-  private async startSession(key: string, keys: AwsCredentials, step: SessionStep, profile: string, endpoint: StsEndpoint, signal: AbortSignal): Promise<SessionCredentials> {
+  private async startSession(
+    key: string,
+    keys: AwsCredentials,
+    step: SessionStep,
+    profile: string,
+    endpoint: StsEndpoint,
+    signal: AbortSignal,
+  ): Promise<SessionCredentials> {
     // Made first: an endpoint Kubecred refuses (plain http) is said before anyone types a code.
     const sts = this.deps.sts(endpoint);
     const purpose = step.kind === 'role' ? roleLabel(step.roleArn) : 'an MFA session';
@@ -128,14 +181,34 @@ export class AwsSessions {
     let mfa: { serialNumber: string; tokenCode: string } | undefined;
     if (mfaSerial) {
       const code = await this.deps.askMfaCode({ profile, mfaSerial, purpose });
-      if (code === null) throw new BrokerError('denied', `the MFA code for ${purpose} was not given`, `run the command again, or kubecred login ${profile}`);
+      if (code === null)
+        throw new BrokerError(
+          'denied',
+          `the MFA code for ${purpose} was not given`,
+          `run the command again, or kubecred login ${profile}`,
+        );
       const tokenCode = mfaCode.safeParse(code);
-      if (!tokenCode.success) throw new BrokerError('denied', `an MFA code is six digits; what was typed for ${mfaSerial} is not`, 'run the command again and type the six digits your MFA device shows');
+      if (!tokenCode.success)
+        throw new BrokerError(
+          'denied',
+          `an MFA code is six digits; what was typed for ${mfaSerial} is not`,
+          'run the command again and type the six digits your MFA device shows',
+        );
       mfa = { serialNumber: mfaSerial, tokenCode: tokenCode.data };
     }
     const session =
       step.kind === 'role'
-        ? await sts.assumeRole(keys, { roleArn: step.roleArn, roleSessionName: step.roleSessionName, durationSeconds: step.durationSeconds, externalId: step.externalId, mfa }, signal)
+        ? await sts.assumeRole(
+            keys,
+            {
+              roleArn: step.roleArn,
+              roleSessionName: step.roleSessionName,
+              durationSeconds: step.durationSeconds,
+              externalId: step.externalId,
+              mfa,
+            },
+            signal,
+          )
         : await sts.getSessionToken(keys, { durationSeconds: step.durationSeconds, mfa }, signal);
     this.held.set(key, session);
     return session;

@@ -30,7 +30,10 @@ export function parseAwsIni(text: string): Map<string, Map<string, string>> {
 }
 
 /** Where the aws CLI looks: AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE, else ~/.aws. */
-export function awsSharedFiles(env: Readonly<Record<string, string | undefined>>, home = os.homedir()): { config: string; credentials: string } {
+export function awsSharedFiles(
+  env: Readonly<Record<string, string | undefined>>,
+  home = os.homedir(),
+): { config: string; credentials: string } {
   const expand = (file: string) => (file.startsWith('~/') ? path.join(home, file.slice(2)) : file);
   return {
     config: expand(env.AWS_CONFIG_FILE || path.join(home, '.aws', 'config')),

@@ -8,7 +8,13 @@ import { ssoDeviceLogin } from './ssoDeviceLogin.js';
 import { HttpStsClient } from './stsClient.js';
 
 /** The broker's one AwsSessions: STS and SSO over HTTPS, questions and logins through its UI. */
-export function composeAwsSessions(clock: Clock, ui: LoginUiPort, describeAsker: () => Promise<{ caller?: string }>, offered: OfferedMfaCodes, env: Readonly<Record<string, string | undefined>> = process.env): AwsSessions {
+export function composeAwsSessions(
+  clock: Clock,
+  ui: LoginUiPort,
+  describeAsker: () => Promise<{ caller?: string }>,
+  offered: OfferedMfaCodes,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): AwsSessions {
   const sso = new HttpSsoClient(env);
   return new AwsSessions({
     clock,
@@ -16,6 +22,12 @@ export function composeAwsSessions(clock: Clock, ui: LoginUiPort, describeAsker:
     askMfaCode: mfaCodeAsker(ui, describeAsker, offered),
     runProcess: runCredentialProcess,
     sso,
-    ssoLogin: (settings, profile, signal) => ssoDeviceLogin(settings, profile, { sso, clock, show: (prompt, until) => ui.showLogin(prompt, until), openBrowser: (url) => ui.openBrowser(url) }, signal),
+    ssoLogin: (settings, profile, signal) =>
+      ssoDeviceLogin(
+        settings,
+        profile,
+        { sso, clock, show: (prompt, until) => ui.showLogin(prompt, until), openBrowser: (url) => ui.openBrowser(url) },
+        signal,
+      ),
   });
 }

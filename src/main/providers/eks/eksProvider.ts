@@ -22,7 +22,11 @@ export interface EksProviderDeps {
   readonly sessions: AwsSessions;
 }
 
-export const EKS_FIELDS = { accessKeyId: 'aws-access-key-id', secretAccessKey: 'aws-secret-access-key', sessionToken: 'aws-session-token' } as const;
+export const EKS_FIELDS = {
+  accessKeyId: 'aws-access-key-id',
+  secretAccessKey: 'aws-secret-access-key',
+  sessionToken: 'aws-session-token',
+} as const;
 
 // Pasted keys often carry a newline; a space inside one is a paste gone wrong.
 const key = z.string().trim().min(1).regex(/^\S+$/);
@@ -46,13 +50,30 @@ export class EksProvider implements Provider {
     const plan = await this.plan(profile);
     const url = this.profile.stsEndpoint ? new URL(this.profile.stsEndpoint) : stsEndpointFor(this.profile.region);
     const keys = await this.deps.sessions.keysFor(plan, profile, { url, region: this.profile.region }, signal);
-    const checked = storedKeys.safeParse({ accessKeyId: keys.accessKeyId, secretAccessKey: keys.secretAccessKey, sessionToken: keys.sessionToken });
-    if (!checked.success) throw new BrokerError('config-invalid', `profile "${profile}": a key from ${plan.source.from} is empty or contains white space`, 'check the keys (aws configure list --profile <name>, or kubecred secret set)');
-    const { token, expiresAt } = eksToken({ clusterId: this.profile.clusterId, region: this.profile.region, endpoint: url, credentials: checked.data, now: this.deps.clock.now() });
+    const checked = storedKeys.safeParse({
+      accessKeyId: keys.accessKeyId,
+      secretAccessKey: keys.secretAccessKey,
+      sessionToken: keys.sessionToken,
+    });
+    if (!checked.success)
+      throw new BrokerError(
+        'config-invalid',
+        `profile "${profile}": a key from ${plan.source.from} is empty or contains white space`,
+        'check the keys (aws configure list --profile <name>, or kubecred secret set)',
+      );
+    const { token, expiresAt } = eksToken({
+      clusterId: this.profile.clusterId,
+      region: this.profile.region,
+      endpoint: url,
+      credentials: checked.data,
+      now: this.deps.clock.now(),
+    });
     const role = plan.steps.filter((step) => step.kind === 'role').at(-1);
     // The role names the identity; else the access key id, hashed: it is half of a credential
     // and identities may be shown.
-    const identity = role ? `${role.roleArn} (assumed)` : `aws-access-key sha256:${createHash('sha256').update(keys.accessKeyId).digest('hex').slice(0, 16)}`;
+    const identity = role
+      ? `${role.roleArn} (assumed)`
+      : `aws-access-key sha256:${createHash('sha256').update(keys.accessKeyId).digest('hex').slice(0, 16)}`;
     return { token, expiresAt: tokenLifetimeEnd(keys, expiresAt), identity };
   }
 
@@ -70,24 +91,46 @@ export class EksProvider implements Provider {
   private async plan(profile: string): Promise<CredentialPlan> {
     const env = this.deps.env ?? process.env;
     const { sso } = this.profile;
-    if (sso && this.profile.awsProfile) throw new BrokerError('config-invalid', `profile "${profile}" sets both sso and awsProfile`, 'keep one: sso for an IAM Identity Center role, awsProfile for a profile of the aws CLI\'s files');
+    if (sso && this.profile.awsProfile)
+      throw new BrokerError(
+        'config-invalid',
+        `profile "${profile}" sets both sso and awsProfile`,
+        "keep one: sso for an IAM Identity Center role, awsProfile for a profile of the aws CLI's files",
+      );
     const base: CredentialPlan = sso
-      ? { source: { kind: 'sso', ...sso, scopes: sso.scopes ?? [], from: `IAM Identity Center role of profile "${profile}"` }, steps: [] }
+      ? {
+          source: {
+            kind: 'sso',
+            ...sso,
+            scopes: sso.scopes ?? [],
+            from: `IAM Identity Center role of profile "${profile}"`,
+          },
+          steps: [],
+        }
       : this.profile.awsProfile
         ? await readAwsProfilePlan(this.profile.awsProfile, env, env.HOME)
         : { source: { kind: 'keys', keys: await this.storedKeys(profile), from: 'the secret store' }, steps: [] };
     const { roleArn, roleSessionName, externalId, durationSeconds, mfaSerial } = this.profile;
-    const own: SessionStep[] = roleArn ? [{ kind: 'role', roleArn, roleSessionName, externalId, durationSeconds, mfaSerial }] : mfaSerial ? [{ kind: 'mfa-session', mfaSerial, durationSeconds }] : [];
+    const own: SessionStep[] = roleArn
+      ? [{ kind: 'role', roleArn, roleSessionName, externalId, durationSeconds, mfaSerial }]
+      : mfaSerial
+        ? [{ kind: 'mfa-session', mfaSerial, durationSeconds }]
+        : [];
     return { source: base.source, steps: [...base.steps, ...own] };
   }
 
   private async storedKeys(profile: string): Promise<z.infer<typeof storedKeys>> {
     const store = await this.deps.store();
     const [accessKeyId, secretAccessKey, sessionToken] = await Promise.all(
-      [EKS_FIELDS.accessKeyId, EKS_FIELDS.secretAccessKey, EKS_FIELDS.sessionToken].map((field) => store.get({ profile, field })),
+      [EKS_FIELDS.accessKeyId, EKS_FIELDS.secretAccessKey, EKS_FIELDS.sessionToken].map((field) =>
+        store.get({ profile, field }),
+      ),
     );
     if (!accessKeyId || !secretAccessKey) {
-      const missing = [!accessKeyId ? EKS_FIELDS.accessKeyId : undefined, !secretAccessKey ? EKS_FIELDS.secretAccessKey : undefined].filter((f) => f !== undefined);
+      const missing = [
+        !accessKeyId ? EKS_FIELDS.accessKeyId : undefined,
+        !secretAccessKey ? EKS_FIELDS.secretAccessKey : undefined,
+      ].filter((f) => f !== undefined);
       throw new BrokerError(
         'secret-missing',
         `profile "${profile}" has no ${missing.join(' and no ')} in the ${store.name}`,
@@ -97,7 +140,11 @@ export class EksProvider implements Provider {
     const parsed = storedKeys.safeParse({ accessKeyId, secretAccessKey, sessionToken: sessionToken || undefined });
     if (!parsed.success) {
       const name = EKS_FIELDS[parsed.error.issues[0]?.path[0] as keyof typeof EKS_FIELDS] ?? 'a key';
-      throw new BrokerError('secret-missing', `profile "${profile}": the ${name} in the ${store.name} is empty or contains white space`, `store it again: kubecred secret set ${profile} ${name}`);
+      throw new BrokerError(
+        'secret-missing',
+        `profile "${profile}": the ${name} in the ${store.name} is empty or contains white space`,
+        `store it again: kubecred secret set ${profile} ${name}`,
+      );
     }
     return parsed.data;
   }

@@ -6,12 +6,17 @@ import { readAwsProfilePlan } from './awsProfilePlan.js';
  * of its AWS profile) or an IAM Identity Center login. A profile the files cannot resolve says
  * no: doctor and the first call explain why.
  */
-export async function eksSignsIn(profile: EksProfileConfig, env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
+export async function eksSignsIn(
+  profile: EksProfileConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<boolean> {
   if (profile.mfaSerial || profile.sso) return true;
   if (!profile.awsProfile) return false;
   try {
     const plan = await readAwsProfilePlan(profile.awsProfile, env, env.HOME);
-    return plan.source.kind === 'sso' || plan.steps.some((step) => step.kind === 'role' && step.mfaSerial !== undefined);
+    return (
+      plan.source.kind === 'sso' || plan.steps.some((step) => step.kind === 'role' && step.mfaSerial !== undefined)
+    );
   } catch {
     return false;
   }

@@ -36,5 +36,8 @@ export function eksToken(input: EksTokenInput): { token: string; expiresAt: Date
     now: input.now,
   });
   const wholeSeconds = Math.floor(input.now / 1000) * 1000;
-  return { token: TOKEN_PREFIX + Buffer.from(url, 'utf8').toString('base64url'), expiresAt: new Date(wholeSeconds + TOKEN_LIFETIME_MS) };
+  return {
+    token: TOKEN_PREFIX + Buffer.from(url, 'utf8').toString('base64url'),
+    expiresAt: new Date(wholeSeconds + TOKEN_LIFETIME_MS),
+  };
 }

@@ -67,7 +67,14 @@ export function canonicalRequest(input: CanonicalRequestInput): { text: string; 
     .map(([name, value]) => [name.toLowerCase().trim(), value.trim().split(/\s+/).join(' ')] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const signedHeaders = headers.map(([name]) => name).join(';');
-  const text = [input.method.toUpperCase(), input.path, input.canonicalQuery, `${headers.map(([n, v]) => `${n}:${v}`).join('\n')}\n`, signedHeaders, input.payloadHash].join('\n');
+  const text = [
+    input.method.toUpperCase(),
+    input.path,
+    input.canonicalQuery,
+    `${headers.map(([n, v]) => `${n}:${v}`).join('\n')}\n`,
+    signedHeaders,
+    input.payloadHash,
+  ].join('\n');
   return { text, signedHeaders };
 }
 
@@ -101,7 +108,10 @@ export function presignUrl(input: PresignInput): string {
   const { amzDate: amz, dateStamp } = amzDate(input.now);
   const credentialScope = `${dateStamp}/${input.region}/${input.service}/aws4_request`;
   const headers: Record<string, string> = { host: input.url.host, ...input.headers };
-  const signedHeaderNames = Object.keys(headers).map((n) => n.toLowerCase()).sort().join(';');
+  const signedHeaderNames = Object.keys(headers)
+    .map((n) => n.toLowerCase())
+    .sort()
+    .join(';');
   const auth: [string, string][] = [
     ['X-Amz-Algorithm', ALGORITHM],
     ['X-Amz-Credential', `${input.credentials.accessKeyId}/${credentialScope}`],
@@ -113,8 +123,17 @@ export function presignUrl(input: PresignInput): string {
   const encoded = [...input.params, ...auth].map(([k, v]) => [uriEncode(k), uriEncode(v)] as const);
   const query = encoded.map(([k, v]) => `${k}=${v}`).join('&');
   const path = input.url.pathname === '' ? '/' : input.url.pathname;
-  const request = canonicalRequest({ method: 'GET', path, canonicalQuery: canonicalQueryString(encoded), headers, payloadHash: EMPTY_BODY_SHA256 });
-  const sig = signature(signingKey(input.credentials.secretAccessKey, dateStamp, input.region, input.service), stringToSign(amz, credentialScope, request.text));
+  const request = canonicalRequest({
+    method: 'GET',
+    path,
+    canonicalQuery: canonicalQueryString(encoded),
+    headers,
+    payloadHash: EMPTY_BODY_SHA256,
+  });
+  const sig = signature(
+    signingKey(input.credentials.secretAccessKey, dateStamp, input.region, input.service),
+    stringToSign(amz, credentialScope, request.text),
+  );
   return `${input.url.protocol}//${input.url.host}${path}?${query}&X-Amz-Signature=${sig}`;
 }
 
@@ -136,10 +155,26 @@ export interface SignedPostInput {
 export function signedPostHeaders(input: SignedPostInput): Record<string, string> {
   const { amzDate: amz, dateStamp } = amzDate(input.now);
   const credentialScope = `${dateStamp}/${input.region}/${input.service}/aws4_request`;
-  const headers: Record<string, string> = { 'content-type': input.contentType, host: input.url.host, 'x-amz-date': amz };
+  const headers: Record<string, string> = {
+    'content-type': input.contentType,
+    host: input.url.host,
+    'x-amz-date': amz,
+  };
   if (input.credentials.sessionToken !== undefined) headers['x-amz-security-token'] = input.credentials.sessionToken;
   const path = input.url.pathname === '' ? '/' : input.url.pathname;
-  const request = canonicalRequest({ method: 'POST', path, canonicalQuery: '', headers, payloadHash: sha256Hex(input.body) });
-  const sig = signature(signingKey(input.credentials.secretAccessKey, dateStamp, input.region, input.service), stringToSign(amz, credentialScope, request.text));
-  return { ...headers, authorization: `${ALGORITHM} Credential=${input.credentials.accessKeyId}/${credentialScope}, SignedHeaders=${request.signedHeaders}, Signature=${sig}` };
+  const request = canonicalRequest({
+    method: 'POST',
+    path,
+    canonicalQuery: '',
+    headers,
+    payloadHash: sha256Hex(input.body),
+  });
+  const sig = signature(
+    signingKey(input.credentials.secretAccessKey, dateStamp, input.region, input.service),
+    stringToSign(amz, credentialScope, request.text),
+  );
+  return {
+    ...headers,
+    authorization: `${ALGORITHM} Credential=${input.credentials.accessKeyId}/${credentialScope}, SignedHeaders=${request.signedHeaders}, Signature=${sig}`,
+  };
 }

@@ -28,24 +28,43 @@ export interface SsoAccessToken {
  * the code and page shown where the caller sees them (kubectl's terminal, the window), the
  * page opened in the browser, then CreateToken polled at the pace the service asks.
  */
-export async function ssoDeviceLogin(settings: SsoSessionSettings, profile: string, deps: DeviceLoginDeps, signal: AbortSignal): Promise<SsoAccessToken> {
+export async function ssoDeviceLogin(
+  settings: SsoSessionSettings,
+  profile: string,
+  deps: DeviceLoginDeps,
+  signal: AbortSignal,
+): Promise<SsoAccessToken> {
   const client = await deps.sso.registerClient(settings.region, settings.scopes, signal);
   const device = await deps.sso.startDeviceAuthorization(settings.region, client, settings.startUrl, signal);
   const shown = new AbortController();
   const stopShowing = () => shown.abort();
   signal.addEventListener('abort', stopShowing, { once: true });
   try {
-    deps.show({ profile, kind: 'device', userCode: device.userCode, verificationUri: device.verificationUri, ...(device.verificationUriComplete ? { verificationUriComplete: device.verificationUriComplete } : {}) }, shown.signal);
+    deps.show(
+      {
+        profile,
+        kind: 'device',
+        userCode: device.userCode,
+        verificationUri: device.verificationUri,
+        ...(device.verificationUriComplete ? { verificationUriComplete: device.verificationUriComplete } : {}),
+      },
+      shown.signal,
+    );
     void deps.openBrowser(device.verificationUriComplete ?? device.verificationUri).catch(() => false);
     const deadline = deps.clock.now() + device.expiresInSeconds * 1000;
     let interval = Math.max(1, device.intervalSeconds) * 1000;
     for (;;) {
       await wait(interval, undefined, { signal });
       const poll = await deps.sso.createToken(settings.region, client, device.deviceCode, signal);
-      if (poll.kind === 'token') return { accessToken: poll.accessToken, expiresAt: new Date(deps.clock.now() + poll.expiresInSeconds * 1000) };
+      if (poll.kind === 'token')
+        return { accessToken: poll.accessToken, expiresAt: new Date(deps.clock.now() + poll.expiresInSeconds * 1000) };
       if (poll.kind === 'slow-down') interval += 5000;
       if (deps.clock.now() >= deadline) {
-        throw new BrokerError('timed-out', `the IAM Identity Center login for ${settings.startUrl} was not approved in time (code ${device.userCode})`, `run kubecred login ${profile} and approve the code in the browser`);
+        throw new BrokerError(
+          'timed-out',
+          `the IAM Identity Center login for ${settings.startUrl} was not approved in time (code ${device.userCode})`,
+          `run kubecred login ${profile} and approve the code in the browser`,
+        );
       }
     }
   } finally {

@@ -31,7 +31,11 @@ export interface GetSessionTokenRequest {
 /** The STS calls behind role and MFA profiles; signed with the caller's keys. */
 export interface StsClient {
   assumeRole(keys: AwsCredentials, request: AssumeRoleRequest, signal?: AbortSignal): Promise<SessionCredentials>;
-  getSessionToken(keys: AwsCredentials, request: GetSessionTokenRequest, signal?: AbortSignal): Promise<SessionCredentials>;
+  getSessionToken(
+    keys: AwsCredentials,
+    request: GetSessionTokenRequest,
+    signal?: AbortSignal,
+  ): Promise<SessionCredentials>;
 }
 
 export interface StsEndpoint {
@@ -62,39 +66,93 @@ export class HttpStsClient implements StsClient {
    * then the MFA code asked last.
    */
   assumeRole(keys: AwsCredentials, request: AssumeRoleRequest, signal?: AbortSignal): Promise<SessionCredentials> {
-    return this.call(keys, 'AssumeRole', [
-      ...optional('RoleSessionName', request.roleSessionName),
-      ...optional('ExternalId', request.externalId),
-      ...optional('SerialNumber', request.mfa?.serialNumber),
-      ...optional('DurationSeconds', request.durationSeconds),
-      ['RoleArn', request.roleArn],
-      ...optional('RoleSessionName', request.roleSessionName === undefined ? `kubecred-${Math.floor(this.now() / 1000)}` : undefined),
-      ...optional('TokenCode', request.mfa?.tokenCode),
-    ], signal);
-  }
-
-  getSessionToken(keys: AwsCredentials, request: GetSessionTokenRequest, signal?: AbortSignal): Promise<SessionCredentials> {
-    return this.call(keys, 'GetSessionToken', [
-      ...optional('DurationSeconds', request.durationSeconds),
-      ...optional('SerialNumber', request.mfa?.serialNumber),
-      ...optional('TokenCode', request.mfa?.tokenCode),
-    ], signal);
-  }
-
-  private async call(keys: AwsCredentials, action: string, params: [string, string][], signal?: AbortSignal): Promise<SessionCredentials> {
-    const body = [['Action', action], ['Version', '2011-06-15'], ...params].map(([k, v]) => `${uriEncode(k!)}=${uriEncode(v!)}`).join('&');
-    const headers = signedPostHeaders({ url: this.endpoint.url, region: this.endpoint.region, service: 'sts', credentials: keys, body, contentType: CONTENT_TYPE, now: this.now() });
-    const { host: _host, ...sent } = headers;
-    const { status, text } = await awsFetch(this.endpoint.url, { method: 'POST', headers: { ...sent, 'user-agent': 'kubecred' }, body }, signal, (reason) =>
-      new BrokerError('provider-failed', `STS at ${this.endpoint.url.origin} did not answer ${action} (${reason})`, 'check the network, or the profile\'s stsEndpoint and region'),
+    return this.call(
+      keys,
+      'AssumeRole',
+      [
+        ...optional('RoleSessionName', request.roleSessionName),
+        ...optional('ExternalId', request.externalId),
+        ...optional('SerialNumber', request.mfa?.serialNumber),
+        ...optional('DurationSeconds', request.durationSeconds),
+        ['RoleArn', request.roleArn],
+        ...optional(
+          'RoleSessionName',
+          request.roleSessionName === undefined ? `kubecred-${Math.floor(this.now() / 1000)}` : undefined,
+        ),
+        ...optional('TokenCode', request.mfa?.tokenCode),
+      ],
+      signal,
     );
-    if (text.length > MAX_ANSWER_BYTES) throw new BrokerError('provider-failed', `STS answered ${action} with ${text.length} bytes`, 'check the profile\'s stsEndpoint');
+  }
+
+  getSessionToken(
+    keys: AwsCredentials,
+    request: GetSessionTokenRequest,
+    signal?: AbortSignal,
+  ): Promise<SessionCredentials> {
+    return this.call(
+      keys,
+      'GetSessionToken',
+      [
+        ...optional('DurationSeconds', request.durationSeconds),
+        ...optional('SerialNumber', request.mfa?.serialNumber),
+        ...optional('TokenCode', request.mfa?.tokenCode),
+      ],
+      signal,
+    );
+  }
+
+  private async call(
+    keys: AwsCredentials,
+    action: string,
+    params: [string, string][],
+    signal?: AbortSignal,
+  ): Promise<SessionCredentials> {
+    const body = [['Action', action], ['Version', '2011-06-15'], ...params]
+      .map(([k, v]) => `${uriEncode(k!)}=${uriEncode(v!)}`)
+      .join('&');
+    const headers = signedPostHeaders({
+      url: this.endpoint.url,
+      region: this.endpoint.region,
+      service: 'sts',
+      credentials: keys,
+      body,
+      contentType: CONTENT_TYPE,
+      now: this.now(),
+    });
+    const { host: _host, ...sent } = headers;
+    const { status, text } = await awsFetch(
+      this.endpoint.url,
+      { method: 'POST', headers: { ...sent, 'user-agent': 'kubecred' }, body },
+      signal,
+      (reason) =>
+        new BrokerError(
+          'provider-failed',
+          `STS at ${this.endpoint.url.origin} did not answer ${action} (${reason})`,
+          "check the network, or the profile's stsEndpoint and region",
+        ),
+    );
+    if (text.length > MAX_ANSWER_BYTES)
+      throw new BrokerError(
+        'provider-failed',
+        `STS answered ${action} with ${text.length} bytes`,
+        "check the profile's stsEndpoint",
+      );
     if (status !== 200) throw stsFailure(action, status, text, keys);
     const field = (name: string) => xmlText(text, name);
-    const [accessKeyId, secretAccessKey, sessionToken, expiration] = ['AccessKeyId', 'SecretAccessKey', 'SessionToken', 'Expiration'].map(field);
+    const [accessKeyId, secretAccessKey, sessionToken, expiration] = [
+      'AccessKeyId',
+      'SecretAccessKey',
+      'SessionToken',
+      'Expiration',
+    ].map(field);
     const expiresAt = new Date(expiration ?? '');
     if (!accessKeyId || !secretAccessKey || !sessionToken || Number.isNaN(expiresAt.getTime())) {
-      throw new BrokerError('provider-failed', `STS answered ${action} without credentials`, 'check the profile\'s stsEndpoint: it does not look like STS');
+      throw new BrokerError(
+        'provider-failed',
+        `STS answered ${action} without credentials`,
+        "check the profile's stsEndpoint: it does not look like STS",
+      );
     }
     return { accessKeyId, secretAccessKey, sessionToken, expiresAt };
   }
@@ -111,7 +169,9 @@ export function xmlText(xml: string, name: string): string | undefined {
   return match[1]!.replace(/&(lt|gt|quot|apos|amp|#x[0-9a-fA-F]+|#\d+);/g, (_all, entity: string) => {
     const named: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
     if (named[entity]) return named[entity];
-    return String.fromCodePoint(entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10));
+    return String.fromCodePoint(
+      entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10),
+    );
   });
 }
 
@@ -119,22 +179,44 @@ export function xmlText(xml: string, name: string): string | undefined {
 function stsFailure(action: string, status: number, text: string, keys: AwsCredentials): BrokerError {
   // A lying endpoint could echo what it was sent (a session token when roles chain): quoted
   // as one printable line, the keys' secrets cut out.
-  const quote = (value: string | undefined, max: number) => (value === undefined ? undefined : withoutSecrets(withoutTerminalControls(value.replace(/\s+/g, ' ').trim()), keys).slice(0, max) || undefined);
+  const quote = (value: string | undefined, max: number) =>
+    value === undefined
+      ? undefined
+      : withoutSecrets(withoutTerminalControls(value.replace(/\s+/g, ' ').trim()), keys).slice(0, max) || undefined;
   const code = quote(xmlText(text, 'Code'), 100);
   const message = quote(xmlText(text, 'Message'), 500);
   const quoted = code ? `${code}: ${message ?? ''}`.trim() : `HTTP ${status}`;
   if (action !== 'GetSessionToken' && code === 'AccessDenied' && !/MultiFactorAuthentication/i.test(message ?? '')) {
-    return new BrokerError('denied', `STS refused ${action}: ${quoted}`, 'the role\'s trust policy or your permissions do not allow this: check roleArn (and externalId) with whoever owns the role');
+    return new BrokerError(
+      'denied',
+      `STS refused ${action}: ${quoted}`,
+      "the role's trust policy or your permissions do not allow this: check roleArn (and externalId) with whoever owns the role",
+    );
   }
   if (/MultiFactorAuthentication/i.test(message ?? '')) {
-    return new BrokerError('denied', `STS refused the MFA code: ${quoted}`, 'wait for the next code from your MFA device and run the command again (Kubecred never retries a code by itself)');
+    return new BrokerError(
+      'denied',
+      `STS refused the MFA code: ${quoted}`,
+      'wait for the next code from your MFA device and run the command again (Kubecred never retries a code by itself)',
+    );
   }
   if (code === 'ExpiredToken' || code === 'InvalidClientTokenId' || code === 'SignatureDoesNotMatch') {
-    return new BrokerError('denied', `STS refused the keys for ${action}: ${quoted}`, 'the access keys are wrong, disabled or expired: store new ones, or check the AWS profile with aws configure list');
+    return new BrokerError(
+      'denied',
+      `STS refused the keys for ${action}: ${quoted}`,
+      'the access keys are wrong, disabled or expired: store new ones, or check the AWS profile with aws configure list',
+    );
   }
-  return new BrokerError('provider-failed', `STS refused ${action}: ${quoted}`, 'check the profile\'s role, region and stsEndpoint');
+  return new BrokerError(
+    'provider-failed',
+    `STS refused ${action}: ${quoted}`,
+    "check the profile's role, region and stsEndpoint",
+  );
 }
 
 function withoutSecrets(text: string, keys: AwsCredentials): string {
-  return [keys.secretAccessKey, keys.sessionToken].reduce<string>((quoted, secret) => (secret ? quoted.split(secret).join('[redacted]') : quoted), text);
+  return [keys.secretAccessKey, keys.sessionToken].reduce<string>(
+    (quoted, secret) => (secret ? quoted.split(secret).join('[redacted]') : quoted),
+    text,
+  );
 }

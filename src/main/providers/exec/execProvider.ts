@@ -45,10 +45,18 @@ export class ExecProvider implements Provider {
       timeoutMs,
       maxOutputBytes: MAX_OUTPUT_BYTES,
       signal: context.signal,
-      ...(this.showMessage ? { onStderrLine: (line: string) => this.showMessage?.(printable(redactForeignText(line), 400), running.signal) } : {}),
+      ...(this.showMessage
+        ? {
+            onStderrLine: (line: string) => this.showMessage?.(printable(redactForeignText(line), 400), running.signal),
+          }
+        : {}),
     }).finally(() => running.abort());
     const name = `exec plugin ${JSON.stringify(command)} of profile "${context.profile}"`;
-    const failure = commandFailure(result, name, { timeout: this.profile.timeout, commandField: 'the profile\'s command', maxOutputBytes: MAX_OUTPUT_BYTES });
+    const failure = commandFailure(result, name, {
+      timeout: this.profile.timeout,
+      commandField: "the profile's command",
+      maxOutputBytes: MAX_OUTPUT_BYTES,
+    });
     if (failure) throw failure;
     const ttlMs = parseDuration(this.profile.ttl) ?? 300_000;
     return parsePluginOutput(result.stdout, { name, apiVersion, now: this.clock.now(), ttlMs });

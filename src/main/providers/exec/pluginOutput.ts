@@ -19,21 +19,35 @@ export function parsePluginOutput(stdout: string, { name, apiVersion, now, ttlMs
   try {
     json = JSON.parse(stdout);
   } catch {
-    throw new BrokerError('provider-failed', `${name} printed something that is not JSON (${stdout.length} bytes on stdout)`, 'a plugin must print only an ExecCredential object on stdout');
+    throw new BrokerError(
+      'provider-failed',
+      `${name} printed something that is not JSON (${stdout.length} bytes on stdout)`,
+      'a plugin must print only an ExecCredential object on stdout',
+    );
   }
   const parsed = execCredentialSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new BrokerError('provider-failed', `${name} printed an invalid ExecCredential (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`, 'check the plugin\'s version and the profile\'s apiVersion');
+    throw new BrokerError(
+      'provider-failed',
+      `${name} printed an invalid ExecCredential (${issue?.path.join('.') || 'object'}: ${issue?.message ?? 'invalid'})`,
+      "check the plugin's version and the profile's apiVersion",
+    );
   }
   if (parsed.data.apiVersion !== apiVersion) {
-    throw new BrokerError('provider-failed', `${name} answered with apiVersion ${quoteShort(parsed.data.apiVersion)}, but ${apiVersion} was asked`, 'set the profile\'s apiVersion to one the plugin speaks');
+    throw new BrokerError(
+      'provider-failed',
+      `${name} answered with apiVersion ${quoteShort(parsed.data.apiVersion)}, but ${apiVersion} was asked`,
+      "set the profile's apiVersion to one the plugin speaks",
+    );
   }
   const { token, clientCertificateData, clientKeyData, expirationTimestamp } = parsed.data.status;
   const expiresAt = new Date((expirationTimestamp && parseServerTimestamp(expirationTimestamp)) || now + ttlMs);
   return {
     ...(token !== undefined ? { token } : {}),
-    ...(clientCertificateData !== undefined && clientKeyData !== undefined ? { clientCertificateData, clientKeyData } : {}),
+    ...(clientCertificateData !== undefined && clientKeyData !== undefined
+      ? { clientCertificateData, clientKeyData }
+      : {}),
     expiresAt,
   };
 }

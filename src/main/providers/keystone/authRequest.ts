@@ -4,7 +4,8 @@ type UserRef = { id: string } | { name: string; domain: DomainRef };
 
 function userRef(settings: KeystoneSettings): UserRef | undefined {
   if (settings.userId !== undefined) return { id: settings.userId };
-  if (settings.username !== undefined && settings.userDomain !== undefined) return { name: settings.username, domain: settings.userDomain };
+  if (settings.username !== undefined && settings.userDomain !== undefined)
+    return { name: settings.username, domain: settings.userDomain };
   return undefined;
 }
 

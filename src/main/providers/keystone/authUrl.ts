@@ -12,18 +12,34 @@ export function v3AuthUrl(raw: string, profile: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new BrokerError('config-invalid', `profile "${profile}": the Keystone auth URL ${JSON.stringify(raw)} is not a URL`, 'use the v3 endpoint, e.g. https://keystone.example.com:5000/v3');
+    throw new BrokerError(
+      'config-invalid',
+      `profile "${profile}": the Keystone auth URL ${JSON.stringify(raw)} is not a URL`,
+      'use the v3 endpoint, e.g. https://keystone.example.com:5000/v3',
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new BrokerError('config-invalid', `profile "${profile}": the Keystone auth URL must be http or https, not ${url.protocol}`, 'use the v3 endpoint, e.g. https://keystone.example.com:5000/v3');
+    throw new BrokerError(
+      'config-invalid',
+      `profile "${profile}": the Keystone auth URL must be http or https, not ${url.protocol}`,
+      'use the v3 endpoint, e.g. https://keystone.example.com:5000/v3',
+    );
   }
   if (url.username || url.password) {
     // Never echo it: the user part may hold a password.
-    throw new BrokerError('config-invalid', `profile "${profile}": the Keystone auth URL carries a user name or password`, `remove it from the URL; store the password with: kubecred secret set ${profile} password`);
+    throw new BrokerError(
+      'config-invalid',
+      `profile "${profile}": the Keystone auth URL carries a user name or password`,
+      `remove it from the URL; store the password with: kubecred secret set ${profile} password`,
+    );
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/v2(\.0)?$/.test(path)) {
-    throw new BrokerError('config-invalid', `profile "${profile}": ${url.origin}${path} is a Keystone v2.0 endpoint`, 'Kubecred speaks Identity v3; use the /v3 endpoint of the same Keystone');
+    throw new BrokerError(
+      'config-invalid',
+      `profile "${profile}": ${url.origin}${path} is a Keystone v2.0 endpoint`,
+      'Kubecred speaks Identity v3; use the /v3 endpoint of the same Keystone',
+    );
   }
   url.pathname = /\/v3$/.test(path) ? path : `${path}/v3`;
   url.search = '';

@@ -74,7 +74,11 @@ export class KeystoneProvider implements Provider {
       const title = `Log in to Keystone${settings.authUrl ? ` at ${settings.authUrl}` : ''} for profile "${profile}"`;
       const answers = await this.deps.ui.askForm({ profile, title, fields });
       if (answers === null) {
-        throw new UserDeclined('locked', `the Keystone login for profile "${profile}" was cancelled`, `log in again when ready, or store the secret: kubecred secret set ${profile} ${field}`);
+        throw new UserDeclined(
+          'locked',
+          `the Keystone login for profile "${profile}" was cancelled`,
+          `log in again when ready, or store the secret: kubecred secret set ${profile} ${field}`,
+        );
       }
       const result = applyAnswers(profile, settings, fields, answers);
       settings = result.settings;
@@ -84,17 +88,31 @@ export class KeystoneProvider implements Provider {
       }
     }
     const authUrl = settings.authUrl;
-    if (authUrl === undefined || secret === undefined) throw new BrokerError('internal', `the Keystone login for profile "${profile}" lacks its URL or secret after the form`);
+    if (authUrl === undefined || secret === undefined)
+      throw new BrokerError(
+        'internal',
+        `the Keystone login for profile "${profile}" lacks its URL or secret after the form`,
+      );
 
-    const attempt: Attempt = { profile, authUrl, settings, secretSource: fromStore ? 'store' : 'form', storeName: store.name, secret };
+    const attempt: Attempt = {
+      profile,
+      authUrl,
+      settings,
+      secretSource: fromStore ? 'store' : 'form',
+      storeName: store.name,
+      secret,
+    };
     const http = await this.transport(settings.caFile, profile);
     const sentAt = this.deps.clock.now();
     // nocatalog: the service catalog can be hundreds of KB and Kubernetes needs none of it.
-    const answer = await http.post(`${authUrl}/auth/tokens?nocatalog`, JSON.stringify(authRequestBody(settings, secret)), { signal: context.signal, timeoutMs: REQUEST_TIMEOUT_MS }).catch(
-      (error: unknown) => {
+    const answer = await http
+      .post(`${authUrl}/auth/tokens?nocatalog`, JSON.stringify(authRequestBody(settings, secret)), {
+        signal: context.signal,
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      })
+      .catch((error: unknown) => {
         throw transportError(error, authUrl, settings.caFile);
-      },
-    );
+      });
     if (answer.status < 200 || answer.status >= 300) throw refusal(answer, attempt);
     const token = readToken(answer, attempt, sentAt);
     // Only a secret Keystone accepted is remembered.
@@ -110,7 +128,11 @@ export class KeystoneProvider implements Provider {
       return nodeHttp(await readFile(path, 'utf8'));
     } catch (error) {
       const code = (error as { code?: string }).code ?? 'unreadable';
-      throw new BrokerError('config-invalid', `profile "${profile}": the CA bundle ${caFile} cannot be read (${code})`, 'set caFile (or OS_CACERT) to a PEM file this user can read');
+      throw new BrokerError(
+        'config-invalid',
+        `profile "${profile}": the CA bundle ${caFile} cannot be read (${code})`,
+        'set caFile (or OS_CACERT) to a PEM file this user can read',
+      );
     }
   }
 }

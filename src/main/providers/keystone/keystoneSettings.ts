@@ -31,14 +31,33 @@ export interface KeystoneSettings {
 
 /** The OS_* names client-keystone-auth (gophercloud's clientconfig) reads, and what each sets. */
 const ENV_NAMES = [
-  'OS_AUTH_URL', 'OS_USERNAME', 'OS_USER_ID', 'OS_USER_DOMAIN_NAME', 'OS_USER_DOMAIN_ID',
-  'OS_PROJECT_NAME', 'OS_PROJECT_ID', 'OS_TENANT_NAME', 'OS_TENANT_ID', 'OS_PROJECT_DOMAIN_NAME', 'OS_PROJECT_DOMAIN_ID',
-  'OS_DOMAIN_NAME', 'OS_DOMAIN_ID', 'OS_APPLICATION_CREDENTIAL_ID', 'OS_APPLICATION_CREDENTIAL_NAME',
-  'OS_AUTH_TYPE', 'OS_CACERT',
+  'OS_AUTH_URL',
+  'OS_USERNAME',
+  'OS_USER_ID',
+  'OS_USER_DOMAIN_NAME',
+  'OS_USER_DOMAIN_ID',
+  'OS_PROJECT_NAME',
+  'OS_PROJECT_ID',
+  'OS_TENANT_NAME',
+  'OS_TENANT_ID',
+  'OS_PROJECT_DOMAIN_NAME',
+  'OS_PROJECT_DOMAIN_ID',
+  'OS_DOMAIN_NAME',
+  'OS_DOMAIN_ID',
+  'OS_APPLICATION_CREDENTIAL_ID',
+  'OS_APPLICATION_CREDENTIAL_NAME',
+  'OS_AUTH_TYPE',
+  'OS_CACERT',
 ] as const;
 
 /** Found in every openrc file and meaningless for a token request, so pasting one just works. */
-const HARMLESS_ENV_NAMES = new Set(['OS_REGION_NAME', 'OS_INTERFACE', 'OS_ENDPOINT_TYPE', 'OS_IDENTITY_API_VERSION', 'OS_AUTH_VERSION']);
+const HARMLESS_ENV_NAMES = new Set([
+  'OS_REGION_NAME',
+  'OS_INTERFACE',
+  'OS_ENDPOINT_TYPE',
+  'OS_IDENTITY_API_VERSION',
+  'OS_AUTH_VERSION',
+]);
 
 /** Secrets belong in the secret store, never in config.yaml; the field that holds each instead. */
 const SECRET_ENV_NAMES: Record<string, string> = {
@@ -58,15 +77,24 @@ function checkEnvironmentNames(profile: KeystoneProfileConfig): void {
     const field = SECRET_ENV_NAMES[name];
     if (field) {
       // The value is never quoted: naming the variable is enough to find it.
-      throw configError(profile.name, `${name} in environment puts a secret in config.yaml`, `remove it from the profile and store the value with: kubecred secret set ${profile.name} ${field}   (read from stdin), or leave it out and Kubecred asks for it`);
+      throw configError(
+        profile.name,
+        `${name} in environment puts a secret in config.yaml`,
+        `remove it from the profile and store the value with: kubecred secret set ${profile.name} ${field}   (read from stdin), or leave it out and Kubecred asks for it`,
+      );
     }
     if (!(ENV_NAMES as readonly string[]).includes(name) && !HARMLESS_ENV_NAMES.has(name)) {
-      throw configError(profile.name, `environment names ${name}, which the Keystone provider does not read`, `use one of ${ENV_NAMES.join(', ')}`);
+      throw configError(
+        profile.name,
+        `environment names ${name}, which the Keystone provider does not read`,
+        `use one of ${ENV_NAMES.join(', ')}`,
+      );
     }
   }
 }
 
-const nonEmpty = (value: string | undefined): string | undefined => (value !== undefined && value.trim() !== '' ? value.trim() : undefined);
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value !== undefined && value.trim() !== '' ? value.trim() : undefined;
 
 function domainRef(id: string | undefined, name: string | undefined): DomainRef | undefined {
   if (id !== undefined) return { id };
@@ -90,7 +118,9 @@ export function resolveKeystoneSettings(profile: KeystoneProfileConfig): Keyston
   const authUrl = rawUrl === undefined ? undefined : v3AuthUrl(rawUrl, profile.name);
   const domainId = pick(profile.domainId, 'OS_DOMAIN_ID');
   const domainName = pick(profile.domainName, 'OS_DOMAIN_NAME');
-  const userDomain = domainRef(pick(profile.userDomainId, 'OS_USER_DOMAIN_ID'), pick(profile.userDomainName, 'OS_USER_DOMAIN_NAME')) ?? domainRef(domainId, domainName);
+  const userDomain =
+    domainRef(pick(profile.userDomainId, 'OS_USER_DOMAIN_ID'), pick(profile.userDomainName, 'OS_USER_DOMAIN_NAME')) ??
+    domainRef(domainId, domainName);
   const username = pick(profile.username, 'OS_USERNAME');
   const userId = pick(profile.userId, 'OS_USER_ID');
   const applicationCredentialId = pick(profile.applicationCredentialId, 'OS_APPLICATION_CREDENTIAL_ID');
@@ -99,7 +129,11 @@ export function resolveKeystoneSettings(profile: KeystoneProfileConfig): Keyston
 
   const projectId = pick(profile.projectId, 'OS_PROJECT_ID', 'OS_TENANT_ID');
   const projectName = pick(profile.projectName, 'OS_PROJECT_NAME', 'OS_TENANT_NAME');
-  const projectDomain = domainRef(pick(profile.projectDomainId, 'OS_PROJECT_DOMAIN_ID'), pick(profile.projectDomainName, 'OS_PROJECT_DOMAIN_NAME')) ?? domainRef(domainId, domainName);
+  const projectDomain =
+    domainRef(
+      pick(profile.projectDomainId, 'OS_PROJECT_DOMAIN_ID'),
+      pick(profile.projectDomainName, 'OS_PROJECT_DOMAIN_NAME'),
+    ) ?? domainRef(domainId, domainName);
   const scopeDomain = domainRef(domainId, domainName);
   let scope: KeystoneScope = { kind: 'default' };
   if (method === 'password') {
@@ -111,10 +145,18 @@ export function resolveKeystoneSettings(profile: KeystoneProfileConfig): Keyston
   // An application credential found by name belongs to a user, who needs a domain too.
   const needsUser = method === 'password' || applicationCredentialId === undefined;
   if (needsUser && userId === undefined && username !== undefined && userDomain === undefined) {
-    throw configError(profile.name, `user "${username}" is named without its domain`, 'set userDomainName (or userDomainId, OS_USER_DOMAIN_NAME, OS_DOMAIN_NAME), e.g. Default');
+    throw configError(
+      profile.name,
+      `user "${username}" is named without its domain`,
+      'set userDomainName (or userDomainId, OS_USER_DOMAIN_NAME, OS_DOMAIN_NAME), e.g. Default',
+    );
   }
   if (scope.kind === 'project' && 'name' in scope && scope.domain === undefined) {
-    throw configError(profile.name, `project "${scope.name}" is named without its domain`, 'set projectDomainName (or projectDomainId, OS_PROJECT_DOMAIN_NAME, OS_DOMAIN_NAME), or give projectId instead');
+    throw configError(
+      profile.name,
+      `project "${scope.name}" is named without its domain`,
+      'set projectDomainName (or projectDomainId, OS_PROJECT_DOMAIN_NAME, OS_DOMAIN_NAME), or give projectId instead',
+    );
   }
   return {
     authUrl,
@@ -143,18 +185,26 @@ function chooseMethod(
   if (authType !== undefined) {
     if (authType === 'v3applicationcredential') return 'application-credential';
     if (authType !== 'password' && authType !== 'v3password') {
-      throw configError(profile.name, `OS_AUTH_TYPE ${authType} is not supported`, 'the Keystone provider speaks password and v3applicationcredential');
+      throw configError(
+        profile.name,
+        `OS_AUTH_TYPE ${authType} is not supported`,
+        'the Keystone provider speaks password and v3applicationcredential',
+      );
     }
     return 'password';
   }
-  return given.applicationCredentialId !== undefined || given.applicationCredentialName !== undefined ? 'application-credential' : 'password';
+  return given.applicationCredentialId !== undefined || given.applicationCredentialName !== undefined
+    ? 'application-credential'
+    : 'password';
 }
 
 /** "project demo in domain Default", "domain Default", "the user's default project": for messages. */
 export function describeScope(scope: KeystoneScope): string {
   switch (scope.kind) {
     case 'project':
-      return 'id' in scope ? `project id ${scope.id}` : `project "${scope.name}" in domain ${describeDomain(scope.domain)}`;
+      return 'id' in scope
+        ? `project id ${scope.id}`
+        : `project "${scope.name}" in domain ${describeDomain(scope.domain)}`;
     case 'domain':
       return `domain ${describeDomain(scope.domain)}`;
     default:

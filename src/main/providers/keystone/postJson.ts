@@ -48,7 +48,8 @@ function codedError(message: string, code: string): Error {
 export function nodeHttp(ca: string | undefined): KeystoneHttp {
   const exchange = nodeExchange(ca);
   return {
-    post: (url, json, options) => exchange({ method: 'POST', url, headers: { 'Content-Length': String(Buffer.byteLength(json)) }, json }, options),
+    post: (url, json, options) =>
+      exchange({ method: 'POST', url, headers: { 'Content-Length': String(Buffer.byteLength(json)) }, json }, options),
     get: (url, headers, options) => exchange({ method: 'GET', url, headers }, options),
   };
 }
@@ -61,13 +62,21 @@ function nodeExchange(ca: string | undefined): (exchange: Exchange, options: Pos
       const send = secure ? httpsRequest : httpRequest;
       const request = send(
         target,
-        { method, headers: { ...HEADERS, ...extra }, agent: false, timeout: timeoutMs, ...(signal ? { signal } : {}), ...(secure && ca !== undefined ? { ca } : {}) },
+        {
+          method,
+          headers: { ...HEADERS, ...extra },
+          agent: false,
+          timeout: timeoutMs,
+          ...(signal ? { signal } : {}),
+          ...(secure && ca !== undefined ? { ca } : {}),
+        },
         (response) => {
           const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_ANSWER_BYTES) request.destroy(codedError(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`, 'KUBECRED_TOO_LARGE'));
+            if (size > MAX_ANSWER_BYTES)
+              request.destroy(codedError(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`, 'KUBECRED_TOO_LARGE'));
             else chunks.push(chunk);
           });
           response.on('end', () => {
@@ -84,7 +93,9 @@ function nodeExchange(ca: string | undefined): (exchange: Exchange, options: Pos
           response.on('error', reject);
         },
       );
-      request.on('timeout', () => request.destroy(codedError(`no answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT')));
+      request.on('timeout', () =>
+        request.destroy(codedError(`no answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT')),
+      );
       request.on('error', reject);
       request.end(json);
     });
@@ -92,9 +103,18 @@ function nodeExchange(ca: string | undefined): (exchange: Exchange, options: Pos
 
 /** An injected fetch (tests, other runtimes). It cannot take a CA, so a profile with caFile never uses it. */
 export function fetchHttp(fetchImpl: typeof fetch): KeystoneHttp {
-  const exchange = async ({ method, url, headers, json }: Exchange, { signal, timeoutMs }: PostOptions): Promise<HttpAnswer> => {
+  const exchange = async (
+    { method, url, headers, json }: Exchange,
+    { signal, timeoutMs }: PostOptions,
+  ): Promise<HttpAnswer> => {
     const timeout = AbortSignal.timeout(timeoutMs);
-    const response = await fetchImpl(url, { method, headers: { ...HEADERS, ...headers }, ...(json === undefined ? {} : { body: json }), redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    const response = await fetchImpl(url, {
+      method,
+      headers: { ...HEADERS, ...headers },
+      ...(json === undefined ? {} : { body: json }),
+      redirect: 'manual',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
     const body = await response.text();
     return { status: response.status, header: (name) => response.headers.get(name) ?? undefined, body };
   };

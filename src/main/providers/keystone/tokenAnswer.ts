@@ -4,7 +4,12 @@ import { notAToken, type Attempt } from './keystoneErrors.js';
 import type { HttpAnswer } from './postJson.js';
 
 // Keystone may write expires_at without an offset (application credentials): that is UTC.
-const timestamp = z.string().transform((text, context) => parseServerTimestamp(text) ?? (context.addIssue({ code: 'custom', message: 'not a timestamp' }), z.NEVER));
+const timestamp = z
+  .string()
+  .transform(
+    (text, context) =>
+      parseServerTimestamp(text) ?? (context.addIssue({ code: 'custom', message: 'not a timestamp' }), z.NEVER),
+  );
 
 /** The part of Keystone's token body Kubecred relies on; the rest (roles, catalog) is ignored. */
 const tokenBody = z.object({
@@ -39,10 +44,17 @@ export function readToken(answer: HttpAnswer, attempt: Attempt, sentAt: number):
   const parsed = tokenBody.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw notAToken(attempt, `its token body is not a Keystone v3 token (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape'})`);
+    throw notAToken(
+      attempt,
+      `its token body is not a Keystone v3 token (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unexpected shape'})`,
+    );
   }
   const expiresAt = parsed.data.token.expires_at;
   const issuedAt = parsed.data.token.issued_at;
   const byLifetime = issuedAt === undefined ? expiresAt : sentAt + (expiresAt - issuedAt);
-  return { token: token.trim(), expiresAt: new Date(Math.min(expiresAt, byLifetime)), userId: parsed.data.token.user.id };
+  return {
+    token: token.trim(),
+    expiresAt: new Date(Math.min(expiresAt, byLifetime)),
+    userId: parsed.data.token.user.id,
+  };
 }

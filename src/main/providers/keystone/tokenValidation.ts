@@ -10,9 +10,18 @@ const VALIDATION_TIMEOUT_MS = 3_000;
  * token fails as the caller (401) or as the subject (404); 200 means Keystone still honours it.
  * Anything else (5xx, a proxy's 403, no answer) tells nothing, and the token is kept.
  */
-export async function validateKeystoneToken(http: KeystoneHttp, authUrl: string, token: string, signal: AbortSignal): Promise<Validity> {
+export async function validateKeystoneToken(
+  http: KeystoneHttp,
+  authUrl: string,
+  token: string,
+  signal: AbortSignal,
+): Promise<Validity> {
   try {
-    const answer = await http.get(`${authUrl}/auth/tokens?nocatalog`, { 'X-Auth-Token': token, 'X-Subject-Token': token }, { signal, timeoutMs: VALIDATION_TIMEOUT_MS });
+    const answer = await http.get(
+      `${authUrl}/auth/tokens?nocatalog`,
+      { 'X-Auth-Token': token, 'X-Subject-Token': token },
+      { signal, timeoutMs: VALIDATION_TIMEOUT_MS },
+    );
     if (answer.status === 200) return 'valid';
     if (answer.status === 401 || answer.status === 404) return 'revoked';
     return 'unknown';

@@ -27,18 +27,27 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Creden
   const server = await startLoopbackServer(profile.redirectPort, state, profile.name);
   const shown = new AbortController();
   try {
-    const params = authorizationParams(profile, { redirect_uri: server.redirectUri.href, state, nonce, code_challenge: await oidc.calculatePKCECodeChallenge(verifier) });
+    const params = authorizationParams(profile, {
+      redirect_uri: server.redirectUri.href,
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    });
     const url = oidc.buildAuthorizationUrl(config, params).href;
     const opened = await ui.openBrowser(url);
     if (!opened && options.withoutBrowser === 'give-up') return 'no-browser';
     ui.showLogin({ profile: profile.name, kind: 'browser', url }, shown.signal);
-    const arrival = await within(server.arrival, signal, options.timeoutMs, () => timedOut(profile.name, options.timeoutMs));
+    const arrival = await within(server.arrival, signal, options.timeoutMs, () =>
+      timedOut(profile.name, options.timeoutMs),
+    );
     try {
       const credential = await redeem(options, arrival.response, { state, nonce, verifier });
       arrival.respond(signedInPage(profile.name));
       return credential;
     } catch (error) {
-      arrival.respond(failedPage(profile.name, error instanceof BrokerError ? error.message : 'The sign-in could not be completed.'));
+      arrival.respond(
+        failedPage(profile.name, error instanceof BrokerError ? error.message : 'The sign-in could not be completed.'),
+      );
       throw error;
     }
   } finally {
@@ -47,12 +56,20 @@ export async function browserLogin(options: BrowserLoginOptions): Promise<Creden
   }
 }
 
-async function redeem(options: LoginFlowOptions, response: AuthorizationResponse, checks: { state: string; nonce: string; verifier: string }): Promise<Credential> {
+async function redeem(
+  options: LoginFlowOptions,
+  response: AuthorizationResponse,
+  checks: { state: string; nonce: string; verifier: string },
+): Promise<Credential> {
   const { profile } = options;
   if (response.kind === 'error') {
     const detail = `${response.error}${response.description ? `: ${response.description}` : ''}`;
     const refused = response.error === 'access_denied' ? 'was refused at the issuer' : 'failed at the issuer';
-    throw new BrokerError('provider-failed', `the sign-in for profile "${profile.name}" ${refused} (${detail})`, `run: kubecred login ${profile.name} to try again`);
+    throw new BrokerError(
+      'provider-failed',
+      `the sign-in for profile "${profile.name}" ${refused} (${detail})`,
+      `run: kubecred login ${profile.name} to try again`,
+    );
   }
   let tokens;
   try {
@@ -63,11 +80,19 @@ async function redeem(options: LoginFlowOptions, response: AuthorizationResponse
       idTokenExpected: true,
     });
   } catch (error) {
-    throw oidcFailure(error, { profile: profile.name, issuer: profile.issuer, doing: 'redeeming the authorization code' });
+    throw oidcFailure(error, {
+      profile: profile.name,
+      issuer: profile.issuer,
+      doing: 'redeeming the authorization code',
+    });
   }
   return options.accept(tokens);
 }
 
 function timedOut(profile: string, ms: number): BrokerError {
-  return new BrokerError('provider-failed', `the browser sign-in for profile "${profile}" was not finished within ${formatRemaining(ms)}`, `run: kubecred login ${profile} to try again`);
+  return new BrokerError(
+    'provider-failed',
+    `the browser sign-in for profile "${profile}" was not finished within ${formatRemaining(ms)}`,
+    `run: kubecred login ${profile} to try again`,
+  );
 }

@@ -16,14 +16,27 @@ const idTokenClaims = z.object({
  * skew, so a token is renewed before an API server whose clock runs ahead rejects it; a token
  * that lives shorter than the skew keeps its own exp rather than being born expired.
  */
-export function credentialFromIdToken(idToken: string, claims: unknown, options: { clockSkewMs: number; nowMs: number; profile: string }): Credential {
+export function credentialFromIdToken(
+  idToken: string,
+  claims: unknown,
+  options: { clockSkewMs: number; nowMs: number; profile: string },
+): Credential {
   const parsed = idTokenClaims.safeParse(claims);
   if (!parsed.success) {
     const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ');
-    throw new BrokerError('provider-failed', `the ID token for profile "${options.profile}" lacks usable claims (${fields})`, 'check the issuer: Kubernetes needs iss, sub and exp in the ID token');
+    throw new BrokerError(
+      'provider-failed',
+      `the ID token for profile "${options.profile}" lacks usable claims (${fields})`,
+      'check the issuer: Kubernetes needs iss, sub and exp in the ID token',
+    );
   }
   const { iss, sub, exp, email, preferred_username: userName } = parsed.data;
-  return { token: idToken, expiresAt: new Date(expiryMs(exp, options.clockSkewMs, options.nowMs)), identity: identityOf(iss, sub), account: email ?? userName ?? sub };
+  return {
+    token: idToken,
+    expiresAt: new Date(expiryMs(exp, options.clockSkewMs, options.nowMs)),
+    identity: identityOf(iss, sub),
+    account: email ?? userName ?? sub,
+  };
 }
 
 export function expiryMs(expSeconds: number, clockSkewMs: number, nowMs: number): number {

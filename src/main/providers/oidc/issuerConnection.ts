@@ -47,10 +47,20 @@ export class IssuerConnection {
   private async runDiscovery(): Promise<Discovered> {
     const fetch = this.profile.caFile ? trustingFetch(await this.readCa(this.profile.caFile)) : undefined;
     try {
-      const config = await oidc.discovery(new URL(this.profile.issuer), this.profile.clientId, undefined, oidc.None(), fetch ? { [oidc.customFetch]: fetch } : {});
+      const config = await oidc.discovery(
+        new URL(this.profile.issuer),
+        this.profile.clientId,
+        undefined,
+        oidc.None(),
+        fetch ? { [oidc.customFetch]: fetch } : {},
+      );
       return { server: config.serverMetadata(), fetch };
     } catch (error) {
-      throw oidcFailure(error, { profile: this.profile.name, issuer: this.profile.issuer, doing: 'discovering the OIDC issuer' });
+      throw oidcFailure(error, {
+        profile: this.profile.name,
+        issuer: this.profile.issuer,
+        doing: 'discovering the OIDC issuer',
+      });
     }
   }
 
@@ -58,7 +68,11 @@ export class IssuerConnection {
     try {
       return await readFile(path, 'utf8');
     } catch (error) {
-      throw new BrokerError('provider-failed', `cannot read caFile ${path} of profile "${this.profile.name}" (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'fix caFile in config.yaml: a PEM bundle of the CAs that sign the issuer\'s certificate');
+      throw new BrokerError(
+        'provider-failed',
+        `cannot read caFile ${path} of profile "${this.profile.name}" (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+        "fix caFile in config.yaml: a PEM bundle of the CAs that sign the issuer's certificate",
+      );
     }
   }
 }
@@ -71,5 +85,7 @@ function clientAuth(server: oidc.ServerMetadata, secret: string | undefined): oi
   if (!secret) return oidc.None();
   // RFC 8414: an issuer that lists no methods supports client_secret_basic.
   const methods = server.token_endpoint_auth_methods_supported;
-  return !methods || methods.includes('client_secret_basic') ? oidc.ClientSecretBasic(secret) : oidc.ClientSecretPost(secret);
+  return !methods || methods.includes('client_secret_basic')
+    ? oidc.ClientSecretBasic(secret)
+    : oidc.ClientSecretPost(secret);
 }

@@ -44,7 +44,11 @@ export async function startLoopbackServer(port: number, state: string, profile: 
     const outcome = parseRedirect(req.method, req.url, redirectUri, state);
     if (outcome.kind === 'not-ours') return void res.writeHead(404, HEADERS).end();
     if (outcome.kind === 'wrong-state' || !arrived) {
-      return send(res, 400, { ok: false, title: 'Not the sign-in Kubecred is waiting for', detail: `This page belongs to an earlier or unknown sign-in to ${profile}. Start again with: kubecred login ${profile}` });
+      return send(res, 400, {
+        ok: false,
+        title: 'Not the sign-in Kubecred is waiting for',
+        detail: `This page belongs to an earlier or unknown sign-in to ${profile}. Start again with: kubecred login ${profile}`,
+      });
     }
     const resolve = arrived;
     arrived = undefined;
@@ -57,7 +61,8 @@ export async function startLoopbackServer(port: number, state: string, profile: 
     server.listen({ port, host: '127.0.0.1', exclusive: true }, resolve);
   });
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new BrokerError('internal', 'the loopback redirect server has no port', 'please report this');
+  if (address === null || typeof address === 'string')
+    throw new BrokerError('internal', 'the loopback redirect server has no port', 'please report this');
   redirectUri = new URL(`http://127.0.0.1:${address.port}${REDIRECT_PATH}`);
 
   return {
@@ -65,7 +70,12 @@ export async function startLoopbackServer(port: number, state: string, profile: 
     arrival,
     close: async () => {
       // A tab still waiting gets an answer rather than a spinner.
-      if (held) send(held, 400, { ok: false, title: `Signing in to ${profile} was stopped`, detail: 'You can close this tab.' });
+      if (held)
+        send(held, 400, {
+          ok: false,
+          title: `Signing in to ${profile} was stopped`,
+          detail: 'You can close this tab.',
+        });
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
@@ -73,7 +83,15 @@ export async function startLoopbackServer(port: number, state: string, profile: 
 
 function listenError(error: NodeJS.ErrnoException, port: number, profile: string): BrokerError {
   if (error.code === 'EADDRINUSE') {
-    return new BrokerError('provider-failed', `the OIDC redirect port ${port} on 127.0.0.1 is in use (is another login for "${profile}" open?)`, 'finish or close the other login, or set another redirectPort (0 picks a free one)');
+    return new BrokerError(
+      'provider-failed',
+      `the OIDC redirect port ${port} on 127.0.0.1 is in use (is another login for "${profile}" open?)`,
+      'finish or close the other login, or set another redirectPort (0 picks a free one)',
+    );
   }
-  return new BrokerError('provider-failed', `cannot listen on 127.0.0.1:${port} for the OIDC redirect (${error.code ?? error.message})`, 'check that loopback networking works');
+  return new BrokerError(
+    'provider-failed',
+    `cannot listen on 127.0.0.1:${port} for the OIDC redirect (${error.code ?? error.message})`,
+    'check that loopback networking works',
+  );
 }

@@ -24,7 +24,8 @@ const TLS_TRUST_CODES = new Set([
 ]);
 
 // What a user can do about it is the same for every network failure; doctor retries from this shell.
-const NETWORK_HINT = 'check the issuer URL, the network and any proxy; kubecred doctor tries the issuer from this shell';
+const NETWORK_HINT =
+  'check the issuer URL, the network and any proxy; kubecred doctor tries the issuer from this shell';
 
 /** The usual socket codes, in words: "ENOTFOUND" alone sends people to a search engine. */
 const NETWORK_MEANING: Readonly<Record<string, string>> = {
@@ -55,29 +56,57 @@ export function oidcFailure(error: unknown, where: FailureContext): BrokerError 
   if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
     const description = error.error_description ? `: ${printable(error.error_description, ISSUER_TEXT_MAX)}` : '';
     const status = error instanceof oidc.ResponseBodyError ? ` (HTTP ${error.status})` : '';
-    return new BrokerError('provider-failed', `${failed}: the issuer answered ${printable(error.error, 60)}${description}${status}`, hintFor(error.error, where));
+    return new BrokerError(
+      'provider-failed',
+      `${failed}: the issuer answered ${printable(error.error, 60)}${description}${status}`,
+      hintFor(error.error, where),
+    );
   }
   if (error instanceof oidc.WWWAuthenticateChallengeError) {
     const challenge = error.cause[0];
     const code = challenge?.parameters.error;
-    return new BrokerError('provider-failed', `${failed}: the issuer answered HTTP ${error.status}${code ? ` (${printable(code, 60)})` : ''}`, hintFor(code ?? '', where));
+    return new BrokerError(
+      'provider-failed',
+      `${failed}: the issuer answered HTTP ${error.status}${code ? ` (${printable(code, 60)})` : ''}`,
+      hintFor(code ?? '', where),
+    );
   }
   const network = networkCode(error);
   if (network && TLS_TRUST_CODES.has(network)) {
-    return new BrokerError('provider-failed', `${failed}: the TLS certificate of ${where.issuer} is not trusted (${network})`, 'set caFile in the profile to the PEM bundle of the CA that signs the issuer\'s certificate');
+    return new BrokerError(
+      'provider-failed',
+      `${failed}: the TLS certificate of ${where.issuer} is not trusted (${network})`,
+      "set caFile in the profile to the PEM bundle of the CA that signs the issuer's certificate",
+    );
   }
   if (network) {
-    return new BrokerError('provider-failed', `${failed}: cannot reach ${where.issuer} (${network}${NETWORK_MEANING[network] ? `: ${NETWORK_MEANING[network]}` : ''})`, NETWORK_HINT);
+    return new BrokerError(
+      'provider-failed',
+      `${failed}: cannot reach ${where.issuer} (${network}${NETWORK_MEANING[network] ? `: ${NETWORK_MEANING[network]}` : ''})`,
+      NETWORK_HINT,
+    );
   }
   if (isAbort(error)) {
-    return new BrokerError('provider-failed', `${failed}: ${where.issuer} did not answer in time`, 'check the network path to the issuer and try again');
+    return new BrokerError(
+      'provider-failed',
+      `${failed}: ${where.issuer} did not answer in time`,
+      'check the network path to the issuer and try again',
+    );
   }
   if (error instanceof oidc.ClientError) {
     const status = error.cause instanceof Response ? ` (HTTP ${error.cause.status})` : '';
-    return new BrokerError('provider-failed', `${failed}: ${printable(error.message, ISSUER_TEXT_MAX)}${status}${error.code ? ` [${error.code}]` : ''}`, clientErrorHint(error.code, where));
+    return new BrokerError(
+      'provider-failed',
+      `${failed}: ${printable(error.message, ISSUER_TEXT_MAX)}${status}${error.code ? ` [${error.code}]` : ''}`,
+      clientErrorHint(error.code, where),
+    );
   }
   const cause = innermostCause(error);
-  return new BrokerError('provider-failed', `${failed}: ${printable((error as Error)?.message ?? String(error), ISSUER_TEXT_MAX)}${cause ? ` (${printable(cause, 120)})` : ''}`, 'check the issuer URL and clientId; kubecred doctor checks the issuer too');
+  return new BrokerError(
+    'provider-failed',
+    `${failed}: ${printable((error as Error)?.message ?? String(error), ISSUER_TEXT_MAX)}${cause ? ` (${printable(cause, 120)})` : ''}`,
+    'check the issuer URL and clientId; kubecred doctor checks the issuer too',
+  );
 }
 
 /**
@@ -109,14 +138,16 @@ function hintFor(oauthError: string, where: FailureContext): string {
     case 'access_denied':
       return `sign in again and allow the access: kubecred login ${where.profile}`;
     default:
-      return 'see the issuer\'s logs for the details of the error';
+      return "see the issuer's logs for the details of the error";
   }
 }
 
 function clientErrorHint(code: string | undefined, where: FailureContext): string {
   if (code === 'OAUTH_HTTP_REQUEST_FORBIDDEN') return 'the issuer and all of its endpoints must use https';
-  if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') return `the issuer's discovery document must name exactly ${where.issuer}: check issuer in the profile (trailing slash, path)`;
-  if (code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON') return `check that ${where.issuer} is an OIDC issuer: ${where.issuer.replace(/\/$/, '')}/.well-known/openid-configuration must answer JSON`;
+  if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED')
+    return `the issuer's discovery document must name exactly ${where.issuer}: check issuer in the profile (trailing slash, path)`;
+  if (code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON')
+    return `check that ${where.issuer} is an OIDC issuer: ${where.issuer.replace(/\/$/, '')}/.well-known/openid-configuration must answer JSON`;
   return `check the issuer's configuration; run: kubecred login ${where.profile}`;
 }
 
@@ -127,7 +158,8 @@ function networkCode(error: unknown): string | undefined {
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (TLS_TRUST_CODES.has(code) || /^(E[A-Z]+|EAI_[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code))) return code;
+    if (typeof code === 'string' && (TLS_TRUST_CODES.has(code) || /^(E[A-Z]+|EAI_[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)))
+      return code;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

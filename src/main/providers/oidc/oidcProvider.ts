@@ -52,12 +52,20 @@ export class OidcProvider implements Provider {
     private readonly deps: OidcProviderDeps,
   ) {
     this.issuer = new IssuerConnection(profile);
-    this.flights = new SingleFlight(() => new BrokerError('provider-failed', `the login for profile "${profile.name}" was cancelled`, `run: kubecred login ${profile.name}`));
+    this.flights = new SingleFlight(
+      () =>
+        new BrokerError(
+          'provider-failed',
+          `the login for profile "${profile.name}" was cancelled`,
+          `run: kubecred login ${profile.name}`,
+        ),
+    );
   }
 
   getCredential(context: CredentialContext): Promise<Credential> {
     // A login already under way (kubecred login, another cluster) answers this caller too.
-    if (this.flights.isRunning(LOGIN)) return this.flights.run(LOGIN, (signal) => this.interactive(context, false, signal), context.signal);
+    if (this.flights.isRunning(LOGIN))
+      return this.flights.run(LOGIN, (signal) => this.interactive(context, false, signal), context.signal);
     return this.flights.run(CREDENTIAL, (signal) => this.refreshOrLogin(context, signal), context.signal);
   }
 
@@ -85,7 +93,10 @@ export class OidcProvider implements Provider {
       await oidc.tokenRevocation(config, refreshToken, { token_type_hint: 'refresh_token' });
       this.deps.logger.info('oidc refresh token revoked at the issuer', { profile: this.profile.name });
     } catch (error) {
-      this.deps.logger.warn('oidc refresh token revocation failed', { profile: this.profile.name, reason: this.failure(error, 'revoking the refresh token').message });
+      this.deps.logger.warn('oidc refresh token revocation failed', {
+        profile: this.profile.name,
+        reason: this.failure(error, 'revoking the refresh token').message,
+      });
     }
   }
 
@@ -123,7 +134,12 @@ export class OidcProvider implements Provider {
     return this.accept(store, tokens, refreshToken, epoch);
   }
 
-  private async interactive(context: CredentialContext, explicit: boolean, signal: AbortSignal, why = `profile "${this.profile.name}" needs a login`): Promise<Credential> {
+  private async interactive(
+    context: CredentialContext,
+    explicit: boolean,
+    signal: AbortSignal,
+    why = `profile "${this.profile.name}" needs a login`,
+  ): Promise<Credential> {
     const { flow } = this.profile;
     const canPrompt = this.canInteract(context, explicit);
     const epoch = this.epoch;
@@ -131,10 +147,20 @@ export class OidcProvider implements Provider {
     const config = await this.issuer.configuration(store);
     // Cancelled while the issuer was being asked: open no browser and show no card.
     signal.throwIfAborted();
-    const flowOptions: LoginFlowOptions = { config, profile: this.profile, ui: this.deps.ui, signal, accept: (tokens) => this.accept(store, tokens, undefined, epoch) };
+    const flowOptions: LoginFlowOptions = {
+      config,
+      profile: this.profile,
+      ui: this.deps.ui,
+      signal,
+      accept: (tokens) => this.accept(store, tokens, undefined, epoch),
+    };
     const started = this.deps.clock.now();
     const finished = (used: string) => (credential: Credential) => {
-      this.deps.logger.info('oidc login finished', { profile: this.profile.name, flow: used, ms: this.deps.clock.now() - started });
+      this.deps.logger.info('oidc login finished', {
+        profile: this.profile.name,
+        flow: used,
+        ms: this.deps.clock.now() - started,
+      });
       return credential;
     };
     this.deps.logger.info('oidc login started', { profile: this.profile.name, flow });
@@ -156,21 +182,39 @@ export class OidcProvider implements Provider {
   }
 
   /** Keeps the refresh token the issuer gave (rotated or new) and makes the credential. */
-  private async accept(store: SecretStore, tokens: TokenResponse, previousRefreshToken: string | undefined, epoch: number): Promise<Credential> {
+  private async accept(
+    store: SecretStore,
+    tokens: TokenResponse,
+    previousRefreshToken: string | undefined,
+    epoch: number,
+  ): Promise<Credential> {
     if (!tokens.id_token) {
-      throw new BrokerError('provider-failed', `the issuer gave no ID token for profile "${this.profile.name}"`, 'keep openid in the profile\'s scopes: Kubernetes takes the ID token as the bearer');
+      throw new BrokerError(
+        'provider-failed',
+        `the issuer gave no ID token for profile "${this.profile.name}"`,
+        "keep openid in the profile's scopes: Kubernetes takes the ID token as the bearer",
+      );
     }
-    const credential = credentialFromIdToken(tokens.id_token, tokens.claims(), { clockSkewMs: clockSkewMs(this.profile), nowMs: this.deps.clock.now(), profile: this.profile.name });
+    const credential = credentialFromIdToken(tokens.id_token, tokens.claims(), {
+      clockSkewMs: clockSkewMs(this.profile),
+      nowMs: this.deps.clock.now(),
+      profile: this.profile.name,
+    });
     const ref = this.ref(REFRESH_TOKEN_FIELD);
     if (epoch !== this.epoch) return credential;
     try {
-      if (tokens.refresh_token && tokens.refresh_token !== previousRefreshToken) await store.set(ref, tokens.refresh_token);
+      if (tokens.refresh_token && tokens.refresh_token !== previousRefreshToken)
+        await store.set(ref, tokens.refresh_token);
       // A login that brought no refresh token leaves none from an earlier login, which may be someone else's.
       else if (!tokens.refresh_token && previousRefreshToken === undefined) await store.delete(ref);
       this.holdsRefreshToken = tokens.refresh_token !== undefined || previousRefreshToken !== undefined;
     } catch (error) {
       // The ID token is good; only the next renewal will need a login.
-      this.deps.logger.warn('oidc refresh token not kept', { profile: this.profile.name, store: store.name, reason: asBrokerError(error).message });
+      this.deps.logger.warn('oidc refresh token not kept', {
+        profile: this.profile.name,
+        store: store.name,
+        reason: asBrokerError(error).message,
+      });
     }
     return credential;
   }

@@ -5,7 +5,11 @@ export interface RedirectPage {
 }
 
 export function signedInPage(profile: string): RedirectPage {
-  return { ok: true, title: `You are signed in to ${profile}`, detail: 'Kubecred has your credentials; you can close this tab.' };
+  return {
+    ok: true,
+    title: `You are signed in to ${profile}`,
+    detail: 'Kubecred has your credentials; you can close this tab.',
+  };
 }
 
 export function failedPage(profile: string, detail: string): RedirectPage {

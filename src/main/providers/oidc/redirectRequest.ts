@@ -16,7 +16,12 @@ export type RedirectOutcome =
  * Classifies a request that reached the loopback redirect server. Only a response that
  * carries this login's state can end the login, so a stray or hostile request cannot.
  */
-export function parseRedirect(method: string | undefined, rawUrl: string | undefined, redirectUri: URL, expectedState: string): RedirectOutcome {
+export function parseRedirect(
+  method: string | undefined,
+  rawUrl: string | undefined,
+  redirectUri: URL,
+  expectedState: string,
+): RedirectOutcome {
   if (method !== 'GET' || rawUrl === undefined) return { kind: 'not-ours' };
   const url = new URL(rawUrl, redirectUri);
   if (url.pathname !== redirectUri.pathname) return { kind: 'not-ours' };
@@ -25,7 +30,9 @@ export function parseRedirect(method: string | undefined, rawUrl: string | undef
   const error = params.get('error');
   if (error !== null) {
     const description = params.get('error_description');
-    return description ? { kind: 'error', error: printable(error, 200), description: printable(description, 200) } : { kind: 'error', error: printable(error, 200) };
+    return description
+      ? { kind: 'error', error: printable(error, 200), description: printable(description, 200) }
+      : { kind: 'error', error: printable(error, 200) };
   }
   if (!params.get('code')) return { kind: 'wrong-state' };
   return { kind: 'code', url: new URL(`${redirectUri.origin}${redirectUri.pathname}${url.search}`) };

@@ -26,12 +26,21 @@ function send(url: URL, options: CustomFetchOptions, ca: string[]): Promise<Resp
       res.on('error', reject);
       res.on('end', () => {
         const status = res.statusCode ?? 502;
-        resolve(new Response(NULL_BODY_STATUS.has(status) ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) }));
+        resolve(
+          new Response(NULL_BODY_STATUS.has(status) ? null : Buffer.concat(chunks), {
+            status,
+            statusText: res.statusMessage ?? '',
+            headers: responseHeaders(res),
+          }),
+        );
       });
     };
     const common = { method: options.method, headers, signal: options.signal };
     // Redirects are not followed: openid-client asks for redirect 'manual' and judges them itself.
-    const req = url.protocol === 'https:' ? httpsRequest(url, { ...common, ca }, onResponse) : httpRequest(url, common, onResponse);
+    const req =
+      url.protocol === 'https:'
+        ? httpsRequest(url, { ...common, ca }, onResponse)
+        : httpRequest(url, common, onResponse);
     req.on('error', reject);
     req.end(body);
   });

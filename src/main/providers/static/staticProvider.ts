@@ -16,7 +16,8 @@ export interface StaticProviderDeps {
 }
 
 /** A static profile whose token key signs in kubecred-proxy. */
-export type ProxiedProfileConfig = StaticProfileConfig & Required<Pick<StaticProfileConfig, 'proxy' | 'tokenCertificate'>>;
+export type ProxiedProfileConfig = StaticProfileConfig &
+  Required<Pick<StaticProfileConfig, 'proxy' | 'tokenCertificate'>>;
 
 /** A long-lived token or client certificate, kept in a secret store or on a token instead of the kubeconfig. */
 export class StaticProvider implements Provider {

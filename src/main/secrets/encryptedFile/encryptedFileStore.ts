@@ -4,7 +4,16 @@ import { BrokerError } from '../../core/brokerError.js';
 import type { SecretPromptPort } from '../../core/uiPorts.js';
 import type { SecretRef, SecretStore } from '../../core/secretStore.js';
 import { writeFileAtomic } from '../../platform/atomicWrite.js';
-import { CorruptFileError, deriveKey, newKdf, readKdf, seal, unseal, WrongPassphraseError, type KdfParams } from './sealedFile.js';
+import {
+  CorruptFileError,
+  deriveKey,
+  newKdf,
+  readKdf,
+  seal,
+  unseal,
+  WrongPassphraseError,
+  type KdfParams,
+} from './sealedFile.js';
 import { UserDeclined } from '../../core/userDeclined.js';
 
 interface Unlocked {
@@ -35,13 +44,18 @@ export class EncryptedFileStore implements SecretStore {
   }
 
   async exists(): Promise<boolean> {
-    return readFile(this.file).then(() => true, (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)));
+    return readFile(this.file).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
+    );
   }
 
   /** Opens the file with the passphrase, or creates it when there is none yet. */
   async unlock(passphrase: string): Promise<{ created: boolean }> {
     if (!passphrase) throw new BrokerError('bad-request', 'the passphrase is empty', 'give a passphrase');
-    const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? undefined : Promise.reject(error),
+    );
     if (text === undefined) {
       const kdf = newKdf(this.kdfParams);
       const unlocked = { key: await deriveKey(passphrase, kdf), kdf, entries: {} };
@@ -56,8 +70,18 @@ export class EncryptedFileStore implements SecretStore {
       this.unlocked = { key, kdf, entries: unseal(text, key) };
       return { created: false };
     } catch (error) {
-      if (error instanceof WrongPassphraseError) throw new BrokerError('locked', `wrong passphrase for the encrypted secret file ${this.file}`, 'try again: kubecred unlock');
-      if (error instanceof CorruptFileError) throw new BrokerError('secret-store-unavailable', `the encrypted secret file ${this.file} is damaged (${error.message})`, 'restore it from a backup; Kubecred leaves it untouched');
+      if (error instanceof WrongPassphraseError)
+        throw new BrokerError(
+          'locked',
+          `wrong passphrase for the encrypted secret file ${this.file}`,
+          'try again: kubecred unlock',
+        );
+      if (error instanceof CorruptFileError)
+        throw new BrokerError(
+          'secret-store-unavailable',
+          `the encrypted secret file ${this.file} is damaged (${error.message})`,
+          'restore it from a backup; Kubecred leaves it untouched',
+        );
       throw error;
     }
   }
@@ -89,13 +113,21 @@ export class EncryptedFileStore implements SecretStore {
 
   async list(profile: string): Promise<string[]> {
     const prefix = `${profile}/`;
-    return Object.keys((await this.open()).entries).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)).sort();
+    return Object.keys((await this.open()).entries)
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => k.slice(prefix.length))
+      .sort();
   }
 
   private async open(): Promise<Unlocked> {
     if (this.unlocked) return this.unlocked;
     const passphrase = await this.ui.askPassphrase({ store: 'encrypted-file', create: !(await this.exists()) });
-    if (passphrase === null) throw new UserDeclined('locked', 'the encrypted secret file stays locked: the passphrase prompt was cancelled', 'run: kubecred unlock');
+    if (passphrase === null)
+      throw new UserDeclined(
+        'locked',
+        'the encrypted secret file stays locked: the passphrase prompt was cancelled',
+        'run: kubecred unlock',
+      );
     await this.unlock(passphrase);
     return this.unlocked!;
   }

@@ -9,7 +9,13 @@ import { z } from 'zod';
 const headerSchema = z.strictObject({
   format: z.literal('kubecred-secrets'),
   version: z.literal(1),
-  kdf: z.strictObject({ name: z.literal('scrypt'), N: z.number().int().min(1024), r: z.number().int().min(1), p: z.number().int().min(1), salt: z.string() }),
+  kdf: z.strictObject({
+    name: z.literal('scrypt'),
+    N: z.number().int().min(1024),
+    r: z.number().int().min(1),
+    p: z.number().int().min(1),
+    salt: z.string(),
+  }),
   cipher: z.literal('aes-256-gcm'),
 });
 const sealedSchema = headerSchema.extend({ iv: z.string(), tag: z.string(), data: z.string() });
@@ -27,7 +33,13 @@ export function newKdf(params: { N: number; r: number; p: number } = DEFAULT_KDF
 
 export function deriveKey(passphrase: string, kdf: KdfParams): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCallback(passphrase.normalize('NFC'), Buffer.from(kdf.salt, 'base64'), 32, { N: kdf.N, r: kdf.r, p: kdf.p, maxmem: 256 * kdf.N * kdf.r }, (error, key) => (error ? reject(error) : resolve(key))),
+    scryptCallback(
+      passphrase.normalize('NFC'),
+      Buffer.from(kdf.salt, 'base64'),
+      32,
+      { N: kdf.N, r: kdf.r, p: kdf.p, maxmem: 256 * kdf.N * kdf.r },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    ),
   );
 }
 
@@ -70,8 +82,17 @@ function parseSealed(text: string) {
     throw new CorruptFileError('not JSON');
   }
   const parsed = sealedSchema.safeParse(json);
-  if (!parsed.success) throw new CorruptFileError(`not a Kubecred secret file (${parsed.error.issues[0]?.path.join('.') ?? 'shape'})`);
+  if (!parsed.success)
+    throw new CorruptFileError(`not a Kubecred secret file (${parsed.error.issues[0]?.path.join('.') ?? 'shape'})`);
   // Field order matters for the associated data: rebuild it in the order seal() wrote it.
   const { format, version, kdf, cipher, iv, tag, data } = parsed.data;
-  return { format, version, kdf: { name: kdf.name, N: kdf.N, r: kdf.r, p: kdf.p, salt: kdf.salt }, cipher, iv, tag, data };
+  return {
+    format,
+    version,
+    kdf: { name: kdf.name, N: kdf.N, r: kdf.r, p: kdf.p, salt: kdf.salt },
+    cipher,
+    iv,
+    tag,
+    data,
+  };
 }

@@ -44,7 +44,11 @@ export class KeychainStore implements SecretStore {
     for (let i = 1; i <= header.count; i++) parts.push((await this.read('read', ref, chunkAccount(account, i))) ?? '');
     const value = parts.join('');
     if (digest(value) !== header.digest) {
-      throw new BrokerError('secret-store-unavailable', `the keychain holds an incomplete copy of ${ref.profile}/${ref.field} (a store was interrupted)`, `store it again: kubecred secret set ${ref.profile} ${ref.field}`);
+      throw new BrokerError(
+        'secret-store-unavailable',
+        `the keychain holds an incomplete copy of ${ref.profile}/${ref.field} (a store was interrupted)`,
+        `store it again: kubecred secret set ${ref.profile} ${ref.field}`,
+      );
     }
     return value;
   }
@@ -54,10 +58,13 @@ export class KeychainStore implements SecretStore {
     const previous = await this.read('store', ref, account);
     const plan = planChunks(value);
     // Chunks first, header last: a reader never sees a header whose chunks are not there yet.
-    if (plan) for (const [i, chunk] of plan.chunks.entries()) await this.write('store', ref, chunkAccount(account, i + 1), chunk);
+    if (plan)
+      for (const [i, chunk] of plan.chunks.entries())
+        await this.write('store', ref, chunkAccount(account, i + 1), chunk);
     await this.write('store', ref, account, plan ? plan.header : value);
     const stale = previous === undefined ? undefined : parseHeader(previous);
-    for (let i = (plan?.chunks.length ?? 0) + 1; stale && i <= stale.count; i++) await this.remove('delete', ref, chunkAccount(account, i));
+    for (let i = (plan?.chunks.length ?? 0) + 1; stale && i <= stale.count; i++)
+      await this.remove('delete', ref, chunkAccount(account, i));
     await this.updateIndex(ref.profile, (fields) => fields.add(ref.field));
   }
 
@@ -111,12 +118,21 @@ export class KeychainStore implements SecretStore {
    * On Linux the entry is pinned to the Secret Service, because the library's default falls
    * back to the kernel keyring, where a missing keychain would look like a missing secret.
    */
-  private async withEntry<T>(action: string, ref: SecretRef, account: string, use: (entry: InstanceType<KeyringModule['AsyncEntry']>) => Promise<T>): Promise<T> {
+  private async withEntry<T>(
+    action: string,
+    ref: SecretRef,
+    account: string,
+    use: (entry: InstanceType<KeyringModule['AsyncEntry']>) => Promise<T>,
+  ): Promise<T> {
     this.checkDescriptors(action, ref);
     const keyring = await this.module();
     if (this.platform === 'linux') adoptSessionBus();
     try {
-      const entry = new keyring.AsyncEntry(SERVICE, account, this.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined);
+      const entry = new keyring.AsyncEntry(
+        SERVICE,
+        account,
+        this.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined,
+      );
       return await use(entry);
     } catch (error) {
       throw this.unavailable(action, ref, error);

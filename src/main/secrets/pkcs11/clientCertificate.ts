@@ -54,14 +54,19 @@ export function readClientCertificate(config: TokenConfig, attached: Attached, l
 
   const keyPem = exportKey(key);
   if (!certificate.checkPrivateKey(createPrivateKey(keyPem))) {
-    throw missing(config, `the private key found for "${label}" does not belong to its certificate`, 'give the certificate and its key the same label and CKA_ID');
+    throw missing(
+      config,
+      `the private key found for "${label}" does not belong to its certificate`,
+      'give the certificate and its key the same label and CKA_ID',
+    );
   }
   return { certificatePem: certificate.toString(), keyPem };
 
   function exportKey(object: Handle): string {
     const need = (type: number): Buffer => {
       const value = readAttribute(p11, session, object, type);
-      if (!value) throw new UnsupportedKeyError(`the token does not reveal attribute 0x${type.toString(16)} of the key`);
+      if (!value)
+        throw new UnsupportedKeyError(`the token does not reveal attribute 0x${type.toString(16)} of the key`);
       return value;
     };
     const keyType = readUlong(p11, session, object, CKA_KEY_TYPE);
@@ -71,7 +76,11 @@ export function readClientCertificate(config: TokenConfig, attached: Attached, l
       throw new UnsupportedKeyError(`key type ${keyType ?? 'unknown'} is neither RSA nor EC`);
     } catch (error) {
       if (!(error instanceof UnsupportedKeyError)) throw error;
-      throw new BrokerError('not-extractable', `the private key "${label}" on ${tokenWanted(config)} cannot be exported: ${error.message}`, 'use an RSA or EC (P-256, P-384, P-521) key, or keep the client key as a secret on the token');
+      throw new BrokerError(
+        'not-extractable',
+        `the private key "${label}" on ${tokenWanted(config)} cannot be exported: ${error.message}`,
+        'use an RSA or EC (P-256, P-384, P-521) key, or keep the client key as a secret on the token',
+      );
     }
   }
 }
@@ -93,16 +102,30 @@ function rsaParts(need: (type: number) => Buffer): RsaParts {
  * The X.509 certificate labelled `label` and its private key (same label, else the
  * certificate's CKA_ID). Runs logged in: keys are private.
  */
-export function findCertificateAndKey(config: TokenConfig, { p11, session }: Attached, label: string): { certificate: X509Certificate; key: Handle } {
+export function findCertificateAndKey(
+  config: TokenConfig,
+  { p11, session }: Attached,
+  label: string,
+): { certificate: X509Certificate; key: Handle } {
   const [cert] = findObjects(p11, session, [
     { type: CKA_CLASS, value: CKO_CERTIFICATE },
     { type: CKA_CERTIFICATE_TYPE, value: CKC_X_509 },
     { type: CKA_LABEL, value: label },
   ]);
   const der = cert && readAttribute(p11, session, cert, CKA_VALUE);
-  if (!cert || !der) throw missing(config, `no X.509 certificate labelled "${label}"`, `pkcs11-tool --module ${config.module} --login --write-object cert.der --type cert --label "${label}" --id <hex id>`);
+  if (!cert || !der)
+    throw missing(
+      config,
+      `no X.509 certificate labelled "${label}"`,
+      `pkcs11-tool --module ${config.module} --login --write-object cert.der --type cert --label "${label}" --id <hex id>`,
+    );
   const key = findKey(cert);
-  if (!key) throw missing(config, `no private key labelled "${label}" or with the certificate's CKA_ID`, `pkcs11-tool --module ${config.module} --login --write-object key.der --type privkey --label "${label}" --id <the certificate's id>`);
+  if (!key)
+    throw missing(
+      config,
+      `no private key labelled "${label}" or with the certificate's CKA_ID`,
+      `pkcs11-tool --module ${config.module} --login --write-object key.der --type privkey --label "${label}" --id <the certificate's id>`,
+    );
   return { certificate: new X509Certificate(der), key };
 
   function findKey(certificateObject: Handle): Handle | undefined {
@@ -121,5 +144,9 @@ export function findCertificateAndKey(config: TokenConfig, { p11, session }: Att
 }
 
 function missing(config: TokenConfig, what: string, write: string): BrokerError {
-  return new BrokerError('secret-missing', `${tokenWanted(config)} has ${what}`, `write it to the token, e.g. ${write}`);
+  return new BrokerError(
+    'secret-missing',
+    `${tokenWanted(config)} has ${what}`,
+    `write it to the token, e.g. ${write}`,
+  );
 }

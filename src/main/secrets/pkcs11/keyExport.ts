@@ -16,7 +16,10 @@ export class UnsupportedKeyError extends Error {}
  */
 export function ecPrivateKeyPem(ecParams: Buffer, value: Buffer): string {
   const curve = CURVES[ecParams.toString('hex')];
-  if (!curve) throw new UnsupportedKeyError(`the EC curve ${ecParams.toString('hex')} is not one Kubecred can export (P-256, P-384, P-521, secp256k1)`);
+  if (!curve)
+    throw new UnsupportedKeyError(
+      `the EC curve ${ecParams.toString('hex')} is not one Kubecred can export (P-256, P-384, P-521, secp256k1)`,
+    );
   const d = leftPad(value, curve.bytes);
   try {
     const ecdh = createECDH(curve.openssl);

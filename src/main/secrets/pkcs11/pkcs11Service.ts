@@ -84,13 +84,17 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
     },
     async clientCertificate(tokenName, label) {
       const token = session(tokenName);
-      return token.run({ login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` }, (attached) =>
-        readClientCertificate(token.config, attached, label),
+      return token.run(
+        { login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` },
+        (attached) => readClientCertificate(token.config, attached, label),
       );
     },
     async tokenKey(tokenName, label) {
       const token = session(tokenName);
-      const key = await token.run({ login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` }, (attached) => describeTokenKey(token.config, attached, label));
+      const key = await token.run(
+        { login: true, failCode: 'token-unavailable', action: `read the certificate "${label}"` },
+        (attached) => describeTokenKey(token.config, attached, label),
+      );
       const graceEnds = token.pins.until();
       return graceEnds === undefined ? key : { ...key, loggedInUntil: new Date(graceEnds) };
     },
@@ -100,9 +104,18 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
       // C_Sign on a worker thread where the module can lock: a card waiting for a touch must
       // not stop the broker answering everyone else (the UI, cached credentials) meanwhile.
       const offThread = (call: () => Promise<Buffer>) => token.host.offThread(call);
-      return token.run({ login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` }, (attached) =>
-        // Asked once attached: the first use initialises the module, and only then is it known.
-        signWithTokenKey(token.config, attached, label, plan, pssParams, token.host.threadSafe ? offThread : undefined),
+      return token.run(
+        { login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` },
+        (attached) =>
+          // Asked once attached: the first use initialises the module, and only then is it known.
+          signWithTokenKey(
+            token.config,
+            attached,
+            label,
+            plan,
+            pssParams,
+            token.host.threadSafe ? offThread : undefined,
+          ),
       );
     },
     presence(tokenName) {

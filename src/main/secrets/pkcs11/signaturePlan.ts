@@ -3,7 +3,17 @@ import { BrokerError } from '../../core/brokerError.js';
 import { isTls12ClientTranscript } from './tls12Transcript.js';
 
 /** What the proxy asks the token to sign for: the TLS SignatureScheme crypto/tls picked. */
-export const SIGN_SCHEMES = ['rsa_pss_sha256', 'rsa_pss_sha384', 'rsa_pss_sha512', 'rsa_pkcs1_sha256', 'rsa_pkcs1_sha384', 'rsa_pkcs1_sha512', 'ecdsa_sha256', 'ecdsa_sha384', 'ecdsa_sha512'] as const;
+export const SIGN_SCHEMES = [
+  'rsa_pss_sha256',
+  'rsa_pss_sha384',
+  'rsa_pss_sha512',
+  'rsa_pkcs1_sha256',
+  'rsa_pkcs1_sha384',
+  'rsa_pkcs1_sha512',
+  'ecdsa_sha256',
+  'ecdsa_sha384',
+  'ecdsa_sha512',
+] as const;
 export type HashName = 'sha256' | 'sha384' | 'sha512';
 export type TokenKeyType = 'rsa' | 'ec';
 
@@ -28,7 +38,10 @@ const DIGEST_INFO: Readonly<Record<HashName, Buffer>> = {
 // RFC 8446, 4.4.3: 64 spaces, the context string, a zero byte, then the transcript hash
 // (SHA-256 or SHA-384, the cipher suite's). Nothing else is ever signed with the token's key,
 // so the broker is no signing oracle for other programs of the same user.
-const CLIENT_VERIFY_PREFIX = Buffer.concat([Buffer.alloc(64, 0x20), Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1')]);
+const CLIENT_VERIFY_PREFIX = Buffer.concat([
+  Buffer.alloc(64, 0x20),
+  Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'),
+]);
 const TRANSCRIPT_HASH_LENGTHS = new Set([32, 48]);
 
 /**
@@ -37,25 +50,38 @@ const TRANSCRIPT_HASH_LENGTHS = new Set([32, 48]);
  * says how the token signs it for `scheme`. Refuses anything else, a scheme the version
  * forbids (PKCS#1 v1.5 in 1.3), and a scheme that does not fit the token's key.
  */
-export function planSignature(scheme: string, message: Buffer, keyType: TokenKeyType, tlsVersion: ProxyTlsVersion = '1.3'): SignaturePlan {
+export function planSignature(
+  scheme: string,
+  message: Buffer,
+  keyType: TokenKeyType,
+  tlsVersion: ProxyTlsVersion = '1.3',
+): SignaturePlan {
   const match = /^(rsa_pss|rsa_pkcs1|ecdsa)_(sha256|sha384|sha512)$/.exec(scheme);
   if (!match) throw refused(`unknown signature scheme ${JSON.stringify(scheme).slice(0, 40)}`);
   const [, family, hash] = match as unknown as [string, 'rsa_pss' | 'rsa_pkcs1' | 'ecdsa', HashName];
   if (tlsVersion === '1.2') {
-    if (!isTls12ClientTranscript(message)) throw refused('the proxy asked to sign something that is not a TLS 1.2 client handshake transcript');
+    if (!isTls12ClientTranscript(message))
+      throw refused('the proxy asked to sign something that is not a TLS 1.2 client handshake transcript');
   } else {
-    const prefixOk = message.length > CLIENT_VERIFY_PREFIX.length && message.subarray(0, CLIENT_VERIFY_PREFIX.length).equals(CLIENT_VERIFY_PREFIX);
+    const prefixOk =
+      message.length > CLIENT_VERIFY_PREFIX.length &&
+      message.subarray(0, CLIENT_VERIFY_PREFIX.length).equals(CLIENT_VERIFY_PREFIX);
     if (!prefixOk || !TRANSCRIPT_HASH_LENGTHS.has(message.length - CLIENT_VERIFY_PREFIX.length)) {
       throw refused('the proxy asked to sign something that is not a TLS 1.3 client CertificateVerify');
     }
     if (family === 'rsa_pkcs1') throw refused('TLS 1.3 does not sign with RSA PKCS#1 v1.5');
   }
-  if ((family === 'ecdsa') !== (keyType === 'ec')) throw refused(`scheme ${scheme} does not fit the token's ${keyType === 'ec' ? 'EC' : 'RSA'} key`);
+  if ((family === 'ecdsa') !== (keyType === 'ec'))
+    throw refused(`scheme ${scheme} does not fit the token's ${keyType === 'ec' ? 'EC' : 'RSA'} key`);
   const digest = createHash(hash).update(message).digest();
   if (family === 'rsa_pkcs1') return { mechanism: 'rsa-pkcs1', hash, data: Buffer.concat([DIGEST_INFO[hash], digest]) };
   return { mechanism: family === 'ecdsa' ? 'ecdsa' : 'rsa-pss', hash, data: digest };
 }
 
 function refused(message: string): BrokerError {
-  return new BrokerError('denied', `kubecred-proxy: ${message}`, 'this is a bug in kubecred-proxy or another program on the broker\'s control channel; restart Kubecred');
+  return new BrokerError(
+    'denied',
+    `kubecred-proxy: ${message}`,
+    "this is a bug in kubecred-proxy or another program on the broker's control channel; restart Kubecred",
+  );
 }

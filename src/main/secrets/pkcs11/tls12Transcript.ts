@@ -22,7 +22,7 @@ const TLS12 = 0x0303;
 export function isTls12ClientTranscript(message: Buffer): boolean {
   const types: number[] = [];
   let serverVersion = -1;
-  for (let offset = 0; offset < message.length; ) {
+  for (let offset = 0; offset < message.length;) {
     if (offset + 4 > message.length) return false;
     const type = message[offset]!;
     const length = message.readUIntBE(offset + 1, 3);
@@ -32,6 +32,15 @@ export function isTls12ClientTranscript(message: Buffer): boolean {
     types.push(type);
     offset = body + length;
   }
-  const expected = [CLIENT_HELLO, SERVER_HELLO, CERTIFICATE, ...(types[3] === SERVER_KEY_EXCHANGE ? [SERVER_KEY_EXCHANGE] : []), CERTIFICATE_REQUEST, SERVER_HELLO_DONE, CERTIFICATE, CLIENT_KEY_EXCHANGE];
+  const expected = [
+    CLIENT_HELLO,
+    SERVER_HELLO,
+    CERTIFICATE,
+    ...(types[3] === SERVER_KEY_EXCHANGE ? [SERVER_KEY_EXCHANGE] : []),
+    CERTIFICATE_REQUEST,
+    SERVER_HELLO_DONE,
+    CERTIFICATE,
+    CLIENT_KEY_EXCHANGE,
+  ];
   return serverVersion === TLS12 && types.length === expected.length && types.every((type, i) => type === expected[i]);
 }

@@ -9,12 +9,21 @@ import { UserDeclined } from '../../core/userDeclined.js';
 // carries a PIN or a secret value (only CKR_* names and labels).
 
 export function tokenWanted(token: TokenConfig): string {
-  const by = [token.label !== undefined ? `label "${token.label}"` : '', token.serial !== undefined ? `serial ${token.serial}` : ''].filter(Boolean).join(', ');
+  const by = [
+    token.label !== undefined ? `label "${token.label}"` : '',
+    token.serial !== undefined ? `serial ${token.serial}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `token "${token.name}" (${by})`;
 }
 
 export function unknownToken(name: string): BrokerError {
-  return new BrokerError('not-found', `no token "${name}" in config.yaml`, 'add it under tokens: with its module and label or serial');
+  return new BrokerError(
+    'not-found',
+    `no token "${name}" in config.yaml`,
+    'add it under tokens: with its module and label or serial',
+  );
 }
 
 export function notPresent(token: TokenConfig): BrokerError {
@@ -33,16 +42,31 @@ export function tokenGone(token: TokenConfig, error: unknown): BrokerError {
   );
 }
 
-export function operationFailed(code: 'token-unavailable' | 'secret-store-unavailable', token: TokenConfig, action: string, error: unknown): BrokerError {
-  return new BrokerError(code, `${tokenWanted(token)} could not ${action} (${describeFailure(error)})`, `check the token with \`pkcs11-tool --module ${token.module} --list-objects\` and try again`);
+export function operationFailed(
+  code: 'token-unavailable' | 'secret-store-unavailable',
+  token: TokenConfig,
+  action: string,
+  error: unknown,
+): BrokerError {
+  return new BrokerError(
+    code,
+    `${tokenWanted(token)} could not ${action} (${describeFailure(error)})`,
+    `check the token with \`pkcs11-tool --module ${token.module} --list-objects\` and try again`,
+  );
 }
 
 export function loginCancelled(token: TokenConfig): BrokerError {
-  return new UserDeclined('locked', `${tokenWanted(token)} is locked: the PIN prompt was cancelled`, `run: kubecred token login ${token.name}`);
+  return new UserDeclined(
+    'locked',
+    `${tokenWanted(token)} is locked: the PIN prompt was cancelled`,
+    `run: kubecred token login ${token.name}`,
+  );
 }
 
 export function pinIncorrect(token: TokenConfig, flagsAfter: PinFlags | undefined, remembered: boolean): BrokerError {
-  const what = remembered ? 'the PIN remembered from your last login was refused (was it changed elsewhere?)' : 'the PIN was incorrect';
+  const what = remembered
+    ? 'the PIN remembered from your last login was refused (was it changed elsewhere?)'
+    : 'the PIN was incorrect';
   const hint = flagsAfter?.locked
     ? pinLockedHint(token)
     : `nothing was retried, each wrong PIN counts against the token's tries; check the PIN, then run: kubecred token login ${token.name}`;
@@ -58,13 +82,17 @@ export function pinUnusable(token: TokenConfig, error: unknown): BrokerError {
 }
 
 export function pinLocked(token: TokenConfig): BrokerError {
-  return new BrokerError('locked', `${tokenWanted(token)} has locked its user PIN after too many wrong PINs; no PIN was sent`, pinLockedHint(token));
+  return new BrokerError(
+    'locked',
+    `${tokenWanted(token)} has locked its user PIN after too many wrong PINs; no PIN was sent`,
+    pinLockedHint(token),
+  );
 }
 
 function pinLockedHint(token: TokenConfig): string {
   return (
     `unblock the user PIN with the SO PIN / PUK (e.g. \`pkcs11-tool --module ${token.module} --login --login-type so --init-pin\`, ` +
-    'or the card vendor\'s tool such as `ykman piv access unblock-pin`), then run: ' +
+    "or the card vendor's tool such as `ykman piv access unblock-pin`), then run: " +
     `kubecred token login ${token.name}`
   );
 }

@@ -42,7 +42,8 @@ export async function describeToken(token: TokenSession): Promise<TokenInfo> {
   try {
     attached = await token.attach();
   } catch (error) {
-    const problem = error instanceof BrokerError ? [error.message, error.hint].filter(Boolean).join('; ') : String(error);
+    const problem =
+      error instanceof BrokerError ? [error.message, error.hint].filter(Boolean).join('; ') : String(error);
     return { ...base, present: false, loggedIn: false, objects: [], problem };
   }
   const { info, slot } = attached;

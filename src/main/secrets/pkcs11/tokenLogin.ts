@@ -28,7 +28,8 @@ export function loginOnce(owner: TokenSession, token: Attached, pin: string, rem
       owner.pins.forget();
       if (code === CKR.CKR_PIN_INCORRECT) throw pinIncorrect(owner.config, flagsNow(token), remembered);
       if (code === CKR.CKR_PIN_LOCKED) throw pinLocked(owner.config);
-      if (code === CKR.CKR_PIN_INVALID || code === CKR.CKR_PIN_LEN_RANGE || code === CKR.CKR_PIN_EXPIRED) throw pinUnusable(owner.config, error);
+      if (code === CKR.CKR_PIN_INVALID || code === CKR.CKR_PIN_LEN_RANGE || code === CKR.CKR_PIN_EXPIRED)
+        throw pinUnusable(owner.config, error);
       if (isTokenGone(error)) {
         owner.lose();
         throw tokenGone(owner.config, error);

@@ -52,7 +52,13 @@ export class TokenSecretStore implements SecretStore {
       const old = findObjects(p11, session, dataObjects([{ type: CKA_LABEL, value: label(ref) }]));
       const bytes = Buffer.from(value, 'utf8');
       try {
-        p11.C_CreateObject(session, dataObjects([{ type: CKA_LABEL, value: label(ref) }, { type: CKA_VALUE, value: bytes }]));
+        p11.C_CreateObject(
+          session,
+          dataObjects([
+            { type: CKA_LABEL, value: label(ref) },
+            { type: CKA_VALUE, value: bytes },
+          ]),
+        );
       } finally {
         bytes.fill(0);
       }

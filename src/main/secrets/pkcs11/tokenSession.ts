@@ -83,7 +83,11 @@ export class TokenSession {
         throw operationFailed(options.failCode, this.config, options.action, error);
       }
     }
-    throw new BrokerError('locked', `token "${this.config.name}" keeps logging out`, `run: kubecred token login ${this.config.name}`);
+    throw new BrokerError(
+      'locked',
+      `token "${this.config.name}" keeps logging out`,
+      `run: kubecred token login ${this.config.name}`,
+    );
   }
 
   /** The token's slot and our session, found again when needed. Never asks for a PIN. */

@@ -2,7 +2,20 @@ import type { TokenConfig } from '../../../shared/config/schema.js';
 import { BrokerError } from '../../core/brokerError.js';
 import type { HashName, SignaturePlan, TokenKeyType } from './signaturePlan.js';
 import { findCertificateAndKey } from './clientCertificate.js';
-import { CKA_KEY_TYPE, CKG_MGF1_SHA256, CKG_MGF1_SHA384, CKG_MGF1_SHA512, CKK_EC, CKK_RSA, CKM_ECDSA, CKM_RSA_PKCS, CKM_RSA_PKCS_PSS, CKM_SHA256, CKM_SHA384, CKM_SHA512 } from './constants.js';
+import {
+  CKA_KEY_TYPE,
+  CKG_MGF1_SHA256,
+  CKG_MGF1_SHA384,
+  CKG_MGF1_SHA512,
+  CKK_EC,
+  CKK_RSA,
+  CKM_ECDSA,
+  CKM_RSA_PKCS,
+  CKM_RSA_PKCS_PSS,
+  CKM_SHA256,
+  CKM_SHA384,
+  CKM_SHA512,
+} from './constants.js';
 import { readUlong } from './objects.js';
 import { tokenWanted } from './tokenErrors.js';
 import type { Attached } from './tokenSession.js';
@@ -39,12 +52,23 @@ export function describeTokenKey(config: TokenConfig, attached: Attached, label:
  * binding's tag for RSA-PSS parameters (pkcs11js numbers it itself). For ECDSA the token
  * answers r||s; the proxy turns that into DER.
  */
-export function signWithTokenKey(config: TokenConfig, attached: Attached, label: string, plan: SignaturePlan, pssParams: number, offThread?: OffThread): Buffer | Promise<Buffer> {
+export function signWithTokenKey(
+  config: TokenConfig,
+  attached: Attached,
+  label: string,
+  plan: SignaturePlan,
+  pssParams: number,
+  offThread?: OffThread,
+): Buffer | Promise<Buffer> {
   const { p11, session } = attached;
   const { key } = findCertificateAndKey(config, attached, label);
   const keyType = keyTypeOf(config, attached, key, label);
   if ((plan.mechanism === 'ecdsa') !== (keyType === 'ec')) {
-    throw new BrokerError('token-unavailable', `the key "${label}" on ${tokenWanted(config)} is ${keyType === 'ec' ? 'an EC' : 'an RSA'} key, not what the proxy asked to sign with`, 'restart Kubecred so the proxy reads the key again');
+    throw new BrokerError(
+      'token-unavailable',
+      `the key "${label}" on ${tokenWanted(config)} is ${keyType === 'ec' ? 'an EC' : 'an RSA'} key, not what the proxy asked to sign with`,
+      'restart Kubecred so the proxy reads the key again',
+    );
   }
   const hash = HASHES[plan.hash];
   const mechanism =
@@ -52,15 +76,24 @@ export function signWithTokenKey(config: TokenConfig, attached: Attached, label:
       ? { mechanism: CKM_ECDSA }
       : plan.mechanism === 'rsa-pkcs1'
         ? { mechanism: CKM_RSA_PKCS } // the plan's data is the DigestInfo already
-        : { mechanism: CKM_RSA_PKCS_PSS, parameter: { type: pssParams, hashAlg: hash.mechanism, mgf: hash.mgf, saltLen: plan.data.length } };
+        : {
+            mechanism: CKM_RSA_PKCS_PSS,
+            parameter: { type: pssParams, hashAlg: hash.mechanism, mgf: hash.mgf, saltLen: plan.data.length },
+          };
   p11.C_SignInit(session, mechanism, key);
   if (!offThread) return Buffer.from(p11.C_Sign(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES)));
-  return offThread(async () => Buffer.from(await p11.C_SignAsync(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES))));
+  return offThread(async () =>
+    Buffer.from(await p11.C_SignAsync(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES))),
+  );
 }
 
 function keyTypeOf(config: TokenConfig, { p11, session }: Attached, key: Buffer, label: string): TokenKeyType {
   const type = readUlong(p11, session, key, CKA_KEY_TYPE);
   if (type === CKK_RSA) return 'rsa';
   if (type === CKK_EC) return 'ec';
-  throw new BrokerError('token-unavailable', `the key "${label}" on ${tokenWanted(config)} is neither RSA nor EC`, 'use an RSA or EC (P-256, P-384) key');
+  throw new BrokerError(
+    'token-unavailable',
+    `the key "${label}" on ${tokenWanted(config)} is neither RSA nor EC`,
+    'use an RSA or EC (P-256, P-384) key',
+  );
 }
