@@ -9,33 +9,15 @@ import { systemClock } from '../../src/main/core/clock.js';
 import { silentLogger, type Logger } from '../../src/main/core/logger.js';
 import type { LoginPrompt, LoginUiPort } from '../../src/main/core/uiPorts.js';
 import { OidcProvider } from '../../src/main/providers/oidc/oidcProvider.js';
-import type { SecretRef, SecretStore } from '../../src/main/core/secretStore.js';
+import type { SecretRef } from '../../src/main/core/secretStore.js';
 import { startBrowser, type BrowserDriver, type SignInOptions } from '../support/browserDriver.js';
 import { DEVICE_GRANT, startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { REPO_ROOT } from '../support/repo.js';
+import { MemorySecretStore } from '../support/fakes/memorySecretStore.js';
 
 const PROFILE = 'oidc-test';
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const REFRESH: SecretRef = { profile: PROFILE, field: 'refresh-token' };
-
-class MemoryStore implements SecretStore {
-  readonly name = 'memory store';
-  readonly values = new Map<string, string>();
-  async get({ profile, field }: SecretRef) {
-    return this.values.get(`${profile}/${field}`);
-  }
-  async set({ profile, field }: SecretRef, value: string) {
-    this.values.set(`${profile}/${field}`, value);
-  }
-  async delete({ profile, field }: SecretRef) {
-    return this.values.delete(`${profile}/${field}`);
-  }
-  async list(profile: string) {
-    return [...this.values.keys()]
-      .filter((key) => key.startsWith(`${profile}/`))
-      .map((key) => key.slice(profile.length + 1));
-  }
-}
 
 /** What the "user" does with a browser URL: sign in, refuse, have no browser, or ignore the tab. */
 type BrowserBehaviour =
@@ -132,7 +114,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
 
   function provider(
     ui: LoginUiPort,
-    store: MemoryStore,
+    store: MemorySecretStore,
     overrides: Partial<OidcProfileConfig> = {},
     loginTimeoutMs?: number,
   ) {
@@ -152,7 +134,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
   });
 
   it('logs in with the code flow in chromium, then renews by refresh without a browser', async () => {
-    const store = new MemoryStore();
+    const store = new MemorySecretStore();
     const ui = testUi({
       kind: 'sign-in',
       options: { login: 'alice', screenshots: { dir: SCREENSHOTS, prefix: 'oidc-browser' } },
@@ -197,7 +179,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
   });
 
   it('makes one login for 20 callers at once, and one refresh after that', async () => {
-    const store = new MemoryStore();
+    const store = new MemorySecretStore();
     const ui = testUi({ kind: 'sign-in' });
     const oidc = provider(ui, store);
 
@@ -218,7 +200,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
   });
 
   it('after the issuer revokes the refresh token: the clear error without a browser, a new login with one', async () => {
-    const store = new MemoryStore();
+    const store = new MemorySecretStore();
     const first = await provider(testUi({ kind: 'sign-in' }), store).getCredential(context(true));
     expect(await issuer.revokeAllRefreshTokens()).toBeGreaterThan(0);
 
@@ -241,7 +223,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
   });
 
   it('uses the device grant (flow: device), then refreshes', async () => {
-    const store = new MemoryStore();
+    const store = new MemorySecretStore();
     const ui = testUi(
       { kind: 'no-browser' },
       { login: 'carol', screenshots: { dir: SCREENSHOTS, prefix: 'oidc-device' } },
@@ -269,12 +251,12 @@ describe('OIDC provider against oidc-provider and chromium', () => {
 
   it('flow auto falls back to the device grant when no browser opens, and fails clearly when nobody can prompt', async () => {
     const ui = testUi({ kind: 'no-browser' }, { login: 'dave' });
-    const credential = await provider(ui, new MemoryStore()).getCredential(context(true));
+    const credential = await provider(ui, new MemorySecretStore()).getCredential(context(true));
     expect(ui.prompts.map((p) => p.kind)).toEqual(['device']);
     expect(credential.identity).toBe(`${issuer.issuer} dave`);
     expect(issuer.counts.authorizations).toBe(0);
 
-    const headless = provider(testUi({ kind: 'no-browser' }), new MemoryStore());
+    const headless = provider(testUi({ kind: 'no-browser' }), new MemorySecretStore());
     await expect(headless.getCredential(context(false))).rejects.toMatchObject({
       code: 'locked',
       message: expect.stringContaining('has no refresh token'),
@@ -283,7 +265,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
   });
 
   it('login() is interactive even with a refresh token; logout() revokes and forgets it', async () => {
-    const store = new MemoryStore();
+    const store = new MemorySecretStore();
     const ui = testUi({ kind: 'sign-in', options: { login: 'erin' } });
     const oidc = provider(ui, store);
     await oidc.getCredential(context(true));
@@ -305,7 +287,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
 
   it('reports a refusal at the issuer and a browser that never comes back', async () => {
     const denied = testUi({ kind: 'deny', options: { screenshots: { dir: SCREENSHOTS, prefix: 'oidc-denied' } } });
-    const refusal = await provider(denied, new MemoryStore())
+    const refusal = await provider(denied, new MemorySecretStore())
       .getCredential(context(true))
       .catch((e: unknown) => e);
     expect(refusal).toMatchObject({
@@ -316,7 +298,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
 
     const started = Date.now();
     const ignored = testUi({ kind: 'ignore' });
-    await expect(provider(ignored, new MemoryStore(), {}, 1500).login(context(true))).rejects.toMatchObject({
+    await expect(provider(ignored, new MemorySecretStore(), {}, 1500).login(context(true))).rejects.toMatchObject({
       code: 'provider-failed',
       message: `the browser sign-in for profile "${PROFILE}" was not finished within 2 s`,
       hint: `run: kubecred login ${PROFILE} to try again`,
@@ -326,7 +308,7 @@ describe('OIDC provider against oidc-provider and chromium', () => {
 
   it('needs caFile to trust a private issuer, and says so', async () => {
     const oidc = new OidcProvider(profile({ caFile: undefined }), {
-      store: async () => new MemoryStore(),
+      store: async () => new MemorySecretStore(),
       ui: testUi({ kind: 'ignore' }),
       clock: systemClock,
       logger: silentLogger,

@@ -10,13 +10,13 @@ import { promisify } from 'node:util';
 import type * as Pkcs11Js from 'pkcs11js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenSchema, type TokenConfig } from '../../src/shared/config/schema.js';
-import { BrokerError } from '../../src/main/core/brokerError.js';
 import type { PinRequest, SecretPromptPort } from '../../src/main/core/uiPorts.js';
 import * as K from '../../src/main/secrets/pkcs11/constants.js';
 import { createPkcs11Service, type Pkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
 import { planSignature } from '../../src/main/secrets/pkcs11/signaturePlan.js';
 import { SOFTHSM_MODULE, createExtractableKey, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
 import { FakeClock } from '../support/fakes/fakeClock.js';
+import { brokerFailure } from '../support/brokerFailure.js';
 
 const exec = promisify(execFile);
 const PIN = '246810';
@@ -93,15 +93,6 @@ function slowSigningModule(
     }
     return { ...real, PKCS11: SlowCard };
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'expected a BrokerError').toBeInstanceOf(BrokerError);
-  return error as BrokerError;
 }
 
 describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
@@ -324,7 +315,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     const { service, store, askPin, counts } = start({ pins: [WRONG_PIN, WRONG_PIN, PIN] });
     const ref = { profile: 'wrong', field: 'token' };
 
-    const first = await failure(store.get(ref));
+    const first = await brokerFailure(store.get(ref));
     expect(first.code).toBe('pin-incorrect');
     expect(first.message).toContain('token "hsm"');
     expect(first.message).toContain('tries are low');
@@ -336,7 +327,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     const [afterWrong] = await service.listTokens();
     expect(afterWrong?.flags).toEqual({ countLow: true, finalTry: false, locked: false });
 
-    await failure(store.get(ref));
+    await brokerFailure(store.get(ref));
     expect(counts.logins).toBe(2);
     expect(askPin).toHaveBeenCalledTimes(2);
     // The next prompt tells the user the token's tries are low.
@@ -350,7 +341,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
 
   it('a cancelled prompt reports locked and sends no PIN', async () => {
     const { store, counts } = start({ pins: [null] });
-    const error = await failure(store.get({ profile: 'demo', field: 'token' }));
+    const error = await brokerFailure(store.get({ profile: 'demo', field: 'token' }));
     expect(error.code).toBe('locked');
     expect(error.hint).toBe('run: kubecred token login hsm');
     expect(counts.logins).toBe(0);
@@ -359,7 +350,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
   it('login() is one C_Login and serves the grace; logout and lockAll forget the PIN', async () => {
     const { service, store, askPin, counts } = start();
     const ref = { profile: 'demo', field: 'token' };
-    const wrong = await failure(service.login('hsm', WRONG_PIN));
+    const wrong = await brokerFailure(service.login('hsm', WRONG_PIN));
     expect(wrong.code).toBe('pin-incorrect');
     expect(counts.logins).toBe(1);
     await service.login('hsm', PIN);
@@ -376,7 +367,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     expect((await service.listTokens())[0]?.loggedIn).toBe(false);
     await store.get(ref);
     expect(askPin).toHaveBeenCalledTimes(2);
-    expect((await failure(service.logout('nope'))).code).toBe('not-found');
+    expect((await brokerFailure(service.logout('nope'))).code).toBe('not-found');
   });
 
   it('signs off the main thread: timers keep firing while a slow card signs, and another operation on the token waits its turn', async () => {
@@ -435,11 +426,11 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
     await store.set(ref, PLANTED);
     await hsm.remove();
     try {
-      const gone = await failure(store.get(ref));
+      const gone = await brokerFailure(store.get(ref));
       expect(gone.code).toBe('token-unavailable');
       expect(gone.message).toContain('token "hsm" (label "kc-test")');
       expect(gone.hint).toMatch(/insert the token|reconnect the token/);
-      const again = await failure(store.get(ref));
+      const again = await brokerFailure(store.get(ref));
       expect(again.code).toBe('token-unavailable');
       const [listed] = await service.listTokens();
       expect(listed).toMatchObject({ present: false, loggedIn: false });
@@ -455,7 +446,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
   it('a missing module is a clear error, not a crash', async () => {
     const ghost = tokenSchema.parse({ name: 'ghost', module: join(dir, 'no-such-pkcs11.so'), label: 'x' });
     const { service } = start({ tokens: [ghost] });
-    const error = await failure(service.secretStore('ghost').get({ profile: 'demo', field: 'token' }));
+    const error = await brokerFailure(service.secretStore('ghost').get({ profile: 'demo', field: 'token' }));
     expect(error.code).toBe('token-unavailable');
     expect(error.message).toContain('token "ghost"');
     expect(error.message).toContain('no-such-pkcs11.so could not be loaded');
@@ -481,7 +472,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
   it('refuses keys that cannot leave the token, and says what works instead', async () => {
     const { service } = start();
     for (const label of ['hw-client', 'imported-sensitive']) {
-      const error = await failure(service.clientCertificate('hsm', label));
+      const error = await brokerFailure(service.clientCertificate('hsm', label));
       expect(error.code).toBe('not-extractable');
       expect(error.message).toContain('cannot leave the token');
       expect(error.message).toContain('ExecCredential');
@@ -489,7 +480,7 @@ describe.skipIf(!SOFTHSM_MODULE)('PKCS#11 tokens (SoftHSM2)', () => {
       expect(error.hint).toContain('proxy:');
       expect(error.hint).toContain('docs/exec-proxy.md');
     }
-    const missing = await failure(service.clientCertificate('hsm', 'no-such-cert'));
+    const missing = await brokerFailure(service.clientCertificate('hsm', 'no-such-cert'));
     expect(missing.code).toBe('secret-missing');
     expect(missing.message).toContain('no X.509 certificate labelled "no-such-cert"');
   });

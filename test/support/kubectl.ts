@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 export interface KubectlBuild {
@@ -67,12 +67,20 @@ export function runKubectl(
   opts: { env?: Record<string, string>; kubeconfig: string; stdin?: string },
 ): Promise<KubectlResult> {
   const started = performance.now();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, KUBECONFIG: opts.kubeconfig };
+  // A kubeconfig that runs Kubecred, run without KUBECRED_HOME, would reach (or start) a
+  // broker in the real home: refuse, so the test that forgot says so instead of leaking one.
+  // (kubectl config and version --client never run a credential plugin.)
+  const offline = args[0] === 'config' || (args[0] === 'version' && args.includes('--client'));
+  if (!offline && !env.KUBECRED_HOME && callsKubecred(opts.kubeconfig)) {
+    return Promise.reject(new Error(`runKubectl: ${opts.kubeconfig} runs Kubecred but env has no KUBECRED_HOME`));
+  }
   return new Promise((resolve, reject) => {
     const child = execFile(
       bin,
       args,
       {
-        env: { ...process.env, ...opts.env, KUBECONFIG: opts.kubeconfig },
+        env,
         timeout: TIMEOUT_MS,
         maxBuffer: 64 * 1024 * 1024,
         encoding: 'utf8',
@@ -90,4 +98,18 @@ export function runKubectl(
     // non-interactive caller, as under CI, and nothing can block waiting for input.
     child.stdin?.end(opts.stdin);
   });
+}
+
+function callsKubecred(kubeconfigs: string): boolean {
+  return kubeconfigs
+    .split(delimiter)
+    .some((file) => /command["']?\s*:\s*["']?[^\s"',}]*kubecred/.test(readFileIfAny(file)));
+}
+
+function readFileIfAny(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }

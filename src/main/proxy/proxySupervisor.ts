@@ -129,10 +129,14 @@ export class ProxySupervisor {
     };
   }
 
-  /** Ends every upstream connection of the profile (its token went away, or was locked). */
-  async revoke(profile: string): Promise<void> {
+  /**
+   * Ends every upstream connection of the profile (its token went away, or was locked);
+   * `reason`, when given, is what kubectl is told about the requests this ends.
+   */
+  async revoke(profile: string, reason?: string): Promise<void> {
     const running = await this.running?.catch(() => undefined);
-    if (running && this.listening.has(profile)) await running.process.channel.request('revoke', { profile });
+    if (running && this.listening.has(profile))
+      await running.process.channel.request('revoke', { profile, ...(reason ? { reason } : {}) });
   }
 
   /** Ends every upstream connection of the profiles that sign with `token` (logged out, or pulled). */
@@ -140,7 +144,12 @@ export class ProxySupervisor {
     await Promise.all(
       [...this.listening.values()]
         .filter(({ profile }) => profile.token === token)
-        .map(({ profile }) => this.revoke(profile.name)),
+        .map(({ profile }) =>
+          this.revoke(
+            profile.name,
+            `the key of token "${token}" went away (pulled out, locked or logged out); insert the token or run kubecred token login ${token}, and run the command again`,
+          ),
+        ),
     );
   }
 

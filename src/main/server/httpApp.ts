@@ -41,6 +41,8 @@ export function httpApp(routes: Route[], clientSecret: string, logger: Logger) {
       const failure = asBrokerError(error);
       if (failure.code === 'internal')
         logger.error('request failed', { path: request.url?.slice(0, 200), reason: (error as Error)?.stack });
+      // An answer already begun cannot become an error: cut it, so the client sees it end short.
+      if (response.headersSent) return void response.destroy();
       if (failure.code === 'too-large' || !request.complete) response.setHeader('connection', 'close');
       replyError(response, failure, wantsJson(request));
     }

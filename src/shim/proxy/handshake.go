@@ -184,7 +184,7 @@ func (u *upstream) handshake(ctx context.Context, network, addr string, protocol
 	tracked, ok := u.conns.track(raw, u.ctx)
 	if !ok {
 		_ = raw.Close()
-		return nil, errRevoked
+		return nil, u.cause(u.ctx, errRevoked)
 	}
 	config := u.tls.Clone()
 	config.NextProtos = protocols
@@ -208,7 +208,7 @@ func (u *upstream) cause(ctx context.Context, err error) error {
 	cause := context.Cause(ctx)
 	switch {
 	case errors.Is(cause, errRevoked):
-		return errRevoked
+		return cause // errRevoked, or a revocation with the broker's reason
 	case errors.Is(cause, context.DeadlineExceeded):
 		return fmt.Errorf("the TLS handshake took longer than %v (a PIN prompt left unanswered?)", handshakeTimeout)
 	}

@@ -193,14 +193,16 @@ func (l *listener) audit(r *http.Request, code int, started time.Time) {
 // revoke ends every request and upstream connection of the profile and forgets its TLS
 // sessions: the next request needs a new handshake, so a new signature from the token.
 // Requests end through their contexts (an upgraded stream's backend closes with it), and the
-// TCP connections close under them, which also stops a response already streaming.
-func (l *listener) revoke() {
+// TCP connections close under them, which also stops a response already streaming. reason,
+// when the broker gives one, is what kubectl is told (it names the token and the fix).
+func (l *listener) revoke(reason string) {
+	cause := revokedBy(reason)
 	l.mu.Lock()
 	for _, cancel := range l.inFlight {
-		cancel(errRevoked)
+		cancel(cause)
 	}
 	for _, g := range l.generations {
-		g.retire(errRevoked)
+		g.retire(cause)
 	}
 	fresh := newUpstream(l.profile, l.current.route, brokerAsk(l.ctl, l.profile), l.conns, l.diag, sessionCacheSize)
 	l.current, l.generations = fresh, []*upstream{fresh}

@@ -41,6 +41,7 @@ type profileRequest struct {
 	Profile    string  `json:"profile"`
 	TTLSeconds int     `json:"ttlSeconds"`
 	Caller     *string `json:"caller"`
+	Reason     string  `json:"reason"` // revoke: why, in words for kubectl's user
 }
 
 // handle answers one broker request; its error is the reply's message, so it says what to do.
@@ -103,7 +104,7 @@ func (p *proxy) handle(kind string, raw json.RawMessage) (map[string]any, error)
 		l := p.listeners[r.Profile]
 		p.mu.Unlock()
 		if l != nil {
-			l.revoke()
+			l.revoke(r.Reason)
 		}
 		return map[string]any{}, nil
 	}

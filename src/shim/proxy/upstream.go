@@ -121,6 +121,21 @@ func validHeaderName(name string) bool {
 // errRevoked is the cause of every request and handshake a revoke (or close) ended.
 var errRevoked = errors.New("revoked")
 
+// revocation is a revoke's cause with the broker's words for it ("the key of token "hsm"
+// went away ..."), so kubectl is told which token and what to do; it is errRevoked to errors.Is.
+type revocation struct{ reason string }
+
+func (r *revocation) Error() string        { return "revoked: " + r.reason }
+func (r *revocation) Is(target error) bool { return target == errRevoked }
+
+// revokedBy is the cause a revoke gives: errRevoked itself when the broker gave no reason.
+func revokedBy(reason string) error {
+	if reason == "" {
+		return errRevoked
+	}
+	return &revocation{reason: reason}
+}
+
 // upstream is one generation of a profile's way to the cluster: its settings, its TLS session
 // cache and its connections' transports. A revoke starts a new generation, so nothing from
 // before (a session ticket, an idle connection) lets a request skip a new token signature.
@@ -231,6 +246,11 @@ func (u *upstream) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var refusal *brokerError
 	switch {
 	case errors.Is(context.Cause(r.Context()), errRevoked) || errors.Is(err, errRevoked):
+		var why *revocation
+		if errors.As(context.Cause(r.Context()), &why) || errors.As(err, &why) {
+			writeStatus(w, http.StatusServiceUnavailable, fmt.Sprintf("kubecred-proxy ended this request: %.300s", why.reason))
+			return
+		}
 		writeStatus(w, http.StatusServiceUnavailable, fmt.Sprintf("kubecred-proxy ended this request: the token key of profile %s was locked or removed; unlock or insert it and run the command again", u.profile))
 	case errors.As(err, &refusal) && refusal.status != 0:
 		writeStatus(w, refusal.status, refusal.message)

@@ -244,8 +244,10 @@ func TestRevokeEndsStreamsAndUpgradesAndTheNextRequestSignsAnew(t *testing.T) {
 	}
 }
 
-// A handshake stuck on a signature (a PIN prompt nobody answers) ends with the revoke too.
-func TestRevokeEndsAHandshakeWaitingForASignature(t *testing.T) {
+// revokeWhileSigning starts a request whose handshake waits on a signature (a PIN prompt
+// nobody answers), sends the revoke, and returns kubectl's answer: code and Status message.
+func revokeWhileSigning(t *testing.T, revoke map[string]any) (int, string) {
+	t.Helper()
 	e := newEnv(t, "p256")
 	port := e.listen("a", nil)
 	cert := e.issue("a")
@@ -262,14 +264,32 @@ func TestRevokeEndsAHandshakeWaitingForASignature(t *testing.T) {
 		answered <- answer{code, body}
 	}()
 	waitFor(t, "the sign request", func() bool { return e.b.signs.Load() == 1 })
-	e.b.mustCall("revoke", map[string]any{"profile": "a"})
+	e.b.mustCall("revoke", revoke)
 	select {
 	case a := <-answered:
-		if s := decodeStatus(t, a.body); a.code != 503 || s.Code != 503 || !strings.Contains(s.Message, "profile a was locked or removed") {
-			t.Fatalf("%d %s", a.code, a.body)
+		s := decodeStatus(t, a.body)
+		if s.Code != a.code {
+			t.Fatalf("the Status says %d, the response %d", s.Code, a.code)
 		}
+		return a.code, s.Message
 	case <-time.After(2 * time.Second):
 		t.Fatal("the request waited on past the revoke")
+		return 0, ""
+	}
+}
+
+// A handshake stuck on a signature ends with the revoke too.
+func TestRevokeEndsAHandshakeWaitingForASignature(t *testing.T) {
+	if code, message := revokeWhileSigning(t, map[string]any{"profile": "a"}); code != 503 || !strings.Contains(message, "profile a was locked or removed") {
+		t.Fatalf("%d %s", code, message)
+	}
+}
+
+// The broker's reason for a revoke (the token that went away) is what kubectl is told.
+func TestARevokeWithAReasonTellsKubectlTheReason(t *testing.T) {
+	reason := `the key of token "card" went away (pulled out, locked or logged out); insert it or run kubecred token login card, and run the command again`
+	if code, message := revokeWhileSigning(t, map[string]any{"profile": "a", "reason": reason}); code != 503 || message != "kubecred-proxy ended this request: "+reason {
+		t.Fatalf("%d %q", code, message)
 	}
 }
 

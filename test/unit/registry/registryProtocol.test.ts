@@ -7,31 +7,15 @@ import { CredentialCache } from '../../../src/main/cache/credentialCache.js';
 import { RegistryBroker } from '../../../src/main/broker/registryBroker.js';
 import { parseProviderRequest } from '../../../src/main/registry/providerRequest.js';
 import { RegistryLogins } from '../../../src/main/registry/registryLogins.js';
-import type { SecretRef, SecretStore } from '../../../src/main/core/secretStore.js';
 import type { AuditRecord } from '../../../src/main/core/auditLog.js';
 import { FakeClock } from '../../support/fakes/fakeClock.js';
-
-class MemoryStore implements SecretStore {
-  readonly name = 'memory store';
-  readonly values = new Map<string, string>();
-  async get(ref: SecretRef) {
-    return this.values.get(`${ref.profile}/${ref.field}`);
-  }
-  async set(ref: SecretRef, value: string) {
-    this.values.set(`${ref.profile}/${ref.field}`, value);
-  }
-  async delete(ref: SecretRef) {
-    return this.values.delete(`${ref.profile}/${ref.field}`);
-  }
-  async list(profile: string) {
-    return [...this.values.keys()].filter((k) => k.startsWith(`${profile}/`)).map((k) => k.slice(profile.length + 1));
-  }
-}
+import { MemorySecretStore } from '../../support/fakes/memorySecretStore.js';
+import { brokerFailure } from '../../support/brokerFailure.js';
 
 function brokerWith(registries: unknown[]) {
   let config: KubecredConfig = configSchema.parse({ registries });
   const clock = new FakeClock();
-  const store = new MemoryStore();
+  const store = new MemorySecretStore();
   const audit: AuditRecord[] = [];
   let commandRuns = 0;
   const logins = new RegistryLogins({
@@ -56,15 +40,6 @@ function brokerWith(registries: unknown[]) {
 const request = (apiVersion: string, image: string) =>
   JSON.stringify({ apiVersion, kind: 'CredentialProviderRequest', image });
 const kubelet = { client: 'kubelet' } as const;
-
-async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BrokerError);
-  return error as BrokerError;
-}
 
 describe('credential provider protocol', () => {
   it.each(CREDENTIAL_PROVIDER_API_VERSIONS)(
@@ -195,7 +170,7 @@ describe('credential provider protocol', () => {
 
   it('says how to store a missing password', async () => {
     const { broker } = brokerWith([{ name: 'local', matchImages: ['127.0.0.1:5000'] }]);
-    const error = await failure(
+    const error = await brokerFailure(
       broker.providerResponse(request(CREDENTIAL_PROVIDER_API_VERSIONS[0], '127.0.0.1:5000/app'), kubelet),
     );
     expect(error.code).toBe('secret-missing');
@@ -260,14 +235,14 @@ describe('docker credential helper protocol', () => {
 
   it("refuses a store that no registry serves, or that is not the protocol's JSON", async () => {
     const { broker } = brokerWith([local]);
-    const unserved = await failure(
+    const unserved = await brokerFailure(
       broker.dockerStore(JSON.stringify({ ServerURL: 'quay.io', Username: 'a', Secret: 'b' })),
     );
     expect(unserved.message).toContain('no registry in');
     expect(unserved.hint).toContain('matchImages: [quay.io]');
-    const junk = await failure(broker.dockerStore('not json'));
+    const junk = await brokerFailure(broker.dockerStore('not json'));
     expect(junk.message).toContain('store needs');
-    const empty = await failure(
+    const empty = await brokerFailure(
       broker.dockerStore(JSON.stringify({ ServerURL: '127.0.0.1:5000', Username: 'a', Secret: '' })),
     );
     expect(empty.message).toContain('Secret is empty');
@@ -277,7 +252,7 @@ describe('docker credential helper protocol', () => {
     const { broker } = brokerWith([
       { name: 'ecr', matchImages: ['*.amazonaws.com'], username: 'AWS', passwordCommand: { command: 'aws' } },
     ]);
-    const error = await failure(
+    const error = await brokerFailure(
       broker.dockerStore(JSON.stringify({ ServerURL: 'x.amazonaws.com', Username: 'AWS', Secret: 'p' })),
     );
     expect(error.message).toContain('passwordCommand');

@@ -3,11 +3,11 @@
 // test/integration/pkcs11Service.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import { tokenSchema } from '../../../src/shared/config/schema.js';
-import { BrokerError } from '../../../src/main/core/brokerError.js';
 import type { PinRequest, SecretPromptPort } from '../../../src/main/core/uiPorts.js';
 import type { Pkcs11Module } from '../../../src/main/secrets/pkcs11/binding.js';
 import { createPkcs11Service } from '../../../src/main/secrets/pkcs11/pkcs11Service.js';
 import { FakeClock } from '../../support/fakes/fakeClock.js';
+import { brokerFailure } from '../../support/brokerFailure.js';
 
 const PIN = '4711';
 const TOKEN = tokenSchema.parse({ name: 'card', module: '/fake/libcard.so', label: 'My Card', pinGrace: '10m' });
@@ -178,15 +178,6 @@ function setup(options: { tokens?: FakeToken[]; answers?: (string | null)[]; con
   return { fake, loadModule, askPin, clock, service, store: service.secretStore('card') };
 }
 
-async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BrokerError);
-  return error as BrokerError;
-}
-
 describe('PKCS#11 service: laziness', () => {
   it('loads nothing when created with tokens, until a token operation runs', async () => {
     const { loadModule, fake, service } = setup();
@@ -216,7 +207,9 @@ describe('PKCS#11 service: laziness', () => {
     expect(await service.listTokens()).toEqual([]);
     await service.lockAll();
     await service.close();
-    expect((await failure(service.secretStore('card').get({ profile: 'p', field: 'token' }))).code).toBe('not-found');
+    expect((await brokerFailure(service.secretStore('card').get({ profile: 'p', field: 'token' }))).code).toBe(
+      'not-found',
+    );
     expect(loadModule).not.toHaveBeenCalled();
   });
 
@@ -232,7 +225,7 @@ describe('PKCS#11 service: laziness', () => {
       clock: new FakeClock(),
       loadModule,
     });
-    const error = await failure(service.secretStore('card').get({ profile: 'p', field: 'token' }));
+    const error = await brokerFailure(service.secretStore('card').get({ profile: 'p', field: 'token' }));
     expect(error.code).toBe('token-unavailable');
     expect(error.message).toContain('pkcs11js');
     expect(error.hint).toContain('reinstall');
@@ -263,7 +256,7 @@ describe('PKCS#11 service: PINs', () => {
 
   it('reports the final try after a wrong PIN, without the PIN, and does not retry', async () => {
     const { fake, askPin, store } = setup({ tokens: [card({ onWrongPin: 0x30000 })], answers: ['0000'] });
-    const error = await failure(store.get({ profile: 'p', field: 'token' }));
+    const error = await brokerFailure(store.get({ profile: 'p', field: 'token' }));
     expect(error.code).toBe('pin-incorrect');
     expect(error.message).toContain('token "card" (label "My Card")');
     expect(error.message).toContain('one try left');
@@ -274,7 +267,7 @@ describe('PKCS#11 service: PINs', () => {
 
   it('a PIN that locks the token says how to unblock it', async () => {
     const { store } = setup({ tokens: [card({ onWrongPin: 0x40000 })], answers: ['0000'] });
-    const error = await failure(store.get({ profile: 'p', field: 'token' }));
+    const error = await brokerFailure(store.get({ profile: 'p', field: 'token' }));
     expect(error.code).toBe('pin-incorrect');
     expect(error.message).toContain('locked its user PIN');
     expect(error.hint).toContain('SO PIN');
@@ -282,19 +275,19 @@ describe('PKCS#11 service: PINs', () => {
 
   it('CKR_PIN_LOCKED is a clear error with the fix', async () => {
     const { fake, service, store } = setup({ tokens: [card({ refusesAsLocked: true })] });
-    const error = await failure(service.login('card', PIN));
+    const error = await brokerFailure(service.login('card', PIN));
     expect(fake.calls.login).toBe(1);
     expect(error.code).toBe('locked');
     expect(error.message).toContain('locked its user PIN');
     expect(error.hint).toContain('unblock the user PIN with the SO PIN');
     expect(error.hint).toContain('pkcs11-tool --module /fake/libcard.so --login --login-type so --init-pin');
-    expect((await failure(store.get({ profile: 'p', field: 'token' }))).code).toBe('locked');
+    expect((await brokerFailure(store.get({ profile: 'p', field: 'token' }))).code).toBe('locked');
     expect(fake.calls.login).toBe(2);
   });
 
   it('does not even ask when the token already reports its PIN locked', async () => {
     const { fake, askPin, store } = setup({ tokens: [card({ flags: 0x40000 })] });
-    const error = await failure(store.get({ profile: 'p', field: 'token' }));
+    const error = await brokerFailure(store.get({ profile: 'p', field: 'token' }));
     expect(error.code).toBe('locked');
     expect(error.message).toContain('no PIN was sent');
     expect(askPin).not.toHaveBeenCalled();
@@ -329,7 +322,7 @@ describe('PKCS#11 service: PINs', () => {
     await store.get({ profile: 'p', field: 'token' });
     // The other token is missing from its slots: looking for it restarts the module.
     fake.tokens[1]!.serial = 'S3';
-    const missing = await failure(service.secretStore('other').get({ profile: 'p', field: 'token' }));
+    const missing = await brokerFailure(service.secretStore('other').get({ profile: 'p', field: 'token' }));
     expect(missing.code).toBe('token-unavailable');
     expect(missing.message).toContain('token "other" (serial S2) is not present');
     expect(fake.calls.initialize).toBe(2);
