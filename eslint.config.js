@@ -33,12 +33,13 @@ const MAIN_LAYERS = {
   providers: ['core', 'platform'], // how each kind of profile gets a credential
   registry: ['core', 'platform', 'cache'], // image registry logins
   proxy: ['core', 'platform', 'providers', 'secrets'], // kubecred-proxy's supervisor
-  broker: ['core', 'platform', 'cache', 'config', 'state', 'secrets', 'providers', 'registry', 'proxy'], // the use cases
+  ui: ['core'], // where questions go without a window: the interaction board, the browser, the web UI's queue
+  broker: ['core', 'platform', 'cache', 'config', 'state', 'secrets', 'providers', 'registry', 'proxy', 'ui'], // the use cases
   client: ['core', 'platform'], // the broker API's client (CLI, doctor, demo)
   http: ['core'], // what both HTTP servers share: the bounded JSON body
   kubeconfig: ['core', 'platform', 'config', 'broker'],
   server: ['core', 'platform', 'http', 'broker'], // the broker API on the socket
-  webui: ['core', 'platform', 'http', 'broker', 'kubeconfig'],
+  webui: ['core', 'platform', 'http', 'ui', 'broker', 'kubeconfig'],
   doctor: ['core', 'platform', 'config', 'secrets', 'providers', 'kubeconfig', 'client'],
 };
 const HOSTS = ['cli', 'electron', 'demo'];

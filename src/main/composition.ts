@@ -4,9 +4,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './cache/credentialCache.js';
 import type { Logger } from './core/logger.js';
-import { BrowserLoginUi } from './broker/browserLoginUi.js';
-import { InteractionBoard } from './broker/interactionBoard.js';
-import { privateBrowserOpener } from './platform/privateLinkOpener.js';
+import type { InteractionBoard } from './ui/interactionBoard.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
 import { RegistryBroker } from './broker/registryBroker.js';
 import type { BrokerServices } from './broker/brokerServices.js';
@@ -50,8 +48,10 @@ export interface CompositionOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly keychain?: SecretStore;
-  readonly ui?: BrokerUi;
-  readonly interactions?: InteractionBoard;
+  /** Every question the broker asks goes here: the host decides where (windows, the web UI, a script). */
+  readonly ui: BrokerUi;
+  /** Logins in progress, for the host to show (the web UI, `kubecred login`, the shim's notice). */
+  readonly interactions: InteractionBoard;
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
@@ -60,8 +60,8 @@ export function composeBroker({
   logger,
   clock = systemClock,
   keychain = new KeychainStore(),
-  interactions = new InteractionBoard(),
-  ui = new BrowserLoginUi(interactions, privateBrowserOpener(paths)),
+  interactions,
+  ui,
 }: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, LAST_GOOD_CONFIG));
   const keychainHealth = new HealthRecordingStore(keychain);

@@ -1,6 +1,6 @@
-import { BrowserLoginUi } from './broker/browserLoginUi.js';
+import { BrowserLoginUi } from './ui/browserLoginUi.js';
 import type { UrlOpener } from './core/ports.js';
-import { InteractionBoard } from './broker/interactionBoard.js';
+import { InteractionBoard } from './ui/interactionBoard.js';
 import type { Logger } from './core/logger.js';
 import type { BrokerUi } from './core/uiPorts.js';
 import type { BrokerServices } from './broker/brokerServices.js';

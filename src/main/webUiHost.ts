@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { tokenViewSchema, type Preferences } from '../shared/api/webUiApi.js';
-import { PromptQueue } from './broker/promptQueue.js';
-import type { BrowserLoginUi } from './broker/browserLoginUi.js';
+import { PromptQueue } from './ui/promptQueue.js';
+import type { BrowserLoginUi } from './ui/browserLoginUi.js';
 import type { UrlOpener } from './core/ports.js';
-import type { InteractionBoard } from './broker/interactionBoard.js';
+import type { InteractionBoard } from './ui/interactionBoard.js';
 import type { Logger } from './core/logger.js';
 import type { BrokerUi } from './core/uiPorts.js';
 import type { BrokerServices } from './broker/brokerServices.js';

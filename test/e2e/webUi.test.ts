@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interaction, ProfileSummary } from '../../src/shared/api/status.js';
-import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import { PromptQueue } from '../../src/main/ui/promptQueue.js';
 import { ProfileInvalidError } from '../../src/main/config/configEditor.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';

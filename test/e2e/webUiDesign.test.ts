@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import { PromptQueue } from '../../src/main/ui/promptQueue.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
 import type { AuditEntry, ImportPreview, Preferences, TokenView } from '../../src/shared/api/webUiApi.js';

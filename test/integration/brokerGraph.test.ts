@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerServices } from '../../src/main/broker/brokerServices.js';
 import { composeBroker } from '../../src/main/composition.js';
+import { InteractionBoard } from '../../src/main/ui/interactionBoard.js';
 import type { AuditRecord } from '../../src/main/core/auditLog.js';
 import { BrokerError } from '../../src/main/core/brokerError.js';
 import { silentLogger } from '../../src/main/core/logger.js';
@@ -126,7 +127,7 @@ beforeAll(async () => {
     uid: process.getuid?.() ?? 0,
   });
   await writeFile(paths.configFile, CONFIG, { mode: 0o600 });
-  services = composeBroker({ paths, logger: silentLogger, clock, keychain, ui });
+  services = composeBroker({ paths, logger: silentLogger, clock, keychain, ui, interactions: new InteractionBoard() });
 });
 
 afterAll(async () => {

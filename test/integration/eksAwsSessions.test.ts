@@ -257,6 +257,22 @@ describe.skipIf(!available)('eks roles, MFA and credential_process against moto'
     expect(tokenUrl(credential.token!).searchParams.get('X-Amz-Security-Token')).toBeTruthy();
   });
 
+  it('renews silently while the MFA session is reused, not after it, nor after a logout', async () => {
+    const clock = new FakeClock(Date.now());
+    const provider = eks({ awsProfile: 'alice', mfaSerial: MFA, durationSeconds: 3600 }, sessionsFor(clock), clock);
+    const context = { profile: 'eks', cluster: undefined, interactive: false };
+    expect(provider.canRefreshSilently()).toBe(false); // nothing held: the next token asks for a code
+    await provider.getCredential(context);
+    expect(provider.canRefreshSilently()).toBe(true);
+    await provider.logout();
+    expect(provider.canRefreshSilently()).toBe(false);
+    await provider.getCredential(context);
+    clock.advance(54 * 60_000);
+    expect(provider.canRefreshSilently()).toBe(true);
+    clock.advance(2 * 60_000); // within 5 minutes of the session's end: a new one, so a new code
+    expect(provider.canRefreshSilently()).toBe(false);
+  });
+
   it("a wrong MFA code: STS's words, one question, one request, no retry (stand-in: moto accepts any code)", async () => {
     moto.expectMfaCode('654321');
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PromptQueue } from '../../src/main/broker/promptQueue.js';
+import { PromptQueue } from '../../src/main/ui/promptQueue.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
 import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
 import { HttpTransport } from '../../src/renderer/api/httpTransport.js';

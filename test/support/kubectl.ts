@@ -68,8 +68,9 @@ export function runKubectl(
 ): Promise<KubectlResult> {
   const started = performance.now();
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, KUBECONFIG: opts.kubeconfig };
-  // A kubeconfig that runs Kubecred, run without KUBECRED_HOME, would reach (or start) a
-  // broker in the real home: refuse, so the test that forgot says so instead of leaking one.
+  // A kubeconfig that runs Kubecred, with KUBECRED_HOME neither in the env nor in its exec
+  // block, would reach (or start) a broker in the real home: refuse, so the test that forgot
+  // says so instead of leaking one.
   // (kubectl config and version --client never run a credential plugin.)
   const offline = args[0] === 'config' || (args[0] === 'version' && args.includes('--client'));
   if (!offline && !env.KUBECRED_HOME && callsKubecred(opts.kubeconfig)) {
@@ -100,10 +101,12 @@ export function runKubectl(
   });
 }
 
+/** Whether a kubeconfig runs Kubecred with no KUBECRED_HOME of its own (in the exec block's env). */
 function callsKubecred(kubeconfigs: string): boolean {
-  return kubeconfigs
-    .split(delimiter)
-    .some((file) => /command["']?\s*:\s*["']?[^\s"',}]*kubecred/.test(readFileIfAny(file)));
+  return kubeconfigs.split(delimiter).some((file) => {
+    const text = readFileIfAny(file);
+    return /command["']?\s*:\s*["']?[^\s"',}]*kubecred/.test(text) && !text.includes('KUBECRED_HOME');
+  });
 }
 
 function readFileIfAny(file: string): string {

@@ -2,7 +2,7 @@ import type { OfferedMfaCodes } from '../providers/eks/mfaPrompt.js';
 import type { ProxySupervisor } from '../proxy/proxySupervisor.js';
 import type { SecretAdmin } from '../secrets/secretAdmin.js';
 import type { CredentialBroker } from './credentialBroker.js';
-import type { InteractionBoard } from './interactionBoard.js';
+import type { InteractionBoard } from '../ui/interactionBoard.js';
 import type { RegistryBroker } from './registryBroker.js';
 
 /** What composeBroker hands its hosts: the use cases the server, the web UI and the tray call. */

@@ -15,6 +15,7 @@ import type { CredentialCache } from '../cache/credentialCache.js';
 import { parseExecInfo } from './execInfo.js';
 import type { Logger } from '../core/logger.js';
 import type { ProviderRegistry } from './providerRegistry.js';
+import type { Provider } from '../providers/provider.js';
 import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
 
@@ -149,7 +150,7 @@ export class CredentialBroker {
         state: cached.cached ? 'ready' : cached.lastError ? 'error' : 'idle',
         expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
         lastError: cached.lastError,
-        silentRefresh: this.ports.providers.peek(profile)?.canRefreshSilently?.() ?? profile.provider !== 'oidc',
+        silentRefresh: silentRefresh(profile, signsIn[index], this.ports.providers.peek(profile)),
         ...(cached.account ? { account: cached.account } : {}),
         ...(profile.description ? { description: profile.description } : {}),
         // Where its secrets live once config.yaml's default is applied (an exec plugin keeps its own).
@@ -356,4 +357,15 @@ function checkField(field: string): void {
       'use lower-case letters, digits and "-", e.g. token, client-certificate, client-key',
     );
   }
+}
+
+/**
+ * Whether the profile gets a new credential without anyone: a profile that signs in (eks with
+ * MFA or SSO) only while its provider still holds what renews it; else what the provider says,
+ * and by default every provider but oidc (whose refresh token may be missing).
+ */
+function silentRefresh(profile: ProfileConfig, signsIn: boolean | undefined, provider: Provider | undefined): boolean {
+  if (signsIn === true) return provider?.canRefreshSilently?.() === true;
+  if (signsIn === false) return true;
+  return provider?.canRefreshSilently?.() ?? profile.provider !== 'oidc';
 }

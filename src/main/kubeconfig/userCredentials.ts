@@ -1,5 +1,6 @@
 import { isMap, type Document, type YAMLMap } from 'yaml';
 import { kubecredProfileOf } from './kubecredExec.js';
+import { STATIC_CREDENTIAL_SOURCES } from './userFields.js';
 
 /** A secret as the kubeconfig holds it: inline (base64 for *-data keys) or in a file it names. */
 export interface SecretSource {
@@ -24,12 +25,6 @@ export type UserCredential =
     }
   | { readonly kind: 'exec'; readonly exec: Readonly<Record<string, unknown>> }
   | { readonly kind: 'left'; readonly reason: string; readonly holdsCredentials: boolean };
-
-const STATIC_SOURCES: ReadonlyArray<{ field: string; inline: string; path: string }> = [
-  { field: 'token', inline: 'token', path: 'tokenFile' },
-  { field: 'client-certificate', inline: 'client-certificate-data', path: 'client-certificate' },
-  { field: 'client-key', inline: 'client-key-data', path: 'client-key' },
-];
 
 /**
  * The exec block as plain values. kubectl resolves YAML aliases (`args: *common`), so import
@@ -66,7 +61,7 @@ export function classifyUser(user: YAMLMap | undefined, doc?: Document): UserCre
   const provider = user.get('auth-provider', true);
   if (isMap(provider)) return classifyAuthProvider(provider);
   const secrets: SecretSource[] = [];
-  for (const source of STATIC_SOURCES) {
+  for (const source of STATIC_CREDENTIAL_SOURCES) {
     const inline = user.get(source.inline);
     const file = user.get(source.path);
     if (typeof inline === 'string' && inline !== '')

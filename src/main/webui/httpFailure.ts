@@ -1,6 +1,11 @@
 import { BrokerError } from '../core/brokerError.js';
 
-/** A refusal of the web UI server: the status to answer and the error body the page shows. */
+/**
+ * A refusal of the web UI server: the status to answer and the error body the page shows.
+ * Not a BrokerError, whose status follows from its code: the web UI also answers statuses of
+ * its own (405, 415, a refused Origin) that no broker error code stands for. Broker errors
+ * that reach it keep their code, status, hint and field (toFailure).
+ */
 export class HttpFailure extends Error {
   constructor(
     readonly status: number,

@@ -1,7 +1,7 @@
 import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/webUiApi.js';
 import type { Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
 import type { Clock } from '../core/clock.js';
-import type { PromptQueue } from '../broker/promptQueue.js';
+import type { PromptQueue } from '../ui/promptQueue.js';
 import type { ImportService } from '../kubeconfig/importService.js';
 import type { LinkOrigin, SessionLimits } from './sessionKeeper.js';
 

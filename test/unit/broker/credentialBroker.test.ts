@@ -34,7 +34,12 @@ class ScriptedProvider implements Provider {
   }
 }
 
-function world(yaml: object, provider: ScriptedProvider, decide: () => ApprovalDecision = () => ({ allow: true })) {
+function world(
+  yaml: object,
+  provider: ScriptedProvider,
+  decide: () => ApprovalDecision = () => ({ allow: true }),
+  signsIn?: () => boolean | undefined,
+) {
   const clock = new FakeClock(Date.parse('2026-11-25T12:00:00Z'));
   let config: KubecredConfig = configSchema.parse(yaml);
   const audit: AuditRecord[] = [];
@@ -52,6 +57,7 @@ function world(yaml: object, provider: ScriptedProvider, decide: () => ApprovalD
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     approvals: new Approvals({ askApproval: async (request) => (asked.push(request.profile), decide()) }, clock),
     secretFields: () => [],
+    ...(signsIn ? { signsIn: async () => signsIn() } : {}),
   });
   const request = (pid = 4242) =>
     broker.credential({
@@ -185,5 +191,24 @@ describe('CredentialBroker, in process', () => {
     await expect(broker.cancelLogin('prod')).rejects.toThrow(
       'no login of profile "prod" started from Kubecred is running',
     );
+  });
+
+  it('a profile that signs in (eks with MFA or SSO) renews silently only while its provider holds a session', async () => {
+    const provider = new ScriptedProvider(() => token('t'));
+    let sessionAlive = false;
+    let signs: boolean | undefined = true;
+    Object.assign(provider, { canRefreshSilently: () => sessionAlive });
+    const { broker, request } = world(profiles(), provider, undefined, () => signs);
+    const silent = async () => (await broker.profiles())[0]?.silentRefresh;
+    expect(await silent()).toBe(false); // no provider yet: the next use asks someone
+    await request();
+    expect(await silent()).toBe(false);
+    sessionAlive = true;
+    expect(await silent()).toBe(true);
+    signs = false; // plain keys: never needs anyone, whatever the provider holds
+    sessionAlive = false;
+    expect(await silent()).toBe(true);
+    signs = undefined; // not an eks profile: the provider says
+    expect(await silent()).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { PendingPrompt } from '../../../src/shared/api/prompts.js';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
 import { trayActions } from '../../../src/main/electron/trayActions.js';
 import { BrokerError } from '../../../src/main/core/brokerError.js';
-import { PromptQueue } from '../../../src/main/broker/promptQueue.js';
+import { PromptQueue } from '../../../src/main/ui/promptQueue.js';
 import { mirrorPromptWindows } from '../../../src/main/electron/promptWindows.js';
 
 const prod: ProfileSummary = {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NoUi } from '../../../src/main/broker/noUi.js';
+import { NoUi } from '../../../src/main/ui/noUi.js';
 import type { SecretPromptPort } from '../../../src/main/core/uiPorts.js';
 import { EncryptedFileStore } from '../../../src/main/secrets/encryptedFile/encryptedFileStore.js';
 

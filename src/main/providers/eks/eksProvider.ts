@@ -7,7 +7,7 @@ import type { Clock } from '../../core/clock.js';
 import type { SecretStore } from '../../core/secretStore.js';
 import type { CredentialContext, Provider } from '../provider.js';
 import { readAwsProfilePlan } from './awsProfilePlan.js';
-import { tokenLifetimeEnd, type AwsSessions } from './awsSessions.js';
+import { SESSION_REUSE_MARGIN_MS, tokenLifetimeEnd, type AwsSessions } from './awsSessions.js';
 import type { CredentialPlan, SessionStep } from './credentialPlan.js';
 import { eksToken } from './eksToken.js';
 import { stsEndpointFor } from './stsEndpoint.js';
@@ -40,6 +40,8 @@ const storedKeys = z.object({ accessKeyId: key, secretAccessKey: key, sessionTok
  */
 export class EksProvider implements Provider {
   readonly kind = 'eks';
+  /** When the AWS session behind the last token stops being reused; 'never' for keys that do not end. */
+  private sessionReusedUntil: number | 'never' | undefined;
 
   constructor(
     private readonly profile: EksProfileConfig,
@@ -74,16 +76,29 @@ export class EksProvider implements Provider {
     const identity = role
       ? `${role.roleArn} (assumed)`
       : `aws-access-key sha256:${createHash('sha256').update(keys.accessKeyId).digest('hex').slice(0, 16)}`;
+    this.sessionReusedUntil = keys.expiresAt ? keys.expiresAt.getTime() - SESSION_REUSE_MARGIN_MS : 'never';
     return { token, expiresAt: tokenLifetimeEnd(keys, expiresAt), identity };
+  }
+
+  /**
+   * Whether a new token needs nobody: true while the AWS session behind the last one is still
+   * reused. The broker asks this only of a profile that signs in (MFA, SSO); for the others a
+   * new token never needs anyone.
+   */
+  canRefreshSilently(): boolean {
+    const until = this.sessionReusedUntil;
+    return until === 'never' || (until !== undefined && this.deps.clock.now() < until);
   }
 
   /** `kubecred login`: a new session now (a new MFA code), not the one in memory. */
   async login(context: CredentialContext): Promise<Credential> {
+    this.sessionReusedUntil = undefined;
     this.deps.sessions.forgetAll();
     return this.getCredential(context);
   }
 
   async logout(): Promise<void> {
+    this.sessionReusedUntil = undefined;
     this.deps.sessions.forgetAll();
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PromptQueue } from '../../../src/main/broker/promptQueue.js';
+import { PromptQueue } from '../../../src/main/ui/promptQueue.js';
 import { pendingPromptSchema, promptAnswerSchema } from '../../../src/shared/api/prompts.js';
 
 const pinRequest = (token = 'yubikey') => ({
