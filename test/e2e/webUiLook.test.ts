@@ -57,6 +57,25 @@ function lookPorts() {
         'discovering the OIDC issuer for profile "lab" failed: cannot reach https://id.lab.example (ECONNREFUSED)',
     },
     { name: 'openstack', provider: 'keystone', state: 'idle', expiresAt: null, lastError: null },
+    // eks: a role behind an MFA code, with no AWS session held; and plain keys.
+    {
+      name: 'eks-admin',
+      provider: 'eks',
+      login: true,
+      state: 'idle',
+      expiresAt: null,
+      lastError: null,
+      silentRefresh: false,
+    },
+    {
+      name: 'eks-ci',
+      provider: 'eks',
+      login: false,
+      state: 'idle',
+      expiresAt: null,
+      lastError: null,
+      silentRefresh: true,
+    },
   ];
   const listeners = new Set<() => void>();
   const broken = { configError: 'line 4: not valid YAML: Sequence item without - indicator' as string | null };
@@ -182,6 +201,13 @@ describe('the main window, every screen in light and dark', () => {
       await page.locator('[data-profile="sso"]').getByRole('button', { name: 'Log in' }).getAttribute('class'),
     ).toBe('secondary');
     expect(await logIn('openstack')).toBe(1);
+    // An MFA role with no session held: someone must type a code, so Log in is the main action.
+    expect(await state('eks-admin')).toBe('signed out');
+    expect(
+      await page.locator('[data-profile="eks-admin"]').getByRole('button', { name: 'Log in' }).getAttribute('class'),
+    ).not.toBe('secondary');
+    expect(await state('eks-ci')).toBe('ready');
+    expect(await logIn('eks-ci')).toBe(0);
     expect(await page.getByRole('alert').first().innerText()).toMatch(/config\.yaml cannot be used: line 4/);
     await page.locator('[data-profile="ci"]').scrollIntoViewIfNeeded();
     await shot('profiles');
