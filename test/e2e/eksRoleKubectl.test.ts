@@ -7,7 +7,7 @@ import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../sup
 import { callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl } from '../support/kubectl.js';
 import { startMotoSts, type MotoSts } from '../support/motoSts.js';
 import { rawExchange } from '../support/rawSocket.js';
 import { createTestPki } from '../support/pki.js';
@@ -53,9 +53,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
   let ui: WebUiClient;
   const kubeconfigs: string[] = [];
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds()
-    .filter((b) => b.name !== 'kubectl')
-    .pop()!;
+  const kubectl = newestKubectl();
 
   function sessionRoleOf(token: string): { username: string } | undefined {
     if (!token.startsWith('k8s-aws-v1.')) return undefined;

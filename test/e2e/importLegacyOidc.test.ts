@@ -7,7 +7,7 @@ import { startIdTokenApi } from '../support/idTokenApi.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
-import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl } from '../support/kubectl.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
@@ -28,9 +28,7 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
   let browser: BrowserDriver;
   let browserStandIn: RecordingBrowser;
   let refreshToken: string;
-  const kubectl = findKubectlBuilds()
-    .filter((b) => b.name !== 'kubectl')
-    .pop()!;
+  const kubectl = newestKubectl();
 
   beforeAll(async () => {
     assertBuilt({ shim: true });

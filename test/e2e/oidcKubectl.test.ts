@@ -1,58 +1,36 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiStandIn } from '../support/apiServer.js';
-import { startIdTokenApi } from '../support/idTokenApi.js';
-import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
-import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
-import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
-import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
-import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
-import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { brokerEnv } from '../support/broker.js';
+import type { BrowserDriver } from '../support/browserDriver.js';
+import { newestKubectl, runKubectl } from '../support/kubectl.js';
+import type { TestIssuer } from '../support/oidcIssuer.js';
+import type { TempHome } from '../support/tempHome.js';
+import { startOidcKubectlWorld, type OidcKubectlWorld } from '../support/oidcKubectlWorld.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 
 describe('kubectl with an OIDC profile: the first call logs in through the browser, the next come from the cache', () => {
   let home: TempHome;
   let issuer: TestIssuer;
-  let api: ApiStandIn;
-  let broker: TestBroker;
   let browser: BrowserDriver;
   let kubeconfig: string;
   let browserStandIn: RecordingBrowser;
-  const kubectl = findKubectlBuilds()
-    .filter((b) => b.name !== 'kubectl')
-    .pop()!;
+  const kubectl = newestKubectl();
+
+  let world: OidcKubectlWorld | undefined;
 
   beforeAll(async () => {
-    assertBuilt({ shim: true });
-    home = await makeTempHome();
-    issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
-    api = await startIdTokenApi(issuer, path.join(home.dir, 'api-pki'));
-    browserStandIn = await recordingBrowser(home.dir);
-    await writeConfig(
-      home.dir,
-      `profiles:\n  - name: sso\n    provider: oidc\n    issuer: ${issuer.issuer}\n    clientId: ${issuer.clientId}\n    caFile: ${issuer.caFile}\n    scopes: [openid, offline_access]\n`,
-    );
-    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });
-    browser = await startBrowser();
-    kubeconfig = await writeExecKubeconfig({
-      path: path.join(home.dir, 'kubeconfig'),
-      server: api.url,
-      caPem: api.caPem,
-      command: NATIVE_SHIM,
-      args: ['credential', 'sso'],
-      apiVersion: 'client.authentication.k8s.io/v1',
-      env: { KUBECRED_HOME: home.dir },
-      provideClusterInfo: true,
+    world = await startOidcKubectlWorld({
+      profileLines: ['scopes: [openid, offline_access]'],
+      brokerEnv: async (dir) => {
+        browserStandIn = await recordingBrowser(dir);
+        return { KUBECRED_BROWSER: browserStandIn.command };
+      },
     });
+    ({ home, issuer, browser, kubeconfig } = world);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await broker?.stop();
-    await api?.close();
-    await issuer?.stop();
-    await home?.cleanup();
+    await world?.close();
   });
 
   it('logs in through the browser on the first kubectl call', async () => {

@@ -4,7 +4,7 @@ import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../sup
 import { callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -46,9 +46,7 @@ describe('an EKS profile against a real kube-apiserver', () => {
   let broker: TestBroker;
   let kubeconfig: string;
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds()
-    .filter((b) => b.name !== 'kubectl')
-    .pop()!;
+  const kubectl = newestKubectl();
 
   beforeAll(async () => {
     assertBuilt({ shim: true });

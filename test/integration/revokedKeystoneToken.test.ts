@@ -6,7 +6,7 @@ import { callersFor } from '../support/callers.js';
 import { startKeystoneStandIn, type KeystoneStandIn } from '../support/keystoneStandIn.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -24,9 +24,7 @@ describe('a cached Keystone token that Keystone revoked', () => {
   let broker: TestBroker;
   let kubeconfig: string;
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds()
-    .filter((b) => b.name !== 'kubectl')
-    .pop()!;
+  const kubectl = newestKubectl();
   // /api answers only an authenticated user: the token went through the webhook to Keystone.
   const get = () => runKubectl(kubectl.path, ['get', '--raw', '/api'], { kubeconfig });
   const logins = () => keystone.tokens.length;

@@ -5,7 +5,7 @@ import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -20,9 +20,7 @@ describe('a cached token that the API server revoked', () => {
   let runs: string;
   const revoked = new Set<string>();
   const { cli } = callersFor(() => home.dir);
-  const kubectl = findKubectlBuilds()
-    .filter((b) => b.name !== 'kubectl')
-    .pop()!;
+  const kubectl = newestKubectl();
   const pluginRuns = async () => Number((await readFile(runs, 'utf8').catch(() => '0')).trim() || '0');
   const get = () => runKubectl(kubectl.path, ['get', '--raw', '/version'], { kubeconfig });
 

@@ -40,6 +40,15 @@ function onPath(command: string): string | undefined {
   return undefined;
 }
 
+/** The newest versioned kubectl build (kubectl.1.NN), for tests that need one real kubectl. */
+export function newestKubectl(): KubectlBuild {
+  const build = findKubectlBuilds()
+    .filter((b) => b.name !== 'kubectl')
+    .pop();
+  if (!build) throw new Error('no kubectl.1.NN build found: run scripts/setup.sh');
+  return build;
+}
+
 // Sync so that test files can feed it straight into describe.each at collection time.
 export function findKubectlBuilds(): KubectlBuild[] {
   let entries: string[] = [];

@@ -28,16 +28,7 @@ export class ProfileInvalidError extends BrokerError {
 export async function addProfile(file: string, input: Record<string, unknown>): Promise<ProfileConfig> {
   const parsed = profileSchema.safeParse(input);
   if (!parsed.success) throw invalidEntry('the new profile', parsed.error.issues, input);
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? '# Kubecred profiles: see README.md\nprofiles: []\n' : Promise.reject(error),
-  );
-  const current = parseConfig(text, file);
-  if (!current.ok)
-    throw new BrokerError(
-      'config-invalid',
-      `config.yaml cannot be changed while it is invalid: ${current.error}`,
-      'fix the file by hand first; it was left untouched',
-    );
+  const { current, doc } = await readForEdit(file, '# Kubecred profiles: see README.md\nprofiles: []\n');
   if (current.config.profiles.some((p) => p.name === parsed.data.name)) {
     throw new ProfileInvalidError(
       `a profile named "${parsed.data.name}" already exists in ${file}`,
@@ -45,7 +36,6 @@ export async function addProfile(file: string, input: Record<string, unknown>): 
       `change it with: kubecred profile set ${parsed.data.name} --field value (or choose another name)`,
     );
   }
-  const doc = parseDocument(text);
   const profiles = doc.get('profiles');
   // Only the fields the user gave: defaults stay implicit, as a person would write the file.
   if (isSeq(profiles) && profiles.items.length > 0) profiles.add(doc.createNode(input));
@@ -68,17 +58,7 @@ export async function addProfile(file: string, input: Record<string, unknown>): 
  * in their store (`kubecred secret delete` removes them); a file that does not parse is never touched.
  */
 export async function removeProfile(file: string, name: string): Promise<void> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? '' : Promise.reject(error),
-  );
-  const current = parseConfig(text, file);
-  if (!current.ok)
-    throw new BrokerError(
-      'config-invalid',
-      `config.yaml cannot be changed while it is invalid: ${current.error}`,
-      'fix the file by hand first; it was left untouched',
-    );
-  const doc = parseDocument(text);
+  const { doc } = await readForEdit(file);
   const profiles = doc.get('profiles');
   const index = isSeq(profiles) ? profiles.items.findIndex((item) => isMap(item) && item.get('name') === name) : -1;
   if (!isSeq(profiles) || index < 0)
@@ -160,17 +140,7 @@ async function updateNamedEntry<T>(
   changes: Record<string, unknown>,
   entry: NamedEntry<T>,
 ): Promise<T> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? '' : Promise.reject(error),
-  );
-  const current = parseConfig(text, file);
-  if (!current.ok)
-    throw new BrokerError(
-      'config-invalid',
-      `config.yaml cannot be changed while it is invalid: ${current.error}`,
-      'fix the file by hand first; it was left untouched',
-    );
-  const doc = parseDocument(text);
+  const { doc } = await readForEdit(file);
   const items = doc.get(entry.list);
   const item = isSeq(items)
     ? items.items.find((candidate) => isMap(candidate) && candidate.get('name') === name)
@@ -235,4 +205,23 @@ export function updateToken(file: string, name: string, changes: Record<string, 
     renameRefused: `token "${name}" cannot be renamed: profiles refer to it by name`,
     renameHint: 'add a token with the new name, point the profiles at it, then remove this one',
   });
+}
+
+/**
+ * config.yaml read to be edited: its yaml document (comments and layout kept) and what it
+ * says. A file that does not parse is refused, so an edit never writes over a half-typed one;
+ * a missing file reads as `missing`.
+ */
+async function readForEdit(file: string, missing = '') {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? missing : Promise.reject(error),
+  );
+  const current = parseConfig(text, file);
+  if (!current.ok)
+    throw new BrokerError(
+      'config-invalid',
+      `config.yaml cannot be changed while it is invalid: ${current.error}`,
+      'fix the file by hand first; it was left untouched',
+    );
+  return { current, doc: parseDocument(text) };
 }
