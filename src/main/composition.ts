@@ -151,7 +151,7 @@ export function composeBroker({
     logger,
     approvals,
   });
-  const admin = new SecretAdmin(config, stores, tokens, cache, logger, approvals, proxies);
+  const admin = new SecretAdmin(config, stores, tokens, cache, logger, [approvals, awsSessions], proxies);
   const tokenRemovals = new TokenRemovalWatch({
     tokensInUse: () => proxies.tokensInUse(),
     presence: async (token) => tokens.peek()?.presence(token) ?? 'idle',

@@ -257,6 +257,24 @@ describe.skipIf(!available)('eks roles, MFA and credential_process against moto'
     expect(tokenUrl(credential.token!).searchParams.get('X-Amz-Security-Token')).toBeTruthy();
   });
 
+  it("a profile's logout forgets its own sessions only; Lock all forgets every one", async () => {
+    const clock = new FakeClock(Date.now());
+    const sessions = sessionsFor(clock);
+    const admin = eks({ awsProfile: 'admin-mfa' }, sessions, clock);
+    const reader = eks({ awsProfile: 'alice', roleArn: READ, mfaSerial: MFA }, sessions, clock);
+    const get = async (provider: EksProvider, profile: string) => {
+      const asked = questions.length;
+      await provider.getCredential({ profile, cluster: undefined, interactive: false });
+      return questions.length - asked;
+    };
+    expect([await get(admin, 'eks-admin'), await get(reader, 'eks-read')]).toEqual([1, 1]);
+    await admin.logout('eks-admin');
+    // eks-read keeps its session: no question; eks-admin needs a new code.
+    expect([await get(reader, 'eks-read'), await get(admin, 'eks-admin')]).toEqual([0, 1]);
+    sessions.forgetAll();
+    expect([await get(reader, 'eks-read'), await get(admin, 'eks-admin')]).toEqual([1, 1]);
+  });
+
   it('renews silently while the MFA session is reused, not after it, nor after a logout', async () => {
     const clock = new FakeClock(Date.now());
     const provider = eks({ awsProfile: 'alice', mfaSerial: MFA, durationSeconds: 3600 }, sessionsFor(clock), clock);
@@ -264,7 +282,7 @@ describe.skipIf(!available)('eks roles, MFA and credential_process against moto'
     expect(provider.canRefreshSilently()).toBe(false); // nothing held: the next token asks for a code
     await provider.getCredential(context);
     expect(provider.canRefreshSilently()).toBe(true);
-    await provider.logout();
+    await provider.logout('eks');
     expect(provider.canRefreshSilently()).toBe(false);
     await provider.getCredential(context);
     clock.advance(54 * 60_000);

@@ -22,8 +22,9 @@ export interface Provider {
   /** Forget what the provider keeps beyond the cache, such as refresh tokens (`kubecred logout`). */
   logout?(profile: string): Promise<void>;
   /**
-   * Whether the next renewal can happen without the user (a refresh token is held). Absent:
-   * the provider never needs the user to renew (keychain secrets, wrapped plugins, EKS keys).
+   * Whether the next renewal can happen without the user (a refresh token is held, an AWS
+   * session is still reused). Absent: the provider never needs the user to renew (keychain
+   * secrets, wrapped plugins).
    */
   canRefreshSilently?(): boolean;
   /**

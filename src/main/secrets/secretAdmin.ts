@@ -23,7 +23,8 @@ export class SecretAdmin {
     private readonly tokens: TokenServiceHolder<TokenControl & { close(): Promise<void> }>,
     private readonly cache: CredentialCache,
     private readonly logger: Logger,
-    private readonly approvals: { forgetAll(): void },
+    /** What else "Lock all" empties: approval grants, AWS sessions (an MFA role's keys). */
+    private readonly memories: ReadonlyArray<{ forgetAll(): void }>,
     /** kubecred-proxy's open connections, which a lock must end too (they were opened with the token's key). */
     private readonly proxies?: { revokeAll(): Promise<void>; revokeToken(token: string): Promise<void> },
   ) {}
@@ -35,10 +36,10 @@ export class SecretAdmin {
     return result;
   }
 
-  /** Forget cached credentials, the file key and every PIN, now. */
+  /** Forget cached credentials, approvals, AWS sessions, the file key and every PIN, now. */
   async lockAll(): Promise<void> {
     this.cache.forgetAll();
-    this.approvals.forgetAll();
+    for (const memory of this.memories) memory.forgetAll();
     this.stores.lockEncryptedFile();
     await this.tokens.peek()?.lockAll();
     await this.proxies

@@ -49,6 +49,8 @@ export const SESSION_REUSE_MARGIN_MS = 5 * 60_000;
 export class AwsSessions {
   private readonly held = new Map<string, SigningKeys>();
   private readonly ssoTokens = new Map<string, SsoAccessToken>();
+  /** The sessions and SSO logins each profile went through, so its logout forgets those only. */
+  private readonly usedBy = new Map<string, Set<string>>();
   private readonly flights = new SingleFlight<SigningKeys>(
     () => new BrokerError('timed-out', 'the caller stopped waiting for the AWS session', 'run the command again'),
   );
@@ -73,6 +75,7 @@ export class AwsSessions {
     let keys = await this.sourceKeys(plan.source, profile, signal);
     for (const step of plan.steps) {
       const key = sessionKey(keys, step, endpoint);
+      this.used(profile, key);
       const held = this.fresh(key);
       keys =
         held ??
@@ -85,16 +88,37 @@ export class AwsSessions {
     return keys;
   }
 
-  /** Forgets every session (kubecred logout of an eks profile, a lock of the machine). */
+  /** Forgets every session (a lock of the machine). */
   forgetAll(): void {
     this.held.clear();
     this.ssoTokens.clear();
+    this.usedBy.clear();
+  }
+
+  /**
+   * Forgets the sessions the profile went through (`kubecred login` / `logout` of it): its
+   * role and MFA sessions, its credential_process keys, its SSO role keys and portal login.
+   * Another profile on the same session loses it too (it is one session); others keep theirs.
+   */
+  forgetProfile(profile: string): void {
+    for (const key of this.usedBy.get(profile) ?? []) {
+      this.held.delete(key);
+      this.ssoTokens.delete(key);
+    }
+    this.usedBy.delete(profile);
+  }
+
+  private used(profile: string, key: string): void {
+    const keys = this.usedBy.get(profile) ?? new Set<string>();
+    keys.add(key);
+    this.usedBy.set(profile, keys);
   }
 
   private async sourceKeys(source: KeySource, profile: string, signal?: AbortSignal): Promise<SigningKeys> {
     if (source.kind === 'keys') return source.keys;
     if (source.kind === 'sso') return this.ssoRoleKeys(source, profile, signal);
     const key = `process\u0000${source.command}`;
+    this.used(profile, key);
     const held = this.fresh(key);
     if (held) return held;
     return this.flights.run(
@@ -113,6 +137,8 @@ export class AwsSessions {
   /** The role's credentials with the SSO access token in memory; a token the portal refuses is replaced by one new login. */
   private ssoRoleKeys(source: SsoSource, profile: string, signal?: AbortSignal): Promise<SigningKeys> {
     const key = ['sso', source.startUrl, source.region, source.accountId, source.roleName].join('\u0000');
+    this.used(profile, key);
+    this.used(profile, ssoTokenKey(source));
     const held = this.fresh(key);
     if (held) return Promise.resolve(held);
     return this.flights.run(

@@ -93,13 +93,13 @@ export class EksProvider implements Provider {
   /** `kubecred login`: a new session now (a new MFA code), not the one in memory. */
   async login(context: CredentialContext): Promise<Credential> {
     this.sessionReusedUntil = undefined;
-    this.deps.sessions.forgetAll();
+    this.deps.sessions.forgetProfile(context.profile);
     return this.getCredential(context);
   }
 
-  async logout(): Promise<void> {
+  async logout(profile: string): Promise<void> {
     this.sessionReusedUntil = undefined;
-    this.deps.sessions.forgetAll();
+    this.deps.sessions.forgetProfile(profile);
   }
 
   /** The source of keys (the secret store, or the aws CLI's files), then the profile's own STS steps. */
