@@ -242,6 +242,23 @@ describe.skipIf(!available)('eks with IAM Identity Center (SSO) profiles', () =>
     expect(new Set(tokens.map((t) => keyOf(t.token!)))).toEqual(new Set([DEV.accessKeyId, OPS.accessKeyId]));
   });
 
+  it('renews silently while the SSO login is held, even once the role keys are due; not after a logout', async () => {
+    const clock = new FakeClock(Date.now());
+    const sessions = sessionsFor(clock);
+    // Keys due in 2 minutes: each token needs new role keys, which the held SSO login gets alone.
+    sso.setRole('111122223333', 'Developer', DEV, Date.now() + 2 * 60_000);
+    try {
+      const provider = eks('dev', sessions, clock);
+      expect(provider.canRefreshSilently()).toBe(false);
+      await provider.getCredential({ profile: 'eks', cluster: undefined, interactive: false });
+      expect(provider.canRefreshSilently()).toBe(true);
+      await provider.logout('eks');
+      expect(provider.canRefreshSilently()).toBe(false);
+    } finally {
+      sso.setRole('111122223333', 'Developer', DEV, Date.parse('2030-01-01T00:00:00Z'));
+    }
+  });
+
   it('an ended SSO session (the portal refuses the token): one new device login, then the role again', async () => {
     const clock = new FakeClock(Date.now());
     const sessions = sessionsFor(clock);

@@ -108,6 +108,15 @@ export class AwsSessions {
     this.usedBy.delete(profile);
   }
 
+  /** Whether an IAM Identity Center login the profile went through is still held (new role keys need nobody). */
+  holdsSsoLogin(profile: string): boolean {
+    for (const key of this.usedBy.get(profile) ?? []) {
+      const token = this.ssoTokens.get(key);
+      if (token && token.expiresAt.getTime() - this.deps.clock.now() > 60_000) return true;
+    }
+    return false;
+  }
+
   private used(profile: string, key: string): void {
     const keys = this.usedBy.get(profile) ?? new Set<string>();
     keys.add(key);

@@ -82,12 +82,14 @@ export class EksProvider implements Provider {
 
   /**
    * Whether a new token needs nobody: true while the AWS session behind the last one is still
-   * reused. The broker asks this only of a profile that signs in (MFA, SSO); for the others a
+   * reused, or an SSO login that gives new role keys is held. The broker asks this only of a profile that signs in (MFA, SSO); for the others a
    * new token never needs anyone.
    */
   canRefreshSilently(): boolean {
     const until = this.sessionReusedUntil;
-    return until === 'never' || (until !== undefined && this.deps.clock.now() < until);
+    if (until === 'never' || (until !== undefined && this.deps.clock.now() < until)) return true;
+    // An SSO portal login outlives the role keys it gives: new ones need nobody while it lasts.
+    return this.deps.sessions.holdsSsoLogin(this.profile.name);
   }
 
   /** `kubecred login`: a new session now (a new MFA code), not the one in memory. */
