@@ -319,7 +319,12 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
         `#!/bin/sh\nout=$("${NATIVE_SHIM}" "$@"); code=$?\nprintf '%s\\n' "$out"\nprintf '%s\\n' "$out" | grep -o '"clientCertificateData":"[^"]*"' >> '${certificates}'\nexit $code\n`,
         { mode: 0o755 },
       );
-      const view = await runKubectl(KUBECTL.path, ['config', 'view', '--raw', '-o', 'json'], { kubeconfig });
+      // kubectl config view runs the exec plugin too: without KUBECRED_HOME it would reach (and
+      // start) a broker in the real home.
+      const view = await runKubectl(KUBECTL.path, ['config', 'view', '--raw', '-o', 'json'], {
+        kubeconfig,
+        env: kubectlEnv(),
+      });
       const config = JSON.parse(view.stdout) as {
         users: Array<{ name: string; user: { exec?: { command: string } } }>;
       };

@@ -80,9 +80,8 @@ export function runKubectl(
   // A kubeconfig that runs Kubecred, with KUBECRED_HOME neither in the env nor in its exec
   // block, would reach (or start) a broker in the real home: refuse, so the test that forgot
   // says so instead of leaking one.
-  // (kubectl config and version --client never run a credential plugin.)
-  const offline = args[0] === 'config' || (args[0] === 'version' && args.includes('--client'));
-  if (!offline && !env.KUBECRED_HOME && callsKubecred(opts.kubeconfig)) {
+  // Even `kubectl config view` runs the plugin: no command is exempt.
+  if (!env.KUBECRED_HOME && callsKubecred(opts.kubeconfig)) {
     return Promise.reject(new Error(`runKubectl: ${opts.kubeconfig} runs Kubecred but env has no KUBECRED_HOME`));
   }
   return new Promise((resolve, reject) => {

@@ -60,116 +60,127 @@ export async function startProxiedCluster(options: {
   const { users, pin } = options;
   assertBuilt({ shim: true });
   const home = await makeTempHome();
-  const pki = await createTestPki(path.join(home.dir, 'pki'));
-  const api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki });
-  const hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-proxy', pin, soPin: '27182818' });
-  const ports = new Map<string, number>();
-  for (const key of users) {
-    await createTokenClientCertificate(hsm, pin, {
-      ...key,
-      subject: `/O=${key.group}/CN=${key.user}`,
-      caCertPath: pki.caCertPath,
-      caKeyPath: path.join(pki.dir, 'ca.key'),
-      workDir: path.join(home.dir, 'certs'),
-    });
-    ports.set(key.profile, await freePort());
-  }
-  const configYaml = (more: { profile: string; label: string; port: number }[] = []) => {
-    const profiles = [
-      ...users.map((key) => ({
-        profile: key.profile,
-        label: key.label,
-        port: ports.get(key.profile)!,
-        tlsVersion: key.tlsVersion,
-      })),
-      ...more,
-    ].map(
-      ({ profile, label, port, tlsVersion }: { profile: string; label: string; port: number; tlsVersion?: string }) =>
-        `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath}${tlsVersion ? `, tlsVersion: "${tlsVersion}"` : ''} }\n`,
+  // What started stops, in reverse, when a later part fails to start (a bench or a test that
+  // cannot reach a keychain must not leave etcd, kube-apiserver and a broker behind).
+  const started: Array<() => unknown> = [() => home.cleanup()];
+  try {
+    const pki = await createTestPki(path.join(home.dir, 'pki'));
+    const api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki });
+    started.push(() => api.stop());
+    const hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-proxy', pin, soPin: '27182818' });
+    started.push(() => hsm.dispose());
+    const ports = new Map<string, number>();
+    for (const key of users) {
+      await createTokenClientCertificate(hsm, pin, {
+        ...key,
+        subject: `/O=${key.group}/CN=${key.user}`,
+        caCertPath: pki.caCertPath,
+        caKeyPath: path.join(pki.dir, 'ca.key'),
+        workDir: path.join(home.dir, 'certs'),
+      });
+      ports.set(key.profile, await freePort());
+    }
+    const configYaml = (more: { profile: string; label: string; port: number }[] = []) => {
+      const profiles = [
+        ...users.map((key) => ({
+          profile: key.profile,
+          label: key.label,
+          port: ports.get(key.profile)!,
+          tlsVersion: key.tlsVersion,
+        })),
+        ...more,
+      ].map(
+        ({ profile, label, port, tlsVersion }: { profile: string; label: string; port: number; tlsVersion?: string }) =>
+          `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath}${tlsVersion ? `, tlsVersion: "${tlsVersion}"` : ''} }\n`,
+      );
+      return `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`;
+    };
+    await writeConfig(home.dir, configYaml());
+    const broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
+    started.push(() => broker.stop());
+    const { cli, credential } = callersFor(
+      () => home.dir,
+      () => ({ SOFTHSM2_CONF: hsm.conf }),
     );
-    return `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`;
-  };
-  await writeConfig(home.dir, configYaml());
-  const broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
-  const { cli, credential } = callersFor(
-    () => home.dir,
-    () => ({ SOFTHSM2_CONF: hsm.conf }),
-  );
-  const loggedIn = await cli(['token', 'login', 'hsm'], pin);
-  if (loggedIn.code !== 0) throw new Error(`kubecred token login: ${loggedIn.stderr}`);
+    const loggedIn = await cli(['token', 'login', 'hsm'], pin);
+    if (loggedIn.code !== 0) throw new Error(`kubecred token login: ${loggedIn.stderr}`);
 
-  // As the user has it: one real cluster, and a context and an empty user per profile.
-  const kubeconfig = path.join(home.dir, 'kubeconfig');
-  const caData = Buffer.from(pki.caPem).toString('base64');
-  await writeFile(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }],
-      users: users.map((key) => ({ name: key.profile, user: {} })),
-      contexts: users.map((key) => ({ name: key.profile, context: { cluster: 'real', user: key.profile } })),
-      'current-context': users[0]!.profile,
-    }),
-    { mode: 0o600 },
-  );
-  const installNotes = new Map<string, string>();
-  for (const key of users) {
-    const installed = await cli([
-      'install',
-      '--profile',
-      key.profile,
-      '--context',
-      key.profile,
-      '--kubeconfig',
+    // As the user has it: one real cluster, and a context and an empty user per profile.
+    const kubeconfig = path.join(home.dir, 'kubeconfig');
+    const caData = Buffer.from(pki.caPem).toString('base64');
+    await writeFile(
       kubeconfig,
-    ]);
-    if (installed.code !== 0) throw new Error(`kubecred install --profile ${key.profile}: ${installed.stderr}`);
-    installNotes.set(key.profile, installed.stderr);
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }],
+        users: users.map((key) => ({ name: key.profile, user: {} })),
+        contexts: users.map((key) => ({ name: key.profile, context: { cluster: 'real', user: key.profile } })),
+        'current-context': users[0]!.profile,
+      }),
+      { mode: 0o600 },
+    );
+    const installNotes = new Map<string, string>();
+    for (const key of users) {
+      const installed = await cli([
+        'install',
+        '--profile',
+        key.profile,
+        '--context',
+        key.profile,
+        '--kubeconfig',
+        kubeconfig,
+      ]);
+      if (installed.code !== 0) throw new Error(`kubecred install --profile ${key.profile}: ${installed.stderr}`);
+      installNotes.set(key.profile, installed.stderr);
+    }
+    const adminKubeconfig = path.join(home.dir, 'admin.kubeconfig');
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    await writeFile(
+      adminKubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }],
+        users: [
+          {
+            name: 'admin',
+            user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) },
+          },
+        ],
+        contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }],
+        'current-context': 'admin',
+      }),
+      { mode: 0o600 },
+    );
+    const env = { KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf };
+    return {
+      home,
+      pki,
+      api,
+      hsm,
+      broker,
+      kubeconfig,
+      ports,
+      installNotes,
+      adminKubeconfig,
+      cli,
+      credential,
+      env,
+      configYaml,
+      kubectl: (bin, args, extraEnv = {}, stdin) =>
+        runKubectl(bin, args, { kubeconfig, env: { ...env, ...extraEnv }, stdin }),
+      async stop() {
+        await broker.stop();
+        // The broker a kubectl call started on its own, if a test killed the first.
+        await cli(['stop']).catch(() => undefined);
+        await api.stop();
+        hsm.dispose();
+        await home.cleanup();
+      },
+    };
+  } catch (error) {
+    for (const stop of started.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+    throw error;
   }
-  const adminKubeconfig = path.join(home.dir, 'admin.kubeconfig');
-  const b64 = (text: string) => Buffer.from(text).toString('base64');
-  await writeFile(
-    adminKubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }],
-      users: [
-        {
-          name: 'admin',
-          user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) },
-        },
-      ],
-      contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }],
-      'current-context': 'admin',
-    }),
-    { mode: 0o600 },
-  );
-  const env = { KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf };
-  return {
-    home,
-    pki,
-    api,
-    hsm,
-    broker,
-    kubeconfig,
-    ports,
-    installNotes,
-    adminKubeconfig,
-    cli,
-    credential,
-    env,
-    configYaml,
-    kubectl: (bin, args, extraEnv = {}, stdin) =>
-      runKubectl(bin, args, { kubeconfig, env: { ...env, ...extraEnv }, stdin }),
-    async stop() {
-      await broker.stop();
-      // The broker a kubectl call started on its own, if a test killed the first.
-      await cli(['stop']).catch(() => undefined);
-      await api.stop();
-      hsm.dispose();
-      await home.cleanup();
-    },
-  };
 }
