@@ -19,11 +19,10 @@ import { run } from '../support/run.js';
 import { startSsoStandIn, type SsoStandIn } from '../support/ssoStandIn.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { FakeClock } from '../support/fakes/fakeClock.js';
+import { AWS_CLI_AT as AT, awsEksGetToken } from '../support/awsCli.js';
 
 // Issue 17: IAM Identity Center (SSO) profiles. moto has no SSO-OIDC or portal, so a
 // stand-in plays them (test/support/ssoStandIn.ts); the aws CLI is the oracle for the token.
-const INSTANT = '2026-01-02 03:04:05';
-const AT = Date.parse(`${INSTANT.replace(' ', 'T')}Z`);
 const DEV = {
   accessKeyId: 'ASIASSODEVEXAMPLE001',
   secretAccessKey: 'ssoDevSecretKeyExample/0123456789abcdefGH',
@@ -146,36 +145,7 @@ describe.skipIf(!available)('eks with IAM Identity Center (SSO) profiles', () =>
         path.join(home.dir, '.aws', 'sso', 'cache', `${cacheName}.json`),
         JSON.stringify({ startUrl, region, accessToken: sso.issueToken(), expiresAt: '2030-01-01T00:00:00Z' }),
       );
-      const result = await execa(
-        'faketime',
-        [
-          '-f',
-          INSTANT,
-          'aws',
-          'eks',
-          'get-token',
-          '--profile',
-          profile,
-          '--cluster-name',
-          'prod',
-          '--region',
-          'eu-west-1',
-          '--output',
-          'json',
-        ],
-        {
-          env: {
-            PATH: process.env.PATH ?? '/usr/bin:/bin',
-            ...env,
-            TZ: 'UTC',
-            AWS_EC2_METADATA_DISABLED: 'true',
-            ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
-          },
-          extendEnv: false,
-          timeout: 60_000,
-        },
-      );
-      const cliToken = (JSON.parse(result.stdout) as { status: { token: string } }).status.token;
+      const { token: cliToken } = await awsEksGetToken({ profile, cluster: 'prod', region: 'eu-west-1', env });
       const clock = new FakeClock(AT);
       const credential = await eks(profile, sessionsFor(clock), clock).getCredential({
         profile: 'eks',

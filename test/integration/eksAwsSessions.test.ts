@@ -12,11 +12,10 @@ import type { AwsCredentials } from '../../src/main/providers/eks/sigv4.js';
 import { startMotoSts, type MotoSts } from '../support/motoSts.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { FakeClock } from '../support/fakes/fakeClock.js';
+import { AWS_CLI_AT as AT, awsEksGetToken } from '../support/awsCli.js';
 
 // Issue 17: roles, MFA and credential_process against moto's STS (IAM enforced: signatures
 // checked, AssumeRole allowed only by policy), with the real aws CLI as the oracle.
-const INSTANT = '2026-01-02 03:04:05';
-const AT = Date.parse(`${INSTANT.replace(' ', 'T')}Z`);
 const ADMIN = 'arn:aws:iam::123456789012:role/admin';
 const READ = 'arn:aws:iam::123456789012:role/read';
 const FORBIDDEN = 'arn:aws:iam::123456789012:role/forbidden';
@@ -127,41 +126,16 @@ describe.skipIf(!available)('eks roles, MFA and credential_process against moto'
   /** `aws eks get-token --profile X` at INSTANT against moto; the MFA code on stdin (no terminal: setsid). */
   async function cliToken(profile: string): Promise<{ token: string; calls: MotoSts['calls'] }> {
     const before = moto.calls.length;
-    const result = await execa(
-      'setsid',
-      [
-        '-w',
-        'faketime',
-        '-f',
-        INSTANT,
-        'aws',
-        'eks',
-        'get-token',
-        '--profile',
-        profile,
-        '--cluster-name',
-        'prod',
-        '--region',
-        'eu-west-1',
-        '--output',
-        'json',
-      ],
-      {
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          ...env,
-          TZ: 'UTC',
-          AWS_ENDPOINT_URL_STS: moto.url,
-          AWS_EC2_METADATA_DISABLED: 'true',
-          ...(process.env.PYENV_ROOT ? { PYENV_ROOT: process.env.PYENV_ROOT } : {}),
-        },
-        extendEnv: false,
-        input: `${CODE}\n`,
-        timeout: 60_000,
-      },
-    );
+    const { token } = await awsEksGetToken({
+      profile,
+      cluster: 'prod',
+      region: 'eu-west-1',
+      env: { ...env, AWS_ENDPOINT_URL_STS: moto.url },
+      input: `${CODE}\n`,
+      noTerminal: true,
+    });
     return {
-      token: (JSON.parse(result.stdout) as { status: { token: string } }).status.token,
+      token,
       calls: moto.calls.slice(before),
     };
   }

@@ -6,12 +6,11 @@ import type { SecretStore } from '../../src/main/core/secretStore.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { FakeClock } from '../support/fakes/fakeClock.js';
 import { offlineAwsSessions } from '../support/offlineAwsSessions.js';
+import { AWS_CLI_AT as AT, awsEksGetToken } from '../support/awsCli.js';
 
 // Equality with the real `aws eks get-token` (AWS CLI v1 here) at one fixed instant.
 // faketime -f with an absolute date freezes the clock (plain `faketime DATE` lets it run
 // from DATE, and the CLI's second-long start-up could then tick X-Amz-Date over).
-const INSTANT = '2026-01-02 03:04:05';
-const AT = Date.parse(`${INSTANT.replace(' ', 'T')}Z`);
 const KEYS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
 // Shaped like a real session token: base64 with "/", "+" and "=", which the query must escape.
 const SESSION_TOKEN = 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD6+example/session+token==';
@@ -70,28 +69,11 @@ describe.skipIf(!available)('EksProvider equals `aws eks get-token` byte for byt
     };
     await Promise.all(
       CASES.map(async (c) => {
-        const result = await execa(
-          'faketime',
-          [
-            '-f',
-            INSTANT,
-            'aws',
-            'eks',
-            'get-token',
-            '--cluster-name',
-            c.cluster,
-            '--region',
-            c.region,
-            '--output',
-            'json',
-          ],
-          {
-            env: { ...env, ...(c.sessionToken ? { AWS_SESSION_TOKEN: c.sessionToken } : {}) },
-            extendEnv: false,
-            timeout: 60_000,
-          },
-        );
-        const status = (JSON.parse(result.stdout) as { status: { token: string; expirationTimestamp: string } }).status;
+        const status = await awsEksGetToken({
+          cluster: c.cluster,
+          region: c.region,
+          env: { ...env, ...(c.sessionToken ? { AWS_SESSION_TOKEN: c.sessionToken } : {}) },
+        });
         cli.set(c, status);
       }),
     );
@@ -194,26 +176,7 @@ describe.skipIf(!available)('EksProvider with awsProfile equals `aws eks get-tok
     env = awsCliEnv(home.dir);
     await Promise.all(
       PROFILES.map(async (profile) => {
-        const result = await execa(
-          'faketime',
-          [
-            '-f',
-            INSTANT,
-            'aws',
-            'eks',
-            'get-token',
-            '--profile',
-            profile,
-            '--cluster-name',
-            'prod',
-            '--region',
-            'us-east-1',
-            '--output',
-            'json',
-          ],
-          { env, extendEnv: false, timeout: 60_000 },
-        );
-        cli.set(profile, (JSON.parse(result.stdout) as { status: { token: string } }).status.token);
+        cli.set(profile, (await awsEksGetToken({ profile, cluster: 'prod', region: 'us-east-1', env })).token);
       }),
     );
   });
