@@ -145,7 +145,10 @@ const leftover = spawnSync(
 const leftoverBrokers = process.env.CI
   ? spawnSync(
       'pgrep',
-      ['-af', `^([^ ]*node )?${root.replaceAll('.', '\\.')}/(bin/kubecred|dist/main/cli/main\\.js) daemon`],
+      [
+        '-af',
+        `^([^ ]*node )?${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(bin/kubecred|dist/main/cli/main\\.js) daemon`,
+      ],
       {
         encoding: 'utf8',
       },
