@@ -21,7 +21,7 @@ import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
 import { composeAwsSessions } from './providers/eks/composeAwsSessions.js';
 import { eksSignsIn } from './providers/eks/eksSignsIn.js';
-import { OfferedMfaCodes } from './providers/eks/mfaPrompt.js';
+import { OfferedAnswers } from './providers/offeredAnswers.js';
 import { EksProvider } from './providers/eks/eksProvider.js';
 import { ExecProvider } from './providers/exec/execProvider.js';
 import { KeystoneProvider } from './providers/keystone/keystoneProvider.js';
@@ -70,7 +70,21 @@ export function composeBroker({
   // A PIN asked while serving a credential names the program and the profile it is for.
   const tokenUi: SecretPromptPort = {
     askPin: async (request) => ui.askPin({ ...request, ...(await asking.describe()) }),
+    pinRefused: (request, why) =>
+      void asking.describe().then((asker) => ui.pinRefused?.({ ...request, ...asker }, why)),
     askPassphrase: (request) => ui.askPassphrase(request),
+  };
+  // A login form knows whether its caller has a terminal to be asked in.
+  const askerUi: BrokerUi = {
+    askPin: (request) => ui.askPin(request),
+    askPassphrase: (request) => ui.askPassphrase(request),
+    askApproval: (request) => ui.askApproval(request),
+    showLogin: (prompt, signal) => ui.showLogin(prompt, signal),
+    askForm: async (request) => {
+      const { callerTerminal } = await asking.describe();
+      return ui.askForm({ ...request, ...(callerTerminal ? { callerTerminal } : {}) });
+    },
+    openBrowser: (url) => ui.openBrowser(url),
   };
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) =>
     createPkcs11Service({ tokens: configured, ui: tokenUi, clock }),
@@ -83,7 +97,8 @@ export function composeBroker({
     ui,
     tokens: (current) => tokens.current(current.tokens),
   });
-  const mfaCodes = new OfferedMfaCodes(() => clock.now());
+  const mfaCodes = new OfferedAnswers(() => clock.now());
+  const loginSecrets = new OfferedAnswers(() => clock.now());
   const awsSessions = composeAwsSessions(clock, ui, () => asking.describe(), mfaCodes);
   const createProvider = (profile: ProfileConfig): Provider => {
     switch (profile.provider) {
@@ -100,7 +115,12 @@ export function composeBroker({
       case 'oidc':
         return new OidcProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock, logger });
       case 'keystone':
-        return new KeystoneProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock });
+        return new KeystoneProvider(profile, {
+          store: () => stores.forProfile(profile.name),
+          ui: askerUi,
+          clock,
+          typedSecrets: loginSecrets,
+        });
       case 'eks':
         return new EksProvider(profile, { store: () => stores.forProfile(profile.name), clock, sessions: awsSessions });
     }
@@ -166,6 +186,7 @@ export function composeBroker({
     interactions,
     proxies,
     mfaCodes,
+    loginSecrets,
     keychainFailure: () => keychainHealth.lastFailure(),
     onProfilesChanged: (listener) => cache.changes.onChange(listener),
     close: async () => {

@@ -62,7 +62,13 @@ export async function startBroker(
   let host: WebUiHost | undefined;
   const tray = options.trayWindows;
   // The tray's windows are always there to ask in; a daemon's page may not be open yet.
-  const windows = tray ? undefined : { showing: () => host?.running === true, open: async () => host?.ensure() };
+  const windows = tray
+    ? undefined
+    : {
+        showing: () => (host?.current?.openPages() ?? 0) > 0,
+        inUse: () => host?.running === true,
+        open: async () => host?.ensure(),
+      };
   const ui = options.ui ?? promptingUi(prompts, loginUi, windows);
   const services = composeBroker({
     paths,
@@ -101,6 +107,7 @@ export async function startBroker(
     stopRequested,
     ...(webUi ? { webUiLink: webUi.url } : {}),
     close: async () => {
+      services.credentials.stop();
       prompts.close();
       await host?.close();
       await server.close();

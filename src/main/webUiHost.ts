@@ -28,33 +28,40 @@ import type { WebUi } from './webui/webUiPorts.js';
 
 /** Where the broker's questions can be shown: whether a window is up now, and how to bring one up. */
 export interface QuestionWindows {
+  /** A page or window is open and listening now: a question put there is seen. */
   showing(): boolean;
+  /** The web UI runs, so a page the broker opens in the browser can take a question nobody else can. */
+  inUse(): boolean;
   open(): Promise<unknown>;
 }
 
-const ALWAYS_SHOWING: QuestionWindows = { showing: () => true, open: async () => undefined };
+const ALWAYS_SHOWING: QuestionWindows = { showing: () => true, inUse: () => true, open: async () => undefined };
 
 /**
- * The broker's questions and login forms go to the prompt queue while a window can show them,
- * else to the headless answers (errors that name the command to run, which a terminal caller
- * turns into a prompt of its own). An approval has no terminal form: it brings a window up
- * and waits there. Logins go to the browser and the board.
+ * A question goes where a person is: a page that is open and listening; else the terminal of
+ * the program that asked (the headless answer is an error naming the question, which a terminal
+ * caller turns into a prompt of its own); else, where the web UI runs, a page the broker opens
+ * in the browser (the caller is told at once where to answer); else an error naming the command
+ * that answers it. An approval has no terminal form: it brings a window up and waits there.
+ * Logins go to the browser and the board.
  */
 export function promptingUi(
   prompts: PromptQueue,
   login: BrowserLoginUi,
   windows: QuestionWindows = ALWAYS_SHOWING,
 ): BrokerUi {
-  const windowOpen = () => windows.showing();
+  const askInPage = (callerTerminal: boolean | undefined) => windows.showing() || (!callerTerminal && windows.inUse());
   return {
-    askPin: (request) => (windowOpen() ? prompts.askPin(request) : login.askPin(request)),
-    askPassphrase: (request) => (windowOpen() ? prompts.askPassphrase(request) : login.askPassphrase(request)),
+    askPin: (request) => (askInPage(request.callerTerminal) ? prompts.askPin(request) : login.askPin(request)),
+    // A PIN that reached askPin was typed in a window (a terminal's comes by another way).
+    pinRefused: (request, why) => prompts.pinRefused(request, why),
+    askPassphrase: (request) => (askInPage(false) ? prompts.askPassphrase(request) : login.askPassphrase(request)),
     askApproval: async (request) => {
       await windows.open();
       return prompts.askApproval(request);
     },
     showLogin: (prompt, signal) => login.showLogin(prompt, signal),
-    askForm: (request) => (windowOpen() ? prompts.askForm(request) : login.askForm(request)),
+    askForm: (request) => (askInPage(request.callerTerminal) ? prompts.askForm(request) : login.askForm(request)),
     openBrowser: (url) => login.openBrowser(url),
   };
 }
@@ -151,7 +158,8 @@ export async function startBrokerWebUi(
   });
   let open = 0;
   const unsubscribe = prompts.onChange(() => {
-    const now = prompts.list().length;
+    // Only a question brings a page up; a PIN's refusal is told where the PIN was typed.
+    const now = prompts.list().filter((p) => p.kind !== 'pin-refused').length;
     if (options.askInBrowser && open === 0 && now > 0 && webUi.openPages() === 0)
       void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed', ancestry: [] }));
     open = now;
@@ -242,7 +250,7 @@ export class WebUiHost {
 
   constructor(private readonly start: () => Promise<WebUi>) {}
 
-  /** Whether a page can show a question now. */
+  /** Whether the web UI has started (a page may or may not be open). */
   get running(): boolean {
     return this.started !== undefined;
   }

@@ -109,7 +109,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
       },
       ['--ui'],
     );
-    ui = await webUiClient(await browser.nth(0, 10_000));
+    ui = await webUiClient(await browser.target(0, 10_000));
     for (const name of ['eks-prod', 'eks-staging']) {
       kubeconfigs.push(
         await writeExecKubeconfig({

@@ -341,7 +341,7 @@ describe.skipIf(!available)('an SSO eks profile served by the broker', () => {
     const [, page, code] = notice.exec(stderr)!;
     expect(page).toBe(`${sso.url}/device?user_code=${code}`);
     // The broker opened the page with the code in it; the person approves it there.
-    const opened = await browser.nth(0, 10_000);
+    const opened = await browser.target(0, 10_000);
     expect(opened).toBe(`${sso.url}/device?user_code=${code}`);
     expect((await fetch(opened)).ok).toBe(true);
     expect(await exited, stderr).toBe(0);
@@ -384,7 +384,7 @@ describe.skipIf(!available)('an SSO eks profile served by the broker', () => {
         .first()
         .waitFor();
       await chromium.page.screenshot({ path: path.join(SHOTS, 'profile-eks-sso-waiting.png') });
-      expect((await fetch(await browser.nth(1, 10_000))).ok).toBe(true);
+      expect((await fetch(await browser.target(1, 10_000))).ok).toBe(true);
       await expect
         .poll(
           async () =>

@@ -38,9 +38,9 @@ describe('kubectl with an OIDC profile: the first call logs in through the brows
     // The authorization URL (its state, nonce and PKCE challenge) never reaches the browser's argv.
     const argument = await browserStandIn.argument(0);
     expect(argument).toMatch(/^file:\/\/.*\.html$/);
-    const authorization = new URL(await browserStandIn.nth(0));
+    const authorization = new URL(await browserStandIn.target(0));
     expect(argument).not.toContain(authorization.searchParams.get('state'));
-    const page = await browser.signIn(authorization.href, {
+    const page = await browser.signIn(argument, {
       screenshots: { dir: path.resolve('test-results', 'screenshots'), prefix: 'kubectl-oidc' },
     });
     expect(page).toContain('signed in');

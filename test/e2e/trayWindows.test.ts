@@ -181,10 +181,10 @@ describe("the tray app's windows against its in-process broker", () => {
 
   it('an OIDC login from the main window: the issuer opens in the system browser, and the window shows it signed in', async () => {
     await main.locator('[data-profile="sso-tray"] button', { hasText: 'Log in' }).click();
-    const authorize = await browserStandIn.nth(0, 15_000);
+    const authorize = await browserStandIn.target(0, 15_000);
     expect(authorize.startsWith(`${issuer.issuer}/`)).toBe(true);
     await main.locator('[data-login="sso-tray"]').waitFor({ timeout: 10_000 });
-    expect(await signer.signIn(authorize)).toContain('signed in');
+    expect(await signer.signIn(await browserStandIn.nth(0))).toContain('signed in');
     await expect
       .poll(() => main.locator('[data-profile="sso-tray"] .state').innerText(), { timeout: 15_000 })
       .toMatch(/^signed in as alice, \d+ (min|s|h)/);

@@ -72,8 +72,8 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
     expect((await cli(['secret', 'set', 'kept', 'token'], 'kept-in-the-keychain')).code).toBe(0);
     chromium = await launchChromium();
     page = chromium.page;
-    ui = new URL(await browserStandIn.nth(0, 10_000));
-    await page.goto(ui.href);
+    ui = new URL(await browserStandIn.target(0, 10_000));
+    await browserStandIn.openIn(page, 0);
     await page.locator('[data-profile="guarded"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 

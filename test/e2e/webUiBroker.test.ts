@@ -53,10 +53,11 @@ describe('the web UI of a real broker (kubecred daemon --ui) answers approvals a
     // The browser's argv (readable by every local user) names a private page, never the token.
     const argument = await browserStandIn.argument(0, 10_000);
     expect(argument).toMatch(/^file:\/\/.*\/run\/links\/[0-9a-f]{32}\.html$/);
-    const link = await browserStandIn.nth(0);
+    const link = await browserStandIn.target(0);
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);
     expect(argument).not.toContain(new URL(link).hash.slice('#token='.length));
-    await page.goto(link);
+    // The browser gets the file:// page, and Chromium calls leaving it a cross-site navigation.
+    expect(await browserStandIn.openIn(page, 0)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     await expect.poll(() => page.locator('[data-profile="guarded"]').count(), { timeout: 10_000 }).toBe(1);
     const again = await cli(['ui', '--print']);
     expect(again.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=/);

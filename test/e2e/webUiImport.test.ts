@@ -56,7 +56,7 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
 
   it('shows what will move and the diff, secrets redacted, and changes nothing yet', async () => {
     const before = await readFile(kubeconfig, 'utf8');
-    await page.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(page, 0, 10_000);
     await page
       .getByRole('link', { name: /^Import (my )?kubeconfig$/ })
       .first()

@@ -47,7 +47,7 @@ describe('the import preview of a big kubeconfig', () => {
     expect((await cli(['secret', 'set', 'offthread-dev', 'token'], 'dev-token-served-meanwhile')).code).toBe(0);
     chromium = await launchChromium();
     page = chromium.page;
-    await page.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(page, 0, 10_000);
     await page.locator('[data-profile="offthread-dev"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 

@@ -56,7 +56,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
   });
 
   it("shows the broker's validation errors beside the field, and writes nothing", async () => {
-    await page.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(page, 0, 10_000);
     // No profiles yet: the first-run page offers to add one.
     await page.getByRole('link', { name: 'Add a profile' }).click({ timeout: 10_000 });
     await page.locator('form[aria-label="add profile"]').waitFor({ timeout: 10_000 });

@@ -47,14 +47,14 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
   });
 
   it('shows the profile signed out, then Log in opens the issuer in the browser and the page shows the login waiting', async () => {
-    await page.goto(await browserStandIn.nth(0));
+    await browserStandIn.openIn(page, 0);
     const item = page.locator('[data-profile="sso"]');
     await item.waitFor({ timeout: 10_000 });
     expect(await item.locator('.state').innerText()).toBe('signed out');
     await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-signed-out.png'), fullPage: true });
 
     await item.locator('button', { hasText: 'Log in' }).click();
-    const authorize = await browserStandIn.nth(1);
+    const authorize = await browserStandIn.target(1);
     expect(authorize.startsWith(`${issuer.issuer}/`)).toBe(true);
     expect(new URL(authorize).searchParams.get('code_challenge_method')).toBe('S256');
     const waiting = page.locator('[data-login="sso"]');
@@ -65,7 +65,7 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
 
   it('Cancel on the waiting card stops the login: the card goes, the profile shows it was cancelled, and the redirect server is closed', async () => {
     const waiting = page.locator('[data-login="sso"]');
-    const redirect = new URL(await browserStandIn.nth(1)).searchParams.get('redirect_uri')!;
+    const redirect = new URL(await browserStandIn.target(1)).searchParams.get('redirect_uri')!;
     await waiting.locator('button', { hasText: 'Cancel' }).click();
     await expect.poll(() => waiting.count(), { timeout: 10_000 }).toBe(0);
     const item = page.locator('[data-profile="sso"]');
@@ -80,7 +80,7 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
 
   it('a second Log in after the cancel opens a new sign-in', async () => {
     await page.locator('[data-profile="sso"] button', { hasText: 'Log in' }).click();
-    const authorize = await browserStandIn.nth(2);
+    const authorize = await browserStandIn.target(2);
     expect(authorize.startsWith(`${issuer.issuer}/`)).toBe(true);
     await page.locator('[data-login="sso"]').waitFor({ timeout: 10_000 });
   });

@@ -79,7 +79,7 @@ describe('a prompt window of a real broker', () => {
     expect((await cli(['lock'])).code).toBe(0);
     chromium = await launchChromium({ width: 480, height: 360 });
     main = chromium.page;
-    await main.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(main, 0, 10_000);
     await main.locator('[data-profile="onhsm-window"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 

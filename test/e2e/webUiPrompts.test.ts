@@ -189,7 +189,7 @@ describe('the prompts of a real broker, by keyboard only', () => {
     main = chromium.page;
     main.on('console', (m) => m.type() === 'error' && pageProblems.push(m.text()));
     main.on('pageerror', (e) => pageProblems.push(e.message));
-    await main.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(main, 0, 10_000);
     await main.locator('[data-profile="onhsm"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 

@@ -34,7 +34,7 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
     chromium = await launchChromium({ width: 800, height: 600 });
     page = chromium.page;
-    await page.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(page, 0, 10_000);
     await page.locator('[data-profile="ui-stored"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 

@@ -33,7 +33,7 @@ describe("the main window tells each profile's state and every failure", () => {
     expect((await cli(['secret', 'set', 'ci', 'token'], 'ci-token-in-the-keychain')).code).toBe(0);
     chromium = await launchChromium({ width: 800, height: 600 });
     page = chromium.page;
-    await page.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(page, 0, 10_000);
     await profile('ci').waitFor({ timeout: 10_000 });
   }, 120_000);
 

@@ -40,7 +40,7 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
     ]);
     chromium = await launchChromium({ width: 800, height: 600 });
     page = chromium.page;
-    await page.goto(await browserStandIn.nth(0, 10_000));
+    await browserStandIn.openIn(page, 0, 10_000);
     await page.locator('[data-profile="onhsm"]').waitFor({ timeout: 10_000 });
   }, 120_000);
 
@@ -51,7 +51,7 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
     await home?.cleanup();
   });
 
-  it('the profile that asked says the PIN was incorrect, once the prompt is gone', async () => {
+  it('the page says the PIN was wrong where it was typed, with the tries left, and the profile says so too', async () => {
     const asking = credential('onhsm');
     const form = page.locator('form[aria-label="PIN for hsm"]');
     await form.waitFor({ timeout: 15_000 });
@@ -65,6 +65,17 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/PIN was incorrect/);
     await form.waitFor({ state: 'detached', timeout: 10_000 });
+    // Issue 26 (N9): the dialog does not just vanish; the person who typed the PIN reads the token's answer there.
+    const answer = page.getByRole('dialog', { name: 'Wrong PIN for kc-wrong-pin' });
+    await answer.waitFor({ timeout: 10_000 });
+    const words = await answer.innerText();
+    expect(words).toMatch(/The token refused this PIN/);
+    expect(words).toMatch(/Few tries left|tries? left/i);
+    expect(words).toMatch(/\(pid \d+\) was told; run it again to be asked once more/);
+    expect(words).not.toContain('000000');
+    await page.screenshot({ path: path.join(SHOTS, 'webui-wrong-pin-told.png') });
+    await answer.getByRole('button', { name: 'Close' }).click();
+    await answer.waitFor({ state: 'detached', timeout: 10_000 });
     await expect
       .poll(
         () =>
@@ -92,7 +103,8 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
     await page.keyboard.press('Enter');
     // The token took the PIN; it holds no secret for the profile in this test, and says so.
     const unlocked = await asking;
-    expect(unlocked.stderr).not.toMatch(/PIN/);
+    expect(unlocked.stderr).not.toMatch(/incorrect|cancelled|locked/);
+    expect(unlocked.stderr).toMatch(/token "hsm" needs its PIN: enter it in the Kubecred window/);
     expect(unlocked.stderr).toMatch(/no token or client certificate in the token:hsm/);
     await dialog.waitFor({ state: 'detached', timeout: 10_000 });
   });

@@ -69,7 +69,7 @@ describe('approval on a broker that was started without its web UI', () => {
     await expect
       .poll(() => stderr, { timeout: 10_000 })
       .toMatch(
-        /kubecred: profile "guarded" waits for your approval in the Kubecred window \(run: kubecred ui\); it gives up at \d\d:\d\d:\d\d\n/,
+        /kubecred: profile "guarded" waits for your approval in the Kubecred window \(if none is open, run: kubecred ui\); it gives up at \d\d:\d\d:\d\d\n/,
       );
 
     const printed = await cli(['ui', '--print']);

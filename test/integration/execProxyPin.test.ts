@@ -182,7 +182,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
       const browser = await recordingBrowser(home.dir);
       // Started here, not by the first kubecred call: that broker would not see the spy's variables.
       broker = await startTestBroker(home.dir, { ...tokenEnv(), KUBECRED_BROWSER: browser.command }, ['--ui']);
-      ui = await webUiClient(await browser.nth(0, 10_000));
+      ui = await webUiClient(await browser.target(0, 10_000));
       await install();
     }, 60_000);
 

@@ -3,14 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
-import { startKeystoneStandIn, type KeystoneStandIn } from '../support/keystoneStandIn.js';
-import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import { startKeystoneCluster, type KeystoneCluster } from '../support/keystoneCluster.js';
+import type { KeystoneStandIn } from '../support/keystoneStandIn.js';
+import type { KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { newestKubectl, runKubectl } from '../support/kubectl.js';
-import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
-import { startTokenWebhook, type TokenWebhook } from '../support/tokenWebhook.js';
 
 // Issue 12, "revoked credentials stay cached", for Keystone: the broker asks Keystone itself
 // (GET /v3/auth/tokens) when kubectl asks again, so this works without provideClusterInfo,
@@ -20,7 +19,7 @@ describe('a cached Keystone token that Keystone revoked', () => {
   let home: TempHome;
   let keystone: KeystoneStandIn;
   let api: KubeApiServer;
-  let webhook: TokenWebhook;
+  let cluster: KeystoneCluster;
   let broker: TestBroker;
   let kubeconfig: string;
   const { cli } = callersFor(() => home.dir);
@@ -32,20 +31,12 @@ describe('a cached Keystone token that Keystone revoked', () => {
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    keystone = await startKeystoneStandIn();
+    cluster = await startKeystoneCluster(home.dir);
+    ({ keystone, api } = cluster);
     await writeConfig(
       home.dir,
       `profiles:\n  - { name: os, provider: keystone, authUrl: ${keystone.authUrl}, username: alice, userDomainName: Default, projectName: demo, projectDomainName: Default }\n`,
     );
-    const pki = await createTestPki(path.join(home.dir, 'pki'));
-    webhook = await startTokenWebhook(home.dir, pki, (token) =>
-      keystone.accepts(token) ? { username: 'keystone:alice', groups: ['keystone:demo'] } : undefined,
-    );
-    api = await startKubeApiServer({
-      dir: path.join(home.dir, 'apiserver'),
-      pki,
-      tokenWebhookConfig: webhook.configFile,
-    });
     broker = await startTestBroker(home.dir);
     expect((await cli(['secret', 'set', 'os', 'password'], 'correct horse battery')).code).toBe(0);
     kubeconfig = await writeExecKubeconfig({
@@ -62,9 +53,7 @@ describe('a cached Keystone token that Keystone revoked', () => {
 
   afterAll(async () => {
     await broker?.stop();
-    await api?.stop();
-    await webhook?.close();
-    await keystone?.close();
+    await cluster?.stop();
     await home?.cleanup();
   });
 

@@ -1,11 +1,27 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { followLink } from '../../src/main/demo/scriptedBrowser.js';
 
 export interface RecordingBrowser {
   /** For $KUBECRED_BROWSER: a program that records each URL the broker opens. */
   readonly command: string;
-  /** The n-th URL opened (0-based), waiting for it to come; a private redirect page is followed, as a browser would. */
+  /**
+   * The n-th URL handed to the browser (0-based), exactly as handed, waiting for it to come:
+   * for a link that carries a secret, the file:// URL of Kubecred's private redirect page.
+   */
   nth(index: number, timeoutMs?: number): Promise<string>;
+  /**
+   * Opens the n-th URL in a real browser page as the system browser would: the very file://
+   * page it was handed, then wherever that page sends it. Resolves on the page that arrived.
+   */
+  openIn(page: Page, index: number, timeoutMs?: number): Promise<string>;
+  /**
+   * Where the n-th link leads (a redirect page's target), for a test that reads its query
+   * (an OIDC state, a redirect_uri) or calls an API with it. Never a way to open the UI: that
+   * is openIn, through the page the browser gets.
+   */
+  target(index: number, timeoutMs?: number): Promise<string>;
   /** The n-th argument the browser was started with, as every local user could read it in /proc. */
   argument(index: number, timeoutMs?: number): Promise<string>;
   opened(): Promise<string[]>;
@@ -38,7 +54,9 @@ export async function recordingBrowser(dir: string): Promise<RecordingBrowser> {
     command,
     opened,
     argument,
-    nth: async (index, timeoutMs) => {
+    nth: argument,
+    openIn: async (page, index, timeoutMs) => followLink(page, await argument(index, timeoutMs)),
+    target: async (index, timeoutMs) => {
       const url = await argument(index, timeoutMs);
       if (!url.startsWith('file://')) return url;
       return redirectTarget(await readFile(path.join(dir, `page-${index}.html`), 'utf8'));

@@ -6,6 +6,8 @@ export interface Asker {
   readonly profile: string;
   /** Described only when a question needs it: reading /proc costs a little, and most calls ask nothing. */
   readonly caller: () => Promise<{ pid?: number; name?: string }>;
+  /** Whether the program that asked has a terminal, where a question can be asked instead of a window. */
+  readonly terminal?: boolean;
 }
 
 /**
@@ -22,10 +24,14 @@ export class AskingContext {
   }
 
   /** "kubectl (pid 4242) for profile prod", or undefined outside a credential request. */
-  async describe(): Promise<{ caller?: string; profile?: string }> {
+  async describe(): Promise<{ caller?: string; profile?: string; callerTerminal?: boolean }> {
     const asker = this.storage.getStore();
     if (!asker) return {};
     const program = callerLabel(await asker.caller().catch(() => ({})));
-    return { profile: asker.profile, ...(program ? { caller: program } : {}) };
+    return {
+      profile: asker.profile,
+      ...(program ? { caller: program } : {}),
+      ...(asker.terminal ? { callerTerminal: true } : {}),
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { OfferedMfaCodes } from '../providers/eks/mfaPrompt.js';
+import type { OfferedAnswers } from '../providers/offeredAnswers.js';
 import type { ProxySupervisor } from '../proxy/proxySupervisor.js';
 import type { SecretAdmin } from '../secrets/secretAdmin.js';
 import type { CredentialBroker } from './credentialBroker.js';
@@ -15,7 +15,9 @@ export interface BrokerServices {
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
   readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
   /** MFA codes typed in a terminal, for the eks profile that asked (POST /v1/profiles/:name/mfa). */
-  readonly mfaCodes: Pick<OfferedMfaCodes, 'offer'>;
+  readonly mfaCodes: Pick<OfferedAnswers, 'offer'>;
+  /** Keystone passwords typed in a terminal, for the profile that asked (POST /v1/profiles/:name/login-secret). */
+  readonly loginSecrets: Pick<OfferedAnswers, 'offer'>;
   /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
   keychainFailure(): string | null;
   /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */

@@ -46,6 +46,8 @@ export interface BrokerPorts {
 export class CredentialBroker {
   /** One controller per running login (`login`), so the UI's Cancel can stop it. */
   private readonly logins = new Map<string, Set<AbortController>>();
+  /** Aborted when the broker stops: a login that waits on a person must not hold the stop up. */
+  private readonly stopping = new AbortController();
   private readonly issuerChecks: IssuerRecheck;
   private readonly answersTold: AnswersTold;
 
@@ -62,7 +64,9 @@ export class CredentialBroker {
     const { asking } = this.ports;
     if (!asking) return this.serve(request, caller);
     const profile = request.argv[1] ?? '';
-    return asking.run({ profile, caller: () => caller }, () => this.serve(request, caller));
+    return asking.run({ profile, caller: () => caller, terminal: request.stdinIsTerminal }, () =>
+      this.serve(request, caller),
+    );
   }
 
   private async serve(
@@ -95,6 +99,7 @@ export class CredentialBroker {
           profile: profile.name,
           cluster: execInfo.cluster,
           interactive: request.stdinIsTerminal && execInfo.interactive,
+          signal: this.stopping.signal,
         }),
       );
       this.ports.revocations?.afterServe(
@@ -281,6 +286,21 @@ export class CredentialBroker {
     );
     for (const controller of running) controller.abort(reason);
     this.ports.logger.info('login cancelled', { profile: profile.name });
+  }
+
+  /**
+   * The broker is stopping (`kubecred stop`, a signal): every login that waits on a person
+   * ends now, and its callers are told why and what to do, instead of holding the stop up
+   * until the login times out.
+   */
+  stop(): void {
+    const reason = new BrokerError(
+      'broker-unavailable',
+      'the Kubecred broker stopped while this login waited',
+      'run the command again: it starts a new broker, which asks you anew',
+    );
+    this.stopping.abort(reason);
+    for (const running of this.logins.values()) for (const controller of running) controller.abort(reason);
   }
 
   /** Forget the profile's cached credentials and whatever its provider keeps (refresh tokens). */

@@ -75,7 +75,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'demo',
-    summary: 'a broker, a local API stand-in and a kubeconfig: try Kubecred end to end',
+    summary:
+      'a broker, a real kube-apiserver (or a stand-in where none is built), an OIDC issuer and a kubeconfig: try Kubecred end to end',
     load: async () => (await import('./commands/demo.js')).demoCommand,
   },
   {

@@ -16,10 +16,12 @@ export async function readSecretInput(io: CliIo, label: string): Promise<string>
 }
 
 function promptHidden(io: CliIo, question: string): Promise<string> {
-  io.stderr.write(question);
-  // readline echoes what is typed to its output: give it one that shows nothing.
+  // readline echoes what is typed to its output: give it one that shows nothing. It turns the
+  // terminal's own echo off too, and that must happen before the question shows: a person (or
+  // a password manager) typing the moment it appears would otherwise see the PIN on screen.
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
   const rl = createInterface({ input: io.stdin, output: muted, terminal: true });
+  io.stderr.write(question);
   return new Promise((resolve) => {
     rl.once('line', (line) => {
       rl.close();

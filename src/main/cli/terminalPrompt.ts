@@ -29,9 +29,15 @@ export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliC
             path: ROUTES.profileAction(name, 'mfa'),
             field: 'code',
           }
-        : kind === 'passphrase'
-          ? { label: 'Kubecred: passphrase of the encrypted secret file', path: ROUTES.unlock, field: 'passphrase' }
-          : undefined;
+        : kind === 'login-secret' && name
+          ? {
+              label: `Kubecred: Keystone password or application credential secret for profile ${printable(name, 80)}`,
+              path: ROUTES.profileAction(name, 'login-secret'),
+              field: 'secret',
+            }
+          : kind === 'passphrase'
+            ? { label: 'Kubecred: passphrase of the encrypted secret file', path: ROUTES.unlock, field: 'passphrase' }
+            : undefined;
   if (!ask) return false;
   const value = await readSecretInput(io, ask.label);
   if (!value) return false;

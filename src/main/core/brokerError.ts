@@ -29,7 +29,9 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
 export type PromptNeeded =
   | { readonly kind: 'token-pin'; readonly token: string }
   | { readonly kind: 'passphrase' }
-  | { readonly kind: 'mfa-code'; readonly profile: string };
+  | { readonly kind: 'mfa-code'; readonly profile: string }
+  /** The secret of a login provider (Keystone's password or application credential secret). */
+  | { readonly kind: 'login-secret'; readonly profile: string };
 
 export class BrokerError extends Error {
   constructor(

@@ -13,6 +13,8 @@ export interface PinRequest {
   readonly caller?: string;
   /** The profile being served when the PIN was needed, when known. */
   readonly profile?: string;
+  /** The program that asked has a terminal: with no window open, the question goes there. */
+  readonly callerTerminal?: boolean;
 }
 
 export interface PassphraseRequest {
@@ -26,8 +28,17 @@ export interface PassphraseRequest {
  * by the Node CLI, or nowhere (then the port throws a BrokerError that says what to run).
  * null means the user cancelled.
  */
+/** Why a token refused a PIN: its own words (tries left) and what to do; never the PIN. */
+export interface PinRefusal {
+  readonly message: string;
+  readonly hint?: string;
+  readonly flags?: PinFlags;
+}
+
 export interface SecretPromptPort {
   askPin(request: PinRequest): Promise<string | null>;
+  /** The token refused the PIN askPin just returned: a window that asked says so where it was typed. */
+  pinRefused?(request: PinRequest, why: PinRefusal): void;
   askPassphrase(request: PassphraseRequest): Promise<string | null>;
 }
 
@@ -55,6 +66,8 @@ export interface FormRequest {
   readonly profile: string;
   readonly title: string;
   readonly fields: readonly FormField[];
+  /** The program that asked has a terminal: with no window open, the form is asked there. */
+  readonly callerTerminal?: boolean;
 }
 
 /** The interactive parts of login providers (OIDC, Keystone). */

@@ -4,7 +4,6 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROUTES } from '../../shared/api/routes.js';
-import { BrowserLoginUi } from '../ui/browserLoginUi.js';
 import type { UrlOpener } from '../core/ports.js';
 import { InteractionBoard } from '../ui/interactionBoard.js';
 import { jsonLinesLogger } from '../core/logger.js';
@@ -75,7 +74,8 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
   const server = await startBroker(
     paths,
     jsonLinesLogger((line) => log.write(line)),
-    { interactions: board, ui: new BrowserLoginUi(board, opener) },
+    // The broker's own UI, as `kubecred daemon` has it: `kubecred ui` opens its web UI.
+    { interactions: board, opener },
   );
   try {
     const stored = await new BrokerClient(paths).request('PUT', ROUTES.secret('demo', 'token'), { value: token });
@@ -123,6 +123,7 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
   ${kubectl('demo').join(' ')}
   ${issuer ? `${kubectl('sso').join(' ')}    # the first call logs in (browser or device code, shown here); the next come from the cache` : ''}
   KUBECRED_HOME=${paths.home} ${nodeCliPath()} status
+  KUBECRED_HOME=${paths.home} ${nodeCliPath()} ui        # the window: profiles, logins, activity, settings
 
 Ctrl-C stops the demo.`);
     await stopped;

@@ -56,7 +56,7 @@ export async function startBrowser(): Promise<BrowserDriver> {
   const startupMs = Date.now() - started;
   // The devInteractions pages import a web font; nothing may leave the machine, and waiting on it would stall the page.
   await context.route(
-    (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+    (url) => url.protocol !== 'file:' && !['127.0.0.1', 'localhost'].includes(url.hostname),
     (route) => route.abort(),
   );
 
@@ -90,7 +90,7 @@ async function walk(
     });
   };
   try {
-    await page.goto(url);
+    await followLink(page, url);
     for (let step = 0; step < 8; step += 1) {
       await page.waitForLoadState('load');
       if (await done(page)) {
@@ -128,4 +128,16 @@ async function walk(
   } finally {
     await page.close();
   }
+}
+
+/**
+ * Goes where a link handed to the system browser goes: Kubecred hands browsers a private
+ * file:// page that sends them on, so that is loaded first, as a browser would, and its
+ * navigation followed. Resolves with the URL the page arrived at.
+ */
+export async function followLink(page: Page, url: string, timeoutMs = 15_000): Promise<string> {
+  await page.goto(url, { timeout: timeoutMs });
+  if (url.startsWith('file:'))
+    await page.waitForURL((current) => current.protocol !== 'file:', { waitUntil: 'load', timeout: timeoutMs });
+  return page.url();
 }

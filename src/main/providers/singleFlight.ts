@@ -1,3 +1,5 @@
+import { BrokerError } from '../core/brokerError.js';
+
 interface Flight<V> {
   readonly promise: Promise<V>;
   readonly controller: AbortController;
@@ -58,7 +60,8 @@ export class SingleFlight<V> {
     return new Promise<V>((resolve, reject) => {
       const leave = () => {
         flight.waiters -= 1;
-        const error = this.cancelled(key);
+        // Whoever aborted may say why to the user (the broker is stopping); else the caller cancelled.
+        const error = signal.reason instanceof BrokerError ? signal.reason : this.cancelled(key);
         if (flight.waiters === 0 || onAbort === 'cancel-all') flight.controller.abort(error);
         // After a cancel-all, this caller gets the flight's error like everyone else.
         reject(flight.controller.signal.aborted ? (flight.controller.signal.reason as Error) : error);

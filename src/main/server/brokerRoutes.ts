@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { credentialRequestSchema } from '../../shared/api/credentialRequest.js';
 import { HEADERS, ROUTE_PATTERNS, ROUTES } from '../../shared/api/routes.js';
 import {
+  loginSecretSchema,
   mfaCodeSchema,
   passphraseSchema,
   pinSchema,
@@ -41,7 +42,16 @@ interface Route {
 
 /** The broker's HTTP routes (docs/wire-protocol.md); every input is validated with zod. */
 export function brokerRoutes(
-  { credentials: broker, admin, interactions, registries, proxies, mfaCodes, keychainFailure }: BrokerServices,
+  {
+    credentials: broker,
+    admin,
+    interactions,
+    registries,
+    proxies,
+    mfaCodes,
+    loginSecrets,
+    keychainFailure,
+  }: BrokerServices,
   identity: ServerIdentity,
   peers = new PeerCredentialReader(),
   questions?: NoticeSources['prompts'],
@@ -132,18 +142,10 @@ export function brokerRoutes(
         }
       },
     },
-    {
-      // An MFA code typed in a terminal: it opens the profile's AWS session now, so the retry is served from memory.
-      method: 'POST',
-      pattern: ROUTE_PATTERNS.profileMfa,
-      handler: async (request, response, [profile = '']) => {
-        const body = mfaCodeSchema.safeParse(await readJsonBody(request));
-        if (!body.success) throw invalidBody(body.error.issues[0]);
-        const name = decodeURIComponent(profile);
-        mfaCodes.offer(name, body.data.code);
-        replyJson(response, 200, { profile: name, ...(await broker.refresh(name)) });
-      },
-    },
+    // An MFA code typed in a terminal: it opens the profile's AWS session now, so the retry is served from memory.
+    typedAnswerRoute(ROUTE_PATTERNS.profileMfa, mfaCodeSchema, (body) => body.code, mfaCodes, broker),
+    // A Keystone secret typed in a terminal: the login runs now with it, so the retry is served from the cache.
+    typedAnswerRoute(ROUTE_PATTERNS.profileLoginSecret, loginSecretSchema, (body) => body.secret, loginSecrets, broker),
     {
       method: 'POST',
       pattern: exact(ROUTES.unlock),
@@ -244,6 +246,30 @@ function postRoute<T>(
       const result = await answer(body.data, request);
       if (typeof result === 'string') send(response, 200, 'application/json', result);
       else replyJson(response, 200, result);
+    },
+  };
+}
+
+/**
+ * An answer typed in a terminal for a profile's next question: offered to the provider, which
+ * takes it instead of asking, and used at once (a refresh), so the caller's retry is served.
+ */
+function typedAnswerRoute<T>(
+  pattern: RegExp,
+  schema: z.ZodType<T>,
+  answerOf: (body: T) => string,
+  offered: { offer(profile: string, value: string): void },
+  broker: BrokerServices['credentials'],
+): Route {
+  return {
+    method: 'POST',
+    pattern,
+    handler: async (request, response, [profile = '']) => {
+      const body = schema.safeParse(await readJsonBody(request));
+      if (!body.success) throw invalidBody(body.error.issues[0]);
+      const name = decodeURIComponent(profile);
+      offered.offer(name, answerOf(body.data));
+      replyJson(response, 200, { profile: name, ...(await broker.refresh(name)) });
     },
   };
 }

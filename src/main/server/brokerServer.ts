@@ -60,7 +60,8 @@ export async function startBrokerServer(
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), 5_000).unref();
+          // Waiting callers were told the broker stops; whatever still holds a connection is cut.
+          setTimeout(() => server.closeAllConnections(), 1_000).unref();
         });
         if (process.platform !== 'win32') await rm(paths.socket, { force: true });
         await rm(paths.clientSecret, { force: true });

@@ -50,14 +50,31 @@ function loginNotice(login: LoginPrompt): string {
   return `sign in to profile "${login.profile}" in your browser; if none opened, run: kubecred login ${login.profile}`;
 }
 
+/** Where a question waits, as the caller's terminal says it: what is asked, where to answer, until when. */
 function promptNotice(prompt: PendingPrompt, profile: string): string[] {
-  if (prompt.kind !== 'approval' || prompt.profile !== profile) return [];
   const until = new Date(prompt.expiresAt).toLocaleTimeString('en-GB', {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
   });
-  return [
-    `profile "${profile}" waits for your approval in the Kubecred window (run: kubecred ui); it gives up at ${until}`,
-  ];
+  const where = 'in the Kubecred window (if none is open, run: kubecred ui)';
+  switch (prompt.kind) {
+    case 'approval':
+      if (prompt.profile !== profile) return [];
+      return [`profile "${profile}" waits for your approval ${where}; it gives up at ${until}`];
+    case 'pin':
+      if (prompt.profile !== undefined && prompt.profile !== profile) return [];
+      return [
+        `token "${prompt.token}" needs its PIN: enter it ${where}, or run: kubecred token login ${prompt.token}; it gives up at ${until}`,
+      ];
+    case 'form':
+      if (prompt.profile !== profile) return [];
+      return [`profile "${profile}" needs a login: fill in the form ${where}; it gives up at ${until}`];
+    case 'pin-refused':
+      return [];
+    case 'passphrase':
+      return [
+        `the ${prompt.store} secret store needs its passphrase: enter it ${where}, or run: kubecred unlock; it gives up at ${until}`,
+      ];
+  }
 }

@@ -28,10 +28,11 @@ export function replyError(
   else send(response, error.httpStatus, 'text/plain; charset=utf-8', renderErrorLine(error));
 }
 
-/** "token-pin <token>", "mfa-code <profile>" or "passphrase": names are plain (config.yaml's patterns), so one space splits them. */
+/** "token-pin <token>", "mfa-code <profile>", "login-secret <profile>" or "passphrase": names are plain (config.yaml's patterns), so one space splits them. */
 function promptHeader(prompt: NonNullable<BrokerError['prompt']>): string {
   if (prompt.kind === 'token-pin') return `token-pin ${prompt.token}`;
   if (prompt.kind === 'mfa-code') return `mfa-code ${prompt.profile}`;
+  if (prompt.kind === 'login-secret') return `login-secret ${prompt.profile}`;
   return 'passphrase';
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BrokerError } from '../core/brokerError.js';
 import type { PendingPrompt, PromptAnswer } from '../../shared/api/prompts.js';
 import type {
   ApprovalDecision,
@@ -6,6 +7,7 @@ import type {
   ApprovalUiPort,
   FormRequest,
   PassphraseRequest,
+  PinRefusal,
   PinRequest,
   SecretPromptPort,
 } from '../core/uiPorts.js';
@@ -71,7 +73,31 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
       ...(request.caller ? { caller: request.caller } : {}),
       ...(request.profile ? { profile: request.profile } : {}),
     });
+    if (answer.kind === 'timeout')
+      throw new BrokerError(
+        'locked',
+        `nobody entered the PIN of token "${request.token}" in the Kubecred window within ${this.waited()}`,
+        `run: kubecred token login ${request.token}`,
+        { kind: 'token-pin', token: request.token },
+      );
     return answer.kind === 'pin' ? answer.pin : null;
+  }
+
+  /** Shows why the token refused the PIN typed here, until Close or the timeout; nobody waits on it. */
+  pinRefused(request: PinRequest, why: PinRefusal): void {
+    const key = `pin-refused:${request.token}`;
+    const older = this.open.get(key);
+    if (older) this.settle(older, CANCEL);
+    void this.ask(key, {
+      kind: 'pin-refused',
+      token: request.token,
+      tokenLabel: request.tokenLabel,
+      message: why.message,
+      ...(why.hint ? { hint: why.hint } : {}),
+      ...(why.flags ? { flags: why.flags } : {}),
+      ...(request.caller ? { caller: request.caller } : {}),
+      ...(request.profile ? { profile: request.profile } : {}),
+    });
   }
 
   async askPassphrase(request: PassphraseRequest): Promise<string | null> {
@@ -80,6 +106,13 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
       store: request.store,
       create: request.create,
     });
+    if (answer.kind === 'timeout')
+      throw new BrokerError(
+        'locked',
+        `nobody entered the passphrase of the ${request.store} secret store in the Kubecred window within ${this.waited()}`,
+        'run: kubecred unlock',
+        { kind: 'passphrase' },
+      );
     return answer.kind === 'passphrase' ? answer.passphrase : null;
   }
 
@@ -128,6 +161,12 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
       title: request.title,
       fields,
     });
+    if (answer.kind === 'timeout')
+      throw new BrokerError(
+        'timed-out',
+        `nobody filled in the login form of profile "${request.profile}" in the Kubecred window within ${this.waited()}`,
+        `run: kubecred login ${request.profile}`,
+      );
     if (answer.kind !== 'form') return null;
     // Only what was asked goes back to the provider: the page cannot add settings of its own.
     const values: Record<string, string> = {};
@@ -136,6 +175,12 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
       if (value !== undefined) values[name] = value;
     }
     return values;
+  }
+
+  /** How long a prompt waits, as a person reads it ("2 min"). */
+  private waited(): string {
+    const seconds = Math.round(this.timeoutMs / 1000);
+    return seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
   }
 
   list(): PendingPrompt[] {

@@ -57,13 +57,13 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const handlers = uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log });
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const refusal = checkOrigin(request.headers, port);
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    const method = request.method ?? 'GET';
+    const refusal = checkOrigin(request.headers, port, { method, path });
     if (refusal) {
       log(`web UI: refused ${request.method} ${request.url}: ${refusal.reason}`);
       throw new HttpFailure(refusal.status, 'unauthorized', `request refused: ${refusal.reason}`);
     }
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    const method = request.method ?? 'GET';
 
     if (!path.startsWith(UI_API_PREFIX)) {
       if (method !== 'GET' && method !== 'HEAD') throw new HttpFailure(405, 'bad-request', 'method not allowed');

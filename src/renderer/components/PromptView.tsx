@@ -5,6 +5,7 @@ import { ApprovalPrompt } from './ApprovalPrompt.js';
 import { FormPrompt } from './FormPrompt.js';
 import { PassphrasePrompt } from './PassphrasePrompt.js';
 import { PinPrompt } from './PinPrompt.js';
+import { PinRefused } from './PinRefused.js';
 import type { PromptIds } from './PromptActions.js';
 
 const CANCEL: PromptAnswer = { kind: 'cancel' };
@@ -128,6 +129,8 @@ function PromptBody({
           onAnswer={(allow, forMinutes) => onAnswer({ kind: 'approval', allow, ...(forMinutes ? { forMinutes } : {}) })}
         />
       );
+    case 'pin-refused':
+      return <PinRefused prompt={prompt} ids={ids} onClose={() => onAnswer(CANCEL)} />;
     case 'form':
       return (
         <FormPrompt

@@ -61,6 +61,22 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
     title: z.string(),
     fields: z.array(formFieldViewSchema),
   }),
+  /**
+   * The token refused the PIN just typed in a window: the person who typed it reads why and
+   * what is left (the tries, what to do) where they typed it. Nothing waits on it; Close (a
+   * cancel) or the timeout ends it. The broker never tries the PIN again.
+   */
+  z.strictObject({
+    ...common,
+    kind: z.literal('pin-refused'),
+    token: z.string(),
+    tokenLabel: z.string(),
+    message: z.string(),
+    hint: z.string().optional(),
+    flags: pinFlagsSchema.optional(),
+    caller: z.string().optional(),
+    profile: z.string().optional(),
+  }),
 ]);
 export type PendingPrompt = z.infer<typeof pendingPromptSchema>;
 

@@ -8,8 +8,8 @@ export const ROUTES = {
   secret: (profile: string, field: string) => `/v1/secrets/${enc(profile)}/${enc(field)}`,
   /** GET: the profile's store and the names of its secrets (never values). */
   secrets: (profile: string) => `/v1/secrets/${enc(profile)}`,
-  /** POST: log in, log out, a new credential, or (eks) an MFA code typed in a terminal. */
-  profileAction: (profile: string, action: 'login' | 'logout' | 'refresh' | 'mfa') =>
+  /** POST: log in, log out, a new credential, (eks) an MFA code or (keystone) a secret typed in a terminal. */
+  profileAction: (profile: string, action: 'login' | 'logout' | 'refresh' | 'mfa' | 'login-secret') =>
     `/v1/profiles/${enc(profile)}/${action}`,
   tokens: '/v1/tokens',
   tokenAction: (token: string, action: 'login' | 'logout') => `/v1/tokens/${enc(token)}/${action}`,
@@ -38,13 +38,14 @@ export const ROUTE_PATTERNS = {
   secrets: /^\/v1\/secrets\/([^/]+)$/,
   profileAction: /^\/v1\/profiles\/([^/]+)\/(login|logout|refresh)$/,
   profileMfa: /^\/v1\/profiles\/([^/]+)\/mfa$/,
+  profileLoginSecret: /^\/v1\/profiles\/([^/]+)\/login-secret$/,
   tokenAction: /^\/v1\/tokens\/([^/]+)\/(login|logout)$/,
 } as const;
 
 export const HEADERS = {
   exitCode: 'kubecred-exit-code',
   handover: 'kubecred-handover',
-  /** What to ask the user so a retry succeeds: "token-pin <token>", "mfa-code <profile>" or "passphrase". */
+  /** What to ask the user so a retry succeeds: "token-pin <token>", "mfa-code <profile>", "login-secret <profile>" or "passphrase". */
   prompt: 'kubecred-prompt',
 } as const;
 

@@ -82,3 +82,5 @@ export const mfaCode = z
 /** An MFA code typed in a terminal. */
 export const mfaCodeSchema = z.object({ code: mfaCode });
 export const pinSchema = z.object({ pin: z.string().min(1).max(256) });
+/** A login provider's secret typed in a terminal (Keystone's password), taken as typed. */
+export const loginSecretSchema = z.object({ secret: z.string().min(1).max(4096) });

@@ -76,7 +76,7 @@ describe("the tray's prompt windows follow the prompt queue", () => {
       const { w, prompts, unmirror } = setup();
       const ask = prompts.askPassphrase({ store: 'files', create: false });
       vi.advanceTimersByTime(2 * 60_000);
-      expect(await ask).toBeNull();
+      await expect(ask).rejects.toThrow(/nobody entered the passphrase/);
       expect(w.closed).toEqual([w.shown[0]?.id]);
       unmirror();
       void prompts.askPassphrase({ store: 'files', create: false });

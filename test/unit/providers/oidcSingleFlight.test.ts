@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BrokerError } from '../../../src/main/core/brokerError.js';
 import { SingleFlight } from '../../../src/main/providers/singleFlight.js';
 
 function deferred<T>() {
@@ -23,6 +24,22 @@ describe('SingleFlight', () => {
     expect(runs).toBe(1);
     expect(flights.isRunning('login')).toBe(false);
     expect(await flights.run('login', async () => 'next')).toBe('next');
+  });
+
+  it('tells a caller that leaves why, when whoever aborted said so to the user (the broker stopping)', async () => {
+    const flights = new SingleFlight<string>(cancelled);
+    const stopping = new AbortController();
+    let workSignal: AbortSignal | undefined;
+    const waiting = flights.run(
+      'login',
+      (signal) => ((workSignal = signal), new Promise<string>(() => {})),
+      stopping.signal,
+    );
+    const why = new BrokerError('broker-unavailable', 'the Kubecred broker stopped while this login waited');
+    stopping.abort(why);
+    await expect(waiting).rejects.toBe(why);
+    expect(workSignal?.aborted).toBe(true);
+    expect(flights.isRunning('login')).toBe(false);
   });
 
   it('answers every waiter with the same error', async () => {

@@ -26,6 +26,12 @@ describe("the broker API's paths: one source", () => {
     expect(ROUTE_PATTERNS.profileMfa.exec(ROUTES.profileAction(name, 'mfa'))?.slice(1).map(decodeURIComponent)).toEqual(
       [name],
     );
+    expect(
+      ROUTE_PATTERNS.profileLoginSecret
+        .exec(ROUTES.profileAction(name, 'login-secret'))
+        ?.slice(1)
+        .map(decodeURIComponent),
+    ).toEqual([name]);
     for (const action of ['login', 'logout'] as const)
       expect(
         ROUTE_PATTERNS.tokenAction.exec(ROUTES.tokenAction(name, action))?.slice(1).map(decodeURIComponent),

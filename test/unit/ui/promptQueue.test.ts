@@ -96,7 +96,7 @@ describe('PromptQueue', () => {
     await expect(decision).resolves.toEqual({ allow: true });
   });
 
-  it('times out to cancelled (PIN, passphrase) and a timed-out refusal (approval), and says when', async () => {
+  it('times out to an error that says nobody answered in time and names the command (PIN, passphrase), and a timed-out refusal (approval)', async () => {
     vi.setSystemTime(new Date('2026-01-01T00:00:00.000Z'));
     const queue = new PromptQueue({ timeoutMs: 1000 });
     const pin = queue.askPin(pinRequest());
@@ -106,8 +106,17 @@ describe('PromptQueue', () => {
     vi.advanceTimersByTime(999);
     expect(queue.list()).toHaveLength(3);
     vi.advanceTimersByTime(1);
-    await expect(pin).resolves.toBeNull();
-    await expect(passphrase).resolves.toBeNull();
+    await expect(pin).rejects.toMatchObject({
+      code: 'locked',
+      message: expect.stringMatching(/^nobody entered the PIN of token "yubikey" in the Kubecred window within 1 s$/),
+      hint: 'run: kubecred token login yubikey',
+      prompt: { kind: 'token-pin', token: 'yubikey' },
+    });
+    await expect(passphrase).rejects.toMatchObject({
+      message: expect.stringContaining('nobody entered the passphrase of the files secret store'),
+      hint: 'run: kubecred unlock',
+      prompt: { kind: 'passphrase' },
+    });
     await expect(approval).resolves.toEqual({ allow: false, timedOut: true });
     expect(queue.list()).toEqual([]);
   });
@@ -118,7 +127,37 @@ describe('PromptQueue', () => {
     vi.advanceTimersByTime(2 * 60_000 - 1);
     expect(queue.list()).toHaveLength(1);
     vi.advanceTimersByTime(1);
-    await expect(pin).resolves.toBeNull();
+    await expect(pin).rejects.toThrow(/within 2 min$/);
+  });
+
+  it("shows a PIN's refusal where it was typed until Close or the timeout, and a new refusal replaces the old", () => {
+    const queue = new PromptQueue({ timeoutMs: 1000 });
+    const why = {
+      message: 'token "yubikey": the PIN was incorrect; one try left',
+      hint: 'check the PIN',
+      flags: { countLow: true, finalTry: true, locked: false },
+    };
+    queue.pinRefused({ ...pinRequest(), caller: 'kubectl (pid 7)', profile: 'prod' }, why);
+    const [shown] = queue.list();
+    expect(shown).toMatchObject({
+      kind: 'pin-refused',
+      token: 'yubikey',
+      message: why.message,
+      hint: 'check the PIN',
+      caller: 'kubectl (pid 7)',
+      profile: 'prod',
+      flags: why.flags,
+    });
+    expect(JSON.stringify(shown)).not.toMatch(/\bpin"?:\s*"\d/);
+    queue.pinRefused(pinRequest(), { message: 'again' });
+    expect(queue.list()).toHaveLength(1);
+    expect(queue.list()[0]).toMatchObject({ message: 'again' });
+    expect(queue.answer(queue.list()[0]!.id, { kind: 'pin', pin: '1234' })).toBe(false);
+    expect(queue.answer(queue.list()[0]!.id, { kind: 'cancel' })).toBe(true);
+    expect(queue.list()).toEqual([]);
+    queue.pinRefused(pinRequest(), why);
+    vi.advanceTimersByTime(1000);
+    expect(queue.list()).toEqual([]);
   });
 
   it('never prompts for a locked card', async () => {
@@ -266,13 +305,17 @@ describe('prompt answers', () => {
       await expect(Promise.all(asks)).resolves.toEqual([null, null]);
     });
 
-    it('times out to cancelled', async () => {
+    it('times out to an error that says so (never "cancelled") and names kubecred login', async () => {
       vi.useFakeTimers();
       try {
         const queue = new PromptQueue({ timeoutMs: 1_000 });
         const asked = queue.askForm(formRequest());
         vi.advanceTimersByTime(1_000);
-        await expect(asked).resolves.toBeNull();
+        await expect(asked).rejects.toMatchObject({
+          code: 'timed-out',
+          message: expect.stringMatching(/^nobody filled in the login form of profile "\w+" in the Kubecred window/),
+          hint: expect.stringMatching(/^run: kubecred login /),
+        });
       } finally {
         vi.useRealTimers();
       }

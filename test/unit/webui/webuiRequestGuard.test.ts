@@ -31,6 +31,51 @@ describe('checkOrigin', () => {
   });
 });
 
+describe('checkOrigin: the page opened from the file:// redirect page', () => {
+  const navigation = { host: '127.0.0.1:5000', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+
+  it('admits a top-level navigation to the shell from another site (Chromium labels file:// so)', () => {
+    for (const path of ['/', '/index.html'])
+      expect(checkOrigin({ ...navigation, 'sec-fetch-dest': 'document' }, 5000, { method: 'GET', path })).toBeNull();
+  });
+
+  it('still refuses the API, other files, frames, other methods and foreign Hosts from another site', () => {
+    const refused = [
+      [
+        { ...navigation, 'sec-fetch-dest': 'document' },
+        { method: 'GET', path: '/api/state' },
+      ],
+      [
+        { ...navigation, 'sec-fetch-dest': 'document' },
+        { method: 'GET', path: '/assets/index.js' },
+      ],
+      [
+        { ...navigation, 'sec-fetch-dest': 'document' },
+        { method: 'POST', path: '/' },
+      ],
+      [
+        { ...navigation, 'sec-fetch-dest': 'iframe' },
+        { method: 'GET', path: '/' },
+      ],
+      [
+        { ...navigation, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' },
+        { method: 'GET', path: '/' },
+      ],
+      [
+        { ...navigation, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+        { method: 'GET', path: '/' },
+      ],
+    ] as const;
+    for (const [headers, target] of refused) expect(checkOrigin(headers, 5000, target)).toMatchObject({ status: 403 });
+    expect(
+      checkOrigin({ ...navigation, host: 'evil.example:5000', 'sec-fetch-dest': 'document' }, 5000, {
+        method: 'GET',
+        path: '/',
+      }),
+    ).toMatchObject({ status: 421 });
+  });
+});
+
 describe('security headers and static files', () => {
   it('forbids other origins and caching', () => {
     expect(SECURITY_HEADERS['content-security-policy']).toMatch(/^default-src 'none'; script-src 'self';/);

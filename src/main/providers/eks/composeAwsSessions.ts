@@ -2,7 +2,8 @@ import type { Clock } from '../../core/clock.js';
 import type { LoginUiPort } from '../../core/uiPorts.js';
 import { AwsSessions } from './awsSessions.js';
 import { runCredentialProcess } from './credentialProcess.js';
-import { mfaCodeAsker, type OfferedMfaCodes } from './mfaPrompt.js';
+import { mfaCodeAsker } from './mfaPrompt.js';
+import type { OfferedAnswers } from '../offeredAnswers.js';
 import { HttpSsoClient } from './ssoClient.js';
 import { ssoDeviceLogin } from './ssoDeviceLogin.js';
 import { HttpStsClient } from './stsClient.js';
@@ -12,7 +13,7 @@ export function composeAwsSessions(
   clock: Clock,
   ui: LoginUiPort,
   describeAsker: () => Promise<{ caller?: string }>,
-  offered: OfferedMfaCodes,
+  offered: OfferedAnswers,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): AwsSessions {
   const sso = new HttpSsoClient(env);

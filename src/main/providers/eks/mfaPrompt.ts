@@ -1,26 +1,7 @@
 import { BrokerError } from '../../core/brokerError.js';
 import type { LoginUiPort } from '../../core/uiPorts.js';
 import type { MfaQuestion } from './awsSessions.js';
-
-/**
- * MFA codes typed in a terminal (the CLI asks when the broker has no window to ask in), each
- * kept for one question about its profile within a minute.
- */
-export class OfferedMfaCodes {
-  private readonly codes = new Map<string, { code: string; until: number }>();
-
-  constructor(private readonly now: () => number) {}
-
-  offer(profile: string, code: string): void {
-    this.codes.set(profile, { code, until: this.now() + 60_000 });
-  }
-
-  take(profile: string): string | undefined {
-    const offered = this.codes.get(profile);
-    this.codes.delete(profile);
-    return offered && offered.until > this.now() ? offered.code : undefined;
-  }
-}
+import type { OfferedAnswers } from '../offeredAnswers.js';
 
 /**
  * Asks for an MFA code: one typed in a terminal for this profile first, else in the window (the tray's or the web UI's), naming the device, what
@@ -30,7 +11,7 @@ export class OfferedMfaCodes {
 export function mfaCodeAsker(
   ui: Pick<LoginUiPort, 'askForm'>,
   describeAsker: () => Promise<{ caller?: string }>,
-  offered: OfferedMfaCodes,
+  offered: OfferedAnswers,
 ): (question: MfaQuestion) => Promise<string | null> {
   return async ({ profile, mfaSerial, purpose }) => {
     const typed = offered.take(profile);

@@ -4,7 +4,7 @@ import type { KeystoneProfileConfig } from '../../../shared/config/schema.js';
 import type { Credential } from '../../../shared/credential.js';
 import { BrokerError } from '../../core/brokerError.js';
 import type { Clock } from '../../core/clock.js';
-import type { LoginUiPort } from '../../core/uiPorts.js';
+import type { FormField, LoginUiPort } from '../../core/uiPorts.js';
 import type { SecretStore } from '../../core/secretStore.js';
 import type { CredentialContext, Provider, Validity } from '../provider.js';
 import { authRequestBody } from './authRequest.js';
@@ -23,6 +23,8 @@ export interface KeystoneProviderDeps {
   readonly clock: Clock;
   /** Replaces the HTTP transport; never used for a profile with caFile, as fetch cannot take a CA. */
   readonly fetch?: typeof fetch;
+  /** Secrets typed in a terminal for a profile's next login (the CLI asks when no window can). */
+  readonly typedSecrets?: { take(profile: string): string | undefined };
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -64,15 +66,16 @@ export class KeystoneProvider implements Provider {
     let settings = resolveKeystoneSettings(this.profile);
     const store = await this.deps.store();
     const field = SECRET_FIELD[settings.method];
-    const stored = askSecret ? undefined : await store.get({ profile, field });
+    const typed = this.deps.typedSecrets?.take(profile);
+    const stored = askSecret || typed !== undefined ? undefined : await store.get({ profile, field });
     const fromStore = stored !== undefined && stored !== '';
-    let secret = fromStore ? stored : undefined;
+    let secret = typed ?? (fromStore ? stored : undefined);
     let remember = false;
 
-    const fields = missingFields(settings, !fromStore, store.name);
+    const fields = missingFields(settings, secret === undefined, store.name);
     if (fields.length > 0) {
       const title = `Log in to Keystone${settings.authUrl ? ` at ${settings.authUrl}` : ''} for profile "${profile}"`;
-      const answers = await this.deps.ui.askForm({ profile, title, fields });
+      const answers = await this.askForm({ profile, title, fields }, settings.method);
       if (answers === null) {
         throw new UserDeclined(
           'locked',
@@ -119,6 +122,37 @@ export class KeystoneProvider implements Provider {
     if (remember) await store.set({ profile, field }, secret);
     this.issuer = { authUrl, caFile: settings.caFile };
     return { token: token.token, expiresAt: token.expiresAt, identity: `${authUrl} ${token.userId}` };
+  }
+
+  /**
+   * The form, in a window when one can show it. With none, a form that only lacks the secret
+   * can be asked in the caller's terminal: the error names the question, which the CLI asks
+   * (hidden) and hands back. The rest (a URL, a user) belongs in config.yaml.
+   */
+  private async askForm(
+    request: { profile: string; title: string; fields: FormField[] },
+    method: keyof typeof SECRET_FIELD,
+  ): Promise<Record<string, string> | null> {
+    try {
+      return await this.deps.ui.askForm(request);
+    } catch (error) {
+      if (!(error instanceof BrokerError) || error.code !== 'locked') throw error;
+      const { profile, fields } = request;
+      const what = method === 'password' ? 'password' : 'application credential secret';
+      const onlySecret = fields.every((f) => f.name === SECRET_FIELD[method] || f.name === 'remember');
+      if (onlySecret)
+        throw new BrokerError(
+          'locked',
+          `profile "${profile}" needs its Keystone ${what} and there is no window to ask in`,
+          `run the command in a terminal, or run: kubecred ui (a window to answer in), or store it: kubecred secret set ${profile} ${SECRET_FIELD[method]}`,
+          { kind: 'login-secret', profile },
+        );
+      throw new BrokerError(
+        'locked',
+        `profile "${profile}" needs ${fields.map((f) => f.label).join(', ')} and there is no window to ask in`,
+        `run: kubecred ui (a window to answer in), or set them under this profile in config.yaml`,
+      );
+    }
   }
 
   private async transport(caFile: string | undefined, profile: string): Promise<KeystoneHttp> {

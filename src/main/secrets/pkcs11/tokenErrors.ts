@@ -63,6 +63,17 @@ export function loginCancelled(token: TokenConfig): BrokerError {
   );
 }
 
+/** A PIN the token refused, with what the token says of its tries now (for the window the PIN was typed in). */
+export class PinRefusedError extends BrokerError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly flagsAfter: PinFlags | undefined,
+  ) {
+    super('pin-incorrect', message, hint);
+  }
+}
+
 export function pinIncorrect(token: TokenConfig, flagsAfter: PinFlags | undefined, remembered: boolean): BrokerError {
   const what = remembered
     ? 'the PIN remembered from your last login was refused (was it changed elsewhere?)'
@@ -70,7 +81,7 @@ export function pinIncorrect(token: TokenConfig, flagsAfter: PinFlags | undefine
   const hint = flagsAfter?.locked
     ? pinLockedHint(token)
     : `nothing was retried, each wrong PIN counts against the token's tries; check the PIN, then run: kubecred token login ${token.name}`;
-  return new BrokerError('pin-incorrect', `${tokenWanted(token)}: ${what}; ${describePinTries(flagsAfter)}`, hint);
+  return new PinRefusedError(`${tokenWanted(token)}: ${what}; ${describePinTries(flagsAfter)}`, hint, flagsAfter);
 }
 
 export function pinUnusable(token: TokenConfig, error: unknown): BrokerError {

@@ -11,7 +11,7 @@ import { findToken, isConfiguredToken } from './findToken.js';
 import type { ModuleHost } from './moduleHost.js';
 import { PinMemory } from './pinMemory.js';
 import { loginOnce } from './tokenLogin.js';
-import { loginCancelled, notPresent, operationFailed, pinLocked, tokenGone } from './tokenErrors.js';
+import { loginCancelled, notPresent, operationFailed, PinRefusedError, pinLocked, tokenGone } from './tokenErrors.js';
 import { pinFlagsOf } from './pinFlags.js';
 
 const DEFAULT_GRACE_MS = 15 * 60_000;
@@ -187,11 +187,23 @@ export class TokenSession {
     if (remembered !== undefined) return loginOnce(this, token, remembered, true);
     const flags = pinFlagsOf(token.info.flags);
     if (flags.locked) throw pinLocked(this.config);
-    const pin = await this.ui.askPin({ token: this.config.name, tokenLabel: unpad(token.info.label), flags });
+    const request = { token: this.config.name, tokenLabel: unpad(token.info.label), flags };
+    const pin = await this.ui.askPin(request);
     if (pin === null) throw loginCancelled(this.config);
     // The user took their time: the token may have gone, or its session been reopened.
     token = await this.attach();
-    loginOnce(this, token, pin, false);
+    try {
+      loginOnce(this, token, pin, false);
+    } catch (error) {
+      // The person who typed it reads why where they typed it, not only the program that asked.
+      if (error instanceof PinRefusedError)
+        this.ui.pinRefused?.(request, {
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+          ...(error.flagsAfter ? { flags: error.flagsAfter } : {}),
+        });
+      throw error;
+    }
   }
 
   private attachTo(p11: Pkcs11): Attached {
