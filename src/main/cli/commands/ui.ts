@@ -1,17 +1,21 @@
 import { ROUTES } from '../../../shared/api/routes.js';
 import { privateBrowserOpener } from '../../platform/privateLinkOpener.js';
-import { BrokerClient } from '../../client/brokerClient.js';
 import { UsageError, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
+import { requestStartingBroker } from '../withBroker.js';
 
-/** Opens the web UI of a running broker with a fresh one-time link (or prints it where no browser opens). */
+/**
+ * Opens the web UI with a fresh one-time link (or prints it where no browser opens). Often a
+ * person's first command: with no broker running, it starts one, as kubectl's shim would.
+ */
 export const uiCommand: Command = {
   name: 'ui',
   usage: 'kubecred ui [--print]',
-  async run(args, { paths, io }) {
+  async run(args, context) {
+    const { paths, io } = context;
     const print = args.includes('--print');
     if (args.some((a) => a !== '--print')) throw new UsageError('ui takes only --print');
-    const answer = await new BrokerClient(paths).request('POST', ROUTES.webUiLink);
+    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.webUiLink));
     if (answer.status !== 200) return printBrokerError(answer, io.stderr);
     const { url } = JSON.parse(answer.body) as { url: string };
     if (!print && (await privateBrowserOpener(paths, io.env).open(url))) {

@@ -1,0 +1,92 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokerEnv } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
+import { launchChromium, type TestChromium } from '../support/chromium.js';
+import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import { newestKubectl, runKubectl } from '../support/kubectl.js';
+import { createTestPki } from '../support/pki.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { assertBuilt } from '../support/repo.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+
+const TOKEN = 'kc-first-run-token-8e2d4b6a0c';
+
+/**
+ * Issue 26, the first run: a person with a kubeconfig that holds a plaintext token types
+ * `kubecred ui` (no broker runs yet), the browser opens the window, they import the kubeconfig
+ * with two clicks, and kubectl then reaches the real kube-apiserver through Kubecred, with no
+ * token left in the file.
+ */
+describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', () => {
+  let home: TempHome;
+  let api: KubeApiServer;
+  let chromium: TestChromium;
+  let browserStandIn: RecordingBrowser;
+  let kubeconfig: string;
+  let userHome: string;
+  // The person's own home, where kubectl and Kubecred find ~/.kube/config (the broker reads no
+  // KUBECONFIG from whichever shell started it).
+  const env = () => ({ HOME: userHome, KUBECRED_BROWSER: browserStandIn.command });
+  const { cli } = callersFor(() => home.dir, env);
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    const pki = await createTestPki(path.join(home.dir, 'pki'));
+    api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokens: [{ token: TOKEN, user: 'first-run' }],
+    });
+    userHome = path.join(home.dir, 'user');
+    await mkdir(path.join(userHome, '.kube'), { recursive: true });
+    kubeconfig = path.join(userHome, '.kube', 'config');
+    const ca = Buffer.from(api.caPem).toString('base64');
+    await writeFile(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: lab\n  cluster: {server: '${api.url}', certificate-authority-data: ${ca}}\ncontexts:\n- name: lab\n  context: {cluster: lab, user: lab-admin}\ncurrent-context: lab\nusers:\n- name: lab-admin\n  user:\n    token: ${TOKEN}   # rotate quarterly\n`,
+      { mode: 0o600 },
+    );
+    browserStandIn = await recordingBrowser(home.dir);
+    chromium = await launchChromium({ width: 1000, height: 720 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await cli(['stop']);
+    await chromium?.close();
+    await api?.stop();
+    await home?.cleanup();
+  });
+
+  it('`kubecred ui` starts the broker and opens the window; Import moves the token to the keychain; kubectl works', async () => {
+    const typed = await cli(['ui']);
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(typed.stderr).toContain('opened the web UI in your browser');
+    const page = chromium.page;
+    await browserStandIn.openIn(page, 0);
+    await page
+      .getByRole('link', { name: /^Import (my )?kubeconfig$/ })
+      .first()
+      .click({ timeout: 10_000 });
+    const wizard = page.locator('section[aria-label="kubeconfig import"]');
+    await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
+    await wizard.locator('[data-move="lab-admin"]').waitFor({ timeout: 10_000 });
+    expect(await wizard.innerText()).not.toContain(TOKEN);
+    await wizard.locator('button', { hasText: 'Import 1 user' }).click();
+    await wizard.locator('[aria-label="import done"]').waitFor({ timeout: 15_000 });
+
+    const written = await readFile(kubeconfig, 'utf8');
+    expect(written).not.toContain(TOKEN);
+    expect(written).toMatch(/kubecred/);
+    const whoami = await runKubectl(
+      newestKubectl().path,
+      ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
+      { kubeconfig, env: { ...brokerEnv(home.dir), HOME: userHome } },
+    );
+    expect(whoami.code, whoami.stderr).toBe(0);
+    expect(whoami.stdout).toBe('first-run');
+    process.stderr.write(`journey first run: kubectl through Kubecred in ${whoami.ms} ms after the import\n`);
+  });
+});
