@@ -10,6 +10,7 @@ import { createTestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { withoutTerminal } from '../support/terminal.js';
 
 const TOKEN = 'kc-first-run-token-8e2d4b6a0c';
 
@@ -88,5 +89,43 @@ describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', (
     expect(whoami.code, whoami.stderr).toBe(0);
     expect(whoami.stdout).toBe('first-run');
     process.stderr.write(`journey first run: kubectl through Kubecred in ${whoami.ms} ms after the import\n`);
+  });
+
+  it('then approval "every time" set in Settings: with no page open, the broker opens one itself, kubectl is told where at once, and Allow once serves it', async () => {
+    const page = chromium.page;
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.locator('[data-approval="lab-admin"] select').selectOption('always');
+    await expect
+      .poll(async () => (await readFile(path.join(home.dir, 'config.yaml'), 'utf8')).includes('always'))
+      .toBe(true);
+    await page.close();
+    const before = (await browserStandIn.opened()).length;
+    const call = withoutTerminal(
+      [
+        newestKubectl().path,
+        '--kubeconfig',
+        kubeconfig,
+        'auth',
+        'whoami',
+        '-o',
+        'jsonpath={.status.userInfo.username}',
+      ],
+      { ...brokerEnv(home.dir), HOME: userHome },
+    );
+    const told = await call.waitFor(
+      /kubecred: profile "lab-admin" waits for your approval in the Kubecred window/,
+      5_000,
+    );
+    const opened = await chromium.context.newPage();
+    await browserStandIn.openIn(opened, before, 10_000);
+    const approval = opened.getByRole('dialog', { name: /lab-admin/ });
+    await approval.waitFor({ timeout: 10_000 });
+    await approval.getByRole('button', { name: 'Allow once' }).click();
+    const served = await call.exited;
+    expect(served.code, call.screen()).toBe(0);
+    expect(call.screen()).toContain('first-run');
+    process.stderr.write(
+      `journey approval: kubectl told where after ${told.afterMs} ms; served after ${served.afterMs} ms\n`,
+    );
   });
 });
