@@ -1,4 +1,6 @@
 import type { Logger } from './core/logger.js';
+import { stopBroker } from './client/stopBroker.js';
+import { AlreadyRunningError } from './server/instanceLock.js';
 import { startBroker, type RunningBroker } from './startBroker.js';
 import type { KubecredPaths } from './platform/paths.js';
 import type { LoginItem } from './webUiHost.js';
@@ -20,11 +22,34 @@ export async function startTrayBroker(
   logger: Logger,
   loginItem?: LoginItem,
 ): Promise<TrayBroker> {
-  const broker = await startBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {} });
+  const start = () => startBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {} });
+  const broker = await start().catch(async (error: unknown) => {
+    if (!(error instanceof AlreadyRunningError)) throw error;
+    await takeOver(paths, logger, error.pid);
+    return start();
+  });
   const { webUi } = broker;
   if (!webUi) {
     await broker.close();
     throw new Error("the tray's broker started without its web UI");
   }
   return { ...broker, webUi };
+}
+
+/**
+ * A headless broker already serves this home (kubectl's shim or `kubecred daemon` started it):
+ * the tray takes over rather than adopting it. Only the broker in the tray's own process can
+ * put a PIN, an approval or a login form in a tray window, and only it stops when the user
+ * quits; a daemon stays a client's broker. What the daemon held in memory (cached tokens,
+ * PINs) is lost, and a login it waited on ends with "the broker stopped, run it again".
+ */
+async function takeOver(paths: KubecredPaths, logger: Logger, pid: number): Promise<void> {
+  logger.info('a headless broker serves this home; the tray app stops it and takes over', { pid });
+  const stopped = await stopBroker(paths);
+  if (stopped.stopped && stopped.exited) return;
+  // A broker that no longer answers leaves its lock to a dead pid, which the next start reclaims.
+  if (!stopped.stopped && !stopped.failure) return;
+  throw new Error(
+    `a Kubecred broker (pid ${pid}) serves ${paths.home} and did not stop; stop it (kubecred stop, or kill ${pid}) and start Kubecred again`,
+  );
 }

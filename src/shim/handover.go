@@ -17,9 +17,15 @@ var (
 
 var errCLINotFound = errors.New("kubecred CLI not found")
 
-// findCLI: $KUBECRED_CLI, else the checkout/package layout
-// <root>/dist/shim/<goos>-<goarch>/kubecred-shim beside <root>/bin/kubecred,
-// else kubecred on PATH.
+// cliLayouts: where the CLI sits, seen from the shim's directory.
+//   - a checkout or npm package: <root>/dist/shim/<goos>-<goarch>/ and <root>/bin/kubecred;
+//   - the packaged app: resources/shim/<goos>-<goarch>/ and the launcher in
+//     resources/bin/kubecred (kubecred.cmd on Windows, found through PATHEXT),
+//     which runs the app's own binary as Node.
+var cliLayouts = [][]string{{"..", "..", ".."}, {"..", ".."}}
+
+// findCLI: $KUBECRED_CLI, else the CLI of the layout the shim sits in
+// (cliLayouts), else kubecred on PATH.
 func findCLI(getenv getenvFunc) (string, error) {
 	if p := getenv("KUBECRED_CLI"); p != "" {
 		found, err := lookCLI(p, getenv)
@@ -34,9 +40,11 @@ func findCLI(getenv getenvFunc) (string, error) {
 		// Resolve symlinks: the shim is usually reached through a link in
 		// node_modules/.bin or a bin dir on PATH.
 		if real, err := filepath.EvalSymlinks(self); err == nil {
-			beside := filepath.Join(filepath.Dir(real), "..", "..", "..", "bin", "kubecred")
-			if found, err := lookFile(beside); err == nil {
-				return found, nil
+			for _, up := range cliLayouts {
+				beside := filepath.Join(append([]string{filepath.Dir(real)}, append(up, "bin", "kubecred")...)...)
+				if found, err := lookFile(beside); err == nil {
+					return found, nil
+				}
 			}
 		}
 	}

@@ -274,6 +274,22 @@ func TestFindCLIOrder(t *testing.T) {
 	}
 }
 
+// The packaged app (electron-builder): resources/shim/<target>/kubecred-shim and the CLI
+// launcher in resources/bin/kubecred, not three levels up (issue 34, E2: with the app not
+// running, every kubectl failed "CLI not found").
+func TestFindCLIInThePackagedApp(t *testing.T) {
+	root := shortDir(t)
+	resources := filepath.Join(root, "Kubecred", "resources")
+	shim := filepath.Join(resources, "shim", "linux-amd64", "kubecred-shim")
+	fakeCLI(t, shim)
+	launcher := fakeCLI(t, filepath.Join(resources, "bin", "kubecred"))
+	stubExecutable(t, shim)
+	got, err := findCLI(env("PATH="))
+	if err != nil || filepath.Clean(got) != launcher {
+		t.Errorf("the packaged launcher: %q %v", got, err)
+	}
+}
+
 func TestBadAnswersExit1WithNothingOnStdout(t *testing.T) {
 	for name, answer := range map[string]string{
 		"not http":       "garbage\r\n\r\n",

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readlink, realpath, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installLayout, layoutShim } from '../../src/main/platform/installLayout.js';
@@ -44,29 +44,7 @@ describe('the three install layouts', () => {
   });
 
   it('the packaged app: shim and CLI launcher outside app.asar, and a kubeconfig naming them works', async () => {
-    // The shape electron-builder makes (electron-builder.yml): <app>/kubecred, resources/app.asar,
-    // resources/shim/<target>/, resources/bin/kubecred. The app binary here is a stand-in that,
-    // like Electron with ELECTRON_RUN_AS_NODE=1, runs a script as plain Node; app.asar is a
-    // directory holding the build.
-    const appDir = path.join(home.dir, 'Kubecred');
-    const resources = path.join(appDir, 'resources');
-    await mkdir(path.join(resources, 'app.asar'), { recursive: true });
-    for (const part of ['bin', 'dist', 'node_modules', 'package.json'])
-      await symlink(path.join(REPO_ROOT, part), path.join(resources, 'app.asar', part));
-    await mkdir(path.join(resources, 'shim', TARGET), { recursive: true });
-    await copyFile(NATIVE_SHIM, path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)));
-    await mkdir(path.join(resources, 'bin'));
-    await copyFile(path.join(REPO_ROOT, 'packaging', 'bin', 'kubecred'), path.join(resources, 'bin', 'kubecred'));
-    await writeFile(
-      path.join(appDir, 'kubecred'),
-      `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo "not in Node mode" >&2; exit 99; }\nexec "${process.execPath}" "$@"\n`,
-      { mode: 0o755 },
-    );
-    await run('chmod', [
-      '+x',
-      path.join(resources, 'bin', 'kubecred'),
-      path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)),
-    ]);
+    const { resources } = await packagedApp(path.join(home.dir, 'Kubecred'));
 
     const layout = installLayout({
       moduleDir: path.join(resources, 'app.asar', 'dist', 'main', 'platform'),
@@ -95,4 +73,74 @@ describe('the three install layouts', () => {
     expect(viaLauncher.code, viaLauncher.stderr).toBe(0);
     expect(JSON.parse(viaLauncher.stdout).status.token).toBe('served-to-the-packaged-shim');
   });
+
+  // Issue 34, E2 and E3: with the app not running (before its first launch, after Quit), the
+  // packaged shim finds the launcher in resources/bin, and the daemon it starts runs on the
+  // app's binary in Node mode: without ELECTRON_RUN_AS_NODE that binary opens the tray app.
+  it('with no broker running, kubectl through the packaged shim starts the daemon in Node mode and gets its credential', async () => {
+    const quiet = await makeTempHome();
+    try {
+      const plugin = path.join(quiet.dir, 'plugin.sh');
+      await writeFile(
+        plugin,
+        `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"from-the-packaged-daemon"}}'\n`,
+        { mode: 0o755 },
+      );
+      await writeConfig(quiet.dir, `profiles:\n  - { name: wrapped, provider: exec, command: ${plugin} }\n`);
+      const { resources, appBinary } = await packagedApp(path.join(quiet.dir, 'Kubecred'));
+      const shim = path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM));
+      const env = {
+        KUBECRED_HOME: quiet.dir,
+        HOME: quiet.dir,
+        PATH: process.env.PATH ?? '',
+        KUBERNETES_EXEC_INFO: V1_EXEC_INFO,
+      };
+      try {
+        const served = await run(shim, ['credential', 'wrapped'], { env });
+        expect(served.code, served.stderr).toBe(0);
+        expect(JSON.parse(served.stdout).status.token).toBe('from-the-packaged-daemon');
+        const status = await run(path.join(resources, 'bin', 'kubecred'), ['status', '-o', 'json'], { env });
+        const pid = (JSON.parse(status.stdout) as { pid: number }).pid;
+        // The daemon is the app's binary, in Node mode.
+        expect(await readlink(`/proc/${pid}/exe`)).toBe(appBinary);
+      } finally {
+        await run(path.join(resources, 'bin', 'kubecred'), ['stop'], { env });
+      }
+    } finally {
+      await quiet.cleanup();
+    }
+  });
 });
+
+/**
+ * The shape electron-builder makes (electron-builder.yml): <app>/kubecred, resources/app.asar,
+ * resources/shim/<target>/, resources/bin/kubecred. app.asar is a directory holding the build.
+ * The app binary behaves as Electron's does: it is Node's own binary under the app's name (so
+ * process.execPath is the app, as under Electron), and the CLI in app.asar refuses to run
+ * unless ELECTRON_RUN_AS_NODE=1, where Electron would open the tray app instead.
+ */
+async function packagedApp(appDir: string): Promise<{ resources: string; appBinary: string }> {
+  const resources = path.join(appDir, 'resources');
+  const asar = path.join(resources, 'app.asar');
+  await mkdir(path.join(asar, 'bin'), { recursive: true });
+  for (const part of ['dist', 'node_modules', 'package.json'])
+    await symlink(path.join(REPO_ROOT, part), path.join(asar, part));
+  await writeFile(
+    path.join(asar, 'bin', 'kubecred'),
+    `if (process.env.ELECTRON_RUN_AS_NODE !== '1') {\n  process.stderr.write('the app binary was started without ELECTRON_RUN_AS_NODE: it opened the tray app\\n');\n  process.exit(99);\n}\nconst { main } = await import(new URL('../dist/main/cli/main.js', import.meta.url).href);\nawait main();\n`,
+  );
+  await mkdir(path.join(resources, 'shim', TARGET), { recursive: true });
+  await copyFile(NATIVE_SHIM, path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)));
+  await mkdir(path.join(resources, 'bin'));
+  await copyFile(path.join(REPO_ROOT, 'packaging', 'bin', 'kubecred'), path.join(resources, 'bin', 'kubecred'));
+  const appBinary = path.join(appDir, 'kubecred');
+  // A hard link where it can be (same file system), else a copy: either way its own path.
+  await link(await realpath(process.execPath), appBinary).catch(() => copyFile(process.execPath, appBinary));
+  await run('chmod', [
+    '+x',
+    appBinary,
+    path.join(resources, 'bin', 'kubecred'),
+    path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)),
+  ]);
+  return { resources, appBinary };
+}

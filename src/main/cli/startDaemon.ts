@@ -25,7 +25,7 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
   const child = spawn(self.command, [...self.args, 'daemon'], {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],
-    env: sessionEnvironment(io.env),
+    env: { ...sessionEnvironment(io.env), ...nodeMode(io.env) },
     cwd: paths.home,
     windowsHide: true,
   });
@@ -46,6 +46,16 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`the broker did not start within ${START_TIMEOUT_MS / 1000} s; see ${paths.daemonLog}`);
+}
+
+/**
+ * In the packaged app the CLI runs on the app's own binary in Node mode, and `self.command` is
+ * that binary: without ELECTRON_RUN_AS_NODE it would open the tray app (or exit with no
+ * display) instead of running the daemon. The variable is not the session's; it is how this
+ * very process was started, so the daemon is started the same way.
+ */
+function nodeMode(env: NodeJS.ProcessEnv): Record<string, string> {
+  return env.ELECTRON_RUN_AS_NODE ? { ELECTRON_RUN_AS_NODE: env.ELECTRON_RUN_AS_NODE } : {};
 }
 
 /**

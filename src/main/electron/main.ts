@@ -1,4 +1,6 @@
-import { Notification, app, session } from 'electron';
+import path from 'node:path';
+import { Notification, app, dialog, session } from 'electron';
+import { forbidCoreDumps } from '../platform/peerCredentials.js';
 import { jsonLinesLogger } from '../core/logger.js';
 import { kubecredPaths } from '../platform/paths.js';
 import { currentLayout } from '../platform/shimLocation.js';
@@ -30,9 +32,18 @@ function electronLoginItem(): LoginItem | undefined {
   };
 }
 
+// Chromium's profile (Local State, caches) beside Kubecred's home would mix with config.yaml and run/.
+app.setPath('userData', path.join(app.getPath('appData'), 'Kubecred-app'));
+
 async function start(): Promise<void> {
   if (!app.requestSingleInstanceLock()) return app.quit();
+  // A second launch while this one starts still opens the window, once there is one to open.
+  let openMain: () => void = () => (openRequested = true);
+  let openRequested = false;
+  app.on('second-instance', () => openMain());
   await app.whenReady();
+  // This process holds PINs and tokens: no core dump, no ptrace by another process of the user.
+  forbidCoreDumps();
 
   const logger = jsonLinesLogger((line) => process.stderr.write(line));
   const paths = kubecredPaths();
@@ -97,16 +108,32 @@ async function start(): Promise<void> {
 
   // `kubecred stop` quits the tray app as it stops a daemon.
   void server.stopRequested.then(() => app.quit());
-  app.on('second-instance', () => windows.openMain());
-  app.on('before-quit', () => {
+  openMain = () => windows.openMain();
+  if (openRequested) openMain();
+  // Electron does not wait for a promise in before-quit: hold the quit until the broker has
+  // closed (lock, client secret, token sessions), then leave.
+  let closing: Promise<void> | undefined;
+  app.on('before-quit', (event) => {
+    if (closing) return;
+    event.preventDefault();
     clearInterval(timer);
     unmirror();
     tray.destroy();
-    void server.close();
+    closing = server
+      .close()
+      .catch((error: unknown) => logger.warn('the broker did not close cleanly', { reason: (error as Error).message }))
+      .finally(() => app.exit(0));
   });
   app.on('window-all-closed', () => {
     // A tray app stays running with no window open.
   });
 }
 
-void start();
+// Whatever stops the start is said in a dialog, and the app leaves: never a process with no
+// tray and no window that holds the single-instance lock.
+start().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`kubecred: the tray app could not start: ${message}\n`);
+  if (app.isReady()) dialog.showErrorBox('Kubecred could not start', message);
+  app.exit(1);
+});

@@ -56,7 +56,10 @@ export class WindowManager implements PromptWindows {
       return { action: 'deny' };
     });
     window.once('ready-to-show', () => window.show());
-    void window.loadURL(new URL(route, this.origin).href);
+    // A prompt answered elsewhere closes its window before the page loads (ERR_ABORTED): not a failure.
+    window.loadURL(new URL(route, this.origin).href).catch(() => {
+      if (!window.isDestroyed() && !window.isVisible()) window.destroy();
+    });
     return window;
   }
 }

@@ -1,0 +1,35 @@
+import { ROUTES } from '../../shared/api/routes.js';
+import type { KubecredPaths } from '../platform/paths.js';
+import { BrokerClient, type BrokerAnswer } from './brokerClient.js';
+
+const STOP_WAIT_MS = 10_000;
+
+/**
+ * Asks the running broker to stop and waits (10 s at most) until its process is gone.
+ * `stopped`: a broker took the request (false when none ran); `exited`: its process is gone.
+ */
+export async function stopBroker(
+  paths: KubecredPaths,
+): Promise<{ stopped: boolean; exited?: boolean; pid?: number; failure?: BrokerAnswer }> {
+  const client = new BrokerClient(paths);
+  let answer;
+  try {
+    answer = await client.request('POST', ROUTES.stop);
+  } catch {
+    return { stopped: false };
+  }
+  if (answer.status !== 202) return { stopped: false, failure: answer };
+  const { pid } = JSON.parse(answer.body) as { pid: number };
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (Date.now() < deadline && processAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+  return { stopped: true, exited: !processAlive(pid), pid };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
