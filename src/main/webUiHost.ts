@@ -9,7 +9,7 @@ import type { BrokerUi } from './core/uiPorts.js';
 import type { BrokerServices } from './broker/brokerServices.js';
 import { addProfile, readProfile, removeProfile, updateProfile, updateToken } from './config/configEditor.js';
 import { loadConfig } from './config/configLoader.js';
-import { autostartEnabled, setAutostart } from './platform/autostart.js';
+import { autostartEnabled, daemonAutostart, setAutostart, type AutostartCommand } from './platform/autostart.js';
 import { currentPlatformEnv } from './platform/paths.js';
 import { nativeShimPath, nodeCliPath } from './platform/shimLocation.js';
 import { brokerImportService } from './kubeconfig/brokerImportService.js';
@@ -173,11 +173,17 @@ export async function startBrokerWebUi(
   };
 }
 
-/** Start at login through the XDG autostart entry Kubecred writes (Linux; elsewhere it says what to use). */
-function xdgLoginItem(): LoginItem {
+/**
+ * Start at login through the XDG autostart entry Kubecred writes (Linux; elsewhere it says what
+ * to use): the headless broker in this home by default (without its page: a browser tab at
+ * every login is not wanted, and `kubecred ui` opens one), or what the host says (the tray app).
+ */
+export function xdgLoginItem(
+  command: AutostartCommand = daemonAutostart(process.execPath, nodeCliPath(), process.env),
+): LoginItem {
   return {
     enabled: () => autostartEnabled(currentPlatformEnv()),
-    set: (enabled) => setAutostart(enabled, { node: process.execPath, cli: nodeCliPath() }, currentPlatformEnv()),
+    set: (enabled) => setAutostart(enabled, command, currentPlatformEnv()),
   };
 }
 

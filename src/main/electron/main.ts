@@ -5,7 +5,7 @@ import { jsonLinesLogger } from '../core/logger.js';
 import { kubecredPaths } from '../platform/paths.js';
 import { currentLayout } from '../platform/shimLocation.js';
 import { startTrayBroker } from '../trayBroker.js';
-import type { LoginItem } from '../webUiHost.js';
+import { xdgLoginItem, type LoginItem } from '../webUiHost.js';
 import { trayActions } from './trayActions.js';
 import { recentDenials } from './deniedRequests.js';
 import { notificationsFor, type BrokerSnapshot } from './notifications.js';
@@ -22,13 +22,15 @@ const RESOURCES = currentLayout().resourcesDir;
 const POLL_MS = 15_000;
 // In memory (no "persist:" prefix): nothing a window holds is written to disk.
 const WINDOW_PARTITION = 'kubecred-windows';
+const HIDDEN = '--hidden';
 
-/** macOS and Windows keep login items; on Linux the broker writes an XDG autostart entry itself. */
-function electronLoginItem(): LoginItem | undefined {
-  if (process.platform === 'linux') return undefined;
+/** macOS and Windows keep login items; on Linux an XDG autostart entry starts this app (in the tray). */
+function electronLoginItem(): LoginItem {
+  if (process.platform === 'linux') return xdgLoginItem({ argv: [process.execPath, HIDDEN] });
   return {
     enabled: async () => app.getLoginItemSettings().openAtLogin,
-    set: async (enabled) => app.setLoginItemSettings({ openAtLogin: enabled }),
+    // Started at login, the app comes up in the tray alone (--hidden), not with its window.
+    set: async (enabled) => app.setLoginItemSettings({ openAtLogin: enabled, args: [HIDDEN] }),
   };
 }
 
@@ -54,11 +56,17 @@ async function start(): Promise<void> {
   windowSession.webRequest.onBeforeSendHeaders({ urls: [`${webUi.origin}/*`] }, (details, callback) => {
     callback({ requestHeaders: { ...details.requestHeaders, ...webUi.windowRequestHeaders(details.url) } });
   });
-  windowSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // Only the Copy buttons (a device code, a login link) on the app's own pages; nothing else.
+  windowSession.setPermissionRequestHandler((contents, permission, callback) =>
+    callback(permission === 'clipboard-sanitized-write' && contents.getURL().startsWith(`${webUi.origin}/`)),
+  );
   const windows = new WindowManager(webUi.origin, WINDOW_PARTITION);
   const unmirror = mirrorPromptWindows(server.prompts, windows);
   const broker = trayActions(server.services);
 
+  // Notifications are kept until they close: a collected one loses its click handler.
+  const shownNotes = new Set<Notification>();
+  if (process.platform === 'win32') app.setAppUserModelId('dev.kubecred.app');
   const report = (error: unknown) => logger.warn('tray action failed', { reason: (error as Error).message });
   const run = (action: TrayAction): void => {
     switch (action.kind) {
@@ -94,6 +102,8 @@ async function start(): Promise<void> {
       shown.on('click', () =>
         note.action === 'login' ? run({ kind: 'login', profile: note.profile }) : windows.openMain(),
       );
+      shownNotes.add(shown);
+      shown.on('close', () => shownNotes.delete(shown));
       shown.show();
     }
     last = next;
@@ -109,7 +119,10 @@ async function start(): Promise<void> {
   // `kubecred stop` quits the tray app as it stops a daemon.
   void server.stopRequested.then(() => app.quit());
   openMain = () => windows.openMain();
-  if (openRequested) openMain();
+  app.on('activate', () => openMain());
+  // A launch by the user shows the window; a start at login stays in the tray.
+  const atLogin = process.argv.includes(HIDDEN) || app.getLoginItemSettings().wasOpenedAtLogin;
+  if (openRequested || !atLogin) openMain();
   // Electron does not wait for a promise in before-quit: hold the quit until the broker has
   // closed (lock, client secret, token sessions), then leave.
   let closing: Promise<void> | undefined;

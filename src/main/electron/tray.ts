@@ -12,6 +12,8 @@ export class KubecredTray {
     private readonly run: (action: TrayAction) => void,
   ) {
     this.tray = new Tray(this.image([], Date.now()));
+    // Windows and most Linux panels open an app on a left click; the menu stays on the right one.
+    this.tray.on('click', () => this.run({ kind: 'open' }));
   }
 
   update(profiles: readonly ProfileSummary[], now = Date.now(), preferences: { startAtLogin?: boolean } = {}): void {
@@ -26,7 +28,8 @@ export class KubecredTray {
 
   private image(profiles: readonly ProfileSummary[], now: number) {
     const image = nativeImage.createFromPath(path.join(this.resourcesDir, trayIconImage(profiles, now)));
-    image.setTemplateImage(true);
+    // Only macOS tints a template image to the menu bar; elsewhere it is shown as drawn.
+    image.setTemplateImage(process.platform === 'darwin');
     return image;
   }
 }

@@ -4,10 +4,19 @@ import { BrokerError } from '../core/brokerError.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import type { PlatformEnv } from './paths.js';
 
-/** What starting at login runs: this Node and this install's CLI, so an upgrade in place keeps working. */
+/**
+ * What starting at login runs, as argv: the headless broker (this Node, this install's CLI,
+ * `daemon`), or the tray app's own binary. Paths of this install, so an upgrade in place keeps
+ * working.
+ */
 export interface AutostartCommand {
-  readonly node: string;
-  readonly cli: string;
+  readonly argv: readonly string[];
+}
+
+/** The headless broker at login, in the Kubecred home this process serves (a KUBECRED_HOME is kept). */
+export function daemonAutostart(node: string, cli: string, env: NodeJS.ProcessEnv): AutostartCommand {
+  const home = env.KUBECRED_HOME ? ['env', `KUBECRED_HOME=${env.KUBECRED_HOME}`] : [];
+  return { argv: [...home, node, cli, 'daemon'] };
 }
 
 /** $XDG_CONFIG_HOME/autostart/kubecred.desktop (XDG Autostart), ~/.config when the variable is unset or relative. */
@@ -29,7 +38,7 @@ export async function autostartEnabled(p: Pick<PlatformEnv, 'platform' | 'env' |
   }
 }
 
-/** Starts the headless broker with its UI at the next login, or stops doing so. */
+/** Runs the command at the next login, or stops doing so. */
 export async function setAutostart(
   enabled: boolean,
   command: AutostartCommand,
@@ -51,7 +60,7 @@ export function desktopEntry(command: AutostartCommand): string {
     'Type=Application',
     'Name=Kubecred',
     'Comment=Kubernetes credential broker',
-    `Exec=${execQuote(command.node)} ${execQuote(command.cli)} daemon --ui`,
+    `Exec=${command.argv.map(execQuote).join(' ')}`,
     'Terminal=false',
     'X-GNOME-Autostart-enabled=true',
     'X-Kubecred-Autostart=true',

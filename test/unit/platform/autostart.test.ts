@@ -2,7 +2,13 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { autostartEnabled, autostartFile, setAutostart } from '../../../src/main/platform/autostart.js';
+import {
+  autostartEnabled,
+  autostartFile,
+  daemonAutostart,
+  desktopEntry,
+  setAutostart,
+} from '../../../src/main/platform/autostart.js';
 
 describe('start at login', () => {
   let dir: string;
@@ -15,21 +21,31 @@ describe('start at login', () => {
     env: { XDG_CONFIG_HOME: path.join(dir, 'xdg') },
     homedir: path.join(dir, 'home'),
   });
-  const command = { node: '/usr/bin/node', cli: '/opt/my apps/kubecred/bin/kubecred' };
+  const command = daemonAutostart('/usr/bin/node', '/opt/my apps/kubecred/bin/kubecred', {});
 
-  it('writes an XDG autostart entry running the daemon with its UI, and removes it', async () => {
+  it('writes an XDG autostart entry running the daemon, and removes it', async () => {
     const file = path.join(dir, 'xdg', 'autostart', 'kubecred.desktop');
     expect(autostartFile(linux())).toBe(file);
     expect(await autostartEnabled(linux())).toBe(false);
     await setAutostart(true, command, linux());
     const text = await readFile(file, 'utf8');
     expect(text).toContain('[Desktop Entry]');
-    expect(text).toContain('Exec=/usr/bin/node "/opt/my apps/kubecred/bin/kubecred" daemon --ui');
+    expect(text).toContain('Exec=/usr/bin/node "/opt/my apps/kubecred/bin/kubecred" daemon\n');
     expect((await stat(file)).mode & 0o777).toBe(0o644);
     expect(await autostartEnabled(linux())).toBe(true);
     await setAutostart(false, command, linux());
     expect(await autostartEnabled(linux())).toBe(false);
     await setAutostart(false, command, linux());
+  });
+
+  // Issue 34, E8 (and new-user N18): the entry keeps a KUBECRED_HOME, and the tray app starts itself.
+  it('keeps the Kubecred home the broker serves, and runs the tray app as the app binary with --hidden', () => {
+    expect(
+      desktopEntry(daemonAutostart('/usr/bin/node', '/opt/k/bin/kubecred', { KUBECRED_HOME: '/home/ann/kc' })),
+    ).toContain('Exec=env KUBECRED_HOME=/home/ann/kc /usr/bin/node /opt/k/bin/kubecred daemon\n');
+    expect(desktopEntry({ argv: ['/opt/Kubecred/kubecred', '--hidden'] })).toContain(
+      'Exec=/opt/Kubecred/kubecred --hidden\n',
+    );
   });
 
   it('uses ~/.config without XDG_CONFIG_HOME', () => {
