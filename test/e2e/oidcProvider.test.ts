@@ -222,6 +222,37 @@ describe('OIDC provider against oidc-provider and chromium', () => {
     expect(await store.get(REFRESH)).not.toBe('a-refresh-token-the-issuer-never-issued');
   });
 
+  // Issue 26, item 5: issuers say "this refresh token is dead" in more than one way. Dex answers
+  // invalid_request; an issuer restarted with no memory does not know the token at all.
+  for (const [how, refuse] of [
+    ['answers invalid_request (as Dex does)', () => issuer.refuseRefreshTokensWith('invalid_request')],
+    ['was restarted and no longer knows the token', () => issuer.restartWithoutMemory()],
+  ] as const)
+    it(`when the issuer ${how}: the refresh token is dropped, the error names kubecred login, and a login follows where one can`, async () => {
+      const store = new MemorySecretStore();
+      await provider(testUi({ kind: 'sign-in' }), store).getCredential(context(true));
+      expect(await store.get(REFRESH)).toBeDefined();
+      await issuer.revokeAllRefreshTokens();
+      refuse();
+      try {
+        const headless = provider(testUi({ kind: 'no-browser' }), store);
+        const error = await headless.getCredential(context(false)).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: 'locked', hint: `run: kubecred login ${PROFILE}` });
+        expect((error as BrokerError).message).toContain('rejected the refresh token');
+        expect(await store.get(REFRESH)).toBeUndefined();
+
+        await store.set(REFRESH, 'a-refresh-token-the-issuer-never-issued');
+        await browser.forgetSessions();
+        const ui = testUi({ kind: 'sign-in', options: { login: 'carol' } });
+        const again = await provider(ui, store).getCredential(context(false));
+        expect(ui.opened).toHaveLength(1);
+        expect(again.identity).toBe(`${issuer.issuer} carol`);
+        expect(await store.get(REFRESH)).not.toBe('a-refresh-token-the-issuer-never-issued');
+      } finally {
+        issuer.refuseRefreshTokensWith(undefined);
+      }
+    });
+
   it('uses the device grant (flow: device), then refreshes', async () => {
     const store = new MemorySecretStore();
     const ui = testUi(

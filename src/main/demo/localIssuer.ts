@@ -22,6 +22,13 @@ export interface TestIssuer {
   revokeAllRefreshTokens(): Promise<number>;
   /** Whether the issuer would still honour this refresh token. */
   isRefreshTokenActive(token: string): Promise<boolean>;
+  /**
+   * Answers a refresh token it turns down with this OAuth error instead of invalid_grant, as
+   * some issuers do (Dex answers invalid_request); undefined goes back to invalid_grant.
+   */
+  refuseRefreshTokensWith(error: string | undefined): void;
+  /** A restart with no memory (the in-memory store): same URL and keys, every token and session forgotten. */
+  restartWithoutMemory(): void;
   stop(): Promise<void>;
 }
 
@@ -73,72 +80,79 @@ export async function startTestIssuer(options: {
   const issuer = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: TEST_CLIENT_ID,
-        client_name: 'Kubernetes (Kubecred test)',
-        // Native + loopback: any port on 127.0.0.1 matches (RFC 8252 7.3).
-        application_type: 'native',
-        token_endpoint_auth_method: 'none',
-        redirect_uris: ['http://127.0.0.1/callback'],
-        response_types: ['code'],
-        grant_types: ['authorization_code', 'refresh_token', DEVICE_GRANT],
-      },
-    ],
-    jwks: { keys: [{ ...signingKey, kid: 'test', alg: 'RS256', use: 'sig' }] },
-    cookies: { keys: [randomBytes(16).toString('hex')] },
-    features: {
-      devInteractions: { enabled: true },
-      deviceFlow: { enabled: true },
-      revocation: { enabled: true },
-    },
-    scopes: ['openid', 'offline_access', 'email', 'profile'],
-    // groups rides on openid, as corporate IdPs put it in every ID token the API server reads.
-    claims: { openid: ['sub', 'groups'], email: ['email', 'email_verified'], profile: ['name'] },
-    // Put the scope's claims into the ID token, as Kubernetes issuers are configured to.
-    conformIdTokenClaims: false,
-    findAccount: async (_ctx: unknown, sub: string) => ({
-      accountId: sub,
-      claims: async () => ({
-        sub,
-        name: sub,
-        email: `${sub}@example.test`,
-        email_verified: true,
-        groups: ['kubecred-users', `team-${sub}`],
-      }),
-    }),
-    ttl: {
-      IdToken: options.idTokenTtlSeconds ?? 3600,
-      AccessToken: 3600,
-      AuthorizationCode: 60,
-      DeviceCode: 600,
-      RefreshToken: 86_400,
-      Grant: 86_400,
-      Session: 86_400,
-      Interaction: 3600,
-    },
-  });
-
   const counts: IssuerCounts = { authorizations: 0, deviceAuthorizations: 0, grants: {}, revocations: 0 };
   const refreshTokens = new Set<string>();
-  provider.use(async (ctx, next) => {
-    if (ctx.path === '/auth') counts.authorizations += 1;
-    if (ctx.path === '/token/revocation') counts.revocations += 1;
-    await next();
-    if (ctx.path === '/device/auth' && ctx.body && typeof ctx.body === 'object') {
-      counts.deviceAuthorizations += 1;
-      // oidc-provider sends no interval, which means 5 s; a short one keeps the test quick.
-      (ctx.body as Record<string, unknown>).interval = options.deviceInterval ?? 1;
-    }
-  });
-  provider.on('grant.success', (ctx: KoaContext) => {
-    const type = String(ctx.oidc?.params?.grant_type ?? 'unknown');
-    counts.grants[type] = (counts.grants[type] ?? 0) + 1;
-  });
-  provider.on('refresh_token.saved', (token: { jti: string }) => refreshTokens.add(token.jti));
-  provider.on('server_error', (_ctx: unknown, error: Error) => console.error('test issuer server_error', error));
-  server.on('request', provider.callback());
+  let refusalError: string | undefined;
+  const start = () => {
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: TEST_CLIENT_ID,
+          client_name: 'Kubernetes (Kubecred test)',
+          // Native + loopback: any port on 127.0.0.1 matches (RFC 8252 7.3).
+          application_type: 'native',
+          token_endpoint_auth_method: 'none',
+          redirect_uris: ['http://127.0.0.1/callback'],
+          response_types: ['code'],
+          grant_types: ['authorization_code', 'refresh_token', DEVICE_GRANT],
+        },
+      ],
+      jwks: { keys: [{ ...signingKey, kid: 'test', alg: 'RS256', use: 'sig' }] },
+      cookies: { keys: [randomBytes(16).toString('hex')] },
+      features: {
+        devInteractions: { enabled: true },
+        deviceFlow: { enabled: true },
+        revocation: { enabled: true },
+      },
+      scopes: ['openid', 'offline_access', 'email', 'profile'],
+      // groups rides on openid, as corporate IdPs put it in every ID token the API server reads.
+      claims: { openid: ['sub', 'groups'], email: ['email', 'email_verified'], profile: ['name'] },
+      // Put the scope's claims into the ID token, as Kubernetes issuers are configured to.
+      conformIdTokenClaims: false,
+      findAccount: async (_ctx: unknown, sub: string) => ({
+        accountId: sub,
+        claims: async () => ({
+          sub,
+          name: sub,
+          email: `${sub}@example.test`,
+          email_verified: true,
+          groups: ['kubecred-users', `team-${sub}`],
+        }),
+      }),
+      ttl: {
+        IdToken: options.idTokenTtlSeconds ?? 3600,
+        AccessToken: 3600,
+        AuthorizationCode: 60,
+        DeviceCode: 600,
+        RefreshToken: 86_400,
+        Grant: 86_400,
+        Session: 86_400,
+        Interaction: 3600,
+      },
+    });
+
+    provider.use(async (ctx, next) => {
+      if (ctx.path === '/auth') counts.authorizations += 1;
+      if (ctx.path === '/token/revocation') counts.revocations += 1;
+      await next();
+      const answer = ctx.body as { error?: unknown } | undefined;
+      if (refusalError && ctx.path === '/token' && answer?.error === 'invalid_grant') answer.error = refusalError;
+      if (ctx.path === '/device/auth' && ctx.body && typeof ctx.body === 'object') {
+        counts.deviceAuthorizations += 1;
+        // oidc-provider sends no interval, which means 5 s; a short one keeps the test quick.
+        (ctx.body as Record<string, unknown>).interval = options.deviceInterval ?? 1;
+      }
+    });
+    provider.on('grant.success', (ctx: KoaContext) => {
+      const type = String(ctx.oidc?.params?.grant_type ?? 'unknown');
+      counts.grants[type] = (counts.grants[type] ?? 0) + 1;
+    });
+    provider.on('refresh_token.saved', (token: { jti: string }) => refreshTokens.add(token.jti));
+    provider.on('server_error', (_ctx: unknown, error: Error) => console.error('test issuer server_error', error));
+    return { provider, handle: provider.callback() };
+  };
+  let current = start();
+  server.on('request', (request, response) => current.handle(request, response));
 
   return {
     issuer,
@@ -152,7 +166,7 @@ export async function startTestIssuer(options: {
     revokeAllRefreshTokens: async () => {
       let revoked = 0;
       for (const jti of refreshTokens) {
-        const token = await provider.RefreshToken.find(jti, { ignoreExpiration: true });
+        const token = await current.provider.RefreshToken.find(jti, { ignoreExpiration: true });
         if (token) {
           await token.destroy();
           revoked += 1;
@@ -162,8 +176,13 @@ export async function startTestIssuer(options: {
       return revoked;
     },
     isRefreshTokenActive: async (value) => {
-      const token = await provider.RefreshToken.find(value);
+      const token = await current.provider.RefreshToken.find(value);
       return token !== undefined && !token.isExpired && !token.consumed;
+    },
+    refuseRefreshTokensWith: (error) => (refusalError = error),
+    restartWithoutMemory: () => {
+      refreshTokens.clear();
+      current = start();
     },
     stop: async () => {
       server.closeAllConnections();

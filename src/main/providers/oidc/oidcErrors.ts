@@ -45,6 +45,21 @@ export function oauthErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Errors of the token endpoint that judge the client or the issuer, not the refresh token it was sent. */
+const NOT_ABOUT_THE_TOKEN = new Set(['invalid_client', 'temporarily_unavailable', 'server_error', 'slow_down']);
+
+/**
+ * The token endpoint turned the refresh token down: an OAuth error answer (HTTP 4xx) about the
+ * token, whichever code the issuer picks for it (invalid_grant by the RFC; Dex answers
+ * invalid_request for an expired or unknown one). Such a token never works again: it is dropped
+ * and a login follows. A network failure, a 5xx or a refused client keeps it: the token may be
+ * fine.
+ */
+export function refreshTokenRefused(error: unknown): boolean {
+  if (!(error instanceof oidc.ResponseBodyError)) return false;
+  return error.status >= 400 && error.status < 500 && !NOT_ABOUT_THE_TOKEN.has(error.error);
+}
+
 /**
  * Turns what openid-client, the network or the issuer threw into a BrokerError. Only the
  * issuer's error code and description, HTTP status and library codes are quoted: causes can

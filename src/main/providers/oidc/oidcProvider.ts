@@ -12,7 +12,7 @@ import { deviceLogin } from './deviceLogin.js';
 import { credentialFromIdToken } from './idTokenCredential.js';
 import { IssuerConnection, clockSkewMs } from './issuerConnection.js';
 import type { LoginFlowOptions, TokenResponse } from './loginFlow.js';
-import { oauthErrorCode, oidcFailure } from './oidcErrors.js';
+import { oauthErrorCode, oidcFailure, refreshTokenRefused } from './oidcErrors.js';
 import { SingleFlight } from '../singleFlight.js';
 
 export const REFRESH_TOKEN_FIELD = 'refresh-token';
@@ -125,8 +125,11 @@ export class OidcProvider implements Provider {
     try {
       tokens = await oidc.refreshTokenGrant(config, refreshToken);
     } catch (error) {
-      if (oauthErrorCode(error) !== 'invalid_grant') throw this.failure(error, 'refreshing the ID token');
-      this.deps.logger.warn('oidc refresh token rejected; a new login is needed', { profile: this.profile.name });
+      if (!refreshTokenRefused(error)) throw this.failure(error, 'refreshing the ID token');
+      this.deps.logger.warn('oidc refresh token rejected; a new login is needed', {
+        profile: this.profile.name,
+        error: oauthErrorCode(error),
+      });
       await store.delete(this.ref(REFRESH_TOKEN_FIELD));
       this.holdsRefreshToken = false;
       return undefined;
