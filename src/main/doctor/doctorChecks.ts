@@ -15,6 +15,8 @@ import { configCheck } from './checks/configCheck.js';
 import { keychainCheck } from './checks/keychainCheck.js';
 import { kubeconfigExposureCheck } from './checks/kubeconfigExposureCheck.js';
 import { kubeconfigProfilesCheck } from './checks/kubeconfigProfilesCheck.js';
+import { pluginCommandsCheck } from './checks/pluginCommandsCheck.js';
+import { findOnPath } from '../platform/findOnPath.js';
 import { kubectlVersionCheck } from './checks/kubectlVersionCheck.js';
 import { pkcs11Check } from './checks/pkcs11Check.js';
 import { runDirCheck, type FileFacts } from './checks/runDirCheck.js';
@@ -73,6 +75,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
     shimCheck(nativeShimPath(e.platform, e.arch), e.platform, e.arch, nodeCliPath()),
     kubeconfigProfilesCheck({ files: kubeconfigs, config, exists }),
     kubeconfigExposureCheck(kubeconfigs, e.platform),
+    pluginCommandsCheck(kubeconfigs, config, (command) => findOnPath(command, e.env, e.platform)),
     backupsCheck(backupDir, backups),
     kubectlVersionCheck(kubeconfigs, () => kubectlVersion(e.env.KUBECTL || 'kubectl', PROBE_TIMEOUT_MS)),
     clockSkewCheck(oidcIssuers(config), (url, caFile) => issuerDate(url, caFile, PROBE_TIMEOUT_MS), systemClock),

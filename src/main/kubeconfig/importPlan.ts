@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { KUBECTL_OIDC_LOGIN, kubeloginSwitch, kubeloginUse } from './kubeloginUse.js';
 import { EXEC_API_VERSIONS } from '../../shared/execCredential.js';
 import { renderKubeconfig, namedEntries, type KubeconfigFile } from './kubeconfigDocument.js';
 import { effectiveEntries, type LocatedEntry } from './kubeconfigSet.js';
@@ -166,7 +167,7 @@ async function importedUser(
       resolved === command && !path.isAbsolute(command) && options.findCommand
         ? `${command} is not on this shell's PATH, so kubectl could not run it either: install it, or set its full path with kubecred profile set ${profile} --command /path/to/${command}`
         : undefined,
-      kubeloginOffer(command, args, profile),
+      ...kubeloginNotes(command, args, profile, path.dirname(file), options.findCommand),
       eks?.kind === 'kept' ? eks.reason : undefined,
     ].filter((note): note is string => note !== undefined);
     return { ...common, provider: 'exec', profileInput, secrets: [], notes };
@@ -205,24 +206,6 @@ async function importedUser(
  * What moves into config.yaml as plain text with an exec user: its plugin's arguments and env,
  * as they were in the kubeconfig. Said every time, since no name reliably tells a secret.
  */
-/**
- * kubelogin is wrapped like any plugin (its flags, grant types and cache keep working), but
- * Kubecred speaks OIDC itself: one login shared by every kubectl, no second token cache. Said,
- * not done: the switch changes who holds the refresh token, so the user chooses it.
- */
-function kubeloginOffer(command: string, args: readonly string[], profile: string): string | undefined {
-  if (!/^(kubelogin|kubectl-oidc_login)(\.exe)?$/.test(path.basename(command))) return undefined;
-  const flag = (name: string) => {
-    const at = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
-    if (at < 0) return undefined;
-    return args[at]!.includes('=') ? args[at]!.slice(args[at]!.indexOf('=') + 1) : args[at + 1];
-  };
-  const issuer = flag('oidc-issuer-url');
-  const clientId = flag('oidc-client-id');
-  if (!issuer || !clientId) return undefined;
-  return `this is kubelogin: Kubecred can log in to ${issuer} itself, one login for every kubectl. To switch: kubecred profile add ${profile}-oidc --provider oidc --issuer ${issuer} --client-id ${clientId}, then kubecred install --profile ${profile}-oidc --context <context>`;
-}
-
 function plainTextWarning(argumentCount: number, envNames: readonly string[]): string | undefined {
   if (argumentCount === 0 && envNames.length === 0) return undefined;
   const moved = [
@@ -237,4 +220,32 @@ function plainTextWarning(argumentCount: number, envNames: readonly string[]): s
       ? ` (${secretLooking.join(', ')} look${secretLooking.length === 1 ? 's' : ''} secret)`
       : '';
   return `${moved} move into config.yaml in plain text, as they were in the kubeconfig${flagged}: a secret among them belongs in a secret store instead (an eks or oidc profile, or the plugin's own)`;
+}
+
+/**
+ * kubelogin is wrapped like any plugin (its flags, grant types and cache keep working), but
+ * Kubecred speaks OIDC itself: one login shared by every kubectl, no second token cache. Said,
+ * not done: the switch changes who holds the refresh token, so the user chooses it. Run as
+ * `kubectl oidc-login`, the plugin must be on PATH, or every kubectl on this user fails.
+ */
+function kubeloginNotes(
+  command: string,
+  args: readonly string[],
+  profile: string,
+  kubeconfigDir: string,
+  findCommand: ((command: string) => string | undefined) | undefined,
+): string[] {
+  const use = kubeloginUse(command, args);
+  if (!use) return [];
+  const switchTo = kubeloginSwitch(use, profile, kubeconfigDir);
+  const missing = use.viaKubectl && findCommand !== undefined && findCommand(KUBECTL_OIDC_LOGIN) === undefined;
+  if (missing)
+    return [
+      `this runs kubectl oidc-login, and ${KUBECTL_OIDC_LOGIN} is not on this shell's PATH: every kubectl on this user fails ("unknown command oidc-login"). ${switchTo ? `Kubecred can log in to ${switchTo.issuer} itself instead: ${switchTo.command}` : 'Install kubelogin (kubectl krew install oidc-login)'}`,
+    ];
+  return switchTo
+    ? [
+        `this is kubelogin: Kubecred can log in to ${switchTo.issuer} itself, one login for every kubectl. To switch: ${switchTo.command}`,
+      ]
+    : [];
 }
