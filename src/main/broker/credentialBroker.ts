@@ -40,6 +40,8 @@ export interface BrokerPorts {
   readonly asking?: AskingContext;
   /** Whether Log in means something for a profile whose provider alone does not say (eks: MFA or SSO); undefined: the provider says. */
   readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
+  /** The token whose PIN the profile's next credential waits for (the broker holds none); undefined: none. */
+  readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
@@ -143,11 +145,15 @@ export class CredentialBroker {
     const signsIn = await Promise.all(config.profiles.map((profile) => this.ports.signsIn?.(profile)));
     return config.profiles.map((profile, index) => {
       const cached = this.ports.cache.describe(profile.name);
+      const token = cached.cached ? undefined : this.ports.waitsOnToken?.(profile);
       return {
         name: profile.name,
         provider: profile.provider,
         ...(signsIn[index] !== undefined ? { login: signsIn[index] } : {}),
-        state: cached.cached ? 'ready' : cached.lastError ? 'error' : 'idle',
+        state: cached.cached ? 'ready' : token !== undefined ? 'locked' : cached.lastError ? 'error' : 'idle',
+        ...(token !== undefined
+          ? { waitsOn: `token ${token} needs its PIN (run: kubecred token login ${token})` }
+          : {}),
         expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
         lastError: cached.lastError,
         silentRefresh: silentRefresh(profile, signsIn[index], this.ports.providers.peek(profile)),

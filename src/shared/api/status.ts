@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const PROFILE_STATES = ['ready', 'idle', 'error'] as const;
+// locked: the next credential needs a hardware token's PIN, which the broker does not hold.
+export const PROFILE_STATES = ['ready', 'idle', 'error', 'locked'] as const;
 
 export const profileSummarySchema = z.object({
   name: z.string(),
@@ -9,6 +10,8 @@ export const profileSummarySchema = z.object({
   /** ISO time the soonest cached credential of the profile expires; null: none cached or no expiry. */
   expiresAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  /** What a locked profile waits for, and the command that gives it. */
+  waitsOn: z.string().optional(),
   /** The broker can renew the credential without the user (no expiry warning needed). */
   silentRefresh: z.boolean().optional(),
   /** Log in means something: a person signs in (OIDC, Keystone) or types an MFA code or approves an SSO login (eks). */

@@ -90,7 +90,7 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number)
     p.state,
     p.account ?? '-',
     p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
-    p.lastError ?? '',
+    p.waitsOn ?? p.lastError ?? '',
   ]);
   return renderTable(['PROFILE', 'PROVIDER', 'STATE', 'SIGNED IN AS', 'EXPIRES IN', 'LAST ERROR'], rows);
 }
