@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ProfileConfig } from '../shared/config/schema.js';
+import { secretSourceEnvironment } from '../shared/api/secretSourceVariables.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './cache/credentialCache.js';
@@ -158,6 +159,7 @@ export function composeBroker({
       const token = signingTokenOf(profile);
       return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
     },
+    environment: { pid: process.pid, secretSources: () => secretSourceEnvironment(process.env) },
   });
   const registries = new RegistryBroker({
     clock,

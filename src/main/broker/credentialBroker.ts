@@ -18,6 +18,7 @@ import type { ProviderRegistry } from './providerRegistry.js';
 import type { Provider } from '../providers/provider.js';
 import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
+import { explainEnvironmentDifference, type BrokerEnvironment } from './environmentDifference.js';
 
 export interface BrokerPorts {
   readonly clock: Clock;
@@ -42,6 +43,8 @@ export interface BrokerPorts {
   readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
   /** The token whose PIN the profile's next credential waits for (the broker holds none); undefined: none. */
   readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
+  /** The broker's pid and secret sources, to name the ones a failing caller's shell has otherwise. */
+  readonly environment?: BrokerEnvironment;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
@@ -128,7 +131,8 @@ export class CredentialBroker {
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
       void this.audit(request, described, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
-    } catch (error) {
+    } catch (thrown) {
+      const error = explainEnvironmentDifference(thrown, request.environment, this.ports.environment);
       this.answersTold.record(profileName, request.parentPid, error);
       const denied = error instanceof BrokerError && error.code === 'denied';
       void this.audit(request, described, {

@@ -47,7 +47,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const backupDir = e.paths.kubeconfigBackups;
   const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
   return [
-    brokerCheck(() => probeBroker(e.paths)),
+    brokerCheck(() => probeBroker(e.paths, e.env)),
     runDirCheck({
       runDir: e.paths.runDir,
       socket: e.paths.socket,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretSourceEnvironmentSchema } from './secretSourceVariables.js';
 
 // locked: the next credential needs a hardware token's PIN, which the broker does not hold.
 export const PROFILE_STATES = ['ready', 'idle', 'error', 'locked'] as const;
@@ -66,6 +67,8 @@ export const statusSchema = z.object({
   interactions: z.array(interactionSchema).default([]),
   /** Why the broker's last keychain call failed (null: it answered); its environment may differ from the shell's. */
   keychainError: z.string().nullable().default(null),
+  /** The broker's DBUS_SESSION_BUS_ADDRESS, SOFTHSM2_CONF, OPENSC_CONF (addresses and paths): a shell compares its own. */
+  secretSources: secretSourceEnvironmentSchema.default({}),
 });
 export type BrokerStatus = z.infer<typeof statusSchema>;
 
