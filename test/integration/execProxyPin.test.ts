@@ -367,9 +367,11 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
     beforeAll(async () => {
       await writeConfig(home.dir, configYaml(''));
       const browser = await recordingBrowser(home.dir);
+      // The same home as the brokers before: their pages are in the record too.
+      const openedBefore = (await browser.opened()).length;
       // With a web UI a PIN asked mid-handshake waited 2 minutes for a page: the report's case.
       broker = await startTestBroker(home.dir, { ...tokenEnv(), KUBECRED_BROWSER: browser.command }, ['--ui']);
-      ui = await webUiClient(await browser.nth(0, 10_000));
+      ui = await webUiClient(await browser.nth(openedBefore, 10_000));
       await install();
     }, 60_000);
 
