@@ -138,6 +138,11 @@ describe('a broker started with another environment than this shell', () => {
         ),
       );
       expect(doctor.stdout).toContain('kubecred restart');
+      // Doctor asks the broker which tokens it sees, and compares with its own look.
+      expect(doctor.stdout).toMatch(/ok +pkcs11 +token "card": \S+: /);
+      expect(doctor.stdout).toMatch(
+        /FAIL +pkcs11 +token "card": this shell sees it, but the running broker does not \(it says: not present\)/,
+      );
     });
 
     it('kubecred restart from this shell, and the token is found', async () => {
@@ -148,6 +153,7 @@ describe('a broker started with another environment than this shell', () => {
       expect(served.code, served.stderr).toBe(0);
       expect(served.stdout).toContain(SECRET);
       expect((await cli(['status'])).stdout).not.toContain('environment problem');
+      expect((await cli(['doctor'])).stdout).not.toContain('the running broker does not');
     });
   });
 });
