@@ -395,6 +395,8 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
       const held = await runKubectl(KUBECTL.path, whoami, { kubeconfig: heldKubeconfig, env: kubectlEnv() });
       await prompts.stop();
       expect(held.code).not.toBe(0);
+      // Not blamed on the server (InternalError): the token waits for its PIN.
+      expect(held.stderr).toContain('Error from server (ServiceUnavailable): token "hsm"');
       expect(held.stderr).toContain('needs its PIN');
       expect(held.stderr).toContain('run: kubecred token login hsm');
       expect(held.stderr).not.toContain(PIN);
