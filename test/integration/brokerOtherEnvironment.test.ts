@@ -145,6 +145,18 @@ describe('a broker started with another environment than this shell', () => {
       );
     });
 
+    it('token list and token login say the same, as the report tried them', async () => {
+      const note = `the broker (pid ${pid}) was started with a different SOFTHSM2_CONF than this shell`;
+      const listed = await cli(['token', 'list']);
+      expect(listed.stderr).toContain(note);
+      expect(listed.stderr).toContain('kubecred restart');
+      const login = await cli(['token', 'login', 'card'], PIN);
+      expect(login.code).not.toBe(0);
+      expect(login.stderr).toContain('not present');
+      expect(login.stderr).toContain(note);
+      expect(login.stderr).not.toContain(PIN);
+    });
+
     it('kubecred restart from this shell, and the token is found', async () => {
       expect((await cli(['restart'])).code).toBe(0);
       expect((await cli(['token', 'login', 'card'], PIN)).code).toBe(0);
