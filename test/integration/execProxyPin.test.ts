@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -361,11 +362,24 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
     });
   }
 
+  /** Whether the proxy's port can be bound: the last broker's kubecred-proxy may still be letting go of it. */
+  const portFree = () =>
+    new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  async function untilPortFree(): Promise<void> {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(100)) if (await portFree()) return;
+    throw new Error(`port ${port} is still held 10 s after the last broker stopped`);
+  }
+
   describe('the token pulled and put back, web UI running', () => {
     let ui: WebUiClient;
 
     beforeAll(async () => {
       await writeConfig(home.dir, configYaml(''));
+      await untilPortFree();
       const browser = await recordingBrowser(home.dir);
       // The same home as the brokers before: their pages are in the record too.
       const openedBefore = (await browser.opened()).length;
@@ -446,6 +460,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
   describe('the token pulled and put back, no web UI', () => {
     beforeAll(async () => {
       await writeConfig(home.dir, configYaml(''));
+      await untilPortFree();
       broker = await startTestBroker(home.dir, tokenEnv());
       await install();
     }, 60_000);
