@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ProfileConfig } from '../shared/config/schema.js';
+import { secretSourceEnvironment } from '../shared/api/secretSourceVariables.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './cache/credentialCache.js';
@@ -32,6 +33,7 @@ import { KeychainStore } from './secrets/keychain/keychainStore.js';
 import { HealthRecordingStore } from './secrets/storeHealth.js';
 import { createPkcs11Service, type Pkcs11Service } from './secrets/pkcs11/pkcs11Service.js';
 import { SecretAdmin } from './secrets/secretAdmin.js';
+import { profilesUsingToken, signingTokenOf } from './secrets/tokenProfiles.js';
 import type { SecretStore } from './core/secretStore.js';
 import { SecretStores } from './secrets/secretStores.js';
 import { TokenServiceHolder } from './secrets/tokenServiceHolder.js';
@@ -86,8 +88,15 @@ export function composeBroker({
     },
     openBrowser: (url) => ui.openBrowser(url),
   };
+  // Set below, once the cache exists; a PIN is forgotten only after a token was used.
+  let forgetTokenCredentials: (token: string) => void = () => {};
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) =>
-    createPkcs11Service({ tokens: configured, ui: tokenUi, clock }),
+    createPkcs11Service({
+      tokens: configured,
+      ui: tokenUi,
+      clock,
+      onPinForgotten: (token) => forgetTokenCredentials(token),
+    }),
   );
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
   const stores = new SecretStores({
@@ -128,6 +137,12 @@ export function composeBroker({
   const cache = new CredentialCache(clock, undefined, (key, error) =>
     logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
   );
+  forgetTokenCredentials = (token) => {
+    logger.info("token's PIN forgotten: dropping the credentials made with it", { token });
+    void config.current().then(({ config: current }) => {
+      for (const profile of profilesUsingToken(current, token)) cache.forget(profile);
+    });
+  };
   const approvals = new Approvals(ui, clock, callers);
   const audit = new FileAuditLog(paths.auditLog);
   const proxies = new ProxySupervisor({
@@ -160,6 +175,11 @@ export function composeBroker({
     secretFields: secretFieldsOf,
     asking,
     signsIn: async (profile) => (profile.provider === 'eks' ? eksSignsIn(profile, process.env) : undefined),
+    waitsOnToken: (profile) => {
+      const token = signingTokenOf(profile);
+      return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
+    },
+    environment: { pid: process.pid, secretSources: () => secretSourceEnvironment(process.env) },
   });
   const registries = new RegistryBroker({
     clock,

@@ -33,7 +33,7 @@ export const EXPIRING_SOON_MS = 5 * 60_000;
  * - signedIn: someone signed in, and time is left;
  * - expiring: signed in, but it ends within EXPIRING_SOON_MS and nothing renews it;
  * - refreshes: nothing cached, the next request renews it without anyone (a refresh token);
- * - needsLogin: someone must sign in (signed out, or the credential expired);
+ * - needsLogin: someone must sign in (signed out, or the credential expired), or give a token's PIN;
  * - error: the last attempt failed (ProfileSummary.lastError says why).
  */
 export type ProfileStateKind = 'ready' | 'signedIn' | 'expiring' | 'refreshes' | 'needsLogin' | 'error';
@@ -48,6 +48,7 @@ export interface ProfileStatus {
 
 export function profileStatus(profile: ProfileSummary, now: number): ProfileStatus {
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
+  if (profile.state === 'locked') return { kind: 'needsLogin', text: 'locked: needs its token PIN', timeLeft: null };
   if (profile.state === 'idle') {
     if (!hasLogin(profile)) return { kind: 'ready', text: 'ready', timeLeft: null };
     return profile.silentRefresh === true

@@ -40,6 +40,7 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		StdinIsTerminal: isTerminal(stdin),
 		ParentPid:       os.Getppid(),
 		Client:          "shim",
+		Environment:     secretSourceEnvironment(getenv),
 	}
 	// Lookup, not getenv: the broker must tell "unset" (null) from "".
 	if v, ok := lookupEnv(env, "KUBERNETES_EXEC_INFO", runtime.GOOS == "windows"); ok {

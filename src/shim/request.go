@@ -43,6 +43,21 @@ type credentialRequest struct {
 	StdinIsTerminal bool     `json:"stdinIsTerminal"`
 	ParentPid       int      `json:"parentPid"`
 	Client          string   `json:"client"`
+	// Where the caller's secrets come from; the broker names the ones its own differ in.
+	Environment map[string]string `json:"environment,omitempty"`
+}
+
+// secretSourceVariables: src/shared/api/secretSourceVariables.ts (addresses and paths, never secrets).
+var secretSourceVariables = []string{"DBUS_SESSION_BUS_ADDRESS", "SOFTHSM2_CONF", "OPENSC_CONF"}
+
+func secretSourceEnvironment(getenv func(string) string) map[string]string {
+	picked := map[string]string{}
+	for _, name := range secretSourceVariables {
+		if v := getenv(name); v != "" {
+			picked[name] = v
+		}
+	}
+	return picked
 }
 
 type answer struct {

@@ -18,6 +18,7 @@ import type { ProviderRegistry } from './providerRegistry.js';
 import type { Provider } from '../providers/provider.js';
 import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
+import { explainEnvironmentDifference, type BrokerEnvironment } from './environmentDifference.js';
 
 export interface BrokerPorts {
   readonly clock: Clock;
@@ -40,6 +41,10 @@ export interface BrokerPorts {
   readonly asking?: AskingContext;
   /** Whether Log in means something for a profile whose provider alone does not say (eks: MFA or SSO); undefined: the provider says. */
   readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
+  /** The token whose PIN the profile's next credential waits for (the broker holds none); undefined: none. */
+  readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
+  /** The broker's pid and secret sources, to name the ones a failing caller's shell has otherwise. */
+  readonly environment?: BrokerEnvironment;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
@@ -131,7 +136,8 @@ export class CredentialBroker {
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
       void this.audit(request, described, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
-    } catch (error) {
+    } catch (thrown) {
+      const error = explainEnvironmentDifference(thrown, request.environment, this.ports.environment);
       this.answersTold.record(profileName, request.parentPid, error);
       const denied = error instanceof BrokerError && error.code === 'denied';
       void this.audit(request, described, {
@@ -148,11 +154,15 @@ export class CredentialBroker {
     const signsIn = await Promise.all(config.profiles.map((profile) => this.ports.signsIn?.(profile)));
     return config.profiles.map((profile, index) => {
       const cached = this.ports.cache.describe(profile.name);
+      const token = cached.cached ? undefined : this.ports.waitsOnToken?.(profile);
       return {
         name: profile.name,
         provider: profile.provider,
         ...(signsIn[index] !== undefined ? { login: signsIn[index] } : {}),
-        state: cached.cached ? 'ready' : cached.lastError ? 'error' : 'idle',
+        state: cached.cached ? 'ready' : token !== undefined ? 'locked' : cached.lastError ? 'error' : 'idle',
+        ...(token !== undefined
+          ? { waitsOn: `token ${token} needs its PIN (run: kubecred token login ${token})` }
+          : {}),
         expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
         lastError: cached.lastError,
         silentRefresh: silentRefresh(profile, signsIn[index], this.ports.providers.peek(profile)),

@@ -31,6 +31,7 @@ import { probeBroker } from './probes/brokerProbe.js';
 import { issuerDate } from './probes/issuerDate.js';
 import { kubectlVersion } from './probes/kubectlVersion.js';
 import { runProbe } from './probes/probeProcess.js';
+import { probeBrokerTokens } from './probes/brokerTokensProbe.js';
 
 /** Each probe gets less than the runner's deadline, so its own, more precise message wins. */
 export const PROBE_TIMEOUT_MS = 6_000;
@@ -49,7 +50,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const backupDir = e.paths.kubeconfigBackups;
   const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
   return [
-    brokerCheck(() => probeBroker(e.paths)),
+    brokerCheck(() => probeBroker(e.paths, e.env)),
     runDirCheck({
       runDir: e.paths.runDir,
       socket: e.paths.socket,
@@ -71,6 +72,7 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
           PROBE_TIMEOUT_MS,
           'the module hangs in C_Initialize: reconnect the token or its reader',
         ),
+      brokerSees: () => probeBrokerTokens(e.paths),
     }),
     shimCheck(nativeShimPath(e.platform, e.arch), e.platform, e.arch, nodeCliPath()),
     kubeconfigProfilesCheck({ files: kubeconfigs, config, exists }),

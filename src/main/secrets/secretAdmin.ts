@@ -5,6 +5,7 @@ import type { CredentialCache } from '../cache/credentialCache.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretStores } from './secretStores.js';
 import type { TokenServiceHolder } from './tokenServiceHolder.js';
+import { profilesUsingToken } from './tokenProfiles.js';
 
 /** The token operations the CLI and UI drive; the PKCS#11 plugin implements them. */
 export interface TokenControl {
@@ -63,13 +64,7 @@ export class SecretAdmin {
     await this.tokens.current(await this.namedToken(tokenName)).logout(tokenName);
     // Credentials made from the token's secrets go with its PIN.
     const { config } = await this.config.current();
-    for (const profile of config.profiles) {
-      if (
-        profile.provider === 'static' &&
-        (profile.secretStore === `token:${tokenName}` || profile.tokenCertificate?.token === tokenName)
-      )
-        this.cache.forget(profile.name);
-    }
+    for (const profile of profilesUsingToken(config, tokenName)) this.cache.forget(profile);
     // So do the exec proxy's connections, opened with the token's key.
     await this.proxies
       ?.revokeToken(tokenName)

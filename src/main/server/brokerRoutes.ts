@@ -1,3 +1,4 @@
+import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { credentialRequestSchema } from '../../shared/api/credentialRequest.js';
@@ -103,6 +104,7 @@ export function brokerRoutes(
           registries: await registries.summaries().catch(() => []),
           interactions: interactions.list(),
           keychainError: keychainFailure(),
+          secretSources: secretSourceEnvironment(process.env),
         };
         replyJson(response, 200, status);
       },

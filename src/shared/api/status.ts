@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { secretSourceEnvironmentSchema } from './secretSourceVariables.js';
 
-export const PROFILE_STATES = ['ready', 'idle', 'error'] as const;
+// locked: the next credential needs a hardware token's PIN, which the broker does not hold.
+export const PROFILE_STATES = ['ready', 'idle', 'error', 'locked'] as const;
 
 export const profileSummarySchema = z.object({
   name: z.string(),
@@ -9,6 +11,8 @@ export const profileSummarySchema = z.object({
   /** ISO time the soonest cached credential of the profile expires; null: none cached or no expiry. */
   expiresAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  /** What a locked profile waits for, and the command that gives it. */
+  waitsOn: z.string().optional(),
   /** The broker can renew the credential without the user (no expiry warning needed). */
   silentRefresh: z.boolean().optional(),
   /** Log in means something: a person signs in (OIDC, Keystone) or types an MFA code or approves an SSO login (eks). */
@@ -63,6 +67,8 @@ export const statusSchema = z.object({
   interactions: z.array(interactionSchema).default([]),
   /** Why the broker's last keychain call failed (null: it answered); its environment may differ from the shell's. */
   keychainError: z.string().nullable().default(null),
+  /** The broker's DBUS_SESSION_BUS_ADDRESS, SOFTHSM2_CONF, OPENSC_CONF (addresses and paths): a shell compares its own. */
+  secretSources: secretSourceEnvironmentSchema.default({}),
 });
 export type BrokerStatus = z.infer<typeof statusSchema>;
 

@@ -35,6 +35,10 @@ func reasonFor(code int) string {
 		return "Timeout"
 	case http.StatusBadGateway, http.StatusServiceUnavailable:
 		return "ServiceUnavailable"
+	case http.StatusLocked:
+		// The token waits for its PIN (kubecred token login): not the server's fault, as
+		// InternalError would say, and not 401, on which client-go would rerun the plugin.
+		return "ServiceUnavailable"
 	}
 	return "InternalError"
 }

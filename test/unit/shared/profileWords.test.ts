@@ -77,3 +77,16 @@ describe('one source for state words and time left', () => {
     ).toBe('signedIn');
   });
 });
+
+// Issue 26 (N2): a profile whose token lost its PIN (pulled out, locked) is not "ready".
+describe('a profile waiting on its token', () => {
+  it('reads as locked, needing the PIN, in the tray and the window', () => {
+    const locked = profile({ name: 'prod', provider: 'static', state: 'locked', waitsOn: 'token card needs its PIN' });
+    expect(profileStatus(locked, now)).toEqual({
+      kind: 'needsLogin',
+      text: 'locked: needs its token PIN',
+      timeLeft: null,
+    });
+    expect(windowText(locked, now)).toBe('locked: needs its token PIN');
+  });
+});

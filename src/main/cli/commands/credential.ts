@@ -1,6 +1,7 @@
 import { HEADERS, ROUTES } from '../../../shared/api/routes.js';
 import type { CredentialRequest } from '../../../shared/api/credentialRequest.js';
 import type { Command } from '../io.js';
+import { secretSourceEnvironment } from '../../../shared/api/secretSourceVariables.js';
 import { answerPromptInTerminal } from '../terminalPrompt.js';
 import { requestStartingBroker } from '../withBroker.js';
 
@@ -17,6 +18,7 @@ export const credentialCommand: Command = {
       stdinIsTerminal: io.stdin.isTTY === true,
       parentPid: process.ppid,
       client: 'node',
+      environment: secretSourceEnvironment(io.env),
     };
     // What the request waits for (a login, an approval) goes to kubectl's stderr as it happens.
     const onNotice = (text: string) => io.stderr.write(`kubecred: ${text}\n`);

@@ -1,5 +1,11 @@
 import { ROUTES } from '../../../shared/api/routes.js';
 import { statusSchema, type ProfileSummary, type RegistrySummary } from '../../../shared/api/status.js';
+import {
+  RESTART_FROM_THIS_SHELL,
+  describeDifference,
+  differingVariables,
+  secretSourceEnvironment,
+} from '../../../shared/api/secretSourceVariables.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { summarizeRegistry } from '../../../shared/registry/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
@@ -25,6 +31,13 @@ export const statusCommand: Command = {
     );
     io.stdout.write(`socket: ${report.socket}\nconfig: ${report.configPath}\n`);
     if (report.configError) io.stdout.write(`config problem: ${report.configError}\n`);
+    const differing = report.running
+      ? differingVariables(secretSourceEnvironment(context.io.env), report.secretSources)
+      : [];
+    if (report.running && differing.length > 0)
+      io.stdout.write(
+        `environment problem: ${describeDifference(report.pid, differing)}, so it may see another keychain or other tokens; ${RESTART_FROM_THIS_SHELL}\n`,
+      );
     if (report.keychainError)
       io.stdout.write(
         `keychain problem (the broker's): ${report.keychainError}; restart it from a shell where the keychain works: kubecred restart\n`,
@@ -64,6 +77,7 @@ export async function gatherStatus({ paths }: CliContext) {
     configPath: paths.configFile,
     configError: loaded.ok ? null : loaded.error,
     keychainError: null,
+    secretSources: {},
     profiles,
     registries,
   };
@@ -90,7 +104,7 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number)
     p.state,
     p.account ?? '-',
     p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
-    p.lastError ?? '',
+    p.waitsOn ?? p.lastError ?? '',
   ]);
   return renderTable(['PROFILE', 'PROVIDER', 'STATE', 'SIGNED IN AS', 'EXPIRES IN', 'LAST ERROR'], rows);
 }

@@ -4,6 +4,7 @@ import { printBrokerError } from '../printError.js';
 import { UsageError, type Command } from '../io.js';
 import { parseOutputFlag } from '../outputFlag.js';
 import { requestStartingBroker } from '../withBroker.js';
+import { brokerEnvironmentNote } from '../brokerEnvironmentNote.js';
 
 interface TokenRow {
   name: string;
@@ -31,6 +32,7 @@ export const tokenCommand: Command = {
       if (answer.status !== 200) return printBrokerError(answer, io.stderr);
       const { tokens } = JSON.parse(answer.body) as { tokens: TokenRow[] };
       io.stdout.write(output === 'json' ? `${JSON.stringify(tokens, null, 2)}\n` : renderTokens(tokens));
+      if (tokens.some((t) => !t.present)) io.stderr.write((await brokerEnvironmentNote(context)) ?? '');
       return 0;
     }
     if ((sub !== 'login' && sub !== 'logout') || !name || rest.length > 0)
@@ -42,7 +44,12 @@ export const tokenCommand: Command = {
       return 1;
     }
     const answer = await requestStartingBroker(context, (client) => client.request('POST', path, body));
-    if (answer.status !== 200) return printBrokerError(answer, io.stderr);
+    if (answer.status !== 200) {
+      const code = printBrokerError(answer, io.stderr);
+      // "not present" from a broker that looks in another SoftHSM or OpenSC configuration.
+      if (answer.status === 503) io.stderr.write((await brokerEnvironmentNote(context)) ?? '');
+      return code;
+    }
     io.stderr.write(
       sub === 'login'
         ? `kubecred: logged in to token ${name}\n`

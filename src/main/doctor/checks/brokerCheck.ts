@@ -1,3 +1,8 @@
+import {
+  RESTART_FROM_THIS_SHELL,
+  describeDifference,
+  type SecretSourceVariable,
+} from '../../../shared/api/secretSourceVariables.js';
 import { fail, ok, warn, type Check } from '../finding.js';
 
 export type BrokerProbe =
@@ -7,6 +12,8 @@ export type BrokerProbe =
       readonly version: string;
       readonly configError: string | null;
       readonly keychainError?: string | null;
+      /** The variables this shell has set otherwise than the broker (where its keychain and tokens come from). */
+      readonly differingSecretSources?: readonly SecretSourceVariable[];
     }
   | { readonly running: false; readonly reason: string };
 
@@ -56,6 +63,15 @@ export function brokerCheck(probe: () => Promise<BrokerProbe>): Check {
             'broker keychain',
             `the running broker cannot reach the keychain: ${answer.keychainError}`,
             'restart the broker from a shell where the keychain works: kubecred restart',
+          ),
+        );
+      }
+      if (answer.differingSecretSources?.length) {
+        findings.push(
+          fail(
+            'broker environment',
+            `${describeDifference(answer.pid, answer.differingSecretSources)}, so it may see another keychain or other tokens than the checks above`,
+            RESTART_FROM_THIS_SHELL,
           ),
         );
       }

@@ -6,6 +6,8 @@ export interface Pkcs11CheckDeps {
   readonly tokens: readonly TokenConfig[];
   readonly exists: (file: string) => Promise<boolean>;
   readonly probe: (token: TokenConfig) => Promise<ProbeOutcome>;
+  /** Which tokens the running broker sees, by name; undefined when none runs. */
+  readonly brokerSees?: () => Promise<ReadonlyMap<string, boolean> | undefined>;
 }
 
 /**
@@ -18,10 +20,26 @@ export function pkcs11Check(deps: Pkcs11CheckDeps): Check {
     async run() {
       if (deps.tokens.length === 0) return [ok('PKCS#11 tokens', 'none configured')];
       const findings: Finding[] = [];
-      for (const token of deps.tokens) findings.push(await checkToken(token, deps));
+      let brokerSees: ReadonlyMap<string, boolean> | undefined | null = null;
+      for (const token of deps.tokens) {
+        const finding = await checkToken(token, deps);
+        findings.push(finding);
+        if (finding.status !== 'ok') continue;
+        brokerSees ??= (await deps.brokerSees?.()) ?? undefined;
+        if (brokerSees?.get(token.name) === false) findings.push(unseenByBroker(token));
+      }
       return findings;
     },
   };
+}
+
+/** This shell sees the token and the broker does not: it was started with another module configuration. */
+function unseenByBroker(token: TokenConfig): Finding {
+  return fail(
+    `token "${token.name}"`,
+    'this shell sees it, but the running broker does not (it says: not present); the broker was most likely started with another SOFTHSM2_CONF or OPENSC_CONF than this shell',
+    'restart the broker from this shell so it gets the same: kubecred restart',
+  );
 }
 
 async function checkToken(token: TokenConfig, deps: Pkcs11CheckDeps): Promise<Finding> {

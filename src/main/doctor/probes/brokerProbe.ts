@@ -1,11 +1,15 @@
 import { ROUTES } from '../../../shared/api/routes.js';
 import { statusSchema } from '../../../shared/api/status.js';
+import { differingVariables, secretSourceEnvironment } from '../../../shared/api/secretSourceVariables.js';
 import { BrokerClient, BrokerUnreachableError } from '../../client/brokerClient.js';
 import type { KubecredPaths } from '../../platform/paths.js';
 import type { BrokerProbe } from '../checks/brokerCheck.js';
 
 /** Asks the broker for its status, as `kubecred status` does, and never starts one. */
-export async function probeBroker(paths: KubecredPaths): Promise<BrokerProbe> {
+export async function probeBroker(
+  paths: KubecredPaths,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<BrokerProbe> {
   try {
     const answer = await new BrokerClient(paths).request('GET', ROUTES.status);
     if (answer.status !== 200) throw new Error(`GET ${ROUTES.status} answered ${answer.status}`);
@@ -16,6 +20,7 @@ export async function probeBroker(paths: KubecredPaths): Promise<BrokerProbe> {
       version: status.version,
       configError: status.configError,
       keychainError: status.keychainError,
+      differingSecretSources: differingVariables(secretSourceEnvironment(env), status.secretSources),
     };
   } catch (error) {
     if (error instanceof BrokerUnreachableError) return { running: false, reason: error.message };

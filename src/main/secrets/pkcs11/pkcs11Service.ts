@@ -35,6 +35,8 @@ export interface Pkcs11Service {
   sign(tokenName: string, label: string, plan: SignaturePlan): Promise<Buffer>;
   /** Whether the token we hold a session on is still in; 'idle' without a session. Opens and asks nothing. */
   presence(tokenName: string): 'present' | 'gone' | 'idle';
+  /** Whether the broker holds the token's PIN now (its grace has not run out); asks the token nothing. */
+  pinKnown(tokenName: string): boolean;
   /** Release the module (C_Finalize): broker shutdown. */
   close(): Promise<void>;
 }
@@ -43,6 +45,8 @@ export interface Pkcs11ServiceOptions {
   tokens: readonly TokenConfig[];
   ui: SecretPromptPort;
   clock: Clock;
+  /** Told when a token's PIN is forgotten because it was removed, locked or logged out. */
+  onPinForgotten?: (tokenName: string) => void;
   /** How pkcs11js is imported; tests wrap it. Called on the first token operation only. */
   loadModule?: () => Promise<Pkcs11Module>;
 }
@@ -55,7 +59,7 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
   for (const config of options.tokens) {
     let host = hosts.get(config.module);
     if (!host) hosts.set(config.module, (host = new ModuleHost(config.module, binding)));
-    sessions.set(config.name, new TokenSession(config, host, options.ui, options.clock));
+    sessions.set(config.name, new TokenSession(config, host, options.ui, options.clock, options.onPinForgotten));
   }
 
   const session = (name: string): TokenSession => {
@@ -105,7 +109,8 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
       // not stop the broker answering everyone else (the UI, cached credentials) meanwhile.
       const offThread = (call: () => Promise<Buffer>) => token.host.offThread(call);
       return token.run(
-        { login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` },
+        // Asked mid-handshake, for no program anyone sees: the PIN is asked when kubectl runs the shim.
+        { login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"`, mayAsk: false },
         (attached) =>
           // Asked once attached: the first use initialises the module, and only then is it known.
           signWithTokenKey(
@@ -120,6 +125,9 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
     },
     presence(tokenName) {
       return session(tokenName).presence();
+    },
+    pinKnown(tokenName) {
+      return sessions.get(tokenName)?.pins.valid() ?? false;
     },
     async close() {
       for (const token of sessions.values()) token.logout();

@@ -74,6 +74,15 @@ export class PinRefusedError extends BrokerError {
   }
 }
 
+/** A signature nobody can be asked a PIN for (the exec proxy's handshake) while the broker holds none. */
+export function pinNeeded(token: TokenConfig): BrokerError {
+  return new BrokerError(
+    'locked',
+    `${tokenWanted(token)} needs its PIN: the broker holds none (it was forgotten when the token was removed, locked or logged out, or its grace ended)`,
+    `run: kubecred token login ${token.name}, then run the command again`,
+  );
+}
+
 export function pinIncorrect(token: TokenConfig, flagsAfter: PinFlags | undefined, remembered: boolean): BrokerError {
   const what = remembered
     ? 'the PIN remembered from your last login was refused (was it changed elsewhere?)'

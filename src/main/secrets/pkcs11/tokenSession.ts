@@ -11,7 +11,15 @@ import { findToken, isConfiguredToken } from './findToken.js';
 import type { ModuleHost } from './moduleHost.js';
 import { PinMemory } from './pinMemory.js';
 import { loginOnce } from './tokenLogin.js';
-import { loginCancelled, notPresent, operationFailed, PinRefusedError, pinLocked, tokenGone } from './tokenErrors.js';
+import {
+  loginCancelled,
+  notPresent,
+  operationFailed,
+  PinRefusedError,
+  pinLocked,
+  pinNeeded,
+  tokenGone,
+} from './tokenErrors.js';
 import { pinFlagsOf } from './pinFlags.js';
 
 const DEFAULT_GRACE_MS = 15 * 60_000;
@@ -30,6 +38,11 @@ export interface RunOptions {
   readonly failCode: 'token-unavailable' | 'secret-store-unavailable';
   /** "read kubecred/token", for the message. */
   readonly action: string;
+  /**
+   * False where nobody can be asked (the exec proxy's TLS handshake): a PIN still remembered
+   * logs in again, else the call fails at once saying to run kubecred token login.
+   */
+  readonly mayAsk?: boolean;
 }
 
 /**
@@ -50,6 +63,8 @@ export class TokenSession {
     readonly host: ModuleHost,
     private readonly ui: SecretPromptPort,
     clock: Clock,
+    /** Told when a PIN the broker held is forgotten because the card went away or was logged out. */
+    private readonly onPinForgotten: (token: string) => void = () => {},
   ) {
     this.pins = new PinMemory(clock, parseDuration(config.pinGrace) ?? DEFAULT_GRACE_MS);
   }
@@ -66,7 +81,7 @@ export class TokenSession {
     for (let round = 0; round < 3; round++) {
       const token = await this.attach(fresh);
       if (options.login && !(fresh ? this.loggedIn(token) : this.authorized(token))) {
-        await this.ensureLogin();
+        await this.ensureLogin(options.mayAsk ?? true);
         fresh = true;
         continue;
       }
@@ -130,7 +145,7 @@ export class TokenSession {
 
   /** Forget the PIN and close our session; loads nothing when the module was never used. */
   logout(): void {
-    this.pins.forget();
+    this.forgetPin();
     const p11 = this.host.live;
     if (p11 && this.session && this.generation === this.host.generation) {
       for (const close of [() => p11.C_Logout(this.session!), () => p11.C_CloseSession(this.session!)]) {
@@ -166,18 +181,38 @@ export class TokenSession {
 
   /** The token (or its session) went away: its PIN belonged to that card, forget both. */
   lose(): void {
-    this.pins.forget();
+    this.forgetPin();
     this.session = undefined;
     this.slot = undefined;
     this.lostTrack = true;
   }
 
+  /**
+   * What was made with the PIN (kubectl's local certificates) must go with it: else the shim
+   * keeps handing them out, nothing asks for the PIN, and the proxy's signatures fail.
+   */
+  private forgetPin(): void {
+    const held = this.pins.until() !== undefined;
+    this.pins.forget();
+    if (held) this.onPinForgotten(this.config.name);
+  }
+
   /** Single flight: callers that need a login at the same time share one prompt and one C_Login. */
-  private async ensureLogin(): Promise<void> {
+  private async ensureLogin(mayAsk: boolean): Promise<void> {
+    // A prompt already on its way serves this caller too; only a caller that would start one is refused.
+    if (!mayAsk && !this.loginInFlight) return this.loginWithoutAsking();
     this.loginInFlight ??= this.promptAndLogin().finally(() => {
       this.loginInFlight = undefined;
     });
     await this.loginInFlight;
+  }
+
+  private async loginWithoutAsking(): Promise<void> {
+    const token = await this.attach();
+    if (this.authorized(token)) return;
+    const remembered = this.pins.recall(unpad(token.info.serialNumber));
+    if (remembered === undefined) throw pinNeeded(this.config);
+    loginOnce(this, token, remembered, true);
   }
 
   private async promptAndLogin(): Promise<void> {
@@ -226,7 +261,7 @@ export class TokenSession {
     let found = findToken(p11, this.config);
     if (!found && !restarted) found = findToken((p11 = this.restart()), this.config);
     if (!found) {
-      this.pins.forget();
+      this.forgetPin();
       throw notPresent(this.config);
     }
     const session = p11.C_OpenSession(found.slot, CKF_RW_SESSION | CKF_SERIAL_SESSION);
