@@ -38,6 +38,8 @@ import type { SecretStore } from './core/secretStore.js';
 import { SecretStores } from './secrets/secretStores.js';
 import { TokenServiceHolder } from './secrets/tokenServiceHolder.js';
 import { FileAuditLog } from './state/fileAuditLog.js';
+import { failuresBeforeStart } from './state/failuresBeforeStart.js';
+import { restoreLiveRefreshTokens } from './kubeconfig/liveRefreshTokens.js';
 import { ProxySupervisor } from './proxy/proxySupervisor.js';
 import { startProxyProcess } from './proxy/proxyProcess.js';
 import { localCaInKeychain, proxiedProfile, recordProxiedRequest } from './proxy/proxyWiring.js';
@@ -137,6 +139,8 @@ export function composeBroker({
   const cache = new CredentialCache(clock, undefined, (key, error) =>
     logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
   );
+  // A profile that failed before a restart still says so: its state comes from its last outcome.
+  void failuresBeforeStart(paths.auditLog).then((failures) => cache.recallFailures(failures));
   forgetTokenCredentials = (token) => {
     logger.info("token's PIN forgotten: dropping the credentials made with it", { token });
     void config.current().then(({ config: current }) => {
@@ -207,6 +211,10 @@ export function composeBroker({
     proxies,
     mfaCodes,
     loginSecrets,
+    restoreLiveRefreshTokens: () =>
+      restoreLiveRefreshTokens(paths.kubeconfigBackups, async (profile) =>
+        (await stores.forProfile(profile)).get({ profile, field: 'refresh-token' }),
+      ),
     keychainFailure: () => keychainHealth.lastFailure(),
     onProfilesChanged: (listener) => cache.changes.onChange(listener),
     close: async () => {

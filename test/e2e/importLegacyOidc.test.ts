@@ -70,6 +70,8 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
     await seedHome?.cleanup();
   });
 
+  const kubeconfig = () => path.join(home.dir, 'legacy-kubeconfig.yaml');
+
   it('moves the refresh token into Kubecred and kubectl keeps working without a new login', async () => {
     const kubeconfig = path.join(home.dir, 'legacy-kubeconfig.yaml');
     await writeFile(
@@ -125,4 +127,24 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
     expect(issuer.counts.authorizations).toBe(0);
     expect(await browserStandIn.opened()).toHaveLength(1);
   }, 120_000);
+
+  // Issue 26, item 7 (N6): the issuer rotated the refresh token when Kubecred used it; undo must
+  // not put the dead one back and delete the live one.
+  it('import --undo --plaintext writes back the refresh token Kubecred holds now, which the issuer still honours', async () => {
+    expect(await issuer.isRefreshTokenActive(refreshToken)).toBe(false);
+    const undone = await run(process.execPath, [KUBECRED_CLI, 'import', '--undo', '--plaintext'], {
+      env: brokerEnv(home.dir),
+    });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(undone.stderr).toContain('wrote back the refresh token Kubecred holds now for user alice');
+    const restored = await readFile(kubeconfig(), 'utf8');
+    const written = /refresh-token: (\S+)/.exec(restored)?.[1];
+    expect(written).toBeTruthy();
+    expect(written).not.toBe(refreshToken);
+    expect(await issuer.isRefreshTokenActive(written!)).toBe(true);
+    // The old ID token goes: kubectl gets a new one with the live refresh token.
+    expect(restored).not.toContain('expired.id.token');
+    expect(restored).toContain('# written by kubectl 1.24 for our SSO');
+    expect(undone.stdout + undone.stderr).not.toContain(written!);
+  }, 60_000);
 });

@@ -257,6 +257,10 @@ describe('the prompts of a real broker, by keyboard only', () => {
     await main.keyboard.type('000000');
     await main.keyboard.press('Enter');
     expect((await wrong).stderr).toMatch(/PIN was incorrect/);
+    // Where it was typed, the token's answer: wrong, and the tries left; Enter closes it.
+    await expectDialog(main, /Wrong PIN for kc-prompts/);
+    expect(await main.getByRole('dialog').innerText()).toMatch(/The token refused this PIN/);
+    await main.keyboard.press('Enter');
     await main.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
 
     await afterTheRepeatWindow();

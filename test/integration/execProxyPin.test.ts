@@ -56,12 +56,14 @@ function startKubectl(args: string[], env: Record<string, string>): KubectlRun {
 }
 
 /** Every prompt the web UI showed while it ran, by id, as first seen. */
+/** The PIN questions the page was asked (a wrong PIN's answer, shown where it was typed, asks nothing). */
 function watchPrompts(ui: WebUiClient): { seen: Map<string, PendingPrompt>; stop(): Promise<void> } {
   const seen = new Map<string, PendingPrompt>();
   let running = true;
   const loop = (async () => {
     while (running) {
-      for (const prompt of await ui.prompts().catch(() => [])) if (!seen.has(prompt.id)) seen.set(prompt.id, prompt);
+      for (const prompt of await ui.prompts().catch(() => []))
+        if (prompt.kind === 'pin' && !seen.has(prompt.id)) seen.set(prompt.id, prompt);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   })();
@@ -248,6 +250,14 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
       });
       const answered = Date.now();
       expect(await ui.answer(prompt!.id, { kind: 'pin', pin: WRONG_PIN })).toBe(200);
+      // Where it was typed, the page is told the token refused it (issue 26, N9).
+      await expect
+        .poll(async () => (await ui.prompts()).find((p) => p.kind === 'pin-refused'), { timeout: 10_000 })
+        .toMatchObject({
+          kind: 'pin-refused',
+          token: 'hsm',
+          message: expect.stringContaining('the PIN was incorrect'),
+        });
 
       const results = await Promise.all(callers.map((c) => c.done));
       const allFailedAfter = Date.now() - answered;
@@ -385,7 +395,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
       const openedBefore = (await browser.opened()).length;
       // With a web UI a PIN asked mid-handshake waited 2 minutes for a page: the report's case.
       broker = await startTestBroker(home.dir, { ...tokenEnv(), KUBECRED_BROWSER: browser.command }, ['--ui']);
-      ui = await webUiClient(await browser.nth(openedBefore, 10_000));
+      ui = await webUiClient(await browser.target(openedBefore, 10_000));
       await install();
     }, 60_000);
 

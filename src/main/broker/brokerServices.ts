@@ -18,6 +18,11 @@ export interface BrokerServices {
   readonly mfaCodes: Pick<OfferedAnswers, 'offer'>;
   /** Keystone passwords typed in a terminal, for the profile that asked (POST /v1/profiles/:name/login-secret). */
   readonly loginSecrets: Pick<OfferedAnswers, 'offer'>;
+  /**
+   * `kubecred import --undo`: writes the refresh tokens Kubecred holds now into the legacy oidc
+   * users the undo restored (their issuer may have rotated the backup's); the users rewritten.
+   */
+  restoreLiveRefreshTokens(): Promise<string[]>;
   /** Why the broker's last keychain call failed; null when it answered (doctor shows it). */
   keychainFailure(): string | null;
   /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */

@@ -63,6 +63,17 @@ export class CredentialCache {
     return { credential: await this.load(key, fetch), source: 'provider' };
   }
 
+  /**
+   * Failures known from before this cache existed (the broker's last run), each shown until the
+   * profile's next request succeeds or fails anew; a failure seen since is never replaced.
+   */
+  recallFailures(failures: ReadonlyMap<string, string>): void {
+    const busy = new Set([...this.entries.keys(), ...this.inflight.keys()].map(profileOfCacheKey));
+    for (const [profile, reason] of failures)
+      if (!this.failures.has(profile) && !busy.has(profile)) this.failures.set(profile, reason);
+    if (failures.size > 0) this.changes.notify();
+  }
+
   /** Drops every credential of the profile, and any answer still on its way for it. */
   forget(profile: string): void {
     this.generations.set(profile, (this.generations.get(profile) ?? 0) + 1);

@@ -23,6 +23,11 @@ const importRecordSchema = z.object({
   profiles: z.array(z.string()),
   secrets: z.array(z.tuple([z.string(), z.string()])),
   caFiles: z.array(z.string()),
+  /**
+   * Legacy auth-provider oidc users whose refresh token moved into the store: an undo writes the
+   * token Kubecred holds now back into them, since the issuer may have rotated the old one.
+   */
+  refreshTokenUsers: z.array(z.object({ file: z.string(), user: z.string(), profile: z.string() })).optional(),
 });
 export type ImportRecord = z.infer<typeof importRecordSchema>;
 

@@ -85,6 +85,9 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
         profiles: [...added],
         secrets: stored,
         caFiles: plan.imported.flatMap((user) => (user.caFile ? [user.caFile.path] : [])),
+        refreshTokenUsers: plan.imported
+          .filter((user) => user.provider === 'oidc' && user.secrets.some((s) => s.field === 'refresh-token'))
+          .map(({ file, user, profile }) => ({ file, user, profile })),
       });
     } catch (error) {
       // All or nothing: files already rewritten get their old text back, then profiles and secrets go.

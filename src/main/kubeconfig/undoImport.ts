@@ -7,7 +7,10 @@ import type { ImportPorts } from './runImport.js';
 
 export interface UndoRequest {
   readonly backupDir: string;
-  readonly ports: Pick<ImportPorts, 'removeProfile' | 'deleteSecret'>;
+  readonly ports: Pick<ImportPorts, 'removeProfile' | 'deleteSecret'> & {
+    /** Writes the refresh tokens held now into the restored legacy oidc users; their names. */
+    restoreLiveRefreshTokens?(): Promise<string[]>;
+  };
   /** Put plaintext credentials back into the kubeconfig; without it, such an undo is refused. */
   readonly plaintext: boolean;
   /** Restore a kubeconfig even though it was edited after the import (those edits are lost). */
@@ -19,6 +22,8 @@ export interface UndoOutcome {
   readonly restored: readonly { file: string; backup: string }[];
   /** What could not be removed (the broker refused, say), each with its reason. */
   readonly leftovers: readonly string[];
+  /** Users given the refresh token Kubecred held, not the backup's (which the issuer may have rotated). */
+  readonly liveRefreshTokens: readonly string[];
 }
 
 /** Why an undo did not start; nothing was changed. */
@@ -76,10 +81,18 @@ export async function undoImport(request: UndoRequest): Promise<UndoOutcome> {
         await replaceKubeconfig({ file: entry.file, exists: now !== undefined, mode: now?.mode ?? 0o600 }, old);
         restored.push({ file: entry.file, backup: entry.backup });
       }
-      // The kubeconfig no longer names these profiles: what they kept goes with them.
       const leftovers: string[] = [];
       const attempt = (what: string, work: Promise<unknown>) =>
         work.catch((error: Error) => leftovers.push(`${what}: ${error.message}`));
+      // Before the secrets go: a refresh token the issuer rotated since the import lives only in
+      // the store, and undo must never trade a working secret for a dead one.
+      let liveRefreshTokens: string[] = [];
+      if (request.ports.restoreLiveRefreshTokens)
+        await attempt(
+          'refresh tokens held by Kubecred',
+          request.ports.restoreLiveRefreshTokens().then((users) => (liveRefreshTokens = users)),
+        );
+      // The kubeconfig no longer names these profiles: what they kept goes with them.
       for (const [profile, field] of record.secrets)
         await attempt(`secret ${profile}/${field}`, request.ports.deleteSecret(profile, field));
       for (const profile of [...record.profiles].reverse())
@@ -87,7 +100,7 @@ export async function undoImport(request: UndoRequest): Promise<UndoOutcome> {
       for (const file of record.caFiles) await attempt(`CA file ${file}`, rm(file, { force: true }));
       for (const { backup } of restored) await attempt(`backup ${backup}`, rm(backup, { force: true }));
       await rm(latest.file, { force: true });
-      return { record, restored, leftovers };
+      return { record, restored, leftovers, liveRefreshTokens };
     },
   );
 }

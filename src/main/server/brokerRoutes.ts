@@ -52,6 +52,7 @@ export function brokerRoutes(
     mfaCodes,
     loginSecrets,
     keychainFailure,
+    restoreLiveRefreshTokens,
   }: BrokerServices,
   identity: ServerIdentity,
   peers = new PeerCredentialReader(),
@@ -148,6 +149,11 @@ export function brokerRoutes(
     typedAnswerRoute(ROUTE_PATTERNS.profileMfa, mfaCodeSchema, (body) => body.code, mfaCodes, broker),
     // A Keystone secret typed in a terminal: the login runs now with it, so the retry is served from the cache.
     typedAnswerRoute(ROUTE_PATTERNS.profileLoginSecret, loginSecretSchema, (body) => body.secret, loginSecrets, broker),
+    {
+      method: 'POST',
+      pattern: exact(ROUTES.importLiveRefreshTokens),
+      handler: async (_request, response) => replyJson(response, 200, { users: await restoreLiveRefreshTokens() }),
+    },
     {
       method: 'POST',
       pattern: exact(ROUTES.unlock),

@@ -18,6 +18,8 @@ export const ROUTES = {
   stop: '/v1/stop',
   /** POST: a one-time link to the web UI. */
   webUiLink: '/v1/webui/link',
+  /** POST, by `kubecred import --undo`: the live refresh tokens go back into the users it restored. */
+  importLiveRefreshTokens: '/v1/import/live-refresh-tokens',
   /** GET: the local CA of kubecred-proxy's listeners (a certificate, public). */
   proxyCa: '/v1/proxy/ca',
   /** GET: whether kubecred-proxy runs, its listeners, goroutines and open files. */

@@ -156,4 +156,25 @@ describe('CredentialCache and identities', () => {
     expect(refetched).toBe(1);
     expect((await cache.get(other, async () => ({ token: 'x' }))).source).toBe('cache');
   });
+
+  it('recalls failures from before a restart, never over a profile already served or failing anew', async () => {
+    const clock = new FakeClock(0);
+    const cache = new CredentialCache(clock);
+    await cache.get(credentialCacheKey('served', undefined), async () => ({ token: 't' }) as Credential);
+    await cache
+      .get(credentialCacheKey('fresh', undefined), async () => Promise.reject(new Error('failed just now')))
+      .catch(() => {});
+    cache.recallFailures(
+      new Map([
+        ['old', 'failed before the restart'],
+        ['served', 'stale'],
+        ['fresh', 'stale'],
+      ]),
+    );
+    expect(cache.describe('old').lastError).toBe('failed before the restart');
+    expect(cache.describe('served').lastError).toBeNull();
+    expect(cache.describe('fresh').lastError).toBe('failed just now');
+    await cache.get(credentialCacheKey('old', undefined), async () => ({ token: 'works now' }) as Credential);
+    expect(cache.describe('old').lastError).toBeNull();
+  });
 });

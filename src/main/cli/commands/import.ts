@@ -104,6 +104,15 @@ function brokerPorts(context: CliContext): ImportPorts {
   };
 }
 
+/** Asks the broker, which holds them, to write the live refresh tokens into the restored users. */
+async function liveRefreshTokens(context: CliContext): Promise<string[]> {
+  const answer = await requestStartingBroker(context, (client) =>
+    client.request('POST', ROUTES.importLiveRefreshTokens),
+  );
+  if (answer.status !== 200) throw new Error(`the broker answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  return (JSON.parse(answer.body) as { users: string[] }).users;
+}
+
 async function undo(
   context: CliContext,
   backupDir: string,
@@ -111,10 +120,15 @@ async function undo(
 ): Promise<number> {
   const { io } = context;
   try {
-    const { record, restored, leftovers } = await undoImport({ backupDir, ports: brokerPorts(context), ...options });
+    const ports = { ...brokerPorts(context), restoreLiveRefreshTokens: () => liveRefreshTokens(context) };
+    const { record, restored, leftovers, liveRefreshTokens: live } = await undoImport({ backupDir, ports, ...options });
     for (const { file, backup } of restored)
       io.stderr.write(
         `kubecred: restored ${file} as it was before the import of ${record.at} (from ${backup}, now deleted)\n`,
+      );
+    for (const user of live)
+      io.stderr.write(
+        `kubecred: wrote back the refresh token Kubecred holds now for user ${user}: the backup's is older, and issuers rotate them\n`,
       );
     if (record.profiles.length > 0)
       io.stderr.write(

@@ -1,0 +1,28 @@
+import { readAuditTail } from './auditReader.js';
+
+/** How far back the audit log is read at start: enough for every profile's last request. */
+const RECORDS = 1_000;
+
+/**
+ * For each profile whose last credential request before this start failed, why (as the audit
+ * log keeps it: never the plugin's own output) and when. A broker that restarts must not show
+ * a profile that failed on every call as ready: its state comes from its last outcome until a
+ * new request says otherwise. Only kubectl's requests count (the shims' records), not the exec
+ * proxy's traffic, where a 403 from the cluster is not a failure of the profile.
+ */
+export async function failuresBeforeStart(auditLog: string): Promise<Map<string, string>> {
+  const records = await readAuditTail(auditLog, { limit: RECORDS, maxBytes: 1024 * 1024 }).catch(() => []);
+  const decided = new Set<string>();
+  const failed = new Map<string, string>();
+  for (const record of records) {
+    if (decided.has(record.profile) || !['shim', 'node'].includes(record.caller.client)) continue;
+    if (record.outcome === 'denied') continue;
+    decided.add(record.profile);
+    if (record.outcome === 'failed')
+      failed.set(
+        record.profile,
+        `${record.error ?? 'the last request failed'} (at ${record.time}, before the broker restarted; run kubectl again for the plugin's own words)`,
+      );
+  }
+  return failed;
+}

@@ -1,0 +1,47 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { failuresBeforeStart } from '../../../src/main/state/failuresBeforeStart.js';
+
+const line = (profile: string, outcome: string, client = 'shim', error?: string) =>
+  JSON.stringify({
+    time: '2026-11-26T10:00:00.000Z',
+    profile,
+    caller: { pid: 1, name: 'kubectl', client },
+    outcome,
+    ...(error ? { error } : {}),
+  });
+
+describe('failuresBeforeStart (issue 26, N4: states that lie after a restart)', () => {
+  let dir: string | undefined;
+  afterEach(async () => dir && rm(dir, { recursive: true, force: true }));
+
+  it("keeps each profile's last kubectl outcome: a failure is carried over, a later success clears it", async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kc-audit-'));
+    const file = path.join(dir, 'audit.jsonl');
+    await writeFile(
+      file,
+      [
+        line('gke', 'served'),
+        line('gke', 'failed', 'shim', 'exec plugin "gke-gcloud-auth-plugin" of profile "gke" failed (exit 1)'),
+        line('fixed', 'failed', 'node', 'it broke'),
+        line('fixed', 'served'),
+        line('proxied', 'failed', 'kubecred-proxy', 'the cluster answered 403'),
+        line('guarded', 'failed', 'shim', 'boom'),
+        line('guarded', 'denied'),
+        'not json at all',
+        '',
+      ].join('\n'),
+    );
+    const failed = await failuresBeforeStart(file);
+    expect([...failed.keys()].sort()).toEqual(['gke', 'guarded']);
+    expect(failed.get('gke')).toMatch(
+      /^exec plugin "gke-gcloud-auth-plugin" of profile "gke" failed \(exit 1\) \(at 2026-11-26T10:00:00.000Z, before the broker restarted; run kubectl again/,
+    );
+  });
+
+  it('no audit log yet: nothing failed', async () => {
+    expect((await failuresBeforeStart('/nonexistent/audit.jsonl')).size).toBe(0);
+  });
+});
