@@ -33,7 +33,7 @@ import { KeychainStore } from './secrets/keychain/keychainStore.js';
 import { HealthRecordingStore } from './secrets/storeHealth.js';
 import { createPkcs11Service, type Pkcs11Service } from './secrets/pkcs11/pkcs11Service.js';
 import { SecretAdmin } from './secrets/secretAdmin.js';
-import { profilesUsingToken, signingTokenOf } from './secrets/tokenProfiles.js';
+import { pinTokenOf, profilesUsingToken } from './secrets/tokenProfiles.js';
 import type { SecretStore } from './core/secretStore.js';
 import { SecretStores } from './secrets/secretStores.js';
 import { TokenServiceHolder } from './secrets/tokenServiceHolder.js';
@@ -180,7 +180,7 @@ export function composeBroker({
     asking,
     signsIn: async (profile) => (profile.provider === 'eks' ? eksSignsIn(profile, process.env) : undefined),
     waitsOnToken: (profile) => {
-      const token = signingTokenOf(profile);
+      const token = pinTokenOf(profile);
       return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
     },
     environment: { pid: process.pid, secretSources: () => secretSourceEnvironment(process.env) },

@@ -97,6 +97,14 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
 
   it('web UI started, no page open, kubectl in a terminal: the terminal asks for the PIN at once; a wrong PIN says so, the right one works', async () => {
     await forgetPin();
+    // Its secret is on a token whose PIN the broker no longer holds: locked, not a green "ready".
+    const status = JSON.parse((await cli(['status', '-o', 'json'])).stdout) as {
+      profiles: Array<{ name: string; state: string; waitsOn?: string }>;
+    };
+    expect(status.profiles.find((p) => p.name === 'ontoken')).toMatchObject({
+      state: 'locked',
+      waitsOn: 'token hsm needs its PIN (run: kubecred token login hsm)',
+    });
     const wrong = whoamiInTerminal();
     const asked = await wrong.waitFor(/Kubecred: PIN for token hsm \(input hidden\): /, FIRST_WORD_MS);
     wrong.typeLine('000000');

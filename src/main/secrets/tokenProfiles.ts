@@ -14,7 +14,9 @@ export function profilesUsingToken(config: KubecredConfig, token: string): strin
     .map((profile) => profile.name);
 }
 
-/** The token a profile's credential needs a PIN for, when it signs with a certificate on one. */
-export function signingTokenOf(profile: ProfileConfig): string | undefined {
-  return profile.provider === 'static' ? profile.tokenCertificate?.token : undefined;
+/** The token a profile's credential needs a PIN for: it signs with a certificate on one, or keeps its secret there. */
+export function pinTokenOf(profile: ProfileConfig): string | undefined {
+  if (profile.provider !== 'static') return undefined;
+  if (profile.tokenCertificate) return profile.tokenCertificate.token;
+  return profile.secretStore?.startsWith('token:') ? profile.secretStore.slice('token:'.length) : undefined;
 }
