@@ -11,7 +11,7 @@ import { RegistryBroker } from './broker/registryBroker.js';
 import type { BrokerServices } from './broker/brokerServices.js';
 import { runPasswordCommand } from './registry/passwordCommand.js';
 import { RegistryLogins } from './registry/registryLogins.js';
-import type { BrokerUi, SecretPromptPort } from './core/uiPorts.js';
+import type { BrokerUi } from './core/uiPorts.js';
 import { AskingContext } from './broker/askingContext.js';
 import { Approvals } from './broker/approvals.js';
 import { RevocationCheck } from './broker/revocationCheck.js';
@@ -71,16 +71,12 @@ export function composeBroker({
   const keychainHealth = new HealthRecordingStore(keychain);
   const asking = new AskingContext();
   const callers = new ProcessCallerInfo();
-  // A PIN asked while serving a credential names the program and the profile it is for.
-  const tokenUi: SecretPromptPort = {
+  // A question asked while serving a credential says who asked: a PIN names the program and
+  // the profile it is for, and a login form knows whether its caller has a terminal to ask in.
+  const askerUi: BrokerUi = {
     askPin: async (request) => ui.askPin({ ...request, ...(await asking.describe()) }),
     pinRefused: (request, why) =>
       void asking.describe().then((asker) => ui.pinRefused?.({ ...request, ...asker }, why)),
-    askPassphrase: (request) => ui.askPassphrase(request),
-  };
-  // A login form knows whether its caller has a terminal to be asked in.
-  const askerUi: BrokerUi = {
-    askPin: (request) => ui.askPin(request),
     askPassphrase: (request) => ui.askPassphrase(request),
     askApproval: (request) => ui.askApproval(request),
     showLogin: (prompt, signal) => ui.showLogin(prompt, signal),
@@ -95,7 +91,7 @@ export function composeBroker({
   const tokens = new TokenServiceHolder<Pkcs11Service>((configured) =>
     createPkcs11Service({
       tokens: configured,
-      ui: tokenUi,
+      ui: askerUi,
       clock,
       onPinForgotten: (token) => forgetTokenCredentials(token),
     }),
