@@ -37,13 +37,35 @@ export class ConfigSource {
   private snapshot: ConfigSnapshot = { config: EMPTY_CONFIG, error: null };
   private seenStamp: string | undefined;
   private started = false;
+  private reading: Promise<ConfigSnapshot> | undefined;
+  private nextReading: Promise<ConfigSnapshot> | undefined;
 
   constructor(
     private readonly file: string,
     private readonly lastGood?: string,
   ) {}
 
-  async current(): Promise<ConfigSnapshot> {
+  /**
+   * One read at a time: two overlapping reads could finish out of order and leave an older
+   * text in force under the newer file's stamp until the next edit (an import adding two
+   * profiles saw the second one missing). Callers arriving during a read share the one after it,
+   * which looks at the file afresh.
+   */
+  current(): Promise<ConfigSnapshot> {
+    if (!this.reading) {
+      this.reading = this.reread().finally(() => (this.reading = undefined));
+      return this.reading;
+    }
+    this.nextReading ??= this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextReading = undefined;
+        return this.current();
+      });
+    return this.nextReading;
+  }
+
+  private async reread(): Promise<ConfigSnapshot> {
     const stamp = await this.stamp();
     if (stamp === this.seenStamp) return this.snapshot;
     this.seenStamp = stamp;
