@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PromptAnswer } from '../shared/api/prompts.js';
 import type { AuditEntry, TokenView, WebUiState } from '../shared/api/webUiApi.js';
-import type { Transport } from './api/transport.js';
+import { ApiError, type Transport } from './api/transport.js';
 import { AuditLogView } from './components/AuditLogView.js';
 import { FirstRun } from './components/FirstRun.js';
 import { ImportWizard } from './components/ImportWizard.js';
@@ -35,6 +35,8 @@ export function App({ transport }: { transport: Transport }) {
   const route = useRoute();
   const [state, setState] = useState<WebUiState | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  /** Why this page can do nothing more (its session ended, or its broker is gone): outranks any other problem. */
+  const [ended, setEnded] = useState<string | null>(null);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [tick, setTick] = useState(15_000);
   const now = useNow(tick);
@@ -63,7 +65,12 @@ export function App({ transport }: { transport: Transport }) {
         setState(s);
         setProblem(null);
       },
-      (e) => setProblem(e.message),
+      (e) => {
+        setProblem(e.message);
+        if (e instanceof ApiError) setEnded(e.hint ? `${e.message}: ${e.hint}` : e.message);
+        // Questions and logins shown now could only be answered to whatever holds the port next.
+        setState((s) => s && { ...s, prompts: [], interactions: [] });
+      },
     );
     return () => {
       live = false;
@@ -156,9 +163,9 @@ export function App({ transport }: { transport: Transport }) {
         <Nav current={route.section} counts={{ profiles: attention, activity: denials }} />
       </aside>
       <main className="content">
-        {problem ? (
+        {ended || problem ? (
           <p className="problem" role="alert">
-            {problem}
+            {ended ?? problem}
           </p>
         ) : null}
         {state?.configError ? (
@@ -184,7 +191,12 @@ export function App({ transport }: { transport: Transport }) {
             />
           ) : null}
         </div>
-        {state === null ? (
+        {ended ? (
+          <p className="empty">
+            This page shows nothing more: what it showed may no longer be true, and it sends nothing to whatever now
+            answers at its address.
+          </p>
+        ) : state === null ? (
           <p className="empty">Connecting to the broker…</p>
         ) : route.section === 'profiles' && route.view === 'detail' ? (
           <ProfileDetail

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { PROOF_EVENT } from '../../shared/api/sessionProof.js';
 
 /**
  * Server-Sent Events to every open page. Changes are coalesced: a burst of changes (twenty
@@ -21,12 +22,19 @@ export class EventStream {
     this.heartbeat.unref();
   }
 
-  add(response: ServerResponse, headers: Record<string, string>, sessionLives: () => boolean = () => true): void {
+  /** `proof`: the answer to the page's challenge, sent before anything else (sessionProof.ts). */
+  add(
+    response: ServerResponse,
+    headers: Record<string, string>,
+    sessionLives: () => boolean = () => true,
+    proof?: string,
+  ): void {
     response.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
       connection: 'keep-alive',
     });
+    if (proof) response.write(`event: ${PROOF_EVENT}\ndata: ${proof}\n\n`);
     response.write('retry: 2000\n\n');
     this.clients.set(response, sessionLives);
     response.on('close', () => this.clients.delete(response));

@@ -32,6 +32,10 @@ export interface LinkOrigin {
 
 interface Session {
   readonly secret: string;
+  /** Names the session in the proof a page asks before it sends the secret again; grants nothing. */
+  readonly id: string;
+  /** The page's way to tell this broker from a program that later takes its port (sessionProof.ts). */
+  readonly proofKey: string;
   readonly createdAt: number;
   lastSeen: number;
   /** Who asked for the link it came from, for the log and the audit trail. */
@@ -63,12 +67,14 @@ export class SessionKeeper {
   }
 
   /** Trades a link's token for a session secret; undefined when the token is wrong, spent or expired. */
-  exchange(token: string): { secret: string; origin: LinkOrigin } | undefined {
+  exchange(token: string): { secret: string; id: string; proofKey: string; origin: LinkOrigin } | undefined {
     this.dropExpired();
     for (const [candidate, link] of this.links) {
       if (!sameSecret(token, candidate)) continue;
       this.links.delete(candidate);
-      return { secret: this.openSession(link.origin), origin: link.origin };
+      const secret = this.openSession(link.origin);
+      const { id, proofKey } = this.find(secret)!;
+      return { secret, id, proofKey, origin: link.origin };
     }
     return undefined;
   }
@@ -80,7 +86,14 @@ export class SessionKeeper {
   openSession(origin: LinkOrigin): string {
     this.dropExpired();
     const now = this.clock.now();
-    const session: Session = { secret: randomBytes(32).toString('base64url'), createdAt: now, lastSeen: now, origin };
+    const session: Session = {
+      secret: randomBytes(32).toString('base64url'),
+      id: randomBytes(16).toString('base64url'),
+      proofKey: randomBytes(32).toString('base64url'),
+      createdAt: now,
+      lastSeen: now,
+      origin,
+    };
     this.sessions.push(session);
     if (this.sessions.length > this.limits.maxSessions) {
       this.sessions.sort((a, b) => a.lastSeen - b.lastSeen);
@@ -92,18 +105,28 @@ export class SessionKeeper {
   /** Whether a session secret still opens anything (without counting as a use). */
   isLive(secret: string): boolean {
     this.dropExpired();
-    return this.sessions.some((s) => sameSecret(secret, s.secret));
+    return this.find(secret) !== undefined;
   }
 
   /** The live session an Authorization header names (and marks it used), or undefined. */
-  admit(authorization: string | undefined): { origin: LinkOrigin } | undefined {
+  admit(authorization: string | undefined): { origin: LinkOrigin; proofKey: string } | undefined {
     const secret = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     if (!secret) return undefined;
     this.dropExpired();
-    const session = this.sessions.find((s) => sameSecret(secret, s.secret));
+    const session = this.find(secret);
     if (!session) return undefined;
     session.lastSeen = this.clock.now();
-    return { origin: session.origin };
+    return { origin: session.origin, proofKey: session.proofKey };
+  }
+
+  /** The key of the live session `id` names, for its proof; using it does not keep the session alive. */
+  proofKeyOf(id: string): string | undefined {
+    this.dropExpired();
+    return this.sessions.find((s) => sameSecret(id, s.id))?.proofKey;
+  }
+
+  private find(secret: string): Session | undefined {
+    return this.sessions.find((s) => sameSecret(secret, s.secret));
   }
 
   /** Ends the session an Authorization header names; true when there was one. */

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { systemClock } from '../core/clock.js';
 import type { WebUiState } from '../../shared/api/webUiApi.js';
 import { isUiPath, matchUiOperation, UI_API_PREFIX, UI_OPERATIONS } from '../../shared/api/uiContract.js';
+import { CHALLENGE_HEADER, isChallenge } from '../../shared/api/sessionProof.js';
 import { EventStream } from './eventStream.js';
 import { checkOrigin, SECURITY_HEADERS } from './requestGuard.js';
 import { SessionKeeper, type LinkOrigin } from './sessionKeeper.js';
@@ -81,9 +82,11 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
         : new HttpFailure(404, 'not-found', `no such API: ${path}`);
     const { operation, params } = matched;
     const authorization = request.headers.authorization;
-    // Every operation but trading a link's token needs a live session.
-    const session = operation === 'openSession' ? undefined : sessions.admit(authorization);
-    if (operation !== 'openSession' && !session)
+    const challenge = request.headers[CHALLENGE_HEADER];
+    // Every operation but trading a link's token and proving a session needs a live session.
+    const open = operation === 'openSession' || operation === 'proveSession';
+    const session = open ? undefined : sessions.admit(authorization);
+    if (!open && !session)
       throw new HttpFailure(
         401,
         'unauthorized',
@@ -101,6 +104,7 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
       body: body as never,
       origin: session?.origin,
       authorization,
+      proof: { key: session?.proofKey, challenge: isChallenge(challenge) ? challenge : undefined },
       response,
     });
     if (answer !== STREAMED) send(response, answer.status, answer.body);

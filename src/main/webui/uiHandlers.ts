@@ -3,6 +3,7 @@ import type { PendingPrompt } from '../../shared/api/prompts.js';
 import type { WebUiState } from '../../shared/api/webUiApi.js';
 import type { UiOperation, UiParams, UiRequest, UiResponse } from '../../shared/api/uiContract.js';
 import type { EventStream } from './eventStream.js';
+import { proofOf } from '../../shared/api/sessionProof.js';
 import { HttpFailure } from './httpFailure.js';
 import { SECURITY_HEADERS } from './requestGuard.js';
 import type { LinkOrigin, SessionKeeper } from './sessionKeeper.js';
@@ -15,6 +16,8 @@ export interface UiCall<O extends UiOperation> {
   /** Who opened the session; undefined only for openSession, which needs none. */
   readonly origin: LinkOrigin | undefined;
   readonly authorization: string | undefined;
+  /** The session's key and the page's challenge, for the event stream's proof (sessionProof.ts). */
+  readonly proof: { readonly key: string | undefined; readonly challenge: string | undefined };
   readonly response: ServerResponse;
 }
 
@@ -63,12 +66,20 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
           'run kubecred ui for a new link',
         );
       log(`web UI: a session opened from the link of ${session.origin.label}`);
-      return ok({ session: session.secret });
+      return ok({ session: session.secret, proofKey: session.proofKey, sessionId: session.id });
+    },
+    proveSession: async ({ body }) => {
+      const key = sessions.proofKeyOf(body.sessionId);
+      if (!key)
+        throw new HttpFailure(401, 'unauthorized', "this page's session has ended", 'run kubecred ui for a new link');
+      return ok({ proof: await proofOf(key, body.challenge) });
     },
     endSession: async ({ authorization }) => (sessions.end(authorization), ok({})),
     state: async () => ok(await snapshot()),
-    events: async ({ response, authorization }) => {
-      stream.add(response, SECURITY_HEADERS, () => sessions.admit(authorization) !== undefined);
+    events: async ({ response, authorization, proof }) => {
+      // A page that sent no challenge (a tray window: its shell holds the session) gets no proof.
+      const first = proof.key && proof.challenge ? await proofOf(proof.key, proof.challenge) : undefined;
+      stream.add(response, SECURITY_HEADERS, () => sessions.admit(authorization) !== undefined, first);
       return STREAMED;
     },
     login: async ({ params: { profile } }) => {

@@ -18,7 +18,8 @@ import {
   type UiRequest,
   type UiResponse,
 } from '../../shared/api/uiContract.js';
-import { followEvents } from './eventSource.js';
+import { CHALLENGE_HEADER, newSecret, provesKey } from '../../shared/api/sessionProof.js';
+import { followEvents, type StreamProver } from './eventSource.js';
 import { ApiError, type Transport } from './transport.js';
 
 /** Where the page keeps its session secret: this tab only, this origin (port included) only. */
@@ -29,6 +30,8 @@ export interface SessionStore {
 }
 
 const SESSION_KEY = 'kubecred-session';
+const PROOF_KEY = 'kubecred-proof-key';
+const SESSION_ID = 'kubecred-session-id';
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -40,6 +43,12 @@ type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
  * nothing it parses.
  */
 export class HttpTransport implements Transport {
+  /**
+   * Set while the event stream is down and not yet proven again: the server on the port may no
+   * longer be the broker, so nothing the user typed may go to it.
+   */
+  private streamUnproven = false;
+
   constructor(
     private readonly storage: SessionStore,
     private readonly base: string = '',
@@ -50,6 +59,8 @@ export class HttpTransport implements Transport {
   async openSession(token: string): Promise<void> {
     const answer = await this.call('openSession', {}, { token });
     this.storage.setItem(SESSION_KEY, answer.session);
+    this.storage.setItem(PROOF_KEY, answer.proofKey);
+    this.storage.setItem(SESSION_ID, answer.sessionId);
   }
 
   /** Whether this tab holds a session of its own (it may still have ended on the broker's side). */
@@ -63,6 +74,8 @@ export class HttpTransport implements Transport {
       await this.call('endSession', {}, {});
     } finally {
       this.storage.removeItem(SESSION_KEY);
+      this.storage.removeItem(PROOF_KEY);
+      this.storage.removeItem(SESSION_ID);
     }
   }
 
@@ -120,16 +133,59 @@ export class HttpTransport implements Transport {
 
   subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void {
     const { state } = UI_OPERATIONS;
+    const proofKey = this.storage.getItem(PROOF_KEY);
     return followEvents(
-      (signal) =>
-        this.fetcher(this.base + uiPath('events', {}), { headers: this.headers(), cache: 'no-store', signal }),
-      (data) => {
-        const parsed = state.response.safeParse(JSON.parse(data));
-        if (parsed.success) listener(parsed.data);
-        else onError(new Error('the broker sent a status the page does not understand'));
+      (signal, challenge) =>
+        this.fetcher(this.base + uiPath('events', {}), {
+          headers: { ...this.headers(), ...(challenge ? { [CHALLENGE_HEADER]: challenge } : {}) },
+          cache: 'no-store',
+          signal,
+        }),
+      {
+        onState: (data) => {
+          const parsed = state.response.safeParse(JSON.parse(data));
+          if (parsed.success) listener(parsed.data);
+          else onError(new Error('the broker sent a status the page does not understand'));
+        },
+        onError: (error) => {
+          if (proofKey) this.streamUnproven = true;
+          onError(error);
+        },
+        onConnected: () => (this.streamUnproven = false),
       },
-      onError,
+      proofKey ? this.prover(proofKey) : undefined,
     );
+  }
+
+  /** Asks the server to prove it holds this session's key, sending no secret: whether it did. */
+  async proveBroker(
+    proofKey = this.storage.getItem(PROOF_KEY) ?? '',
+  ): Promise<'proven' | 'unreachable' | 'not-ours' | 'ended'> {
+    const challenge = newSecret(24);
+    const body = { sessionId: this.storage.getItem(SESSION_ID) ?? '', challenge };
+    let response: Response;
+    try {
+      response = await this.fetcher(this.base + uiPath('proveSession', {}), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    } catch {
+      return 'unreachable';
+    }
+    if (response.status === 401) return 'ended';
+    const answer = UI_OPERATIONS.proveSession.response.safeParse(await response.json().catch(() => null));
+    return answer.success && (await provesKey(proofKey, challenge, answer.data.proof)) ? 'proven' : 'not-ours';
+  }
+
+  /** Checks the server holds this session's key: on each stream, and before the bearer goes out after a drop. */
+  private prover(proofKey: string): StreamProver {
+    const verify = (challenge: string, proof: string) => provesKey(proofKey, challenge, proof);
+    return {
+      challenge: () => newSecret(24),
+      verify,
+      precheck: () => this.proveBroker(proofKey),
+    };
   }
 
   async login(profile: string): Promise<void> {
@@ -154,6 +210,12 @@ export class HttpTransport implements Transport {
     params: UiParams<O>,
     body: UiRequest<O>,
   ): Promise<UiResponse<O>> {
+    if (this.streamUnproven)
+      throw new ApiError(
+        'disconnected',
+        'the connection to the broker dropped: this page sends nothing until the broker that opened it answers again',
+        'wait for it, or run kubecred ui for a new page',
+      );
     const spec: {
       method: string;
       request?: { parse(value: unknown): unknown };

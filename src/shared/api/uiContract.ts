@@ -9,6 +9,8 @@ import {
   preferencesSchema,
   profileChangesSchema,
   profileConfigResponseSchema,
+  sessionProofRequestSchema,
+  sessionProofResponseSchema,
   sessionRequestSchema,
   sessionResponseSchema,
   startAtLoginRequestSchema,
@@ -42,6 +44,16 @@ interface Operation {
 export const UI_OPERATIONS = {
   /** Trades a link's one-time token for a session secret. */
   openSession: { method: 'POST', path: '/api/session', request: sessionRequestSchema, response: sessionResponseSchema },
+  /**
+   * The session key's answer to a page's challenge, asked with no bearer: a page whose stream
+   * dropped sends its session secret again only to the broker that proves it holds the key.
+   */
+  proveSession: {
+    method: 'POST',
+    path: '/api/session/proof',
+    request: sessionProofRequestSchema,
+    response: sessionProofResponseSchema,
+  },
   /** Sign out of the page: the broker forgets the session. */
   endSession: { method: 'POST', path: '/api/session/end', request: nothing, response: nothing },
   state: { method: 'GET', path: '/api/state', response: webUiStateSchema },

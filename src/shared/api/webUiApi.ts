@@ -24,7 +24,19 @@ export const sessionRequestSchema = z.object({ token: z.string().min(1).max(200)
  * The session secret: the page keeps it in sessionStorage and sends it as a bearer token.
  * Never a cookie: cookies are not scoped by port, so any other server on 127.0.0.1 would get it.
  */
-export const sessionResponseSchema = z.object({ session: z.string().min(32).max(200) });
+export const sessionResponseSchema = z.object({
+  session: z.string().min(32).max(200),
+  /** Never sent back: the page checks with it that its event stream comes from this broker (sessionProof.ts). */
+  proofKey: z.string().min(32).max(100),
+  /** Names the session without granting anything, for the proof asked before the bearer goes out again. */
+  sessionId: z.string().min(16).max(100),
+});
+
+export const sessionProofRequestSchema = z.object({
+  sessionId: z.string().min(16).max(100),
+  challenge: z.string().regex(/^[A-Za-z0-9_-]{16,100}$/),
+});
+export const sessionProofResponseSchema = z.object({ proof: z.string().min(16).max(100) });
 
 /** `field`: the form field a validation error is about (a dotted path like "issuer"), when known. */
 export const apiErrorSchema = z.object({
