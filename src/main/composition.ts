@@ -42,7 +42,13 @@ import { failuresBeforeStart } from './state/failuresBeforeStart.js';
 import { restoreLiveRefreshTokens } from './kubeconfig/liveRefreshTokens.js';
 import { ProxySupervisor } from './proxy/proxySupervisor.js';
 import { startProxyProcess } from './proxy/proxyProcess.js';
-import { localCaInKeychain, proxiedProfile, recordProxiedRequest } from './proxy/proxyWiring.js';
+import {
+  localCaInKeychain,
+  PROXY_CONNECTION,
+  proxiedProfile,
+  recordProxiedRequest,
+  recordTokenSignature,
+} from './proxy/proxyWiring.js';
 import { localCertificateSeconds } from './proxy/localCertificateLifetime.js';
 import { proxyPath } from './platform/shimLocation.js';
 import { TokenRemovalWatch } from './proxy/tokenRemovalWatch.js';
@@ -145,16 +151,20 @@ export function composeBroker({
   };
   const approvals = new Approvals(ui, clock, callers);
   const audit = new FileAuditLog(paths.auditLog);
+  const auditFailed = (error: Error) => logger.warn('audit log write failed', { reason: error.message });
   const proxies = new ProxySupervisor({
     binary: () => proxyPath(),
-    start: (binary, handlers, onEvent) => startProxyProcess(binary, handlers, onEvent, logger),
+    start: (binary, handlers, onEvent) => asking.outside(() => startProxyProcess(binary, handlers, onEvent, logger)),
     ...localCaInKeychain(keychainHealth),
     tokenKey: async (token, label) => (await currentTokens()).tokenKey(token, label),
-    sign: async (token, label, plan) => (await currentTokens()).sign(token, label, plan),
-    audit: (event) =>
-      void recordProxiedRequest(audit, clock, event).catch((error: Error) =>
-        logger.warn('audit log write failed', { reason: error.message }),
+    // A handshake's PIN prompt names what asks: a connection through the proxy, not a program.
+    sign: (token, label, plan, profile) =>
+      asking.run({ profile, caller: async () => ({ name: PROXY_CONNECTION }) }, async () =>
+        (await currentTokens()).sign(token, label, plan),
       ),
+    audit: (event) => void recordProxiedRequest(audit, clock, event).catch(auditFailed),
+    auditSignature: (signed) => void recordTokenSignature(audit, clock, signed).catch(auditFailed),
+    profilesNow: async () => new Set((await config.current()).config.profiles.map((p) => p.name)),
     logger,
     // Read once, at start: a bad value stops the broker with a message that names it.
     localCertificateSeconds: localCertificateSeconds(process.env),

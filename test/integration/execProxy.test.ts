@@ -1,9 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmod, copyFile, readFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeychainStore } from '../../src/main/secrets/keychain/keychainStore.js';
 import { writeConfig, type TestBroker } from '../support/broker.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
@@ -193,6 +194,85 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     const rsaCert = { cert: status.clientCertificateData, key: status.clientKeyData };
     expect(await handshake(ports.get('prod-p256')!, rsaCert)).toMatch(/^refused: /);
     expect(await handshake(ports.get('prod-rsa')!, rsaCert)).toMatch(/^HTTP\/1\.1 (200|421)/);
+  });
+
+  it('security review 3, C3 (i): a certificate minted with the local CA key read from the keychain is refused; the issued one is served, and its signature is audited', async () => {
+    // What any program of the user can do: read the local CA from the keychain, mint a
+    // year-long client certificate for the profile the CA vouches for.
+    const stored = await new KeychainStore().get({ profile: '_kubecred', field: 'proxy-local-ca' });
+    const { certPem, keyPem } = JSON.parse(stored!) as { certPem: string; keyPem: string };
+    const dir = await mkdtemp(path.join(home.dir, 'mint-'));
+    const file = (name: string) => path.join(dir, name);
+    await writeFile(file('ca.crt'), certPem);
+    await writeFile(file('ca.key'), keyPem, { mode: 0o600 });
+    await writeFile(
+      file('ext'),
+      'subjectAltName=URI:kubecred://localhost/profile/prod-p256\nextendedKeyUsage=clientAuth\n',
+    );
+    const openssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+    openssl([
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      file('mint.key'),
+      '-subj',
+      '/CN=kubecred-proxy',
+      '-out',
+      file('mint.csr'),
+    ]);
+    openssl([
+      'x509',
+      '-req',
+      '-in',
+      file('mint.csr'),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-days',
+      '365',
+      '-extfile',
+      file('ext'),
+      '-out',
+      file('mint.crt'),
+    ]);
+    const minted = { cert: await readFile(file('mint.crt'), 'utf8'), key: await readFile(file('mint.key'), 'utf8') };
+    const ca = (await cli(['proxy', 'ca'])).stdout;
+    const get = (cert: { cert: string; key: string }) =>
+      new Promise<string>((resolve) => {
+        const socket = tls.connect(
+          {
+            host: '127.0.0.1',
+            port: ports.get('prod-p256')!,
+            ca,
+            servername: 'localhost',
+            ...cert,
+            ALPNProtocols: ['http/1.1'],
+          },
+          () => socket.write('GET /version HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+        );
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => resolve(text.split('\r\n')[0] ?? ''));
+        socket.on('error', (error) => resolve(`refused: ${error.message}`));
+      });
+    expect(await get(minted)).toMatch(/^refused: |^$/);
+
+    const status = JSON.parse((await credential('prod-p256')).stdout).status as {
+      clientCertificateData: string;
+      clientKeyData: string;
+    };
+    expect(await get({ cert: status.clientCertificateData, key: status.clientKeyData })).toMatch(
+      /^HTTP\/1\.1 (200|421)/,
+    );
+    expect((await kubectl(['auth', 'whoami', '--context', 'prod-p256'])).code).toBe(0);
+    const audit = await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8');
+    expect(audit).toMatch(/"signature":\{"token":"[^"]+","scheme":"ecdsa_sha256"\}/);
   });
 
   it('a proxy port another program holds: kubectl is told which and what to do, and kubecred doctor names it', async () => {

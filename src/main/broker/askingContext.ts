@@ -23,6 +23,14 @@ export class AskingContext {
     return this.storage.run(asker, work);
   }
 
+  /**
+   * Runs `work` outside any request, for what outlives the request that happened to start it
+   * (the exec proxy's pipes): its later questions must not name that long-gone program.
+   */
+  outside<T>(work: () => T): T {
+    return this.storage.exit(work);
+  }
+
   /** "kubectl (pid 4242) for profile prod", or undefined outside a credential request. */
   async describe(): Promise<{ caller?: string; profile?: string; callerTerminal?: boolean }> {
     const asker = this.storage.getStore();

@@ -17,7 +17,11 @@ export interface AuditRecord {
     readonly path: string;
     readonly status: number;
     readonly upgrade?: string;
+    /** The serial of the local certificate kubectl presented: which issued certificate made the call. */
+    readonly certificate?: string;
   };
+  /** A signature the token's key made for the proxy's handshake with the profile's cluster. */
+  readonly signature?: { readonly token: string; readonly scheme: string };
 }
 
 export interface AuditLog {

@@ -50,9 +50,17 @@ export interface ProxyDeps {
     token: string,
     label: string,
   ): Promise<{ certificatePem: string; keyType: TokenKeyType; loggedInUntil?: Date }>;
-  sign(token: string, label: string, plan: SignaturePlan): Promise<Buffer>;
+  /** `profile`: whose handshake the signature is for, to name it in a PIN prompt. */
+  sign(token: string, label: string, plan: SignaturePlan, profile: string): Promise<Buffer>;
   /** One proxied request, for the audit log. */
   audit(event: Readonly<Record<string, unknown>>): void;
+  /** One signature of the token's key, for the audit log. */
+  auditSignature(signed: { readonly profile: string; readonly token: string; readonly scheme: string }): void;
+  /**
+   * The profiles config.yaml has now: a listener whose profile left is closed, and never
+   * signs again. Absent: listeners close only with the proxy.
+   */
+  profilesNow?(): Promise<ReadonlySet<string>>;
   readonly logger: Logger;
   /** How long kubectl's local certificates last, in seconds; ten minutes when absent. */
   readonly localCertificateSeconds?: number;
@@ -81,6 +89,12 @@ export interface LocalCredential {
 // (it asks again when the certificate ends, not at every request).
 const MIN_LOCAL_CERTIFICATE_SECONDS = 1;
 
+const LOCKED_REASON =
+  'Kubecred was locked, which ended the local certificates issued before: run the command again (kubectl gets a new one, and the PIN is asked then)';
+
+// How soon a removed profile's listener closes when nothing asks for a signature meanwhile.
+const REMOVAL_CHECK_MS = 2_000;
+
 /**
  * Runs kubecred-proxy for the broker: starts it on first need (and again after it died),
  * hands it the local CA, keeps one listener per proxied profile, issues kubectl's local
@@ -90,6 +104,7 @@ export class ProxySupervisor {
   private running: Promise<{ process: ProxyProcess; ca: LocalCa }> | undefined;
   /** What each listener was last told, by profile: a changed profile is told again. */
   private readonly listening = new Map<string, { spec: string; profile: ProxiedProfile; keyType: TokenKeyType }>();
+  private removalWatch: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: ProxyDeps) {}
 
@@ -133,10 +148,14 @@ export class ProxySupervisor {
    * Ends every upstream connection of the profile (its token went away, or was locked);
    * `reason`, when given, is what kubectl is told about the requests this ends.
    */
-  async revoke(profile: string, reason?: string): Promise<void> {
+  async revoke(profile: string, reason?: string, certificates = false): Promise<void> {
     const running = await this.running?.catch(() => undefined);
     if (running && this.listening.has(profile))
-      await running.process.channel.request('revoke', { profile, ...(reason ? { reason } : {}) });
+      await running.process.channel.request('revoke', {
+        profile,
+        ...(reason ? { reason } : {}),
+        ...(certificates ? { certificates } : {}),
+      });
   }
 
   /** Ends every upstream connection of the profiles that sign with `token` (logged out, or pulled). */
@@ -158,12 +177,50 @@ export class ProxySupervisor {
     return [...new Set([...this.listening.values()].map(({ profile }) => profile.token))];
   }
 
+  /**
+   * Closes the listeners of profiles config.yaml no longer has (`profile rm`, an edit): their
+   * certificates end with them. Run on a timer while any listener is open, and before a signature.
+   */
+  async closeRemoved(): Promise<void> {
+    const configured = await this.deps.profilesNow?.().catch(() => undefined);
+    if (!configured) return;
+    for (const name of [...this.listening.keys()]) if (!configured.has(name)) await this.closeListener(name);
+  }
+
+  private async stillConfigured(name: string): Promise<boolean> {
+    const configured = await this.deps.profilesNow?.().catch(() => undefined);
+    if (!configured || configured.has(name)) return true;
+    await this.closeListener(name);
+    return false;
+  }
+
+  private async closeListener(name: string): Promise<void> {
+    this.listening.delete(name);
+    if (this.listening.size === 0) this.stopWatching();
+    const running = await this.running?.catch(() => undefined);
+    await running?.process.channel.request('close', { profile: name }).catch(() => undefined);
+    this.deps.logger.info('closed the exec proxy listener of a profile no longer in config.yaml', { profile: name });
+  }
+
+  private watchRemovals(): void {
+    if (this.removalWatch || !this.deps.profilesNow) return;
+    this.removalWatch = setInterval(() => void this.closeRemoved(), REMOVAL_CHECK_MS);
+    this.removalWatch.unref();
+  }
+
+  private stopWatching(): void {
+    clearInterval(this.removalWatch);
+    this.removalWatch = undefined;
+  }
+
   /** Ends every upstream connection of every profile ("Lock all"). */
   async revokeAll(): Promise<void> {
-    await Promise.all([...this.listening.keys()].map((profile) => this.revoke(profile)));
+    // The local certificates kubectl holds end too: a held one must not work again once the PIN is back.
+    await Promise.all([...this.listening.keys()].map((profile) => this.revoke(profile, LOCKED_REASON, true)));
   }
 
   async close(): Promise<void> {
+    this.stopWatching();
     const running = await this.running?.catch(() => undefined);
     this.running = undefined;
     await running?.process.stop();
@@ -190,6 +247,7 @@ export class ProxySupervisor {
     });
     void process.exited.then(() => {
       this.listening.clear();
+      this.stopWatching();
       if (this.running)
         this.deps.logger.warn('kubecred-proxy exited; the next request for a proxied profile starts it again');
       this.running = undefined;
@@ -238,6 +296,7 @@ export class ProxySupervisor {
       throw new BrokerError('config-invalid', (error as Error).message, `kubecred doctor shows what holds the port`);
     }
     this.listening.set(profile.name, { spec, profile, keyType: key.keyType });
+    this.watchRemovals();
   }
 
   /**
@@ -269,9 +328,16 @@ export class ProxySupervisor {
       listener.keyType,
       listener.profile.tlsVersion,
     );
-    const { token, label } = listener.profile;
+    const { token, label, name } = listener.profile;
+    if (!(await this.stillConfigured(name)))
+      throw new BrokerError(
+        'unknown-profile',
+        `profile "${name}" is no longer in config.yaml: its exec proxy listener is closed`,
+        'add the profile again to use it',
+      );
     try {
-      const signature = await this.deps.sign(token, label, plan);
+      const signature = await this.deps.sign(token, label, plan, name);
+      this.deps.auditSignature({ profile: name, token, scheme: String(message.scheme) });
       // One line per signature: each may have cost a touch or a PIN, and reused connections
       // should keep them rare (the tests count these lines against the real API server).
       this.deps.logger.info('token signature for the exec proxy', {

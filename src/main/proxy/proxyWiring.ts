@@ -73,6 +73,25 @@ export async function recordProxiedRequest(
       path: String(event.path).slice(0, 512),
       status,
       ...(typeof event.upgrade === 'string' ? { upgrade: event.upgrade.slice(0, 32) } : {}),
+      ...(typeof event.certificate === 'string' ? { certificate: event.certificate.slice(0, 64) } : {}),
     },
+  });
+}
+
+/** How a prompt and the audit trail name what asked for a signature: never the program that started the proxy. */
+export const PROXY_CONNECTION = 'a connection through the exec proxy';
+
+/** Each signature of the token's key in the audit trail: a signature may have cost a touch or a PIN. */
+export async function recordTokenSignature(
+  audit: AuditLog,
+  clock: Clock,
+  signed: { readonly profile: string; readonly token: string; readonly scheme: string },
+): Promise<void> {
+  await audit.append({
+    time: new Date(clock.now()).toISOString(),
+    profile: signed.profile,
+    caller: { client: 'kubecred-proxy', name: PROXY_CONNECTION },
+    outcome: 'served',
+    signature: { token: signed.token, scheme: signed.scheme.slice(0, 32) },
   });
 }

@@ -23,6 +23,7 @@ type localCA struct {
 	key     *ecdsa.PrivateKey
 	certPEM string
 	keyPEM  string
+	issued  *issuedCerts
 }
 
 func newLocalCA() (*localCA, error) {
@@ -92,6 +93,7 @@ func caFromParts(der []byte, key *ecdsa.PrivateKey) (*localCA, error) {
 		key:     key,
 		certPEM: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
 		keyPEM:  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})),
+		issued:  newIssuedCerts(),
 	}, nil
 }
 
@@ -150,6 +152,7 @@ func (ca *localCA) issueClient(profile string, notBefore, notAfter time.Time) (i
 	if err != nil {
 		return issuedCert{}, err
 	}
+	ca.issued.remember(profile, der, notAfter, time.Now())
 	return issuedCert{
 		certPEM:  string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
 		keyPEM:   string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})),

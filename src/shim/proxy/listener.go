@@ -110,6 +110,9 @@ func (l *listener) verifyClient(state tls.ConnectionState) error {
 	if !namesProfile(leaf, l.profile) {
 		return fmt.Errorf("the client certificate is not for profile %s", l.profile)
 	}
+	if !l.ca.issued.admits(l.profile, leaf.Raw, time.Now()) {
+		return errors.New("the client certificate was not issued by this kubecred-proxy, or was revoked (lock, logout, a restart): run kubectl again, and kubecred-shim gets a fresh one")
+	}
 	return nil
 }
 
@@ -150,6 +153,12 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !l.ownHost(r.Host) {
 		writeStatus(rec, http.StatusMisdirectedRequest, fmt.Sprintf("refused: Host header %s is not this proxy", r.Host))
 		return
+	}
+	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
+		if why := l.ca.issued.revokedWhy(l.profile, r.TLS.PeerCertificates[0].Raw); why != "" {
+			writeStatus(rec, http.StatusServiceUnavailable, "kubecred-proxy revoked this local certificate: "+why)
+			return
+		}
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
 	l.mu.Lock()

@@ -147,12 +147,28 @@ func TestAHandshakeNeedsACurrentCertificateOfThisProfile(t *testing.T) {
 	forged, _ := stranger.issueClient("a", time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
 	expect("another CA's certificate", e.tlsConfig(&issued{certPEM: forged.certPEM, keyPEM: forged.keyPEM}), portA)
 
+	// Security review 3, C3 (i): a program that read the local CA's key from the keychain mints
+	// a current certificate of the right profile; the CA vouches for it, the proxy never issued it.
+	minted, _ := ca.issueClient("a", time.Now().Add(-time.Minute), time.Now().Add(365*24*time.Hour))
+	expect("a certificate minted with the stored CA key", e.tlsConfig(&issued{certPEM: minted.certPEM, keyPEM: minted.keyPEM}), portA)
+
 	// TLS 1.2 stays open for old kubectl builds.
 	old := e.tlsConfig(&certA)
 	old.MaxVersion = tls.VersionTLS12
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: old}}
 	if code, _ := e.get(client, local(portA, "/whoami"), nil); code != 200 {
 		t.Fatalf("TLS 1.2 client: %d", code)
+	}
+
+	// Security review 3, C8: lock (a revoke of the certificates) ends those issued before it,
+	// telling kubectl why.
+	e.b.mustCall("revoke", map[string]any{"profile": "a", "certificates": true, "reason": "Kubecred was locked"})
+	if code, body := e.get(e.client(&certA), local(portA, "/whoami"), nil); code != http.StatusServiceUnavailable || !strings.Contains(body, "Kubecred was locked") {
+		t.Fatalf("a certificate issued before the lock: %d %s", code, body)
+	}
+	certAfter := e.issue("a")
+	if code, _ := e.get(e.client(&certAfter), local(portA, "/whoami"), nil); code != 200 {
+		t.Fatalf("a certificate issued after the revoke: %d", code)
 	}
 }
 

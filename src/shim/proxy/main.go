@@ -13,6 +13,12 @@ import (
 )
 
 func main() {
+	// First, before the control channel carries anything: a refusal here is fatal, since the
+	// promise is that no other program of the user can use the token's key through us.
+	if err := forbidDumps(); err != nil {
+		fmt.Fprintf(os.Stderr, "kubecred-proxy: cannot make the process non-dumpable: %v\n", err)
+		os.Exit(1)
+	}
 	// SIGTERM from a service manager (or Ctrl-C in the broker's terminal) frees the ports
 	// as cleanly as the pipe closing does.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

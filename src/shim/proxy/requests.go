@@ -42,6 +42,9 @@ type profileRequest struct {
 	TTLSeconds int     `json:"ttlSeconds"`
 	Caller     *string `json:"caller"`
 	Reason     string  `json:"reason"` // revoke: why, in words for kubectl's user
+	// revoke: the local certificates issued so far serve nothing more (a lock), not only the
+	// upstream connections.
+	Certificates bool `json:"certificates"`
 }
 
 // handle answers one broker request; its error is the reply's message, so it says what to do.
@@ -81,6 +84,7 @@ func (p *proxy) handle(kind string, raw json.RawMessage) (map[string]any, error)
 	}
 	switch kind {
 	case "close":
+		ca.issued.forget(r.Profile)
 		p.mu.Lock()
 		l := p.listeners[r.Profile]
 		delete(p.listeners, r.Profile)
@@ -100,6 +104,9 @@ func (p *proxy) handle(kind string, raw json.RawMessage) (map[string]any, error)
 		}
 		return map[string]any{"certPem": issued.certPEM, "keyPem": issued.keyPEM, "notAfter": issued.notAfter.UTC().Format(time.RFC3339)}, nil
 	default: // revoke
+		if r.Certificates {
+			ca.issued.revoke(r.Profile, r.Reason)
+		}
 		p.mu.Lock()
 		l := p.listeners[r.Profile]
 		p.mu.Unlock()

@@ -59,6 +59,7 @@ function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
   const proxy = fakeProxy();
   const saved: LocalCa[] = [];
   const signed: SignaturePlan[] = [];
+  const audited: Array<{ profile: string; token: string; scheme: string }> = [];
   let tokenPresent = true;
   const deps: ProxyDeps = {
     binary: () => '/opt/kubecred/kubecred-proxy',
@@ -72,11 +73,20 @@ function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
       return Buffer.from('signature');
     },
     audit: () => undefined,
+    auditSignature: (signature) => void audited.push(signature),
     logger,
     ...more,
   };
   const profile = { name: 'prod', port: 47011, server: 'https://k8s.example:6443', token: 'card', label: 'tls' };
-  return { supervisor: new ProxySupervisor(deps), proxy, saved, signed, profile, pull: () => (tokenPresent = false) };
+  return {
+    supervisor: new ProxySupervisor(deps),
+    proxy,
+    saved,
+    signed,
+    audited,
+    profile,
+    pull: () => (tokenPresent = false),
+  };
 }
 
 describe("the broker's supervision of kubecred-proxy", () => {
@@ -149,6 +159,28 @@ describe("the broker's supervision of kubecred-proxy", () => {
     expect(signed).toHaveLength(1);
   });
 
+  it('audits every signature; a profile that left config.yaml gets none, and its listener closes (security review 3, C3, C8)', async () => {
+    let configured = new Set(['prod', 'stage']);
+    const { supervisor, proxy, profile, signed, audited } = setup(undefined, { profilesNow: async () => configured });
+    await supervisor.credential(profile);
+    await supervisor.credential({ ...profile, name: 'stage', port: 47012 });
+    const verify = { scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') };
+    await proxy.sign({ profile: 'prod', ...verify });
+    expect(audited).toEqual([{ profile: 'prod', token: 'card', scheme: 'rsa_pss_sha256' }]);
+
+    configured = new Set(['stage']);
+    await expect(proxy.sign({ profile: 'prod', ...verify })).rejects.toThrow('no longer in config.yaml');
+    expect(signed).toHaveLength(1);
+    expect(proxy.requests.filter((r) => r.type === 'close').map((r) => r.profile)).toEqual(['prod']);
+    expect((await supervisor.status()).listeners.map((l) => l.profile)).toEqual(['stage']);
+
+    // Without any signature asked, the timer closes it too.
+    configured = new Set();
+    await supervisor.closeRemoved();
+    expect(proxy.requests.filter((r) => r.type === 'close').map((r) => r.profile)).toEqual(['prod', 'stage']);
+    await supervisor.close();
+  });
+
   it('Lock all ends the connections of every served profile', async () => {
     const { supervisor, proxy, profile } = setup();
     await supervisor.revokeAll();
@@ -156,12 +188,10 @@ describe("the broker's supervision of kubecred-proxy", () => {
     await supervisor.credential(profile);
     await supervisor.credential({ ...profile, name: 'stage', port: 47012 });
     await supervisor.revokeAll();
-    expect(
-      proxy.requests
-        .filter((r) => r.type === 'revoke')
-        .map((r) => r.profile)
-        .sort(),
-    ).toEqual(['prod', 'stage']);
+    const revokes = proxy.requests.filter((r) => r.type === 'revoke');
+    expect(revokes.map((r) => r.profile).sort()).toEqual(['prod', 'stage']);
+    // The local certificates kubectl holds end with the lock (security review 3, C8).
+    expect(revokes.every((r) => r.certificates === true && String(r.reason).includes('locked'))).toBe(true);
   });
 
   it('starts the proxy again after it died, and listens anew', async () => {
