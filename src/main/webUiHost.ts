@@ -157,12 +157,21 @@ export async function startBrokerWebUi(
     log: (line) => logger.info(line),
   });
   let open = 0;
+  const approvalsSeen = new Set<string>();
   const unsubscribe = prompts.onChange(() => {
     // Only a question brings a page up; a PIN's refusal is told where the PIN was typed.
-    const now = prompts.list().filter((p) => p.kind !== 'pin-refused').length;
-    if (options.askInBrowser && open === 0 && now > 0 && webUi.openPages() === 0)
-      void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed', ancestry: [] }));
-    open = now;
+    const questions = prompts.list().filter((p) => p.kind !== 'pin-refused');
+    const approvals = questions.filter((p) => p.kind === 'approval').map((p) => p.id);
+    const newApproval = approvals.some((id) => !approvalsSeen.has(id));
+    approvalsSeen.clear();
+    for (const id of approvals) approvalsSeen.add(id);
+    if (!options.askInBrowser) return void (open = questions.length);
+    if (open === 0 && questions.length > 0 && webUi.openPages() === 0)
+      void opener.open(webUi.newLink({ label: 'the broker, for a question no open page showed' }));
+    // Pages opened through the socket cannot allow: one that can must be there for an approval.
+    else if (newApproval && webUi.openPages({ approving: true }) === 0)
+      void opener.open(webUi.newLink({ label: 'the broker, for an approval' }));
+    open = questions.length;
   });
   return {
     ...webUi,
@@ -236,17 +245,14 @@ export function webUiRoutes(
   ];
 }
 
-/** The program that asked for a link, and its ancestors: a label for the log, pids for the self-approval check. */
+/** The program that asked for a link, as the log names it. */
 async function linkOrigin(pid: number | undefined): Promise<LinkOrigin> {
-  if (pid === undefined) return { label: 'a client of the socket (pid unknown)', ancestry: [] };
-  const ancestry: number[] = [];
-  let facts = await processFacts(pid);
-  const label = `${facts?.executable ? path.basename(facts.executable) : 'a program'} (pid ${pid})`;
-  while (facts && ancestry.length < 32) {
-    ancestry.push(facts.pid);
-    facts = facts.parentPid && facts.parentPid > 1 ? await processFacts(facts.parentPid) : undefined;
-  }
-  return { label, ancestry };
+  if (pid === undefined) return { label: 'a client of the socket (pid unknown)', overSocket: true };
+  const facts = await processFacts(pid);
+  return {
+    label: `${facts?.executable ? path.basename(facts.executable) : 'a program'} (pid ${pid})`,
+    overSocket: true,
+  };
 }
 
 /** Starts the web UI once, on first need, however many ask at once. */

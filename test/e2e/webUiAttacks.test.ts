@@ -122,7 +122,7 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
     }
   });
 
-  it('B3: a program cannot approve its own request through a link it asked the socket for', async () => {
+  it('B3, C4: a program cannot allow a request through a link it asked the socket for (any program can ask)', async () => {
     const waiting = run(NATIVE_SHIM, ['credential', 'guarded'], {
       env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
     });
@@ -147,7 +147,7 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
       body: JSON.stringify({ kind: 'approval', allow: true }),
     });
     expect(selfApproved.status).toBe(403);
-    expect(selfApproved.body).toContain('cannot approve its own request');
+    expect(selfApproved.body).toContain('can deny an approval but not allow it');
     // The user's own window still decides.
     await prompt('guarded').locator('button', { hasText: 'Deny' }).click();
     const denied = await waiting;

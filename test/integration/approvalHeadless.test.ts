@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { V1_EXEC_INFO, callersFor } from '../support/callers.js';
+import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
@@ -35,10 +36,13 @@ function post(
 
 // A broker that kubectl started has no window open: an approval must not fail at once (the
 // old behaviour, which sent users in a loop), nor hang in silence. The caller's terminal is
-// told at once where to approve, and `kubecred ui` brings the window up.
+// told at once where to approve, and the broker opens that page itself. A page any program
+// could open through the socket (`kubecred ui`) may deny it but never allow it (security
+// review 3, C4).
 describe('approval on a broker that was started without its web UI', () => {
   let home: TempHome;
   let broker: TestBroker;
+  let browserStandIn: RecordingBrowser;
   const { cli, credential } = callersFor(() => home.dir);
 
   beforeAll(async () => {
@@ -49,14 +53,15 @@ describe('approval on a broker that was started without its web UI', () => {
       home.dir,
       `profiles:\n  - { name: guarded, provider: exec, command: /bin/sh, args: ${plugin}, approval: always }\n  - { name: open, provider: exec, command: /bin/sh, args: ${plugin} }\n`,
     );
-    broker = await startTestBroker(home.dir);
+    browserStandIn = await recordingBrowser(home.dir);
+    broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command });
   });
   afterAll(async () => {
     await broker?.stop();
     await home?.cleanup();
   });
 
-  it('tells the waiting kubectl at once where to approve; kubecred ui opens the window that approves it', async () => {
+  it('tells the waiting kubectl at once where to approve, opens that page itself, and only that page allows', async () => {
     // kubectl's place is taken by a shell, so the approving page (opened by this test) is not the caller's.
     const caller = spawn('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential guarded; exit $?`], {
       env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
@@ -69,15 +74,19 @@ describe('approval on a broker that was started without its web UI', () => {
     await expect
       .poll(() => stderr, { timeout: 10_000 })
       .toMatch(
-        /kubecred: profile "guarded" waits for your approval in the Kubecred window \(if none is open, run: kubecred ui\); it gives up at \d\d:\d\d:\d\d\n/,
+        /kubecred: profile "guarded" waits for your approval in the Kubecred window, or the page Kubecred opened in your browser; it gives up at \d\d:\d\d:\d\d\n/,
       );
-
+    const sessionOf = async (link: URL) => {
+      const session = await post(`${link.origin}/api/session`, link.host, { token: link.hash.slice('#token='.length) });
+      expect(session.status).toBe(200);
+      return `Bearer ${JSON.parse(session.body).session}`;
+    };
     const printed = await cli(['ui', '--print']);
     expect(printed.code, printed.stderr).toBe(0);
-    const link = new URL(printed.stdout.trim());
-    const session = await post(`${link.origin}/api/session`, link.host, { token: link.hash.slice('#token='.length) });
-    expect(session.status).toBe(200);
-    const bearer = `Bearer ${JSON.parse(session.body).session}`;
+    const socketLink = new URL(printed.stdout.trim());
+    const socketBearer = await sessionOf(socketLink);
+    const link = new URL(await browserStandIn.target(0, 10_000));
+    const bearer = await sessionOf(link);
     const state = await new Promise<{ prompts: Array<{ id: string; kind: string; profile?: string }> }>(
       (resolve, reject) => {
         httpRequest(`${link.origin}/api/state`, { headers: { host: link.host, authorization: bearer } }, (res) => {
@@ -91,6 +100,14 @@ describe('approval on a broker that was started without its web UI', () => {
     );
     const approval = state.prompts.find((p) => p.kind === 'approval' && p.profile === 'guarded');
     expect(approval).toBeDefined();
+    const fromSocketPage = await post(
+      `${link.origin}/api/prompts/${approval!.id}`,
+      link.host,
+      { kind: 'approval', allow: true },
+      socketBearer,
+    );
+    expect(fromSocketPage.status).toBe(403);
+    expect(fromSocketPage.body).toContain('can deny an approval but not allow it');
     expect(
       (await post(`${link.origin}/api/prompts/${approval!.id}`, link.host, { kind: 'approval', allow: true }, bearer))
         .status,
@@ -104,6 +121,32 @@ describe('approval on a broker that was started without its web UI', () => {
         { timeout: 3000 },
       )
       .toBe(true);
+  });
+
+  it('opens a page that can allow even while a page opened through the socket is open and following', async () => {
+    const printed = new URL((await cli(['ui', '--print'])).stdout.trim());
+    const traded = await post(`${printed.origin}/api/session`, printed.host, {
+      token: printed.hash.slice('#token='.length),
+    });
+    const bearer = `Bearer ${JSON.parse(traded.body).session}`;
+    // The socket page follows the stream, as an open tab does.
+    const following = httpRequest(`${printed.origin}/api/events`, {
+      headers: { host: printed.host, authorization: bearer },
+    });
+    following.on('error', () => undefined);
+    following.end();
+    await new Promise((resolve) => following.once('response', resolve));
+    const openedBefore = (await browserStandIn.opened()).length;
+    const caller = spawn('/bin/sh', ['-c', `"${NATIVE_SHIM}" credential guarded; exit $?`], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
+    });
+    try {
+      const link = new URL(await browserStandIn.target(openedBefore, 10_000));
+      expect(link.hash).toMatch(/^#token=/);
+    } finally {
+      caller.kill();
+      following.destroy();
+    }
   });
 
   it('serves profiles whose policy is never without asking', async () => {

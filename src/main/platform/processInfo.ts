@@ -21,7 +21,13 @@ export class ProcessCallerInfo implements CallerPort {
   async describe(pid: number | undefined): Promise<CallerDescription> {
     if (pid === undefined || pid <= 0) return {};
     const facts = await processFacts(pid);
-    if (facts?.executable) return { pid, name: path.basename(facts.executable), path: facts.executable };
+    if (facts?.executable) {
+      const name = path.basename(facts.executable);
+      // A name and path that may be borrowed say so where the user decides.
+      return facts.executableDoubt
+        ? { pid, name: `${name} (${facts.executableDoubt})`, path: `${facts.executable} (${facts.executableDoubt})` }
+        : { pid, name, path: facts.executable };
+    }
     if (process.platform !== 'linux') return { pid };
     // No executable to read (a process of another user, or one that just exited): its own name, as a hint.
     const name = await readFile(`/proc/${pid}/comm`, 'utf8').then(

@@ -1,4 +1,4 @@
-import { readFile, readlink } from 'node:fs/promises';
+import { readFile, readlink, stat } from 'node:fs/promises';
 
 /** One process as the kernel describes it; fields the platform cannot tell are missing. */
 export interface ProcessFacts {
@@ -8,6 +8,12 @@ export interface ProcessFacts {
   readonly startTime?: string;
   /** The executable's path: set by the kernel at exec, unlike the name a process gives itself. */
   readonly executable?: string;
+  /**
+   * Why `executable` may not be the file that path names here: the process sees another mount
+   * or user namespace (where any user can bind-mount a program over /usr/bin/kubectl), or the
+   * file it runs is not the one at that path now.
+   */
+  readonly executableDoubt?: string;
 }
 
 /** Reads /proc on Linux; elsewhere only the pid is known. */
@@ -24,10 +30,33 @@ export async function processFacts(
   const parentPid = Number(fields[1]);
   const startTime = fields[19];
   const executable = await readlink(`/proc/${pid}/exe`).catch(() => undefined);
+  const doubt = executable ? await executableDoubt(pid, executable) : undefined;
   return {
     pid,
     ...(Number.isInteger(parentPid) && parentPid > 0 ? { parentPid } : {}),
     ...(startTime ? { startTime } : {}),
     ...(executable ? { executable: executable.replace(/ \(deleted\)$/, '') } : {}),
+    ...(doubt ? { executableDoubt: doubt } : {}),
   };
+}
+
+async function executableDoubt(pid: number, executable: string): Promise<string | undefined> {
+  for (const [kind, words] of [
+    ['mnt', 'another mount namespace'],
+    ['user', 'another user namespace'],
+  ] as const) {
+    const [theirs, ours] = await Promise.all([
+      readlink(`/proc/${pid}/ns/${kind}`).catch(() => undefined),
+      readlink(`/proc/self/ns/${kind}`).catch(() => undefined),
+    ]);
+    if (theirs && ours && theirs !== ours) return `runs in ${words}`;
+  }
+  // /proc/<pid>/exe opens the very file the process runs, wherever it came from.
+  const [running, named] = await Promise.all([
+    stat(`/proc/${pid}/exe`).catch(() => undefined),
+    stat(executable).catch(() => undefined),
+  ]);
+  if (running && (!named || running.dev !== named.dev || running.ino !== named.ino))
+    return 'runs a file that is not the one at that path now';
+  return undefined;
 }

@@ -61,7 +61,10 @@ function promptNotice(prompt: PendingPrompt, profile: string): string[] {
   switch (prompt.kind) {
     case 'approval':
       if (prompt.profile !== profile) return [];
-      return [`profile "${profile}" waits for your approval ${where}; it gives up at ${until}`];
+      // Not `kubecred ui`: a page any program can open through the socket never allows.
+      return [
+        `profile "${profile}" waits for your approval in the Kubecred window, or the page Kubecred opened in your browser; it gives up at ${until}`,
+      ];
     case 'pin':
       if (prompt.profile !== undefined && prompt.profile !== profile) return [];
       return [

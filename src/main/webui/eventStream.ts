@@ -13,6 +13,12 @@ export class EventStream {
   get listeners(): number {
     return this.clients.size;
   }
+
+  /** The open pages whose session may allow an approval. */
+  get approvers(): number {
+    return this.approving.size;
+  }
+  private readonly approving = new Set<ServerResponse>();
   private scheduled = false;
   private readonly heartbeat: ReturnType<typeof setInterval>;
 
@@ -28,6 +34,7 @@ export class EventStream {
     headers: Record<string, string>,
     sessionLives: () => boolean = () => true,
     proof?: string,
+    approver = true,
   ): void {
     response.writeHead(200, {
       ...headers,
@@ -37,7 +44,11 @@ export class EventStream {
     if (proof) response.write(`event: ${PROOF_EVENT}\ndata: ${proof}\n\n`);
     response.write('retry: 2000\n\n');
     this.clients.set(response, sessionLives);
-    response.on('close', () => this.clients.delete(response));
+    if (approver) this.approving.add(response);
+    response.on('close', () => {
+      this.clients.delete(response);
+      this.approving.delete(response);
+    });
     void this.send([response]);
   }
 
@@ -54,6 +65,7 @@ export class EventStream {
     clearInterval(this.heartbeat);
     for (const client of this.clients.keys()) client.end();
     this.clients.clear();
+    this.approving.clear();
   }
 
   private async send(targets: ServerResponse[]): Promise<void> {
@@ -72,6 +84,7 @@ export class EventStream {
       if (!sessionLives()) {
         client.end();
         this.clients.delete(client);
+        this.approving.delete(client);
       } else if (!client.writableEnded) client.write(': keep-alive\n\n');
     }
   }

@@ -24,10 +24,15 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxSessions: 16,
 };
 
-/** Who asked for a link: a label for the log, and the pids of that program and its ancestors. */
+/** Who asked for a link: a label for the log, and whether it came through the socket. */
 export interface LinkOrigin {
   readonly label: string;
-  readonly ancestry: readonly number[];
+  /**
+   * A program asked the socket for the link (`kubecred ui`, or any other): its page may deny an
+   * approval, never allow one, since any program of the user can ask the socket. Approvals are
+   * allowed in the tray's windows and in pages the broker opened itself.
+   */
+  readonly overSocket?: true;
 }
 
 interface Session {

@@ -137,11 +137,11 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const windows = new WindowAuthorization(sessions, `http://127.0.0.1:${port}`);
 
   return {
-    url: link({ label: 'the broker at its start', ancestry: [] }),
+    url: link({ label: 'the broker at its start' }),
     origin: windows.origin,
     windowRequestHeaders: (url) => windows.headersFor(url),
     newLink: link,
-    openPages: () => stream.listeners,
+    openPages: (filter) => (filter?.approving ? stream.approvers : stream.listeners),
     close: async () => {
       clearInterval(refresh);
       sessions.endAll();

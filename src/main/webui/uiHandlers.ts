@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { PendingPrompt } from '../../shared/api/prompts.js';
 import type { WebUiState } from '../../shared/api/webUiApi.js';
 import type { UiOperation, UiParams, UiRequest, UiResponse } from '../../shared/api/uiContract.js';
 import type { EventStream } from './eventStream.js';
@@ -76,10 +75,11 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     },
     endSession: async ({ authorization }) => (sessions.end(authorization), ok({})),
     state: async () => ok(await snapshot()),
-    events: async ({ response, authorization, proof }) => {
+    events: async ({ response, authorization, proof, origin }) => {
       // A page that sent no challenge (a tray window: its shell holds the session) gets no proof.
       const first = proof.key && proof.challenge ? await proofOf(proof.key, proof.challenge) : undefined;
-      stream.add(response, SECURITY_HEADERS, () => sessions.admit(authorization) !== undefined, first);
+      const lives = () => sessions.admit(authorization) !== undefined;
+      stream.add(response, SECURITY_HEADERS, lives, first, !origin?.overSocket);
       return STREAMED;
     },
     login: async ({ params: { profile } }) => {
@@ -102,10 +102,12 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     // The login's own failure (cancelled) reaches the page on the stream, like any outcome.
     cancelLogin: async ({ params: { profile } }) => (await ports.cancelLogin(profile), changed(ok({}))),
     answer: async ({ params: { prompt: id }, body: answer, origin }) => {
-      if (answer.kind === 'approval' && answer.allow && origin)
-        refuseSelfApproval(
-          ports.prompts.list().find((p) => p.id === id),
-          origin,
+      if (answer.kind === 'approval' && answer.allow && origin?.overSocket)
+        throw new HttpFailure(
+          403,
+          'denied',
+          'a page opened through the socket (kubecred ui, or any other program) can deny an approval but not allow it: any program of yours could have opened it',
+          'allow it in the page Kubecred opened in your browser for this approval, or in its tray window',
         );
       if (!ports.prompts.answer(id, answer))
         throw new HttpFailure(404, 'not-found', 'that question was answered or timed out');
@@ -132,21 +134,4 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     importPreview: async () => ok(await importer().preview()),
     importKubeconfig: async ({ body }) => changed(ok(await importer().apply(body.fingerprint))),
   };
-}
-
-/**
- * A program that waits on an approval must not be the one that opened the page answering it
- * (it asked the socket for a link, then clicked Allow itself). Approval is a tripwire against
- * same-user programs, not a wall (they can read the keychain too), but this one costs nothing.
- */
-function refuseSelfApproval(prompt: PendingPrompt | undefined, origin: LinkOrigin): void {
-  if (prompt?.kind !== 'approval') return;
-  if (prompt.callers.some((caller) => caller.pid !== undefined && origin.ancestry.includes(caller.pid))) {
-    throw new HttpFailure(
-      403,
-      'denied',
-      'the program waiting on this approval opened this page itself, so it cannot approve its own request',
-      'approve it in a Kubecred window you opened yourself (kubecred ui)',
-    );
-  }
 }

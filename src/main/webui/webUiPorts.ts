@@ -69,7 +69,7 @@ export interface WebUi {
   windowRequestHeaders(url: string): Record<string, string>;
   /** A new one-time link, for opening the UI again; `origin` says who asked, for the log. */
   newLink(origin: LinkOrigin): string;
-  /** How many pages follow the live stream now. */
-  openPages(): number;
+  /** How many pages follow the live stream now; `approving`: only those that can allow an approval. */
+  openPages(filter?: { readonly approving: true }): number;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { LinkOrigin, SessionKeeper } from './sessionKeeper.js';
 
-const TRAY_WINDOWS: LinkOrigin = { label: "the tray app's windows", ancestry: [] };
+const TRAY_WINDOWS: LinkOrigin = { label: "the tray app's windows" };
 
 /**
  * How the tray app's windows hold a session without a token in any URL or a cookie: the main

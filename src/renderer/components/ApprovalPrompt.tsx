@@ -62,8 +62,8 @@ export function ApprovalPrompt({
           {several ? 'want' : 'wants'} the credential of profile <strong>{prompt.profile}</strong>.
         </p>
         <dl className="prompt-facts">
-          <dt>Cluster</dt>
-          <dd>{prompt.cluster ?? 'not named by the program'}</dd>
+          <dt>Cluster, as the program names it</dt>
+          <dd>{prompt.cluster ?? 'not named'}</dd>
         </dl>
         <details className="prompt-details">
           <summary>Where {several ? 'these programs run' : 'this program runs'} from</summary>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_LIMITS, SessionKeeper } from '../../../src/main/webui/sessionKeeper.js';
 import { FakeClock } from '../../support/fakes/fakeClock.js';
 
-const ORIGIN = { label: 'kubecred ui (pid 42)', ancestry: [42, 41] };
+const ORIGIN = { label: 'kubecred ui (pid 42)' };
 const bearer = (secret: string) => `Bearer ${secret}`;
 
 describe('SessionKeeper', () => {

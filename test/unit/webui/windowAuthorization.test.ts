@@ -23,7 +23,7 @@ describe("the tray windows' authorization", () => {
     const { clock, sessions, windows } = setup();
     const first = windows.headersFor(`${ORIGIN}/api/state`).authorization;
     expect(first).toMatch(/^Bearer \S{40,}$/);
-    expect(sessions.admit(first)).toMatchObject({ origin: { label: "the tray app's windows", ancestry: [] } });
+    expect(sessions.admit(first)).toMatchObject({ origin: { label: "the tray app's windows" } });
     clock.ms += 5_000;
     expect(windows.headersFor(`${ORIGIN}/`).authorization).toBe(first);
   });
@@ -50,7 +50,7 @@ describe("the tray windows' authorization", () => {
     expect(second).not.toBe(first);
     expect(sessions.admit(first)).toBeUndefined();
     // Browser tabs filling the session table evict the windows' session; the next request mints one.
-    for (let i = 0; i < LIMITS.maxSessions; i++) sessions.openSession({ label: `tab ${i}`, ancestry: [] });
+    for (let i = 0; i < LIMITS.maxSessions; i++) sessions.openSession({ label: `tab ${i}` });
     expect(sessions.admit(second)).toBeUndefined();
     const third = windows.headersFor(`${ORIGIN}/`).authorization;
     expect(sessions.admit(third)).toBeDefined();
