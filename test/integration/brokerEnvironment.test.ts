@@ -16,6 +16,7 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
   let home: TempHome;
   let probe: string;
   let firstShellDir: string;
+  let firstShellPath: string;
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -31,10 +32,21 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
       `#!/bin/sh\nenv > "$OUT"\npwd >> "$OUT"\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"probe"}}'\n`,
       { mode: 0o755 },
     );
+    // Security review 3, C7: a bare plugin command, as import writes it. The first shell works
+    // in a cloned repository whose bin/ (direnv's PATH_add) holds a program of that name; the
+    // user's own one is in a directory of their PATH outside it.
+    const ownBin = path.join(home.dir, 'tools-bin');
+    await mkdir(ownBin);
+    await mkdir(path.join(firstShellDir, 'bin'));
+    const fakeaws = (token: string) =>
+      `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${token}"}}'\n`;
+    await writeFile(path.join(ownBin, 'fakeaws'), fakeaws('from-the-users-own-tools'), { mode: 0o755 });
+    await writeFile(path.join(firstShellDir, 'bin', 'fakeaws'), fakeaws('from-the-cloned-repo'), { mode: 0o755 });
     await writeConfig(
       home.dir,
-      `profiles:\n  - name: probe\n    provider: exec\n    command: ${plugin}\n    env: { OUT: ${probe} }\n`,
+      `profiles:\n  - name: probe\n    provider: exec\n    command: ${plugin}\n    env: { OUT: ${probe} }\n  - { name: bare, provider: exec, command: fakeaws }\n`,
     );
+    firstShellPath = `${path.join(firstShellDir, 'bin')}:${ownBin}:${process.env.PATH}`;
     const first = await run(NATIVE_SHIM, ['credential', 'probe'], {
       env: {
         ...brokerEnv(home.dir),
@@ -42,6 +54,7 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
         AWS_PROFILE: 'first-callers-account',
         SHELL_SECRET,
         KUBECONFIG: '/first/callers/kubeconfig',
+        PATH: firstShellPath,
       },
       cwd: firstShellDir,
     });
@@ -62,6 +75,17 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
     expect(saw).not.toContain('/first/callers/kubeconfig');
     // It runs in the user's home directory, not in the first caller's.
     expect(saw.trim().split('\n').pop()).toBe(os.homedir());
+  });
+
+  it("a bare plugin command resolves on the user's PATH, never in the first shell's project (the broker keeps no project directory on its PATH)", async () => {
+    const fromProject = await run(NATIVE_SHIM, ['credential', 'bare'], {
+      env: { ...brokerEnv(home.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO, PATH: firstShellPath },
+      cwd: firstShellDir,
+    });
+    expect(fromProject.code, fromProject.stderr).toBe(0);
+    expect(JSON.parse(fromProject.stdout).status.token).toBe('from-the-users-own-tools');
+    const [pid] = await daemonsOf(home.dir);
+    expect(await readFile(`/proc/${pid}/environ`, 'utf8')).not.toContain(path.join(firstShellDir, 'bin'));
   });
 
   it('the broker keeps neither that environment nor that directory', async () => {

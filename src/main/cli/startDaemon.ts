@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { access, mkdir, open, readFile } from 'node:fs/promises';
 import type { KubecredPaths } from '../platform/paths.js';
 import { sessionEnvironment } from '../platform/sessionEnvironment.js';
+import { sharedSearchPath } from '../platform/sharedSearchPath.js';
 import { liveLockOwner, lockOwner } from '../server/instanceLock.js';
 import { socketAnswers } from '../server/listen.js';
 import type { CliContext } from './io.js';
@@ -25,7 +26,7 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
   const child = spawn(self.command, [...self.args, 'daemon'], {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],
-    env: { ...sessionEnvironment(io.env), ...nodeMode(io.env) },
+    env: { ...sharedEnvironment(io.env), ...nodeMode(io.env) },
     cwd: paths.home,
     windowsHide: true,
   });
@@ -46,6 +47,14 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`the broker did not start within ${START_TIMEOUT_MS / 1000} s; see ${paths.daemonLog}`);
+}
+
+/** The session's variables, with a PATH fit for every shell the broker will serve. */
+function sharedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const kept = sessionEnvironment(env);
+  const shared = sharedSearchPath(kept.PATH, process.cwd(), kept.HOME);
+  if (shared !== undefined) kept.PATH = shared;
+  return kept;
 }
 
 /**

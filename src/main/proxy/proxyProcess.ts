@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { sessionEnvironment } from '../platform/sessionEnvironment.js';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../core/logger.js';
 import { ControlChannel, type RequestHandler } from './controlChannel.js';
@@ -23,7 +24,12 @@ export function startProxyProcess(
   onEvent: (event: Readonly<Record<string, unknown>>) => void,
   logger: Logger,
 ): ProxyProcess {
-  const child: ChildProcess = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  // The session's variables only: nothing a caller's shell left in the broker's environment.
+  const child: ChildProcess = spawn(binary, [], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+    env: sessionEnvironment(process.env),
+  });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
