@@ -9,6 +9,7 @@ import {
   type TokenKeyType,
 } from '../secrets/pkcs11/signaturePlan.js';
 import type { ProxyProcess } from './proxyProcess.js';
+import { tls12ServerRefusal } from './tls12ServerBinding.js';
 
 /** A profile kubectl reaches through the proxy: where the listener is, where the cluster is, which key signs. */
 export interface ProxiedProfile {
@@ -322,12 +323,16 @@ export class ProxySupervisor {
         `kubecred-proxy asked to sign for a profile it does not serve`,
         'restart Kubecred',
       );
-    const plan = planSignature(
-      String(message.scheme),
-      Buffer.from(String(message.message ?? ''), 'base64'),
-      listener.keyType,
-      listener.profile.tlsVersion,
-    );
+    const signed = Buffer.from(String(message.message ?? ''), 'base64');
+    const plan = planSignature(String(message.scheme), signed, listener.keyType, listener.profile.tlsVersion);
+    // A 1.2 transcript shows the server: sign only a handshake with this profile's cluster.
+    const refusal = listener.profile.tlsVersion === '1.2' ? tls12ServerRefusal(signed, listener.profile) : undefined;
+    if (refusal)
+      throw new BrokerError(
+        'denied',
+        `refused to sign a TLS 1.2 handshake for profile "${listener.profile.name}": ${refusal}`,
+        'check proxy.server, proxy.caFile and proxy.tlsServerName of the profile in config.yaml',
+      );
     const { token, label, name } = listener.profile;
     if (!(await this.stillConfigured(name)))
       throw new BrokerError(

@@ -44,3 +44,32 @@ export function isTls12ClientTranscript(message: Buffer): boolean {
   ];
   return serverVersion === TLS12 && types.length === expected.length && types.every((type, i) => type === expected[i]);
 }
+
+/**
+ * The certificates the server sent in a TLS 1.2 transcript (its first Certificate message:
+ * the server's, in the clear in 1.2), leaf first; empty when there is none to read.
+ */
+export function tls12ServerCertificates(message: Buffer): Buffer[] {
+  for (let offset = 0; offset + 4 <= message.length;) {
+    const type = message[offset]!;
+    const length = message.readUIntBE(offset + 1, 3);
+    const body = offset + 4;
+    if (body + length > message.length) return [];
+    if (type === CERTIFICATE) return certificateList(message.subarray(body, body + length));
+    offset = body + length;
+  }
+  return [];
+}
+
+function certificateList(body: Buffer): Buffer[] {
+  if (body.length < 3) return [];
+  const end = Math.min(body.length, 3 + body.readUIntBE(0, 3));
+  const certificates: Buffer[] = [];
+  for (let offset = 3; offset + 3 <= end;) {
+    const length = body.readUIntBE(offset, 3);
+    if (offset + 3 + length > end) return [];
+    certificates.push(body.subarray(offset + 3, offset + 3 + length));
+    offset += 3 + length;
+  }
+  return certificates;
+}
