@@ -87,14 +87,16 @@ export async function startBroker(
   let requestStop: () => void = () => {};
   const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
   const identity = { version: kubecredVersion(), home: paths.home, socket: paths.socket, configPath: paths.configFile };
+  const peers = new PeerCredentialReader();
   const server = await startBrokerServer(
     paths,
     () => [
-      ...brokerRoutes(services, identity, new PeerCredentialReader(), options.ui ? undefined : prompts),
-      ...webUiRoutes(host),
+      ...brokerRoutes(services, identity, peers, options.ui ? undefined : prompts),
+      ...webUiRoutes(host, peers),
       stopRoute(() => requestStop()),
     ],
     logger,
+    (socket) => peers.pin(socket),
   ).catch(async (error: unknown) => {
     await host?.close();
     throw error;

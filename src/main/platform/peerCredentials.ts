@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -21,11 +21,31 @@ interface Addon {
  */
 export class PeerCredentialReader {
   private addon: Addon | null | undefined;
+  private readonly atConnect = new WeakMap<Socket, { peer: PeerCredentials; startTime: string | undefined }>();
 
   constructor(private readonly addonPath: string = defaultAddonPath()) {}
 
+  /**
+   * Notes the peer of a connection just accepted, and when its process started: a request
+   * read later is from that process only if the pid still names the same start time. The
+   * client may pass the socket on and exit, and its pid be reused by another program.
+   */
+  pin(socket: Socket): void {
+    const peer = this.read(socket);
+    if (peer) this.atConnect.set(socket, { peer, startTime: startTimeOf(peer.pid) });
+  }
+
+  /** When the peer's process had started, as noted at accept; undefined when not noted. */
+  startTimeAtConnect(socket: Socket): string | undefined {
+    return this.atConnect.get(socket)?.startTime;
+  }
+
   /** The peer of a connection, or undefined where the kernel cannot be asked. */
   of(socket: Socket): PeerCredentials | undefined {
+    return this.atConnect.get(socket)?.peer ?? this.read(socket);
+  }
+
+  private read(socket: Socket): PeerCredentials | undefined {
     const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
     if (typeof fd !== 'number' || fd < 0) return undefined;
     const addon = this.load();
@@ -57,6 +77,16 @@ export function forbidCoreDumps(addonPath: string = defaultAddonPath()): boolean
     return loadAddon(addonPath)?.forbidDumps() ?? false;
   } catch {
     return false;
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat, read at once (this runs in the accept handler, before any await). */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
@@ -25,6 +26,8 @@ export async function startBrokerServer(
   paths: KubecredPaths,
   routes: (secret: string) => Route[],
   logger: Logger,
+  /** Sees each connection as it is accepted, before any request on it is read. */
+  onConnection: (socket: Socket) => void = () => {},
 ): Promise<RunningServer> {
   await ensurePrivateDir(paths.runDir);
   // Ours before anything is asked of it: a listener another user planted there must neither
@@ -45,6 +48,7 @@ export async function startBrokerServer(
     });
     server.timeout = 0;
     const app = httpApp(routes(secret), secret, logger);
+    server.on('connection', onConnection);
     server.on('request', (request, response) => void app(request, response));
     server.on('clientError', (error, connection) => {
       refuseClient(error, connection);

@@ -16,5 +16,9 @@ export async function verifiedParentPid(
   if (!peers.available) return claimed;
   const peer = peers.of(request.socket);
   if (!peer) return undefined;
-  return (await processFacts(peer.pid))?.parentPid;
+  const facts = await processFacts(peer.pid);
+  // The pid now names another process than the one that connected: the caller is unknown.
+  const startedAtConnect = peers.startTimeAtConnect(request.socket);
+  if (startedAtConnect !== undefined && facts?.startTime !== startedAtConnect) return undefined;
+  return facts?.parentPid;
 }
