@@ -1,6 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HttpTransport, type SessionStore } from '../../../src/renderer/api/httpTransport.js';
-import { CHALLENGE_HEADER, newSecret, proofOf } from '../../../src/shared/api/sessionProof.js';
+import { CHALLENGE_HEADER, newSecret, proofOf, provesKey } from '../../../src/shared/api/sessionProof.js';
 
 const STATE = { profiles: [], registries: [], interactions: [], prompts: [], configError: null, loginErrors: {} };
 
@@ -37,6 +38,21 @@ async function follow(transport: HttpTransport, ms = 300) {
 
 describe("the page's check that its event stream comes from its own broker (security review 3, C1)", () => {
   const key = newSecret();
+
+  it("is the key's HMAC-SHA256 of the labelled challenge, in base64url, for keys and proofs of every length", async () => {
+    for (const bytes of [16, 17, 18, 32, 33]) {
+      const secret = newSecret(bytes);
+      const raw = Buffer.from(secret, 'base64url');
+      expect(raw).toHaveLength(bytes);
+      const challenge = newSecret(24);
+      const expected = createHmac('sha256', raw)
+        .update(`kubecred event stream, challenge ${challenge}`)
+        .digest('base64url');
+      expect(await proofOf(secret, challenge)).toBe(expected);
+      expect(await provesKey(secret, challenge, expected)).toBe(true);
+      expect(await provesKey(secret, challenge, expected.slice(0, -1))).toBe(false);
+    }
+  });
 
   it("shows the states of a stream whose first event answers the page's challenge", async () => {
     const transport = new HttpTransport(memoryStore(key), '', async (_url, init) => {
