@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { writeFakeExecPlugin } from '../support/fakeExecPlugin.js';
 import { rawExchange } from '../support/rawSocket.js';
 import { assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -28,19 +29,19 @@ describe('an MFA code or login secret posted for a profile that never asks for o
     };
     return { status, error: json.error };
   };
-  const pluginRuns = async () => (await readFile(runs, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
+  // One line per run of the plugin (an empty one when it ran without KUBERNETES_EXEC_INFO).
+  const pluginRuns = async () => (await readFile(runs, 'utf8').catch(() => '')).split('\n').length - 1;
 
   beforeAll(async () => {
     assertBuilt();
     home = await makeTempHome();
     runs = path.join(home.dir, 'plugin-runs');
-    const plugin = path.join(home.dir, 'counting-plugin.sh');
-    const credential = JSON.stringify({
+    const plugin = await writeFakeExecPlugin({
+      path: path.join(home.dir, 'counting-plugin.sh'),
       apiVersion: 'client.authentication.k8s.io/v1',
-      kind: 'ExecCredential',
       status: { token: 'plugin-token' },
+      logPath: runs,
     });
-    await writeFile(plugin, `#!/bin/sh\necho run >> '${runs}'\nprintf '%s\\n' '${credential}'\n`, { mode: 0o755 });
     await writeConfig(home.dir, `profiles:\n  - { name: plugin, provider: exec, command: ${plugin} }\n`);
     broker = await startTestBroker(home.dir);
   });
@@ -74,5 +75,11 @@ describe('an MFA code or login secret posted for a profile that never asks for o
     expect(answer.error?.code).toBe('unknown-profile');
     expect(answer.error?.message).toMatch(/^no profile "made-up" in .*config\.yaml \(profiles: plugin\)$/);
     expect(await pluginRuns()).toBe(0);
+  });
+
+  it('still runs the plugin on an asked-for refresh: the count above would have seen a run', async () => {
+    const answer = await post('/v1/profiles/plugin/refresh', {});
+    expect(answer.status).toBe(200);
+    expect(await pluginRuns()).toBe(1);
   });
 });
