@@ -23,6 +23,8 @@ import { ProcessCallerInfo } from './platform/processInfo.js';
 import { composeAwsSessions } from './providers/eks/composeAwsSessions.js';
 import { eksSignsIn } from './providers/eks/eksSignsIn.js';
 import { OfferedAnswers } from './providers/offeredAnswers.js';
+import { ScreenedAnswers } from './broker/screenedAnswers.js';
+import { loginSecretKind, mfaCodeKind } from './broker/typedAnswerKinds.js';
 import { EksProvider } from './providers/eks/eksProvider.js';
 import { ExecProvider } from './providers/exec/execProvider.js';
 import { KeystoneProvider } from './providers/keystone/keystoneProvider.js';
@@ -215,8 +217,8 @@ export function composeBroker({
     registries,
     interactions,
     proxies,
-    mfaCodes,
-    loginSecrets,
+    mfaCodes: new ScreenedAnswers(mfaCodeKind(process.env), mfaCodes, (name) => credentials.profileNamed(name)),
+    loginSecrets: new ScreenedAnswers(loginSecretKind, loginSecrets, (name) => credentials.profileNamed(name)),
     restoreLiveRefreshTokens: () =>
       restoreLiveRefreshTokens(paths.kubeconfigBackups, async (profile) =>
         (await stores.forProfile(profile)).get({ profile, field: 'refresh-token' }),

@@ -1,9 +1,9 @@
-import type { OfferedAnswers } from '../providers/offeredAnswers.js';
 import type { ProxySupervisor } from '../proxy/proxySupervisor.js';
 import type { SecretAdmin } from '../secrets/secretAdmin.js';
 import type { CredentialBroker } from './credentialBroker.js';
 import type { InteractionBoard } from '../ui/interactionBoard.js';
 import type { RegistryBroker } from './registryBroker.js';
+import type { ScreenedAnswers } from './screenedAnswers.js';
 
 /** What composeBroker hands its hosts: the use cases the server, the web UI and the tray call. */
 export interface BrokerServices {
@@ -15,9 +15,9 @@ export interface BrokerServices {
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
   readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
   /** MFA codes typed in a terminal, for the eks profile that asked (POST /v1/profiles/:name/mfa). */
-  readonly mfaCodes: Pick<OfferedAnswers, 'offer'>;
+  readonly mfaCodes: Pick<ScreenedAnswers, 'offer'>;
   /** Keystone passwords typed in a terminal, for the profile that asked (POST /v1/profiles/:name/login-secret). */
-  readonly loginSecrets: Pick<OfferedAnswers, 'offer'>;
+  readonly loginSecrets: Pick<ScreenedAnswers, 'offer'>;
   /**
    * `kubecred import --undo`: writes the refresh tokens Kubecred holds now into the legacy oidc
    * users the undo restored (their issuer may have rotated the backup's); the users rewritten.

@@ -327,6 +327,11 @@ export class CredentialBroker {
     else this.ports.cache.forget(profileName);
   }
 
+  /** The profile of that name in config.yaml, or an error naming the profiles there and how to add one. */
+  async profileNamed(name: string): Promise<ProfileConfig> {
+    return this.profile(name);
+  }
+
   private async profile(name: string): Promise<ProfileConfig> {
     const { config, error } = await this.ports.config.current();
     const profile = config.profiles.find((p) => p.name === name);

@@ -7,6 +7,15 @@ import { withoutTerminalControls } from '../../shared/printable.js';
 // (a key that ends in the secret word: `gke-gcloud-auth-plugin` is a program, not a secret)
 const SECRET_PAIR =
   /\b([\w.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|private[-_]?key|access[-_]?key|credentials?|session(?:[-_]?id)?|cookie|authorization))("?\s*[:=]\s*"?)([^\s",;&]+)/gi;
+// `secret "S3cr3t-Pa55"`, `password: 'correct horse'`: a quoted value right after a secret word
+// (whole, or the last part of `client_secret`), spaces and all. The quote must follow at once:
+// `secrets "db-creds" is forbidden` names a Kubernetes resource, and `no secret for profile
+// "prod"` names a profile; both stay readable.
+const QUOTED_SECRET =
+  /\b((?:[\w.-]*[_.-])?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|key|credentials?|cookie))("?\s*[:=]\s*|\s+)("[^"]*"|'[^']*')/gi;
+// `https://user:pw123@idp.example.com`: a URL's userinfo with a password in it, up to the last
+// `@` before the path. A bare `git@` is a login name and stays; an `@` in the path is no userinfo.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*:[^\s/?#]*@/gi;
 // `Bearer <token>`, `Basic <base64>`;
 const AUTH_SCHEME = /\b(Bearer|Basic|Negotiate)\s+[A-Za-z0-9+/=_.~-]+/gi;
 // and runs of token characters with a part that looks random: long, or mixing letters and
@@ -28,7 +37,12 @@ const MIXED_RUN = /^(?![/~])(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).{30,}$/;
  */
 export function redactForeignText(text: unknown): string {
   const clean = withoutTerminalControls(String(text ?? '').replace(/\s+/g, ' '))
+    .replace(URL_USERINFO, '$1[redacted]@')
     .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} [redacted]`)
+    .replace(QUOTED_SECRET, (_match, key: string, separator: string, quoted: string) => {
+      const quote = quoted.charAt(0);
+      return `${key}${separator}${quote}[redacted]${quote}`;
+    })
     .replace(SECRET_PAIR, (_match, key: string, separator: string) => `${key}${separator}[redacted]`);
   return withoutTokens(clean).trim();
 }
@@ -40,6 +54,7 @@ export function redactForeignText(text: unknown): string {
  */
 export function withoutTokens(text: string): string {
   return withoutTerminalControls(text)
+    .replace(URL_USERINFO, '$1[redacted]@')
     .replace(AUTH_SCHEME, (_match, scheme: string) => `${scheme} [redacted]`)
     .replace(TOKEN_RUN, (run) =>
       MIXED_RUN.test(run) || run.split(RUN_PART).some((part) => RANDOM_PART.test(part)) ? '[redacted]' : run,

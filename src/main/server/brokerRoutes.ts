@@ -266,7 +266,7 @@ function typedAnswerRoute<T>(
   pattern: RegExp,
   schema: z.ZodType<T>,
   answerOf: (body: T) => string,
-  offered: { offer(profile: string, value: string): void },
+  offered: { offer(profile: string, value: string): Promise<void> },
   broker: BrokerServices['credentials'],
 ): Route {
   return {
@@ -276,7 +276,8 @@ function typedAnswerRoute<T>(
       const body = schema.safeParse(await readJsonBody(request));
       if (!body.success) throw invalidBody(body.error.issues[0]);
       const name = decodeURIComponent(profile);
-      offered.offer(name, answerOf(body.data));
+      // Refuses a profile that is not configured or never asks for this answer, before keeping it or refreshing.
+      await offered.offer(name, answerOf(body.data));
       replyJson(response, 200, { profile: name, ...(await broker.refresh(name)) });
     },
   };

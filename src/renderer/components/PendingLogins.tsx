@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Interaction } from '../../shared/api/status.js';
+import { deviceLoginLink } from './deviceLoginLink.js';
 
 /** Logins waiting on the user: a page to open in the browser, or a code to type elsewhere. */
 export function PendingLogins({
@@ -67,17 +68,27 @@ function DeviceLogin({
   interaction: Extract<Interaction, { kind: 'device' }>;
   onCancel: () => void;
 }) {
-  const link = interaction.verificationUriComplete ?? interaction.verificationUri;
+  const link = deviceLoginLink(interaction.verificationUri, interaction.verificationUriComplete);
   return (
     <div className="card" data-login={interaction.profile}>
       <h2>Enter this code</h2>
       <p>
         Signing in to <strong>{interaction.profile}</strong>. On any device, open{' '}
-        <a href={link} target="_blank" rel="noreferrer noopener">
-          {interaction.verificationUri}
-        </a>{' '}
+        {link.linkable ? (
+          <a href={link.address} target="_blank" rel="noreferrer noopener">
+            {link.address}
+          </a>
+        ) : (
+          <code>{link.address}</code>
+        )}{' '}
         and enter:
       </p>
+      {link.otherSite !== undefined ? (
+        <div className="warning" role="alert">
+          The sign-in service also sent <code>{link.otherSite}</code>, an address on another site than the page above.
+          Kubecred does not open it: sign in on the page above only.
+        </div>
+      ) : null}
       <p className="device-code" aria-label="device code">
         {interaction.userCode}
       </p>

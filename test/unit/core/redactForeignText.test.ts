@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quoteStderr, redactForeignText } from '../../../src/main/core/quoteStderr.js';
+import { quoteStderr, redactForeignText, withoutTokens } from '../../../src/main/core/quoteStderr.js';
 
 describe('redactForeignText (B8, B9)', () => {
   it("redacts the security review's example: a short hex token and a password with punctuation", () => {
@@ -25,6 +25,37 @@ describe('redactForeignText (B8, B9)', () => {
       ['aws_secret_access_key=abcdefghij/klmnopqrst', 'klmnopqrst'],
     ];
     for (const [line, secret] of cases) expect(redactForeignText(line), line).not.toContain(secret);
+  });
+
+  it('redacts a quoted value right after a secret word, spaces and all (I8)', () => {
+    expect(redactForeignText('secret "S3cr3t-Pa55"')).toBe('secret "[redacted]"');
+    expect(redactForeignText('wrong password "correct horse" for alice')).toBe('wrong password "[redacted]" for alice');
+    expect(redactForeignText("api key 'xyz-123' was refused")).toBe("api key '[redacted]' was refused");
+    expect(redactForeignText('{"client_secret": "two words"}')).toBe('{"client_secret": "[redacted]"}');
+    expect(redactForeignText('token "abc"')).toBe('token "[redacted]"');
+  });
+
+  it("redacts a URL's userinfo when it carries a password, in stderr and in the audit net (I8)", () => {
+    const line = 'login to https://user:pw123@idp.example.com/auth failed';
+    expect(redactForeignText(line)).toBe('login to https://[redacted]@idp.example.com/auth failed');
+    expect(withoutTokens(line)).toBe('login to https://[redacted]@idp.example.com/auth failed');
+    // An "@" inside the password: everything up to the last "@" before the path is userinfo.
+    expect(redactForeignText('https://u:p@ss@host/x')).toBe('https://[redacted]@host/x');
+  });
+
+  it('keeps near-misses of those shapes readable (I8)', () => {
+    for (const line of [
+      'Error from server (Forbidden): secrets "db-creds" is forbidden',
+      'no secret for profile "prod"',
+      'keychain "login" is locked',
+      'monkey "george"',
+      'see https://idp.example.com/users/a@b',
+      'https://idp.example.com:8443/users/a@b',
+      'clone ssh://git@github.com/org/repo failed',
+      'mail alice@example.com for access',
+    ]) {
+      expect(redactForeignText(line)).toBe(line);
+    }
   });
 
   it('keeps ordinary diagnostics readable', () => {
