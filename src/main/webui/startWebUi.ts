@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { z } from 'zod';
 import { systemClock } from '../core/clock.js';
 import type { WebUiState } from '../../shared/api/webUiApi.js';
@@ -14,6 +14,7 @@ import { HttpFailure, toFailure } from './httpFailure.js';
 import { readJsonBody } from '../http/readJsonBody.js';
 import { STREAMED, uiHandlers, type UiAnswer, type UiCall } from './uiHandlers.js';
 import { currentLayout } from '../platform/shimLocation.js';
+import { fromAnotherUser } from '../platform/loopbackPeerUid.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 // Any local user can connect to 127.0.0.1: a few pages need a few connections, and a flood of
@@ -125,6 +126,11 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   });
   port = (server.address() as AddressInfo).port;
   server.maxConnections = MAX_CONNECTIONS;
+  // Another user's connection is closed before the HTTP server sees it: otherwise a stranger
+  // holding 64 half-sent requests locks the user out of approvals and PINs.
+  server.prependListener('connection', (socket: Socket) => {
+    if (fromAnotherUser(socket)) socket.destroy();
+  });
   // After listen, an error (EMFILE on accept, say) must be logged, never crash the broker.
   server.on('error', (error) => log(`web UI: server error: ${error.message}`));
   server.on('clientError', (_error, socket) => socket.destroy());
