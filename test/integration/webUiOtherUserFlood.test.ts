@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PromptQueue } from '../../src/main/ui/promptQueue.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
-import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
+import type { WebUi } from '../../src/main/webui/webUiPorts.js';
+import { bareWebUiPorts } from '../support/bareWebUiPorts.js';
 import { webUiClient, type WebUiClient } from '../support/webUiClient.js';
 
 const NOBODY = 65534;
@@ -28,13 +28,7 @@ describe.runIf(isRoot && process.platform === 'linux')("another user's connectio
   let flood: ChildProcess | undefined;
 
   beforeAll(async () => {
-    const ports = {
-      profiles: async () => [],
-      interactions: () => [],
-      onChange: () => () => undefined,
-      prompts: new PromptQueue({ timeoutMs: 60_000 }),
-    } as unknown as WebUiPorts;
-    ui = await startWebUi({ ports });
+    ui = await startWebUi({ ports: bareWebUiPorts() });
     client = await webUiClient(ui.url);
   });
 
