@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ProfileConfig } from '../shared/config/schema.js';
+import { DEFAULT_LOG_LIMITS, type ProfileConfig } from '../shared/config/schema.js';
 import { secretSourceEnvironment } from '../shared/api/secretSourceVariables.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
@@ -152,7 +152,10 @@ export function composeBroker({
     });
   };
   const approvals = new Approvals(ui, clock, callers);
-  const audit = new FileAuditLog(paths.auditLog);
+  const audit = new FileAuditLog(
+    paths.auditLog,
+    async () => (await config.current()).config.logs ?? DEFAULT_LOG_LIMITS,
+  );
   const auditFailed = (error: Error) => logger.warn('audit log write failed', { reason: error.message });
   const proxies = new ProxySupervisor({
     binary: () => proxyPath(),

@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { sessionEnvironment } from '../platform/sessionEnvironment.js';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../core/logger.js';
+import { LineBudget } from '../core/lineBudget.js';
 import { ControlChannel, type RequestHandler } from './controlChannel.js';
+
+const STDERR_LINES_PER_MINUTE = 30;
 
 /** One running kubecred-proxy and its control channel. */
 export interface ProxyProcess {
@@ -40,9 +43,13 @@ export function startProxyProcess(
   const channel = new ControlChannel(child.stdout!, child.stdin!, handlers, onEvent, (line) =>
     logger.warn('kubecred-proxy wrote a line that is not the protocol', { line: line.slice(0, 120) }),
   );
-  createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) =>
-    logger.info('kubecred-proxy', { line: line.slice(0, 500) }),
-  );
+  // The proxy's lines can be set off by any local user connecting to its ports: a budget a minute.
+  const budget = new LineBudget(() => Date.now(), STDERR_LINES_PER_MINUTE);
+  createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => {
+    const dropped = budget.admit('stderr');
+    if (dropped !== undefined)
+      logger.info('kubecred-proxy', { line: line.slice(0, 500), ...(dropped ? { droppedBefore: dropped } : {}) });
+  });
   void exited.then(() =>
     channel.close(new Error(`kubecred-proxy exited (${child.exitCode ?? child.signalCode ?? 'did not start'})`)),
   );

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { z } from 'zod';
 import { systemClock } from '../core/clock.js';
 import type { WebUiState } from '../../shared/api/webUiApi.js';
@@ -15,6 +15,8 @@ import { HttpFailure, toFailure } from './httpFailure.js';
 import { readJsonBody } from '../http/readJsonBody.js';
 import { STREAMED, uiHandlers, type UiAnswer, type UiCall } from './uiHandlers.js';
 import { currentLayout } from '../platform/shimLocation.js';
+import { fromAnotherUser } from '../platform/loopbackPeerUid.js';
+import { LineBudget } from '../core/lineBudget.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 // Any local user can connect to 127.0.0.1: a few pages need a few connections, and a flood of
@@ -22,6 +24,8 @@ const MAX_BODY_BYTES = 16 * 1024;
 const MAX_CONNECTIONS = 64;
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+// Enough of a refused path to recognise a stray page; the rest is a stranger's bytes.
+const LOGGED_PATH_CHARS = 32;
 
 /**
  * The headless broker's window: the built renderer and a small JSON API on 127.0.0.1, for
@@ -33,7 +37,10 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const { ports } = options;
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const log = options.log ?? (() => {});
-  const sessions = new SessionKeeper(options.clock ?? systemClock, options.sessionLimits);
+  const clock = options.clock ?? systemClock;
+  const sessions = new SessionKeeper(clock, options.sessionLimits);
+  // Any local user can send refused requests as fast as they like: one line per reason a minute.
+  const refusals = new LineBudget(() => clock.now());
   const loginErrors = new Map<string, string>();
   const snapshot = async (): Promise<WebUiState> => ({
     profiles: await ports.profiles(),
@@ -62,7 +69,12 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
     const method = request.method ?? 'GET';
     const refusal = checkOrigin(request.headers, port, { method, path });
     if (refusal) {
-      log(`web UI: refused ${request.method} ${request.url}: ${refusal.reason}`);
+      const dropped = refusals.admit(refusal.reason);
+      if (dropped !== undefined)
+        log(
+          `web UI: refused ${method} ${path.slice(0, LOGGED_PATH_CHARS)}: ${refusal.reason}` +
+            (dropped ? ` (and ${dropped} more refused for this reason since the last such line)` : ''),
+        );
       throw new HttpFailure(refusal.status, 'unauthorized', `request refused: ${refusal.reason}`);
     }
 
@@ -129,6 +141,11 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   });
   port = (server.address() as AddressInfo).port;
   server.maxConnections = MAX_CONNECTIONS;
+  // Another user's connection is closed before the HTTP server sees it: otherwise a stranger
+  // holding 64 half-sent requests locks the user out of approvals and PINs.
+  server.prependListener('connection', (socket: Socket) => {
+    if (fromAnotherUser(socket)) socket.destroy();
+  });
   // After listen, an error (EMFILE on accept, say) must be logged, never crash the broker.
   server.on('error', (error) => log(`web UI: server error: ${error.message}`));
   server.on('clientError', (_error, socket) => socket.destroy());

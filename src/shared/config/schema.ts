@@ -285,6 +285,22 @@ export const registrySchema = z
   });
 export type RegistryConfig = z.infer<typeof registrySchema>;
 
+/**
+ * daemon.log and audit.jsonl: each is rotated when it reaches maxBytes, keeping `keep` older
+ * files (.1 the newest), so neither can fill the disk, whoever makes the broker write.
+ */
+export const logLimitsSchema = z.strictObject({
+  maxBytes: z
+    .number()
+    .int()
+    .min(4096, { message: 'logs.maxBytes is at least 4096' })
+    .max(1024 ** 3, { message: 'logs.maxBytes is at most 1 GiB' })
+    .default(10 * 1024 * 1024),
+  keep: z.number().int().min(0).max(50, { message: 'logs.keep is at most 50' }).default(3),
+});
+export type LogLimits = z.infer<typeof logLimitsSchema>;
+export const DEFAULT_LOG_LIMITS: LogLimits = logLimitsSchema.parse({});
+
 export const configSchema = z
   .strictObject({
     /** The store for profiles that name none. encrypted-file is for machines with no keychain. */
@@ -294,6 +310,8 @@ export const configSchema = z
     profiles: z.array(profileSchema).default([]),
     /** Optional rather than defaulted, so code that builds a config by hand need not name it. */
     registries: z.array(registrySchema).optional(),
+    /** Optional for the same reason; DEFAULT_LOG_LIMITS when absent. */
+    logs: logLimitsSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();

@@ -67,12 +67,13 @@ func startListener(ca *localCA, profile string, port int, ctl *controller, r *ro
 	}
 	clients := x509.NewCertPool()
 	clients.AddCert(ca.cert)
+	errorLog := log.New(diagWriter{ctl: ctl, quiet: probeNoise}, "profile "+profile+": ", 0)
 	l.server = &http.Server{
 		Handler:           l,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       10 * time.Minute,
 		// No WriteTimeout: watches, logs -f and exec sessions last as long as the user wants.
-		ErrorLog: log.New(diagWriter{ctl: ctl, quiet: probeNoise}, "profile "+profile+": ", 0),
+		ErrorLog: errorLog,
 		TLSConfig: &tls.Config{
 			MinVersion:       tls.VersionTLS12, // kubectl builds from before TLS 1.3 was default
 			GetCertificate:   l.certificate,
@@ -83,7 +84,10 @@ func startListener(ca *localCA, profile string, port int, ctl *controller, r *ro
 		},
 	}
 	l.configure(r)
-	go func() { _ = l.server.ServeTLS(loopbackOnly{socket}, "", "") }()
+	// The guard hands the server finished handshakes only (*tls.Conn, so HTTP/2 still works).
+	go func() {
+		_ = l.server.Serve(newGuardedListener(socket, l.server.TLSConfig, errorLog, defaultGuardLimits))
+	}()
 	return l, nil
 }
 
@@ -101,17 +105,17 @@ func addrInUse(err error) bool {
 // profile A's certificate cannot use profile B's cluster identity.
 func (l *listener) verifyClient(state tls.ConnectionState) error {
 	if len(state.PeerCertificates) == 0 {
-		return errors.New("no client certificate: kubectl gets one from kubecred-shim (kubecred install --profile " + l.profile + ")")
+		return certificateRefused{"no client certificate: kubectl gets one from kubecred-shim (kubecred install --profile " + l.profile + ")"}
 	}
 	leaf := state.PeerCertificates[0]
 	if now := time.Now(); now.After(leaf.NotAfter) || now.Before(leaf.NotBefore) {
-		return fmt.Errorf("the client certificate is valid from %s to %s only", leaf.NotBefore.Format(time.RFC3339), leaf.NotAfter.Format(time.RFC3339))
+		return certificateRefused{fmt.Sprintf("the client certificate is valid from %s to %s only", leaf.NotBefore.Format(time.RFC3339), leaf.NotAfter.Format(time.RFC3339))}
 	}
 	if !namesProfile(leaf, l.profile) {
-		return fmt.Errorf("the client certificate is not for profile %s", l.profile)
+		return certificateRefused{"the client certificate is not for profile " + l.profile}
 	}
 	if !l.ca.issued.admits(l.profile, leaf.Raw, time.Now()) {
-		return errors.New("the client certificate was not issued by this kubecred-proxy, or was revoked (lock, logout, a restart): run kubectl again, and kubecred-shim gets a fresh one")
+		return certificateRefused{"the client certificate was not issued by this kubecred-proxy (a restart of the proxy ends those issued before): run kubectl again, and kubecred-shim gets a fresh one"}
 	}
 	return nil
 }
@@ -234,23 +238,6 @@ func (l *listener) close() {
 	l.conns.closeAll()
 }
 
-// loopbackOnly drops a connection from anywhere but loopback. The socket is bound to
-// 127.0.0.1, so this is a second lock on the same door.
-type loopbackOnly struct{ net.Listener }
-
-func (l loopbackOnly) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		if addr, ok := c.RemoteAddr().(*net.TCPAddr); ok && addr.IP.IsLoopback() {
-			return c, nil
-		}
-		_ = c.Close()
-	}
-}
-
 // recorder notes the status for the audit record. Upgrades are audited when they are
 // answered, since the stream can then last for hours. Unwrap lets ReverseProxy reach the real
 // writer's Flush.
@@ -312,8 +299,18 @@ func (d diagWriter) Write(line []byte) (int, error) {
 	return len(line), nil
 }
 
-// probeNoise: kubecred doctor and port scanners connect without a certificate, and kubectl
-// drops connections; those handshake errors are no news. A refused certificate is.
+// probeNoise: kubecred doctor and port scanners connect without a certificate, kubectl drops
+// connections, and any local user can connect and stall or show a certificate of their own:
+// those handshake errors are no news, and logging each would let a stranger fill the disk.
+// A certificate of our CA refused is news (the guard logs only those).
 func probeNoise(line string) bool {
-	return strings.Contains(line, "TLS handshake error") && (strings.HasSuffix(line, "EOF") || strings.Contains(line, "connection reset") || strings.Contains(line, "didn't provide a certificate") || strings.Contains(line, "bad certificate"))
+	if !strings.Contains(line, "TLS handshake error") {
+		return false
+	}
+	for _, noise := range []string{"EOF", "connection reset", "didn't provide a certificate", "bad certificate", "i/o timeout", "certificate signed by unknown authority"} {
+		if strings.Contains(line, noise) {
+			return true
+		}
+	}
+	return false
 }

@@ -294,12 +294,12 @@ func TestOnlyLoopbackPeersAreAccepted(t *testing.T) {
 	remote := &fakeListener{conns: make(chan net.Conn, 2)}
 	outside, outsidePeer := net.Pipe()
 	inside, _ := net.Pipe()
-	remote.conns <- addrConn{outside, &net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 5555}}
-	remote.conns <- addrConn{inside, &net.TCPAddr{IP: net.ParseIP("127.0.0.1"), Port: 5556}}
-	got, err := loopbackOnly{remote}.Accept()
-	if err != nil || got.RemoteAddr().String() != "127.0.0.1:5556" {
-		t.Fatalf("accepted %v, %v", got.RemoteAddr(), err)
+	g := newGuardedListener(remote, &tls.Config{}, quietLog(), defaultGuardLimits)
+	defer g.Close()
+	if !g.allowedPeer(addrConn{inside, &net.TCPAddr{IP: net.ParseIP("127.0.0.1"), Port: 5556}}) {
+		t.Fatal("a loopback peer was refused")
 	}
+	remote.conns <- addrConn{outside, &net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 5555}}
 	_ = outsidePeer.SetReadDeadline(time.Now().Add(2 * time.Second))
 	if _, err := outsidePeer.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Fatalf("the outside connection was not closed: %v", err)

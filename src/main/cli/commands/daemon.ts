@@ -1,5 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { jsonLinesLogger } from '../../core/logger.js';
+import { loadServedConfig } from '../../config/configSource.js';
+import { daemonLogWriter } from '../../state/daemonLogWriter.js';
+import { DEFAULT_LOG_LIMITS } from '../../../shared/config/schema.js';
 import { startBroker } from '../../startBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
 import { untilStopSignal } from '../../platform/stopSignals.js';
@@ -16,7 +19,13 @@ export const daemonCommand: Command = {
     const webUi = args.includes('--ui');
     const stray = args.find((a) => a !== '--ui');
     if (stray) throw new UsageError(`unexpected argument "${stray}"`);
-    const logger = jsonLinesLogger((line) => io.stderr.write(line));
+    // daemon.log is rotated at config.yaml's logs.maxBytes (read at start); a terminal is not.
+    const limits = (await loadServedConfig(paths.configFile, paths.stateDir)).config?.logs ?? DEFAULT_LOG_LIMITS;
+    const write =
+      io.stderr === process.stderr
+        ? daemonLogWriter(process.stderr.fd, paths.daemonLog, limits)
+        : (line: string) => void io.stderr.write(line);
+    const logger = jsonLinesLogger(write);
     // Not the directory of whichever shell started it: nothing may resolve against that.
     await mkdir(paths.home, { recursive: true, mode: 0o700 });
     process.chdir(paths.home);
