@@ -26,6 +26,7 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 // Enough of a refused path to recognise a stray page; the rest is a stranger's bytes.
 const LOGGED_PATH_CHARS = 32;
+const REFUSAL_LINES_PER_MINUTE = 5;
 
 /**
  * The headless broker's window: the built renderer and a small JSON API on 127.0.0.1, for
@@ -39,8 +40,9 @@ export async function startWebUi(options: WebUiOptions): Promise<WebUi> {
   const log = options.log ?? (() => {});
   const clock = options.clock ?? systemClock;
   const sessions = new SessionKeeper(clock, options.sessionLimits);
-  // Any local user can send refused requests as fast as they like: one line per reason a minute.
-  const refusals = new LineBudget(() => clock.now());
+  // Any local user can send refused requests as fast as they like: a few lines per reason a
+  // minute (a stray page makes one or two at a time, and each should show), then a count.
+  const refusals = new LineBudget(() => clock.now(), REFUSAL_LINES_PER_MINUTE);
   const loginErrors = new Map<string, string>();
   const snapshot = async (): Promise<WebUiState> => ({
     profiles: await ports.profiles(),
