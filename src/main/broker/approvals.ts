@@ -66,7 +66,7 @@ export class Approvals {
       throw new BrokerError(
         'timed-out',
         `nobody answered the approval of ${who} for profile "${request.profile}" in time`,
-        'run kubecred ui to open the Kubecred window, then run the command again and approve it there',
+        'run the command again and allow it in the Kubecred window, or the page Kubecred opens in your browser',
       );
     }
     if (!decision.allow) {

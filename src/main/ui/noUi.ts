@@ -23,7 +23,7 @@ export class NoUi implements SecretPromptPort, ApprovalUiPort {
     throw new BrokerError(
       'denied',
       `profile "${request.profile}" needs your approval for ${request.caller.name ?? `pid ${request.caller.pid ?? 'unknown'}`} and there is no window to ask in`,
-      'run kubecred ui to open the Kubecred window and approve it there, or set approval: never for this profile in config.yaml',
+      'start Kubecred with a window to allow it in (the tray app, or a broker that can open your browser), or set approval: never for this profile in config.yaml',
     );
   }
 

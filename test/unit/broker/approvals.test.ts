@@ -111,13 +111,13 @@ describe('Approvals', () => {
     expect(ui.asked).toHaveLength(2);
   });
 
-  it('says a timeout is a timeout, not a denial, and names the command that opens the window', async () => {
+  it('says a timeout is a timeout, not a denial, and says where to allow it next time', async () => {
     const ui = scripted([{ allow: false, timedOut: true }]);
     ui.release();
     await expect(new Approvals(ui.ui, new FakeClock()).check('always', request(4))).rejects.toMatchObject({
       code: 'timed-out',
       message: expect.stringMatching(/nobody answered the approval of k9s \(pid 4\)/),
-      hint: expect.stringContaining('kubecred ui'),
+      hint: expect.stringContaining('the page Kubecred opens in your browser'),
     });
   });
 });

@@ -385,7 +385,7 @@ describe('RegistryBroker: approval', () => {
     const w = world([ecr({ approval: 'always' })], { decide: () => ({ allow: false, timedOut: true }) });
     const error = await brokerFailure(w.broker.providerResponse(providerRequest(ECR_IMAGE), KUBELET));
     expect(error.code).toBe('timed-out');
-    expect(error.hint).toContain('kubecred ui');
+    expect(error.hint).toContain('the page Kubecred opens in your browser');
     expect(w.runs()).toBe(0);
     await w.settled();
     expect(w.audit.map((r) => r.outcome)).toEqual(['denied']);
