@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startTimeNow } from './processTable.js';
 
 /** Who is at the other end of a Unix socket, as the kernel recorded it at connect(). */
 export interface PeerCredentials {
@@ -32,7 +33,7 @@ export class PeerCredentialReader {
    */
   pin(socket: Socket): void {
     const peer = this.read(socket);
-    if (peer) this.atConnect.set(socket, { peer, startTime: startTimeOf(peer.pid) });
+    if (peer) this.atConnect.set(socket, { peer, startTime: startTimeNow(peer.pid) });
   }
 
   /** When the peer's process had started, as noted at accept; undefined when not noted. */
@@ -77,16 +78,6 @@ export function forbidCoreDumps(addonPath: string = defaultAddonPath()): boolean
     return loadAddon(addonPath)?.forbidDumps() ?? false;
   } catch {
     return false;
-  }
-}
-
-/** Field 22 of /proc/<pid>/stat, read at once (this runs in the accept handler, before any await). */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
   }
 }
 

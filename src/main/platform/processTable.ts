@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, readlink, stat } from 'node:fs/promises';
 
 /** One process as the kernel describes it; fields the platform cannot tell are missing. */
@@ -25,8 +26,7 @@ export async function processFacts(
   if (platform !== 'linux') return { pid };
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   if (stat === undefined) return undefined;
-  // The name field may hold spaces and parentheses: the fields after it start at the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = fieldsAfterName(stat);
   const parentPid = Number(fields[1]);
   const startTime = fields[19];
   const executable = await readlink(`/proc/${pid}/exe`).catch(() => undefined);
@@ -59,4 +59,21 @@ async function executableDoubt(pid: number, executable: string): Promise<string 
   if (running && (!named || running.dev !== named.dev || running.ino !== named.ino))
     return 'runs a file that is not the one at that path now';
   return undefined;
+}
+
+/**
+ * When the process started (clock ticks since boot), read at once: for the accept handler,
+ * which must note it before any await lets the client go. Undefined where /proc cannot tell.
+ */
+export function startTimeNow(pid: number): string | undefined {
+  try {
+    return fieldsAfterName(readFileSync(`/proc/${pid}/stat`, 'utf8'))[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** /proc/<pid>/stat from the state field on: the name may hold spaces and parentheses, so it ends at the last ')'. */
+function fieldsAfterName(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }

@@ -188,13 +188,6 @@ export class ProxySupervisor {
     for (const name of [...this.listening.keys()]) if (!configured.has(name)) await this.closeListener(name);
   }
 
-  private async stillConfigured(name: string): Promise<boolean> {
-    const configured = await this.deps.profilesNow?.().catch(() => undefined);
-    if (!configured || configured.has(name)) return true;
-    await this.closeListener(name);
-    return false;
-  }
-
   private async closeListener(name: string): Promise<void> {
     this.listening.delete(name);
     if (this.listening.size === 0) this.stopWatching();
@@ -334,7 +327,8 @@ export class ProxySupervisor {
         'check proxy.server, proxy.caFile and proxy.tlsServerName of the profile in config.yaml',
       );
     const { token, label, name } = listener.profile;
-    if (!(await this.stillConfigured(name)))
+    await this.closeRemoved();
+    if (!this.listening.has(name))
       throw new BrokerError(
         'unknown-profile',
         `profile "${name}" is no longer in config.yaml: its exec proxy listener is closed`,

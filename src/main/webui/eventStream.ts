@@ -6,8 +6,11 @@ import { PROOF_EVENT } from '../../shared/api/sessionProof.js';
  * callers joining one prompt) sends one state, read after the burst.
  */
 export class EventStream {
-  /** Each open stream, and whether its session still lives (checked on every heartbeat). */
-  private readonly clients = new Map<ServerResponse, () => boolean>();
+  /** Each open stream: whether its session still lives (checked on every heartbeat), and whether it may allow approvals. */
+  private readonly clients = new Map<
+    ServerResponse,
+    { readonly sessionLives: () => boolean; readonly approver: boolean }
+  >();
 
   /** Pages following the stream now: none means nobody would see a new prompt. */
   get listeners(): number {
@@ -16,9 +19,8 @@ export class EventStream {
 
   /** The open pages whose session may allow an approval. */
   get approvers(): number {
-    return this.approving.size;
+    return [...this.clients.values()].filter((client) => client.approver).length;
   }
-  private readonly approving = new Set<ServerResponse>();
   private scheduled = false;
   private readonly heartbeat: ReturnType<typeof setInterval>;
 
@@ -43,12 +45,8 @@ export class EventStream {
     });
     if (proof) response.write(`event: ${PROOF_EVENT}\ndata: ${proof}\n\n`);
     response.write('retry: 2000\n\n');
-    this.clients.set(response, sessionLives);
-    if (approver) this.approving.add(response);
-    response.on('close', () => {
-      this.clients.delete(response);
-      this.approving.delete(response);
-    });
+    this.clients.set(response, { sessionLives, approver });
+    response.on('close', () => this.clients.delete(response));
     void this.send([response]);
   }
 
@@ -65,7 +63,6 @@ export class EventStream {
     clearInterval(this.heartbeat);
     for (const client of this.clients.keys()) client.end();
     this.clients.clear();
-    this.approving.clear();
   }
 
   private async send(targets: ServerResponse[]): Promise<void> {
@@ -80,11 +77,10 @@ export class EventStream {
 
   /** Keeps live streams open (and their sessions alive); ends the streams whose session ended. */
   private beat(): void {
-    for (const [client, sessionLives] of this.clients) {
+    for (const [client, { sessionLives }] of this.clients) {
       if (!sessionLives()) {
         client.end();
         this.clients.delete(client);
-        this.approving.delete(client);
       } else if (!client.writableEnded) client.write(': keep-alive\n\n');
     }
   }

@@ -77,8 +77,7 @@ export class SessionKeeper {
     for (const [candidate, link] of this.links) {
       if (!sameSecret(token, candidate)) continue;
       this.links.delete(candidate);
-      const secret = this.openSession(link.origin);
-      const { id, proofKey } = this.find(secret)!;
+      const { secret, id, proofKey } = this.newSession(link.origin);
       return { secret, id, proofKey, origin: link.origin };
     }
     return undefined;
@@ -89,6 +88,10 @@ export class SessionKeeper {
    * and hands the secret to its windows in a header. Bounded like every other session.
    */
   openSession(origin: LinkOrigin): string {
+    return this.newSession(origin).secret;
+  }
+
+  private newSession(origin: LinkOrigin): Session {
     this.dropExpired();
     const now = this.clock.now();
     const session: Session = {
@@ -104,7 +107,7 @@ export class SessionKeeper {
       this.sessions.sort((a, b) => a.lastSeen - b.lastSeen);
       this.sessions.shift();
     }
-    return session.secret;
+    return session;
   }
 
   /** Whether a session secret still opens anything (without counting as a use). */
