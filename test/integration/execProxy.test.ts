@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmod, copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -9,8 +10,10 @@ import { writeConfig, type TestBroker } from '../support/broker.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { startProxiedCluster, type ProxiedCluster, type TokenUser } from '../support/proxiedCluster.js';
+import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM } from '../support/repo.js';
 import { run } from '../support/run.js';
+import { buildSigningOracle, type OracleAttack } from '../support/signingOracle.js';
 import { privateKeyExposure } from '../support/softhsm.js';
 import { type TempHome } from '../support/tempHome.js';
 
@@ -274,6 +277,90 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     const audit = await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8');
     expect(audit).toMatch(/"signature":\{"token":"[^"]+","scheme":"ecdsa_sha256"\}/);
   });
+
+  // Security review 3, C3 (ii) and the acceptance of its fix: the worst case, a program that has
+  // the proxy's control channel (pidfd_getfd; only with ptrace rights over the non-dumpable
+  // proxy, so root here) and reads everything the user can. It asks the broker to sign its own
+  // handshakes. The broker signs for the profile's cluster, and for no other server, even one
+  // that trusts the same CA, whether the program shows that server's handshake or lies.
+  it.skipIf(process.getuid?.() !== 0)(
+    "security review 3, C3 (ii): a program on the proxy's control channel gets no signature for another mTLS server trusting the same CA",
+    async () => {
+      const dir = await mkdtemp(path.join(home.dir, 'oracle-'));
+      const oracle = await buildSigningOracle(dir);
+      const other = await createTestPki(path.join(dir, 'other'));
+      const authenticated: string[] = [];
+      const portal = https.createServer(
+        {
+          cert: other.serverCertPem,
+          key: other.serverKeyPem,
+          ca: cluster.pki.caPem,
+          requestCert: true,
+          rejectUnauthorized: true,
+        },
+        (request, response) => {
+          const subject = (request.socket as tls.TLSSocket).getPeerCertificate().subject;
+          authenticated.push(String(subject?.CN));
+          response.end(`portal: welcome ${String(subject?.CN)}`);
+        },
+      );
+      await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
+      const portalUrl = `https://127.0.0.1:${(portal.address() as net.AddressInfo).port}/whoami`;
+      try {
+        for (const context of ['prod-p256', 'prod-rsa-tls12'])
+          expect((await kubectl(['auth', 'whoami', '--context', context])).code).toBe(0);
+        const { pid } = JSON.parse((await cli(['proxy', 'status', '-o', 'json'])).stdout) as { pid: number };
+        const certFile = (label: string) => path.join(home.dir, 'certs', `${label}.crt`);
+        const attack = (more: Partial<OracleAttack> & Pick<OracleAttack, 'url' | 'caFile'>) =>
+          oracle({ pid, profile: 'prod-p256', certFile: certFile('tls-p256'), ...more });
+        const clusterNamespace = `${cluster.api.url}/api/v1/namespaces/default`;
+
+        // The control: the borrowed channel works, and the broker signs for the cluster (the real
+        // kube-apiserver sees bob, who may not read the namespace).
+        const own = await attack({ url: clusterNamespace, caFile: cluster.pki.caCertPath });
+        expect(own, JSON.stringify(own)).toMatchObject({ status: 403, body: expect.stringMatching(/User \\"bob\\"/) });
+        const own12 = await attack({
+          profile: 'prod-rsa-tls12',
+          certFile: certFile('tls-rsa12'),
+          url: clusterNamespace,
+          caFile: cluster.pki.caCertPath,
+          tls12: true,
+        });
+        expect(own12, JSON.stringify(own12)).toMatchObject({
+          status: 403,
+          body: expect.stringMatching(/User \\"dave\\"/),
+        });
+
+        // The portal, honestly shown: TLS 1.3 and 1.2.
+        const honest = await attack({ url: portalUrl, caFile: other.caCertPath });
+        expect(honest.refusal).toMatch(
+          /refused to sign a TLS 1.3 handshake for profile "prod-p256": the server certificate does not chain/,
+        );
+        const honest12 = await attack({
+          profile: 'prod-rsa-tls12',
+          certFile: certFile('tls-rsa12'),
+          url: portalUrl,
+          caFile: other.caCertPath,
+          tls12: true,
+        });
+        expect(honest12.refusal).toMatch(/refused to sign a TLS 1.2 handshake .*does not chain/);
+        // The portal, with the cluster's genuine handshake as the evidence.
+        const lying = await attack({
+          url: portalUrl,
+          caFile: other.caCertPath,
+          evidenceFrom: { url: cluster.api.url, caFile: cluster.pki.caCertPath },
+        });
+        expect(lying.refusal).toMatch(/not the transcript of this handshake/);
+        expect(authenticated).toEqual([]);
+        expect([honest, honest12, lying].every((result) => result.status === undefined)).toBe(true);
+        // The proxy, stopped and resumed by the attack, still serves kubectl.
+        expect((await kubectl(['auth', 'whoami', '--context', 'prod-p256'])).code).toBe(0);
+      } finally {
+        portal.close();
+      }
+    },
+    240_000,
+  );
 
   it('a proxy port another program holds: kubectl is told which and what to do, and kubecred doctor names it', async () => {
     const squatter = net.createServer((socket) => socket.end('HTTP/1.1 200 OK\r\n\r\n'));

@@ -9,7 +9,7 @@ import {
   type TokenKeyType,
 } from '../secrets/pkcs11/signaturePlan.js';
 import type { ProxyProcess } from './proxyProcess.js';
-import { tls12ServerRefusal } from './tls12ServerBinding.js';
+import { tls12ServerRefusal, tls13Evidence, tls13ServerRefusal } from './handshakeBinding.js';
 
 /** A profile kubectl reaches through the proxy: where the listener is, where the cluster is, which key signs. */
 export interface ProxiedProfile {
@@ -318,12 +318,16 @@ export class ProxySupervisor {
       );
     const signed = Buffer.from(String(message.message ?? ''), 'base64');
     const plan = planSignature(String(message.scheme), signed, listener.keyType, listener.profile.tlsVersion);
-    // A 1.2 transcript shows the server: sign only a handshake with this profile's cluster.
-    const refusal = listener.profile.tlsVersion === '1.2' ? tls12ServerRefusal(signed, listener.profile) : undefined;
+    // Sign only a handshake with this profile's cluster: a 1.2 transcript shows the server; for
+    // 1.3 the proxy hands over the handshake, which the broker decrypts and hashes itself.
+    const tls12 = listener.profile.tlsVersion === '1.2';
+    const refusal = tls12
+      ? tls12ServerRefusal(signed, listener.profile)
+      : tls13ServerRefusal(tls13Evidence(message.handshake), signed, listener.profile);
     if (refusal)
       throw new BrokerError(
         'denied',
-        `refused to sign a TLS 1.2 handshake for profile "${listener.profile.name}": ${refusal}`,
+        `refused to sign a TLS ${tls12 ? '1.2' : '1.3'} handshake for profile "${listener.profile.name}": ${refusal}`,
         'check proxy.server, proxy.caFile and proxy.tlsServerName of the profile in config.yaml',
       );
     const { token, label, name } = listener.profile;

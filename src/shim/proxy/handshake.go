@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"kubecred.dev/shim/handshakelog"
 )
 
 // The signature budget. A token signature can cost a touch or a PIN prompt, and one C_Sign at
@@ -189,8 +191,18 @@ func (u *upstream) handshake(ctx context.Context, network, addr string, protocol
 	config := u.tls.Clone()
 	config.NextProtos = protocols
 	a := &attempt{}
-	conn := tls.Client(tracked, config)
-	if err := conn.HandshakeContext(context.WithValue(ctx, attemptKey{}, a)); err != nil {
+	transport := tracked
+	if !u.route.tls12 {
+		a.log = handshakelog.New(tracked)
+		config.KeyLogWriter = a.log.KeyLog()
+		transport = a.log
+	}
+	conn := tls.Client(transport, config)
+	err = conn.HandshakeContext(context.WithValue(ctx, attemptKey{}, a))
+	if a.log != nil {
+		a.log.Stop()
+	}
+	if err != nil {
 		_ = conn.Close()
 		if refusal := a.refusal.Load(); refusal != nil {
 			return nil, refusal

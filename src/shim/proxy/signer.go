@@ -17,8 +17,10 @@ import (
 // How long a handshake waits for the broker's signature: a PIN prompt can be on screen.
 const signTimeout = 2 * time.Minute
 
-// askFunc asks the broker to sign message with the profile's token key.
-type askFunc func(ctx context.Context, scheme string, message []byte) ([]byte, error)
+// askFunc asks the broker to sign message with the profile's token key. handshake is what the
+// broker needs to see that a TLS 1.3 handshake is with the profile's cluster (nil for TLS 1.2,
+// whose message is the transcript itself).
+type askFunc func(ctx context.Context, scheme string, message []byte, handshake map[string]string) ([]byte, error)
 
 // remoteSigner is the token's key as crypto/tls sees it: every signature is asked of the
 // broker, which signs on the token. It is a crypto.MessageSigner, so crypto/tls hands over the
@@ -27,6 +29,8 @@ type remoteSigner struct {
 	ctx    context.Context // the handshake's: a revoke or a closed pipe ends the wait
 	public crypto.PublicKey
 	ask    askFunc
+	// handshake is the evidence of the handshake being signed for; nil for TLS 1.2.
+	handshake func() map[string]string
 	// refusal keeps the broker's answer: crypto/tls flattens a signer's error into a string,
 	// and kubectl should see the broker's status code and words.
 	refusal *atomic.Pointer[brokerError]
@@ -45,7 +49,11 @@ func (s *remoteSigner) SignMessage(_ io.Reader, message []byte, opts crypto.Sign
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, signTimeout)
 	defer cancel()
-	signature, err := s.ask(ctx, scheme, message)
+	var handshake map[string]string
+	if s.handshake != nil {
+		handshake = s.handshake()
+	}
+	signature, err := s.ask(ctx, scheme, message, handshake)
 	if err != nil {
 		var refusal *brokerError
 		if errors.As(err, &refusal) && s.refusal != nil {
@@ -117,8 +125,12 @@ func verifySignature(public crypto.PublicKey, opts crypto.SignerOpts, message, s
 
 // brokerAsk is a profile's line to the broker's sign request over the control channel.
 func brokerAsk(ctl *controller, profile string) askFunc {
-	return func(ctx context.Context, scheme string, message []byte) ([]byte, error) {
-		raw, err := ctl.call(ctx, "sign", map[string]any{"profile": profile, "scheme": scheme, "message": base64.StdEncoding.EncodeToString(message)})
+	return func(ctx context.Context, scheme string, message []byte, handshake map[string]string) ([]byte, error) {
+		request := map[string]any{"profile": profile, "scheme": scheme, "message": base64.StdEncoding.EncodeToString(message)}
+		if handshake != nil {
+			request["handshake"] = handshake
+		}
+		raw, err := ctl.call(ctx, "sign", request)
 		if err != nil {
 			return nil, err
 		}

@@ -51,7 +51,7 @@ func TestSchemeNamesFollowKeyAndOptions(t *testing.T) {
 
 // crypto/tls must never reach the digest path: the broker needs the message to check it.
 func TestSignWithADigestIsRefused(t *testing.T) {
-	s := &remoteSigner{ctx: context.Background(), public: &testRSAKey.PublicKey, ask: func(context.Context, string, []byte) ([]byte, error) {
+	s := &remoteSigner{ctx: context.Background(), public: &testRSAKey.PublicKey, ask: func(context.Context, string, []byte, map[string]string) ([]byte, error) {
 		t.Fatal("the broker was asked")
 		return nil, nil
 	}}
@@ -66,7 +66,7 @@ func TestSignMessageSendsTheWholeMessageAndConvertsECDSA(t *testing.T) {
 	message := append(append([]byte(nil), clientVerifyPrefix...), bytes.Repeat([]byte{7}, 48)...)
 	var askedScheme string
 	var askedMessage []byte
-	s := &remoteSigner{ctx: context.Background(), public: &key.PublicKey, ask: func(_ context.Context, scheme string, m []byte) ([]byte, error) {
+	s := &remoteSigner{ctx: context.Background(), public: &key.PublicKey, ask: func(_ context.Context, scheme string, m []byte, _ map[string]string) ([]byte, error) {
 		askedScheme, askedMessage = scheme, m
 		return tokenSign(key, scheme, m)
 	}}
@@ -89,7 +89,7 @@ func TestSignMessageSendsTheWholeMessageAndConvertsECDSA(t *testing.T) {
 func TestSignMessageRefusesAWrongPSSSalt(t *testing.T) {
 	message := append(append([]byte(nil), clientVerifyPrefix...), bytes.Repeat([]byte{1}, 32)...)
 	for _, salt := range []int{0, rsa.PSSSaltLengthAuto} {
-		s := &remoteSigner{ctx: context.Background(), public: &testRSAKey.PublicKey, ask: func(_ context.Context, _ string, m []byte) ([]byte, error) {
+		s := &remoteSigner{ctx: context.Background(), public: &testRSAKey.PublicKey, ask: func(_ context.Context, _ string, m []byte, _ map[string]string) ([]byte, error) {
 			digest := crypto.SHA256.New()
 			digest.Write(m)
 			return rsa.SignPSS(rand.Reader, testRSAKey, crypto.SHA256, digest.Sum(nil), &rsa.PSSOptions{SaltLength: salt})
@@ -102,7 +102,7 @@ func TestSignMessageRefusesAWrongPSSSalt(t *testing.T) {
 
 func TestSignMessageRefusesDERFromTheBroker(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	s := &remoteSigner{ctx: context.Background(), public: &key.PublicKey, ask: func(_ context.Context, _ string, m []byte) ([]byte, error) {
+	s := &remoteSigner{ctx: context.Background(), public: &key.PublicKey, ask: func(_ context.Context, _ string, m []byte, _ map[string]string) ([]byte, error) {
 		digest := crypto.SHA256.New()
 		digest.Write(m)
 		return ecdsa.SignASN1(rand.Reader, key, digest.Sum(nil)) // DER, not what PKCS#11 gives
@@ -116,7 +116,7 @@ func TestSignMessageRefusesDERFromTheBroker(t *testing.T) {
 // beside it for the error handler.
 func TestSignMessageKeepsTheBrokerRefusal(t *testing.T) {
 	var kept atomic.Pointer[brokerError]
-	s := &remoteSigner{ctx: context.Background(), public: &testRSAKey.PublicKey, refusal: &kept, ask: func(context.Context, string, []byte) ([]byte, error) {
+	s := &remoteSigner{ctx: context.Background(), public: &testRSAKey.PublicKey, refusal: &kept, ask: func(context.Context, string, []byte, map[string]string) ([]byte, error) {
 		return nil, &brokerError{message: "wrong PIN for token card: run the command again", status: 401}
 	}}
 	_, err := s.SignMessage(rand.Reader, []byte("m"), &rsa.PSSOptions{Hash: crypto.SHA256})

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"kubecred.dev/shim/handshakelog"
 )
 
 // upstreamSettings is the real cluster of a profile, and the token certificate to show it.
@@ -211,6 +213,9 @@ func (u *upstream) clientCertificate(info *tls.CertificateRequestInfo) (*tls.Cer
 	signer := &remoteSigner{ctx: info.Context(), public: u.route.leaf.PublicKey, ask: u.ask}
 	if a, ok := info.Context().Value(attemptKey{}).(*attempt); ok {
 		signer.refusal = &a.refusal
+		if a.log != nil {
+			signer.handshake = func() map[string]string { return a.log.Evidence(u.route.chain) }
+		}
 	}
 	certificate := &tls.Certificate{Certificate: u.route.chain, Leaf: u.route.leaf, PrivateKey: signer}
 	if _, rsaKey := u.route.leaf.PublicKey.(*rsa.PublicKey); rsaKey && u.route.tls12 {
@@ -220,8 +225,11 @@ func (u *upstream) clientCertificate(info *tls.CertificateRequestInfo) (*tls.Cer
 	return certificate, nil
 }
 
-// attempt carries one handshake's broker refusal from the signer back to the dialer.
-type attempt struct{ refusal atomic.Pointer[brokerError] }
+// attempt carries one handshake's record to the signer, and the broker's refusal back to the dialer.
+type attempt struct {
+	refusal atomic.Pointer[brokerError]
+	log     *handshakelog.Log // TLS 1.3 only
+}
 type attemptKey struct{}
 
 func (u *upstream) rewrite(r *httputil.ProxyRequest) {

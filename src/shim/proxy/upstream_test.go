@@ -174,7 +174,7 @@ func TestNewConnectionsResumeWithTheSessionCache(t *testing.T) {
 	for _, cacheSize := range []int{sessionCacheSize, 0} {
 		signs := 0
 		var mu sync.Mutex
-		ask := func(_ context.Context, scheme string, message []byte) ([]byte, error) {
+		ask := func(_ context.Context, scheme string, message []byte, _ map[string]string) ([]byte, error) {
 			mu.Lock()
 			signs++
 			mu.Unlock()

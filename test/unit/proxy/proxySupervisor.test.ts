@@ -1,18 +1,40 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError } from '../../../src/main/core/brokerError.js';
 import { ControlChannel, type RequestHandler } from '../../../src/main/proxy/controlChannel.js';
 import type { ProxyProcess } from '../../../src/main/proxy/proxyProcess.js';
 import { ProxySupervisor, type LocalCa, type ProxyDeps } from '../../../src/main/proxy/proxySupervisor.js';
 import type { SignaturePlan } from '../../../src/main/secrets/pkcs11/signaturePlan.js';
+import { readTls13Transcript } from '../../../src/main/secrets/pkcs11/tls13Transcript.js';
+import { createTestPki, type TestPki } from '../../support/pki.js';
+import { recordTls13Handshake } from '../../support/tls13Handshake.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const CLIENT_VERIFY = Buffer.concat([
+const CLIENT_VERIFY_PREFIX = Buffer.concat([
   Buffer.alloc(64, 0x20),
   Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'),
-  Buffer.alloc(32, 1),
 ]);
+// A real TLS 1.3 handshake with the profile's cluster: the broker signs for no other.
+let cluster: TestPki;
+let CLIENT_VERIFY: Buffer;
+let HANDSHAKE: Record<string, string>;
+let pkiDir: string;
+beforeAll(async () => {
+  pkiDir = await mkdtemp(path.join(os.tmpdir(), 'kc-supervisor-'));
+  cluster = await createTestPki(pkiDir);
+  const { evidence } = await recordTls13Handshake({
+    server: { certPem: cluster.serverCertPem, keyPem: cluster.serverKeyPem },
+    clientCa: cluster.caPem,
+    client: { certPem: cluster.clientCertPem, keyPem: cluster.clientKeyPem },
+  });
+  CLIENT_VERIFY = Buffer.concat([CLIENT_VERIFY_PREFIX, readTls13Transcript(evidence).clientVerifyHash]);
+  HANDSHAKE = Object.fromEntries(Object.entries(evidence).map(([name, bytes]) => [name, bytes.toString('base64')]));
+}, 60_000);
+afterAll(() => rm(pkiDir, { recursive: true, force: true }));
 
 /** A stand-in kubecred-proxy: answers the broker's requests as the real one does, and can ask the broker to sign. */
 function fakeProxy() {
@@ -77,7 +99,14 @@ function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
     logger,
     ...more,
   };
-  const profile = { name: 'prod', port: 47011, server: 'https://k8s.example:6443', token: 'card', label: 'tls' };
+  const profile = {
+    name: 'prod',
+    port: 47011,
+    server: 'https://127.0.0.1:6443',
+    caPem: cluster.caPem,
+    token: 'card',
+    label: 'tls',
+  };
   return {
     supervisor: new ProxySupervisor(deps),
     proxy,
@@ -114,7 +143,12 @@ describe("the broker's supervision of kubecred-proxy", () => {
     expect(proxy.requests[1]).toMatchObject({
       profile: 'prod',
       port: 47011,
-      upstream: { server: 'https://k8s.example:6443', certificateChainPem: 'TOKEN CERT', keyType: 'rsa', caPem: null },
+      upstream: {
+        server: 'https://127.0.0.1:6443',
+        certificateChainPem: 'TOKEN CERT',
+        keyType: 'rsa',
+        caPem: cluster.caPem,
+      },
     });
   });
 
@@ -127,6 +161,7 @@ describe("the broker's supervision of kubecred-proxy", () => {
       profile: 'prod',
       scheme: 'rsa_pss_sha256',
       message: CLIENT_VERIFY.toString('base64'),
+      handshake: HANDSHAKE,
     });
     expect(answer).toEqual({ signature: Buffer.from('signature').toString('base64') });
     expect(signed[0]).toMatchObject({
@@ -138,6 +173,11 @@ describe("the broker's supervision of kubecred-proxy", () => {
       proxy.sign({ profile: 'other', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') }),
     ).rejects.toThrow('a profile it does not serve');
     await expect(
+      proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') }),
+    ).rejects.toThrow(
+      'refused to sign a TLS 1.3 handshake for profile "prod": kubecred-proxy sent no handshake to check',
+    );
+    await expect(
       proxy.sign({
         profile: 'prod',
         scheme: 'rsa_pss_sha256',
@@ -146,7 +186,12 @@ describe("the broker's supervision of kubecred-proxy", () => {
     ).rejects.toThrow('not a TLS 1.3 client CertificateVerify');
     pull();
     await expect(
-      proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') }),
+      proxy.sign({
+        profile: 'prod',
+        scheme: 'rsa_pss_sha256',
+        message: CLIENT_VERIFY.toString('base64'),
+        handshake: HANDSHAKE,
+      }),
     ).rejects.toMatchObject({ code: 'token-unavailable' });
     await expect
       .poll(() =>
@@ -164,7 +209,7 @@ describe("the broker's supervision of kubecred-proxy", () => {
     const { supervisor, proxy, profile, signed, audited } = setup(undefined, { profilesNow: async () => configured });
     await supervisor.credential(profile);
     await supervisor.credential({ ...profile, name: 'stage', port: 47012 });
-    const verify = { scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') };
+    const verify = { scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64'), handshake: HANDSHAKE };
     await proxy.sign({ profile: 'prod', ...verify });
     expect(audited).toEqual([{ profile: 'prod', token: 'card', scheme: 'rsa_pss_sha256' }]);
 

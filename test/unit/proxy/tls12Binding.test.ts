@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tls12ServerRefusal } from '../../../src/main/proxy/tls12ServerBinding.js';
+import { tls12ServerRefusal } from '../../../src/main/proxy/handshakeBinding.js';
 import { createTestPki, type TestPki } from '../../support/pki.js';
 
 const handshake = (type: number, body: Buffer) =>
