@@ -1,4 +1,5 @@
 import { X509Certificate, constants, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { tls12ServerCertificates } from '../secrets/pkcs11/tls12Transcript.js';
@@ -40,7 +41,7 @@ export function tls13ServerRefusal(
   signed: Buffer,
   profile: BoundProfile,
 ): string | undefined {
-  if (!evidence) return 'kubecred-proxy sent no handshake to check';
+  if (!evidence) return 'kubecred-proxy sent no readable handshake to check';
   let transcript;
   try {
     transcript = readTls13Transcript(evidence);
@@ -64,14 +65,18 @@ export function tls13ServerRefusal(
   return undefined;
 }
 
-/** The evidence a sign request carries, or undefined when a field is missing or not base64. */
+// kubecred-proxy keeps at most 256 KiB of a handshake; base64 makes that about 350 KB.
+const MAX_EVIDENCE_FIELD = 360_000;
+
+/** The evidence a sign request carries, or undefined when a field is missing, too long or not base64. */
 export function tls13Evidence(value: unknown): Tls13Evidence | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const fields = value as Record<string, unknown>;
   const decoded: Record<string, Buffer> = {};
   for (const name of ['sent', 'received', 'serverSecret', 'clientCertificate']) {
     const text = fields[name];
-    if (typeof text !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+    if (typeof text !== 'string' || text.length > MAX_EVIDENCE_FIELD || !/^[A-Za-z0-9+/]*={0,2}$/.test(text))
+      return undefined;
     decoded[name] = Buffer.from(text, 'base64');
   }
   return decoded as unknown as Tls13Evidence;
@@ -133,10 +138,12 @@ function issued(issuer: X509Certificate, subject: X509Certificate): boolean {
   }
 }
 
+// Where Linux distributions keep the system's CA bundle, which kubecred-proxy (Go) trusts
+// without a proxy.caFile; Node's own roots lack a company's CA added to it.
+const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'];
+
 function pemCertificates(caPem: string | undefined): X509Certificate[] {
-  const blocks = caPem
-    ? (caPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [])
-    : rootCertificates;
+  const blocks = caPem ? pemBlocks(caPem) : [...rootCertificates, ...systemBundle()];
   return blocks.flatMap((pem) => {
     try {
       return [new X509Certificate(pem)];
@@ -144,4 +151,20 @@ function pemCertificates(caPem: string | undefined): X509Certificate[] {
       return [];
     }
   });
+}
+
+function pemBlocks(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+function systemBundle(): string[] {
+  for (const file of [process.env.SSL_CERT_FILE, ...SYSTEM_BUNDLES]) {
+    if (!file) continue;
+    try {
+      return pemBlocks(readFileSync(file, 'utf8'));
+    } catch {
+      // the next place
+    }
+  }
+  return [];
 }

@@ -175,7 +175,7 @@ describe("the broker's supervision of kubecred-proxy", () => {
     await expect(
       proxy.sign({ profile: 'prod', scheme: 'rsa_pss_sha256', message: CLIENT_VERIFY.toString('base64') }),
     ).rejects.toThrow(
-      'refused to sign a TLS 1.3 handshake for profile "prod": kubecred-proxy sent no handshake to check',
+      'refused to sign a TLS 1.3 handshake for profile "prod": kubecred-proxy sent no readable handshake to check',
     );
     await expect(
       proxy.sign({

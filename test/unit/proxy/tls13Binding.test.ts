@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tls13ServerRefusal } from '../../../src/main/proxy/handshakeBinding.js';
+import { tls13Evidence, tls13ServerRefusal } from '../../../src/main/proxy/handshakeBinding.js';
 import { readTls13Transcript, type Tls13Evidence } from '../../../src/main/secrets/pkcs11/tls13Transcript.js';
 import { createTestPki, type TestPki } from '../../support/pki.js';
 import { recordTls13Handshake, type HandshakeOptions } from '../../support/tls13Handshake.js';
@@ -100,7 +100,18 @@ describe("a TLS 1.3 handshake is signed only when it is with the profile's clust
   it('refuses evidence that is missing, tampered with or garbage, with words and without throwing', async () => {
     const { evidence } = await recordTls13Handshake(withServer(cluster));
     const signed = signedFor(evidence);
-    expect(tls13ServerRefusal(undefined, signed, profile())).toMatch(/no handshake/);
+    expect(tls13ServerRefusal(undefined, signed, profile())).toMatch(/no readable handshake/);
+    // What the control channel carries: base64 fields, bounded, all four of them.
+    const wire = Object.fromEntries(Object.entries(evidence).map(([name, bytes]) => [name, bytes.toString('base64')]));
+    expect(tls13ServerRefusal(tls13Evidence(wire), signed, profile())).toBeUndefined();
+    for (const broken of [
+      { ...wire, sent: 'A'.repeat(400_000) },
+      { ...wire, received: '%%' },
+      { ...wire, serverSecret: 7 },
+      'x',
+      null,
+    ])
+      expect(tls13Evidence(broken)).toBeUndefined();
     const flipped = Buffer.from(evidence.received);
     flipped[flipped.length - 40]! ^= 1;
     const cases: Array<[Partial<Tls13Evidence>, RegExp]> = [

@@ -33,6 +33,9 @@ const APPLICATION_DATA = 23;
 const MESSAGE_HASH = 254;
 const TLS13 = 0x0304;
 const MAX_RECORD = (1 << 14) + 256;
+// A server's messages to its Finished take a handful of records, a long chain a few more; a
+// bound keeps a made-up handshake of many tiny records from costing the broker quadratic time.
+const MAX_HANDSHAKE_RECORDS = 64;
 // RFC 8446, 4.1.3: a ServerHello with this random is a HelloRetryRequest.
 const RETRY_RANDOM = Buffer.from('cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c', 'hex');
 // RFC 8446, 4.4.1: after the server's Finished, before the client's Certificate: the messages the
@@ -186,6 +189,8 @@ export function openHandshake(bytes: Buffer, secret: Buffer, cipherSuite: number
   let sequence = 0;
   for (const record of encrypted) {
     if (record.type === CHANGE_CIPHER_SPEC) continue;
+    if (sequence === MAX_HANDSHAKE_RECORDS)
+      throw new TranscriptError('the handshake takes more records than a server sends');
     if (record.type !== APPLICATION_DATA || record.payload.length < 17)
       throw new TranscriptError('a record TLS 1.3 does not send during the handshake');
     const inner = open(suite, key, iv, sequence++, record);
