@@ -9,7 +9,13 @@ import type { BrokerUi } from './core/uiPorts.js';
 import type { BrokerServices } from './broker/brokerServices.js';
 import { addProfile, readProfile, removeProfile, updateProfile, updateToken } from './config/configEditor.js';
 import { loadConfig } from './config/configLoader.js';
-import { autostartEnabled, daemonAutostart, setAutostart, type AutostartCommand } from './platform/autostart.js';
+import {
+  autostartEnabled,
+  autostartFile,
+  daemonAutostart,
+  setAutostart,
+  type AutostartCommand,
+} from './platform/autostart.js';
 import { currentPlatformEnv } from './platform/paths.js';
 import { nativeShimPath, nodeCliPath } from './platform/shimLocation.js';
 import { brokerImportService } from './kubeconfig/brokerImportService.js';
@@ -70,6 +76,8 @@ export function promptingUi(
 export interface LoginItem {
   enabled(): Promise<boolean>;
   set(enabled: boolean): Promise<void>;
+  /** Where the setting is written, in the user's words: shown when it is turned on. */
+  readonly where?: string;
 }
 
 export interface BrokerWebUiOptions {
@@ -193,6 +201,7 @@ export function xdgLoginItem(
   return {
     enabled: () => autostartEnabled(currentPlatformEnv()),
     set: (enabled) => setAutostart(enabled, command, currentPlatformEnv()),
+    where: autostartFile(currentPlatformEnv()),
   };
 }
 
@@ -202,7 +211,7 @@ async function readPreferences(paths: KubecredPaths, loginItem: LoginItem): Prom
   const config = loaded.ok ? loaded.config : { profiles: [], tokens: [] };
   let startAtLogin: Preferences['startAtLogin'];
   try {
-    startAtLogin = { enabled: await loginItem.enabled() };
+    startAtLogin = { enabled: await loginItem.enabled(), ...(loginItem.where ? { where: loginItem.where } : {}) };
   } catch (error) {
     const e = error as { message: string; hint?: string };
     startAtLogin = { enabled: false, problem: e.hint ? `${e.message}: ${e.hint}` : e.message };

@@ -12,6 +12,8 @@ export interface FieldSpec {
   readonly placeholder?: string;
   /** A secret: typed hidden, sent to the secret store, never shown back. */
   readonly secret?: boolean;
+  /** A PEM file picked from disk and read in the page (a certificate, a key): never typed or shown. */
+  readonly file?: boolean;
 }
 
 export const PROVIDER_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]>> = {
@@ -65,10 +67,14 @@ export const OPTIONAL_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]
 
 /**
  * The secrets a provider reads from its store, offered in the edit form (the broker refuses any
- * other field). Certificates and keys of a static profile are PEM files: kubecred secret set.
+ * other field). A static profile's certificate and key are PEM files, picked rather than pasted.
  */
 export const SECRET_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]>> = {
-  static: [{ key: 'token', label: 'Bearer token', secret: true }],
+  static: [
+    { key: 'token', label: 'Bearer token', secret: true },
+    { key: 'client-certificate', label: 'Client certificate (PEM file)', secret: true, file: true },
+    { key: 'client-key', label: 'Client key (PEM file)', secret: true, file: true },
+  ],
   exec: [],
   oidc: [{ key: 'client-secret', label: 'Client secret (confidential clients only)', secret: true }],
   keystone: [

@@ -198,22 +198,30 @@ describe('headless web UI in chromium', () => {
     await expect.poll(() => page.locator('[data-login="lab"]').count()).toBe(0);
   });
 
-  it("preferences: approval policy, PIN grace (with the broker's complaint) and start at login", async () => {
+  it("preferences: approval policy, PIN grace (with the broker's complaint) and start at login, each saying it was saved", async () => {
     await open('Settings');
     await page.locator('[data-approval="prod"] select').selectOption('always');
     await expect.poll(() => fake.calls).toContain('update prod {"approval":"always"}');
+    await expect.poll(() => page.locator('[data-approval="prod"] [role="status"]').innerText()).toBe('✓ Saved');
+    // One saving model: a PIN grace is written when the field is left (or on Enter), no Save button.
     const grace = page.locator('[data-pin-grace="yubikey"]');
+    expect(await grace.locator('button').count()).toBe(0);
     await grace.locator('input').fill('soon');
-    await grace.locator('button', { hasText: 'Save' }).click();
-    await expect.poll(() => page.locator('.preferences [role="alert"]').innerText()).toContain('pinGrace');
+    await grace.locator('input').press('Enter');
+    await expect.poll(() => grace.locator('[role="status"]').innerText()).toContain('pinGrace');
+    expect(await grace.locator('input').getAttribute('aria-invalid')).toBe('true');
     await grace.locator('input').fill('1h');
-    await grace.locator('button', { hasText: 'Save' }).click();
+    await grace.locator('input').blur();
     await expect.poll(() => fake.calls).toContain('token yubikey {"pinGrace":"1h"}');
     await expect.poll(() => page.locator('[data-pin-grace="yubikey"] input').inputValue()).toBe('1h');
+    await expect.poll(() => grace.locator('[role="status"]').innerText()).toBe('✓ Saved');
     const startAtLogin = page.locator('.start-at-login input');
     await startAtLogin.click();
     await expect.poll(() => fake.calls).toContain('start-at-login true');
     await expect.poll(() => startAtLogin.isChecked()).toBe(true);
+    await expect
+      .poll(() => page.locator('.pref-line [role="status"]').innerText())
+      .toMatch(/^✓ Kubecred will start at login/);
     await shot('preferences');
     await open('Profiles');
   });

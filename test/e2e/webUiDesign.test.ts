@@ -255,6 +255,16 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     expect(buttons).toEqual(['Log out', 'Edit…', 'Remove…']);
     await axeClean();
     await shot('profile-detail');
+    // New-user round 3, N14: removing says which contexts it breaks before it does.
+    await detail.getByRole('button', { name: 'Remove…' }).click();
+    const confirm = detail.getByRole('group', { name: 'remove prod?' });
+    expect(await confirm.innerText()).toMatch(
+      /Remove prod from config\.yaml, with its secrets\?\s+Contexts prod-eu, prod-us of your kubeconfig use it: kubectl will fail there/,
+    );
+    await axeClean();
+    await shot('profile-remove-confirm');
+    await confirm.getByRole('button', { name: 'Keep' }).click();
+    await confirm.waitFor({ state: 'detached' });
     await detail.getByRole('button', { name: 'Log out' }).click();
     await expect.poll(() => fake.calls).toContain('logout prod');
 
@@ -422,7 +432,7 @@ describe('the main window as a product (issue 16), at 800x600', () => {
     expect(Math.abs(box.y + box.height / 2 - (words.y + words.height / 2))).toBeLessThan(6);
     expect(words.x - (box.x + box.width)).toBeLessThan(24);
     const row = prefs.locator('[data-approval="prod"]');
-    const name = (await row.locator('span').boundingBox())!;
+    const name = (await row.locator('label').boundingBox())!;
     const select = (await row.locator('select').boundingBox())!;
     expect(select.x - (name.x + name.width)).toBeLessThan(200);
     expect(Math.abs(name.y + name.height / 2 - (select.y + select.height / 2))).toBeLessThan(6);

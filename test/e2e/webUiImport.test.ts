@@ -65,9 +65,11 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-move="deployer"]').waitFor({ timeout: 10_000 });
     expect(await wizard.locator('[data-move="deployer"]').innerText()).toMatch(
-      /deployer\s+becomes a\s+static\s+profile named\s+deployer\s+into the secret store: token/,
+      /deployer\s+becomes a\s+static\s+profile named\s+deployer\s+into the secret store:\s+token/,
     );
     expect(await wizard.locator('[data-move="file-token"]').count()).toBe(1);
+    // The diff waits behind its summary, as a person who checks each line opens it.
+    await wizard.getByText(/line by line \(values hidden\)/).click();
     const diff = await wizard.locator('pre[aria-label="kubeconfig diff"]').innerText();
     expect(diff).toMatch(/^-\s+token: <redacted> # do not share$/m);
     expect(diff).toMatch(/^\+\s+command: \S+kubecred-shim$/m);
@@ -82,7 +84,7 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     const done = wizard.locator('[aria-label="import done"]');
     await done.waitFor({ timeout: 15_000 });
     expect(await done.innerText()).toMatch(
-      /Moved 2 users into Kubecred: deployer, file-token\.[\s\S]*still holds the old credentials: once kubectl works, kubecred import --prune-backups deletes it\.[\s\S]*To take this import back: kubecred import --undo[\s\S]*safe to delete: \S+deployer\.token/,
+      /Moved 2 users into Kubecred[\s\S]*New profiles: deployer, file-token\.[\s\S]*still holds the old credentials: once kubectl works, kubecred import --prune-backups deletes it\.[\s\S]*To take this import back: kubecred import --undo[\s\S]*safe to delete: \S+deployer\.token/,
     );
     await page.screenshot({ path: path.join(SHOTS, 'webui-import-done.png'), fullPage: true });
     const text = await readFile(kubeconfig, 'utf8');

@@ -34,8 +34,8 @@ const NOTHING_TO_MOVE: ImportPreview = {
 };
 
 /** A broker stand-in in every state the new-user walk met: each profile kind, each prompt, a failed request. */
-function lookPorts() {
-  const profiles: ProfileSummary[] = [
+function lookPorts(crowd?: { profiles: ProfileSummary[]; preview: ImportPreview }) {
+  const profiles: ProfileSummary[] = crowd?.profiles ?? [
     { name: 'ci', provider: 'static', state: 'idle', expiresAt: null, lastError: null },
     { name: 'aks', provider: 'exec', state: 'ready', expiresAt: inMinutes(50), lastError: null },
     {
@@ -103,7 +103,7 @@ function lookPorts() {
     tokens: [{ name: 'yubikey', pinGrace: '15m' }],
     startAtLogin: { enabled: true },
   };
-  const kubeconfigImport = previewOnlyImport(NOTHING_TO_MOVE);
+  const kubeconfigImport = previewOnlyImport(crowd?.preview ?? NOTHING_TO_MOVE);
   const ports: WebUiPorts = {
     profiles: async () => profiles.map((p) => ({ ...p })),
     registries: async () => [{ name: 'quay', matchImages: ['quay.io/team'], login: 'store' }],
@@ -322,5 +322,164 @@ describe('the main window, every screen in light and dark', () => {
 
   it('the page logged no errors', () => {
     expect(pageProblems).toEqual([]);
+  });
+});
+
+/** A plan that moves four users, one with a note, and leaves one: the screen of N3. */
+const FOUR_MOVES: ImportPreview = {
+  files: ['/home/ada/.kube/config'],
+  moves: [
+    {
+      file: '/home/ada/.kube/config',
+      user: 'dev-admin',
+      profile: 'dev-admin',
+      provider: 'static',
+      secrets: ['token'],
+      notes: [],
+    },
+    {
+      file: '/home/ada/.kube/config',
+      user: 'ci-deploy',
+      profile: 'ci-deploy',
+      provider: 'static',
+      secrets: ['client certificate', 'client key'],
+      notes: [],
+    },
+    { file: '/home/ada/.kube/config', user: 'gke', profile: 'gke', provider: 'exec', secrets: [], notes: [] },
+    {
+      file: '/home/ada/.kube/config',
+      user: 'eks-prod',
+      profile: 'eks-prod',
+      provider: 'eks',
+      secrets: [],
+      notes: [
+        'this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "team" through role arn:aws:iam::123456789012:role/admin, one session for every cluster and caller (kubecred doctor checks the profile)',
+      ],
+    },
+  ],
+  left: [{ file: '/home/ada/.kube/config', user: 'anonymous', reason: 'it has no credentials' }],
+  diff: [
+    '--- /home/ada/.kube/config',
+    '+++ /home/ada/.kube/config',
+    '@@ -10,3 +10,8 @@',
+    '-    token: <redacted>',
+    '+    exec:',
+    '+      command: /opt/kubecred/kubecred-shim',
+  ].join('\n'),
+  fingerprint: 'four',
+};
+
+const PROVIDERS = ['static', 'oidc', 'exec', 'eks', 'keystone'] as const;
+/** `count` profiles as a team with many clusters has them: long names, several states, contexts. */
+function crowd(count: number): ProfileSummary[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name:
+      i % 7 === 3 ? `arn-aws-eks-eu-west-1-123456789012-cluster-team-${i}` : `cluster-${String(i).padStart(2, '0')}`,
+    provider: PROVIDERS[i % PROVIDERS.length]!,
+    state: i % 9 === 4 ? ('error' as const) : i % 3 === 0 ? ('ready' as const) : ('idle' as const),
+    expiresAt: i % 3 === 0 ? inMinutes(30 + i) : null,
+    lastError: i % 9 === 4 ? `the plugin of cluster-${i} exited 1: run gcloud auth login` : null,
+    description: `imported from user u${i} of /home/ada/.kube/config`,
+    contexts: [`ctx-${i}`, ...(i % 4 === 0 ? [`ctx-${i}-admin`] : [])],
+  }));
+}
+
+// Round 3, N3 and screens 10, 23, 60: a plan read as stacked fragments, 8 profiles took two
+// screens, long names wrapped to 4 lines. At 1280x800, as a person with many clusters sees it.
+describe('the main window with many profiles, and an import that moves several users', () => {
+  let ui: WebUi;
+  let browser: TestChromium;
+  let page: Page;
+  const shotBoth = async (name: string) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: path.join(SHOTS, `look-${name}-${colorScheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+  const open = async (count: number) => {
+    await ui?.close();
+    ui = await startWebUi({
+      ports: lookPorts({ profiles: crowd(count), preview: FOUR_MOVES }).ports,
+      rendererDir: RENDERER,
+    });
+    await page.goto(ui.url);
+    await page.locator('[data-profile="cluster-00"]').waitFor({ timeout: 10_000 });
+  };
+
+  beforeAll(async () => {
+    await buildRenderer();
+    await mkdir(SHOTS, { recursive: true });
+    browser = await launchChromium({ width: 1280, height: 800 });
+    page = browser.page;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ui?.close();
+  });
+
+  it('8 profiles fit on one 1280x800 screen, each on one line with its state readable', async () => {
+    await open(8);
+    const rows = page.locator('ul[aria-label="profiles"] > li');
+    expect(await rows.count()).toBe(8);
+    const boxes = await rows.evaluateAll((items) =>
+      items.map((item) => item.getBoundingClientRect().toJSON() as DOMRect),
+    );
+    expect(boxes.at(-1)!.bottom).toBeLessThanOrEqual(800);
+    // A row without a problem is one line: no taller than a button and its padding.
+    const plain = await page.locator('[data-profile="cluster-00"]').boundingBox();
+    expect(plain!.height).toBeLessThanOrEqual(50);
+    // A long name stays on one line, cut with an ellipsis; the whole of it is its tooltip.
+    const long = page.locator('[data-profile^="arn-aws-eks"] a.profile-name');
+    const box = (await long.boundingBox())!;
+    expect(box.height).toBeLessThan(26);
+    expect(await long.getAttribute('title')).toMatch(
+      /^arn-aws-eks-eu-west-1-123456789012-cluster-team-3: imported from/,
+    );
+    for (const state of await page.locator('ul[aria-label="profiles"] .state').allInnerTexts())
+      expect(state).not.toBe('');
+    await shotBoth('profiles-8-1280');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  it('50 profiles: a filter finds one by name, kind or context and says how many match', async () => {
+    await open(50);
+    const filter = page.getByRole('searchbox', { name: 'Filter profiles' });
+    expect(await page.locator('.list-filter').innerText()).toContain('50 profiles');
+    await filter.fill('ctx-17');
+    await expect.poll(() => page.locator('ul[aria-label="profiles"] > li').count()).toBe(1);
+    expect(await page.locator('.list-filter').innerText()).toContain('1 of 50');
+    await filter.fill('keystone');
+    await expect.poll(() => page.locator('ul[aria-label="profiles"] > li').count()).toBe(10);
+    await filter.fill('no such thing');
+    await expect.poll(() => page.getByText('No profile matches “no such thing”.').count()).toBe(1);
+    await filter.fill('');
+    await shotBoth('profiles-50-1280');
+  });
+
+  it('the import plan: one sentence per user, a note a line, the diff on request, and one scroll', async () => {
+    await page.getByRole('link', { name: 'Import kubeconfig' }).click();
+    const wizard = page.locator('section[aria-label="kubeconfig import"]');
+    await wizard.getByRole('button', { name: 'Look at my kubeconfig' }).click();
+    const move = wizard.locator('[data-move="ci-deploy"]');
+    await move.waitFor({ timeout: 10_000 });
+    const sentence = move.locator('.move-line');
+    expect(await sentence.innerText()).toBe('ci-deploy becomes a static profile named ci-deploy');
+    // One line: no taller than one line of text.
+    expect((await sentence.boundingBox())!.height).toBeLessThan(30);
+    expect(await move.locator('.move-secrets').innerText()).toMatch(
+      /^into the secret store:\s+client certificate\s+client key$/,
+    );
+    const note = wizard.locator('[data-move="eks-prod"] .note');
+    expect(await note.evaluate((el) => getComputedStyle(el).fontWeight)).toBe('400');
+    // The diff is closed; opened, it grows the page rather than scrolling inside itself.
+    const diff = wizard.locator('pre[aria-label="kubeconfig diff"]');
+    expect(await diff.isVisible()).toBe(false);
+    await wizard.getByText(/line by line/).click();
+    expect(await diff.isVisible()).toBe(true);
+    expect(await diff.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shotBoth('import-plan-1280');
   });
 });

@@ -131,6 +131,15 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     expect(await list.locator('[data-registry="ecr"]').innerText()).toMatch(
       /\*\.dkr\.ecr\.\*\.amazonaws\.com[\s\S]*password from its command, as AWS/,
     );
+    // How to point docker at Kubecred for these registries: credHelpers names exact hosts; the
+    // ECR wildcard is said in words.
+    await page.getByText('How to use them with docker, podman and skopeo').click();
+    expect(JSON.parse(await page.locator('.config-example').innerText())).toEqual({
+      credHelpers: { 'quay.io': 'kubecred' },
+    });
+    expect(await page.locator('.how-to').innerText()).toContain(
+      'For "*.dkr.ecr.*.amazonaws.com": add each registry host',
+    );
     await list.screenshot({ path: path.join(SHOTS, 'webui-main-registries.png') });
     await open('Profiles');
   });

@@ -143,7 +143,7 @@ describe('a prompt window of a real broker', () => {
     const prompt = popup.locator('section[aria-label="approval for guarded-window"]');
     await prompt.waitFor({ timeout: 10_000 });
     expect(await prompt.innerText()).toMatch(/\(pid \d+\)|node/);
-    expect(await popup.getByRole('timer').innerText()).toMatch(/Denied in [12]:\d\d/);
+    expect(await popup.getByRole('timer').innerText()).toMatch(/Times out in [12]:\d\d/);
     expect(await seriousAxeViolations(popup)).toEqual([]);
     await popup.screenshot({ path: path.join(SHOTS, 'prompt-window-approval.png') });
     await prompt.locator('button', { hasText: 'Allow once' }).click();

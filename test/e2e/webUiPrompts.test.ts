@@ -367,7 +367,11 @@ describe('the prompts of a real broker, by keyboard only', () => {
   it("Keystone's login form: the cursor starts in the first empty field, Enter moves to the next empty one, then logs in", async () => {
     const asking = credential('openstack');
     const window = await promptWindow('form');
-    await expectDialog(window, /Log in to Keystone at/);
+    await expectDialog(window, /Log in to Keystone/);
+    // A short title; where the login goes on its own line; remembering is a box to tick.
+    expect(await window.locator('dialog h2, dialog h1').first().innerText()).toBe('Log in to Keystone');
+    expect(await window.locator('.prompt-detail').innerText()).toMatch(/^at http:\/\/127\.0\.0\.1:\d+\/v3$/);
+    expect(await window.locator('input[name="remember"]').getAttribute('type')).toBe('checkbox');
     expect(await focused(window)).toBe('input[name=username]');
     expect(await window.locator('input[name="userDomainName"]').inputValue()).toBe('Default');
     await expectCountingDown(window);

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { startTestBroker, writeConfig, type TestBroker } from '../support/broker
 import { callersFor } from '../support/callers.js';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { findLeaks } from '../support/hygiene.js';
+import { createTestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -28,7 +30,7 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     home = await makeTempHome();
     await writeConfig(
       home.dir,
-      'profiles:\n  - { name: ui-stored, provider: static, description: imported from user lab-admin of ~/.kube/config }\n',
+      'profiles:\n  - { name: ui-stored, provider: static, description: imported from user lab-admin of ~/.kube/config }\n  - { name: ui-cert, provider: static }\n',
     );
     browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
@@ -48,8 +50,11 @@ describe('storing a profile secret from the web UI of a real broker', () => {
     const before = await credential('ui-stored');
     expect(before.code).toBe(1);
     const row = page.locator('[data-profile="ui-stored"]');
-    // Finding 19: where an imported profile came from is shown with it, in the list and on its page.
-    expect(await row.locator('.description').innerText()).toBe('imported from user lab-admin of ~/.kube/config');
+    // Finding 19: where an imported profile came from is shown on its page, and over its name in
+    // the list (one line per profile there: round 3's 20 profiles at a glance).
+    expect(await row.getByRole('link', { name: 'ui-stored' }).getAttribute('title')).toBe(
+      'ui-stored: imported from user lab-admin of ~/.kube/config',
+    );
     await row.getByRole('link', { name: 'ui-stored' }).click();
     const item = page.locator('section[aria-label="profile ui-stored"]');
     expect(await item.locator('.description').innerText()).toBe('imported from user lab-admin of ~/.kube/config');
@@ -70,6 +75,34 @@ describe('storing a profile secret from the web UI of a real broker', () => {
       .toContain('state-ready');
     expect(await page.content()).not.toContain(TOKEN);
     expect(await findLeaks([TOKEN], { dir: home.dir, log: broker.output() })).toEqual([]);
+  });
+
+  // Round 3, N13: a client-certificate profile's Edit offered only "Bearer token". Its
+  // certificate and key are PEM files picked in the page: read there, stored, never shown.
+  it('stores a client certificate and key picked as PEM files; a file that is not PEM is named and not sent', async () => {
+    const pki = await createTestPki(path.join(home.dir, 'pki'));
+    const wrong = path.join(home.dir, 'notes.txt');
+    await writeFile(wrong, 'not a certificate');
+    await page.goto(`${new URL(page.url()).origin}/#/profile/ui-cert`);
+    const item = page.locator('section[aria-label="profile ui-cert"]');
+    await item.getByRole('button', { name: 'Edit…' }).click();
+    const form = item.locator('form[aria-label="edit ui-cert"]');
+    await form.locator('input[name="client-certificate"]').setInputFiles(wrong);
+    await expect.poll(() => form.innerText()).toContain('notes.txt is not a PEM file');
+    await form.locator('input[name="client-certificate"]').setInputFiles(pki.clientCertPath);
+    await form.locator('input[name="client-key"]').setInputFiles(pki.clientKeyPath);
+    await expect.poll(() => form.innerText()).toMatch(/client\.key read; it is stored when you save/);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-edit-static-certificate.png') });
+    await form.locator('button[type="submit"]').click();
+    await form.waitFor({ state: 'detached', timeout: 10_000 });
+    const served = await credential('ui-cert');
+    expect(served.code, served.stderr).toBe(0);
+    const status = JSON.parse(served.stdout).status as { clientCertificateData: string; clientKeyData: string };
+    expect(status.clientCertificateData.trim()).toBe(pki.clientCertPem.trim());
+    expect(status.clientKeyData.trim()).toBe(pki.clientKeyPem.trim());
+    const keyBody = pki.clientKeyPem.split('\n')[1]!;
+    expect(await page.content()).not.toContain(keyBody);
+    expect(await findLeaks([keyBody], { dir: home.dir, log: broker.output(), excludeDirs: ['pki'] })).toEqual([]);
   });
 
   it('refuses a field the provider never reads, and says which it reads', async () => {

@@ -282,7 +282,13 @@ describe('KeystoneProvider against the Keystone v3 stand-in', () => {
     expect(ui.forms).toHaveLength(1);
     expect(ui.forms[0]?.fields).toEqual([
       { name: 'password', label: 'Password', secret: true },
-      { name: 'remember', label: 'Remember the password in the test keychain (yes/no)', secret: false, value: 'no' },
+      {
+        name: 'remember',
+        label: 'Remember the password in the test keychain',
+        secret: false,
+        value: 'no',
+        yesNo: true,
+      },
     ]);
     expect(store.values.get('os/password')).toBe(ALICE_PASSWORD);
     await provider(fields, store, ui).getCredential(context);

@@ -60,11 +60,15 @@ export interface FormField {
   readonly label: string;
   readonly secret: boolean;
   readonly value?: string;
+  /** A yes-or-no question (a checkbox in the window): its answer is "yes" or "no". */
+  readonly yesNo?: boolean;
 }
 
 export interface FormRequest {
   readonly profile: string;
   readonly title: string;
+  /** Under the title: where the login goes ("at https://keystone.example:5000/v3"). */
+  readonly detail?: string;
   readonly fields: readonly FormField[];
   /** The program that asked has a terminal: with no window open, the form is asked there. */
   readonly callerTerminal?: boolean;

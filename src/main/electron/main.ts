@@ -31,6 +31,10 @@ function electronLoginItem(): LoginItem {
     enabled: async () => app.getLoginItemSettings().openAtLogin,
     // Started at login, the app comes up in the tray alone (--hidden), not with its window.
     set: async (enabled) => app.setLoginItemSettings({ openAtLogin: enabled, args: [HIDDEN] }),
+    where:
+      process.platform === 'darwin'
+        ? 'your Login Items (System Settings, General)'
+        : 'your startup apps (Settings, Apps, Startup)',
   };
 }
 

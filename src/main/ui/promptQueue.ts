@@ -149,16 +149,18 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
 
   /** A login provider's form (Keystone's missing settings); null means cancelled. */
   async askForm(request: FormRequest): Promise<Record<string, string> | null> {
-    const fields = request.fields.map(({ name, label, secret, value }) => ({
+    const fields = request.fields.map(({ name, label, secret, value, yesNo }) => ({
       name,
       label,
       secret,
       ...(value !== undefined && !secret ? { value } : {}),
+      ...(yesNo ? { yesNo } : {}),
     }));
     const answer = await this.ask(`form:${request.profile}`, {
       kind: 'form',
       profile: request.profile,
       title: request.title,
+      ...(request.detail ? { detail: request.detail } : {}),
       fields,
     });
     if (answer.kind === 'timeout')

@@ -82,13 +82,14 @@ export function ApprovalPrompt({
           <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p>
         ) : null}
         <div className="prompt-footer">
-          <Countdown expiresAt={prompt.expiresAt} ending="Denied" />
+          {/* Unanswered, the request is refused: it times out, as the CLI and the README say. */}
+          <Countdown expiresAt={prompt.expiresAt} ending="Times out" />
           <div className="actions">
             <button type="submit" ref={allowOnce} disabled={!armed}>
               Allow once
             </button>
             <span className="allow-for">
-              <button type="button" disabled={!armed} onClick={() => onAnswer(true, minutes)}>
+              <button type="button" className="secondary" disabled={!armed} onClick={() => onAnswer(true, minutes)}>
                 Allow for
               </button>
               <select aria-label="minutes" value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { AuditEntry } from '../../shared/api/webUiApi.js';
+import { auditRows, refusedByCluster, type AuditRow } from '../auditRows.js';
 
 /** "kubectl (pid 4242)": the program the kernel named, else the client kind. */
 export function callerText(entry: AuditEntry): string {
@@ -38,17 +39,66 @@ export function filterAudit(records: readonly AuditEntry[], filter: AuditFilter)
 
 const OUTCOME_MARK: Record<Outcome, string> = { served: '✓', denied: '⊘', failed: '✕' };
 
-/** The outcome in words, with a mark of its own, and why a request failed or was refused under it. */
+/** "GET /api/v1/namespaces 403": what went through the proxy, as the cluster answered it. */
+function requestText(entry: AuditEntry): string {
+  const r = entry.request;
+  return r ? `${r.method} ${r.path}${r.upgrade ? ` (${r.upgrade})` : ''} ${r.status}` : '';
+}
+
+/**
+ * The outcome in words, with a mark of its own, and why a request failed or was refused under
+ * it. A proxied request the cluster refused (RBAC, not found) is the cluster's answer, not a
+ * Kubecred failure: it says so.
+ */
 function OutcomeCell({ entry }: { entry: AuditEntry }) {
+  if (refusedByCluster(entry))
+    return (
+      <td className="outcome outcome-cluster">
+        <span className="outcome-mark" aria-hidden="true">
+          ↩
+        </span>{' '}
+        the cluster said no ({entry.request!.status})<div className="audit-error">{requestText(entry)}</div>
+      </td>
+    );
   return (
     <td className={`outcome outcome-${entry.outcome}`}>
       <span className="outcome-mark" aria-hidden="true">
         {OUTCOME_MARK[entry.outcome]}
       </span>{' '}
-      {entry.outcome}
+      {entry.signature ? 'token signature' : entry.outcome}
       {entry.source ? ` (${entry.source})` : ''}
+      {entry.request ? <div className="audit-detail">{requestText(entry)}</div> : null}
       {entry.error ? <div className="audit-error">{entry.error}</div> : null}
     </td>
+  );
+}
+
+/** A burst through the exec proxy: how many, what the cluster said, each request on demand. */
+function ProxiedCells({ row, showProfile }: { row: Extract<AuditRow, { kind: 'proxied' }>; showProfile: boolean }) {
+  const parts = [
+    row.served ? `${row.served} served` : '',
+    row.refusedByCluster ? `${row.refusedByCluster} refused by the cluster` : '',
+    row.failed ? `${row.failed} failed` : '',
+  ].filter(Boolean);
+  const tone = row.failed ? 'outcome-failed' : row.refusedByCluster ? 'outcome-cluster' : 'outcome-served';
+  return (
+    <>
+      <td>kubecred-proxy</td>
+      {showProfile ? <td>{row.profile}</td> : null}
+      <td className={`outcome ${tone}`}>
+        {row.entries.length} requests: {parts.join(', ')}
+        <details className="audit-burst">
+          <summary>Show them</summary>
+          <ul>
+            {row.entries.slice(0, 50).map((e, i) => (
+              <li key={`${e.time}-${i}`}>
+                <span className="tabular">{auditTime(e.time).slice(11)}</span> {requestText(e)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      </td>
+    </>
   );
 }
 
@@ -150,20 +200,33 @@ export function AuditTable({
         </tr>
       </thead>
       <tbody>
-        {records.map((r, i) => (
-          <tr
-            key={`${r.time}-${i}`}
-            data-audit-profile={r.profile}
-            className={r.outcome === 'denied' ? 'row-denied' : undefined}
-          >
-            <td className="nowrap tabular">
-              <time dateTime={r.time}>{auditTime(r.time)}</time>
-            </td>
-            <td>{callerText(r)}</td>
-            {showProfile ? <td>{r.profile}</td> : null}
-            <OutcomeCell entry={r} />
-          </tr>
-        ))}
+        {auditRows(records).map((row, i) =>
+          row.kind === 'proxied' ? (
+            <tr
+              key={`${row.entries[0]!.time}-${i}`}
+              data-audit-profile={row.profile}
+              data-audit-burst={row.entries.length}
+            >
+              <td className="nowrap tabular">
+                <time dateTime={row.entries[0]!.time}>{auditTime(row.entries[0]!.time)}</time>
+              </td>
+              <ProxiedCells row={row} showProfile={showProfile} />
+            </tr>
+          ) : (
+            <tr
+              key={`${row.entry.time}-${i}`}
+              data-audit-profile={row.entry.profile}
+              className={row.entry.outcome === 'denied' ? 'row-denied' : undefined}
+            >
+              <td className="nowrap tabular">
+                <time dateTime={row.entry.time}>{auditTime(row.entry.time)}</time>
+              </td>
+              <td>{callerText(row.entry)}</td>
+              {showProfile ? <td>{row.entry.profile}</td> : null}
+              <OutcomeCell entry={row.entry} />
+            </tr>
+          ),
+        )}
       </tbody>
     </table>
   );

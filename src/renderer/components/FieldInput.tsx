@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { FieldSpec } from '../profileFields.js';
 
 export interface FieldError {
@@ -37,6 +38,7 @@ export function FieldInput({
   error: FieldError | null;
   onChange: (value: string) => void;
 }) {
+  if (spec.file) return <PemFileInput spec={spec} chosen={value !== ''} error={error} onChange={onChange} />;
   return (
     <label>
       {spec.label}
@@ -59,6 +61,46 @@ export function FieldInput({
           aria-invalid={error?.field === spec.key}
         />
       )}
+      <FieldErrorText error={error} field={spec.key} />
+    </label>
+  );
+}
+
+/**
+ * A PEM file read in the page: the text goes to the secret store on Save and is never shown.
+ * Anything but PEM is refused here, so a wrong file is named before it reaches the broker.
+ */
+function PemFileInput({
+  spec,
+  chosen,
+  error,
+  onChange,
+}: {
+  spec: FieldSpec;
+  chosen: boolean;
+  error: FieldError | null;
+  onChange: (value: string) => void;
+}) {
+  const [note, setNote] = useState<string | null>(null);
+  return (
+    <label>
+      {spec.label}
+      <input
+        name={spec.key}
+        type="file"
+        accept=".pem,.crt,.cer,.key,application/x-pem-file"
+        aria-invalid={error?.field === spec.key || (note !== null && !chosen)}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (!file) return onChange('');
+          void file.text().then((text) => {
+            const pem = /-----BEGIN [A-Z ]+-----/.test(text);
+            setNote(pem ? `${file.name} read; it is stored when you save` : `${file.name} is not a PEM file`);
+            onChange(pem ? text : '');
+          });
+        }}
+      />
+      {note ? <span className={chosen ? 'hint' : 'error-text'}>{note}</span> : null}
       <FieldErrorText error={error} field={spec.key} />
     </label>
   );

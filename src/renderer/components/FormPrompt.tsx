@@ -6,7 +6,9 @@ type FormPending = Extract<PendingPrompt, { kind: 'form' }>;
 
 /** The values a form starts with: the broker's suggestions, blank where it has none (always for secrets). */
 export function initialValues(prompt: FormPending): Record<string, string> {
-  return Object.fromEntries(prompt.fields.map((f) => [f.name, f.secret ? '' : (f.value ?? '')]));
+  return Object.fromEntries(
+    prompt.fields.map((f) => [f.name, f.secret ? '' : f.yesNo ? (f.value === 'yes' ? 'yes' : 'no') : (f.value ?? '')]),
+  );
 }
 
 /** The field the cursor starts in: the first one still empty (a suggested user domain needs no typing). */
@@ -56,24 +58,42 @@ export function FormPrompt({
           'Kubecred asks what the profile does not say.'
         ) : (
           <>
-            For profile <strong>{prompt.profile}</strong>.
+            For profile <strong>{prompt.profile}</strong>
+            {prompt.detail ? (
+              <>
+                , <span className="prompt-detail">{prompt.detail}</span>
+              </>
+            ) : null}
+            .
           </>
         )}
         {prompt.waiting > 1 ? ` ${prompt.waiting} requests wait on this login.` : ''}
       </p>
-      {prompt.fields.map((field) => (
-        <label className="prompt-field" key={field.name}>
-          <span>{field.label}</span>
-          <input
-            type={field.secret ? 'password' : 'text'}
-            name={field.name}
-            autoComplete={field.secret ? 'current-password' : 'off'}
-            data-autofocus={field.name === start ? true : undefined}
-            value={values[field.name] ?? ''}
-            onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
-          />
-        </label>
-      ))}
+      {prompt.fields.map((field) =>
+        field.yesNo ? (
+          <label className="prompt-check" key={field.name}>
+            <input
+              type="checkbox"
+              name={field.name}
+              checked={values[field.name] === 'yes'}
+              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.checked ? 'yes' : 'no' }))}
+            />
+            <span>{field.label}</span>
+          </label>
+        ) : (
+          <label className="prompt-field" key={field.name}>
+            <span>{field.label}</span>
+            <input
+              type={field.secret ? 'password' : 'text'}
+              name={field.name}
+              autoComplete={field.secret ? 'current-password' : 'off'}
+              data-autofocus={field.name === start ? true : undefined}
+              value={values[field.name] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
+            />
+          </label>
+        ),
+      )}
       <PromptActions label="Log in" disabled={!complete} onCancel={() => onAnswer(null)} expiresAt={prompt.expiresAt} />
     </form>
   );

@@ -2,6 +2,12 @@ import { useState } from 'react';
 import type { ImportPreview, ImportResult } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
 
+// What happens to a user with no secret to move, by the provider it becomes.
+const NOTHING_MOVES: Readonly<Record<string, string>> = {
+  exec: 'no secret to move: its plugin runs through Kubecred',
+  eks: 'no secret to move: Kubecred makes its tokens from your AWS profile',
+};
+
 type Step = { at: 'start' } | { at: 'preview'; preview: ImportPreview } | { at: 'done'; result: ImportResult };
 
 /**
@@ -87,23 +93,36 @@ function Preview({
             : 'Every user there already gets its credentials from Kubecred, or holds none.'}
         </p>
       ) : (
-        <ul className="profiles" aria-label="users to move">
+        <ul className="moves" aria-label="users to move">
           {preview.moves.map((move) => (
-            <li key={`${move.file}:${move.user}`} className="profile" data-move={move.user}>
-              <div className="profile-text">
-                <strong>{move.user}</strong> becomes a <span className="provider">{move.provider}</span> profile named{' '}
-                <strong>{move.profile}</strong>
-                <div className="hint">
-                  {move.secrets.length > 0
-                    ? `into the secret store: ${move.secrets.join(', ')}`
-                    : 'its plugin runs through Kubecred'}
-                </div>
-                {move.notes.map((note) => (
-                  <div key={note} className="warning">
-                    {note}
-                  </div>
-                ))}
-              </div>
+            <li key={`${move.file}:${move.user}`} className="move" data-move={move.user}>
+              <p className="move-line">
+                <strong>{move.user}</strong> becomes {/^[aeiou]/.test(move.provider) ? 'an' : 'a'} {move.provider}{' '}
+                profile named <strong>{move.profile}</strong>
+                {preview.files.length > 1 ? <span className="hint"> (from {move.file})</span> : null}
+              </p>
+              <p className="move-secrets">
+                {move.secrets.length > 0 ? (
+                  <>
+                    into the secret store:{' '}
+                    <ul className="chips" aria-label={`secrets of ${move.user}`}>
+                      {move.secrets.map((secret) => (
+                        <li key={secret} className="chip">
+                          {secret}
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                ) : (
+                  (NOTHING_MOVES[move.provider] ?? 'no secret to move')
+                )}
+              </p>
+              {move.notes.map((note) => (
+                <p key={note} className="note">
+                  <span aria-hidden="true">⚠ </span>
+                  {note}
+                </p>
+              ))}
             </li>
           ))}
         </ul>
@@ -121,7 +140,16 @@ function Preview({
           </ul>
         </>
       ) : null}
-      {preview.diff ? <DiffView diff={preview.diff} /> : null}
+      {preview.diff ? (
+        // Closed by default: the sentences above are the plan; the diff is for whoever checks
+        // each line. Open, it grows the page instead of scrolling inside it.
+        <details className="diff-details">
+          <summary>
+            The changes to {preview.files.length === 1 ? preview.files[0] : 'the files'}, line by line (values hidden)
+          </summary>
+          <DiffView diff={preview.diff} />
+        </details>
+      ) : null}
       {/* Nothing to import: no button that can only be disabled, just the way back. */}
       <div className="actions">
         {nothing ? null : (
@@ -165,33 +193,44 @@ function DiffView({ diff }: { diff: string }) {
 }
 
 function Done({ result }: { result: ImportResult }) {
+  const count = `${result.moves.length} user${result.moves.length === 1 ? '' : 's'}`;
   return (
-    <div role="status" aria-label="import done">
+    <div role="status" aria-label="import done" className="import-done">
+      <h2 className="done-head">
+        <span className="done-mark" aria-hidden="true">
+          ✓
+        </span>
+        Moved {count} into Kubecred
+      </h2>
       <p>
-        Moved {result.moves.length} user{result.moves.length === 1 ? '' : 's'} into Kubecred:{' '}
-        {result.moves.map((m) => m.profile).join(', ')}.
+        New profiles: {result.moves.map((m) => m.profile).join(', ')}. kubectl now asks Kubecred for their credentials,
+        with the same contexts.
       </p>
-      {result.backups.map((b) => (
-        <p key={b.file} className="hint">
-          {b.file} as it was is saved in {b.backup} (readable by you only).
-          {b.plaintext ? (
-            <>
-              {' '}
-              It still holds the old credentials: once kubectl works, <code>kubecred import --prune-backups</code>{' '}
-              deletes it.
-            </>
-          ) : null}
-        </p>
-      ))}
-      {result.backups.length > 0 ? (
-        <p className="hint">
-          To take this import back: <code>kubecred import --undo</code>
-        </p>
-      ) : null}
-      {result.leftFiles.length > 0 ? (
-        <p className="hint">Now in the secret store, and safe to delete: {result.leftFiles.join(', ')}</p>
-      ) : null}
-      <p>
+      <ul className="done-notes">
+        {result.backups.map((b) => (
+          <li key={b.file}>
+            {b.file} as it was is saved in <code>{b.backup}</code> (readable by you only).
+            {b.plaintext ? (
+              <>
+                {' '}
+                It still holds the old credentials: once kubectl works, <code>
+                  kubecred import --prune-backups
+                </code>{' '}
+                deletes it.
+              </>
+            ) : null}
+          </li>
+        ))}
+        {result.backups.length > 0 ? (
+          <li>
+            To take this import back: <code>kubecred import --undo</code>
+          </li>
+        ) : null}
+        {result.leftFiles.length > 0 ? (
+          <li>Now in the secret store, and safe to delete: {result.leftFiles.join(', ')}</li>
+        ) : null}
+      </ul>
+      <p className="actions">
         <a className="button" href="#/profiles">
           See the profiles
         </a>

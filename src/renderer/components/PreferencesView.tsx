@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Preferences } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
 
@@ -10,10 +10,20 @@ const APPROVALS: ReadonlyArray<{ value: Approval; label: string }> = [
   { value: 'always', label: 'Every time' },
 ];
 
+/** Where one setting's last change stands: written, being written, or refused with words. */
+type Outcome =
+  | { readonly state: 'saving' }
+  | { readonly state: 'saved'; readonly words?: string }
+  | { readonly state: 'refused'; readonly words: string };
+type Change = (key: string, action: () => Promise<void>, saved?: string) => void;
+
+// How long "Saved" stays beside a setting: long enough to be seen, short enough not to linger.
+const SAVED_SHOWN_MS = 4000;
+
 /**
- * Approval policy per profile, PIN grace per token, start at login. Every change is written
- * at once (config.yaml through the broker's validation), then read back, so the page shows
- * what the file now says.
+ * Approval policy per profile, PIN grace per token, start at login. One model: every change is
+ * written at once (config.yaml through the broker's validation) and read back, and the setting
+ * says so beside itself: "Saved", or why not.
  */
 export function PreferencesView({
   transport,
@@ -26,20 +36,39 @@ export function PreferencesView({
 }) {
   const [prefs, setPrefs] = useState<Preferences | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [outcomes, setOutcomes] = useState<Readonly<Record<string, Outcome>>>({});
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   const load = useCallback(() => {
     transport.preferences().then(setPrefs, (e: Error) => setProblem(e.message));
   }, [transport]);
   // A new broker state may come from config.yaml edited by hand: read again.
   useEffect(load, [load, version]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
-  const change = (action: () => Promise<void>) => {
+  const change: Change = (key, action, saved) => {
+    clearTimeout(timers.current.get(key));
+    setOutcomes((now) => ({ ...now, [key]: { state: 'saving' } }));
     action().then(
-      () => (setProblem(null), load()),
-      (e: Error & { hint?: string }) => setProblem(e.hint ? `${e.message}. ${e.hint}` : e.message),
+      () => {
+        setOutcomes((now) => ({ ...now, [key]: { state: 'saved', ...(saved ? { words: saved } : {}) } }));
+        // Words that say what was written stay; a bare "Saved" goes after a moment.
+        if (!saved)
+          timers.current.set(
+            key,
+            setTimeout(() => setOutcomes(({ [key]: _gone, ...rest }) => rest), SAVED_SHOWN_MS),
+          );
+        load();
+      },
+      (e: Error & { hint?: string }) =>
+        setOutcomes((now) => ({
+          ...now,
+          [key]: { state: 'refused', words: e.hint ? `${e.message}. ${e.hint}` : e.message },
+        })),
     );
   };
 
   if (prefs === null) return problem ? <p className="error-text">{problem}</p> : null;
+  const login = prefs.startAtLogin;
   return (
     <section className="preferences" aria-label="preferences">
       {problem ? (
@@ -47,16 +76,29 @@ export function PreferencesView({
           {problem}
         </p>
       ) : null}
-      <label className="start-at-login">
-        <input
-          type="checkbox"
-          checked={prefs.startAtLogin.enabled}
-          disabled={prefs.startAtLogin.problem !== undefined}
-          onChange={(e) => change(() => transport.setStartAtLogin(e.target.checked))}
-        />
-        <span>Start Kubecred at login</span>
-      </label>
-      {prefs.startAtLogin.problem ? <p className="hint">{prefs.startAtLogin.problem}</p> : null}
+      <h3>General</h3>
+      <div className="pref-line">
+        <label className="start-at-login">
+          <input
+            type="checkbox"
+            checked={login.enabled}
+            disabled={login.problem !== undefined}
+            onChange={(e) => {
+              const enabled = e.target.checked;
+              change(
+                'start-at-login',
+                () => transport.setStartAtLogin(enabled),
+                enabled
+                  ? `Kubecred will start at login${login.where ? ` (written to ${login.where})` : ''}.`
+                  : 'Kubecred will not start at login.',
+              );
+            }}
+          />
+          <span>Start Kubecred at login</span>
+        </label>
+        <Saved outcome={outcomes['start-at-login']} />
+      </div>
+      {login.problem ? <p className="hint">{login.problem}</p> : null}
       {/* A broken config.yaml reads as no profiles and no tokens: say so, rather than show empty lists. */}
       {configBroken ? (
         <p className="hint config-wait">
@@ -64,7 +106,7 @@ export function PreferencesView({
           They show here again once the file is fixed.
         </p>
       ) : (
-        <Policies prefs={prefs} change={change} transport={transport} />
+        <Policies prefs={prefs} change={change} outcomes={outcomes} transport={transport} />
       )}
     </section>
   );
@@ -73,10 +115,12 @@ export function PreferencesView({
 function Policies({
   prefs,
   change,
+  outcomes,
   transport,
 }: {
   prefs: Preferences;
-  change: (action: () => Promise<void>) => void;
+  change: Change;
+  outcomes: Readonly<Record<string, Outcome>>;
   transport: Transport;
 }) {
   return (
@@ -91,11 +135,17 @@ function Policies({
         </>
       ) : null}
       {prefs.profiles.map((p) => (
-        <label key={p.name} className="pref-row" data-approval={p.name}>
-          <span>{p.name}</span>
+        <div key={p.name} className="pref-row" data-approval={p.name}>
+          <label htmlFor={`approval-${p.name}`} title={p.name}>
+            {p.name}
+          </label>
           <select
+            id={`approval-${p.name}`}
             value={p.approval}
-            onChange={(e) => change(() => transport.updateProfile(p.name, { approval: e.target.value }))}
+            onChange={(e) => {
+              const approval = e.target.value;
+              change(`approval:${p.name}`, () => transport.updateProfile(p.name, { approval }));
+            }}
           >
             {APPROVALS.map((a) => (
               <option key={a.value} value={a.value}>
@@ -103,44 +153,77 @@ function Policies({
               </option>
             ))}
           </select>
-        </label>
+          <Saved outcome={outcomes[`approval:${p.name}`]} />
+        </div>
       ))}
-      {prefs.tokens.length > 0 ? <h3>Keep a token's PIN for</h3> : null}
+      {prefs.tokens.length > 0 ? (
+        <>
+          <h3>Keep a token&apos;s PIN for</h3>
+          <p className="hint">A duration such as 15m or 1h; 0 asks every time. Saved when you leave the field.</p>
+        </>
+      ) : null}
       {prefs.tokens.map((t) => (
         <PinGrace
           key={`${t.name}=${t.pinGrace}`}
           name={t.name}
           value={t.pinGrace}
-          onSave={(pinGrace) => change(() => transport.updateToken(t.name, { pinGrace }))}
+          outcome={outcomes[`pin-grace:${t.name}`]}
+          onSave={(pinGrace) => change(`pin-grace:${t.name}`, () => transport.updateToken(t.name, { pinGrace }))}
         />
       ))}
     </>
   );
 }
 
-function PinGrace({ name, value, onSave }: { name: string; value: string; onSave: (value: string) => void }) {
+function PinGrace({
+  name,
+  value,
+  outcome,
+  onSave,
+}: {
+  name: string;
+  value: string;
+  outcome: Outcome | undefined;
+  onSave: (value: string) => void;
+}) {
   const [draft, setDraft] = useState(value);
+  const commit = () => {
+    if (draft.trim() !== '' && draft.trim() !== value) onSave(draft.trim());
+  };
   return (
-    <form
-      className="pref-row"
-      data-pin-grace={name}
-      onSubmit={(e) => {
-        e.preventDefault();
-        onSave(draft.trim());
-      }}
-    >
-      <label>
-        <span>{name}</span>{' '}
-        <input
-          value={draft}
-          aria-label={`PIN grace of ${name}`}
-          placeholder="15m"
-          onChange={(e) => setDraft(e.target.value)}
-        />
+    <div className="pref-row" data-pin-grace={name}>
+      <label htmlFor={`pin-grace-${name}`} title={name}>
+        {name}
       </label>
-      <button type="submit" className="secondary small" disabled={draft.trim() === value || draft.trim() === ''}>
-        Save
-      </button>
-    </form>
+      <input
+        id={`pin-grace-${name}`}
+        value={draft}
+        aria-label={`PIN grace of ${name}`}
+        aria-invalid={outcome?.state === 'refused' ? true : undefined}
+        placeholder="15m"
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+        }}
+      />
+      <Saved outcome={outcome} />
+    </div>
+  );
+}
+
+/** Beside a setting: what became of its last change. */
+function Saved({ outcome }: { outcome: Outcome | undefined }) {
+  return (
+    <span className={`saved saved-${outcome?.state ?? 'none'}`} role="status">
+      {outcome?.state === 'saving' ? 'Saving…' : null}
+      {outcome?.state === 'saved' ? (
+        <>
+          <span aria-hidden="true">✓ </span>
+          {outcome.words ?? 'Saved'}
+        </>
+      ) : null}
+      {outcome?.state === 'refused' ? outcome.words : null}
+    </span>
   );
 }

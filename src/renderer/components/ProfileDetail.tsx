@@ -8,6 +8,7 @@ import { loginOffer } from '../profileTone.js';
 import { AuditTable, auditTime, callerText } from './AuditLogView.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 import { StatusBadge } from './StatusBadge.js';
+import { profileFacts, type ProfileFact } from '../profileFacts.js';
 
 const PROVIDER_WORDS: Record<string, string> = {
   static: 'a long-lived token or client certificate',
@@ -122,27 +123,46 @@ export function ProfileDetail({
         <button type="button" className="secondary" disabled={busy || editing} onClick={() => setEditing(true)}>
           Edit…
         </button>
-        {confirming ? (
-          <span className="confirm" role="group" aria-label={`remove ${name}?`}>
-            Remove from config.yaml, with its secrets?{' '}
-            <button
-              type="button"
-              className="danger small"
-              disabled={busy}
-              onClick={() => (setConfirming(false), onRemove())}
-            >
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || confirming}
+          aria-expanded={confirming}
+          onClick={() => setConfirming(true)}
+        >
+          Remove…
+        </button>
+      </div>
+      {confirming ? (
+        <div className="confirm-panel" role="group" aria-label={`remove ${name}?`}>
+          <p>
+            <strong>Remove {name} from config.yaml, with its secrets?</strong>
+          </p>
+          {profile.contexts?.length ? (
+            <p className="warning-line">
+              {profile.contexts.length === 1 ? 'Context' : 'Contexts'}{' '}
+              {profile.contexts.map((context, index) => (
+                <span key={context}>
+                  <code>{context}</code>
+                  {index < profile.contexts!.length - 1 ? ', ' : ''}
+                </span>
+              ))}{' '}
+              of your kubeconfig {profile.contexts.length === 1 ? 'uses' : 'use'} it: kubectl will fail there until you
+              point {profile.contexts.length === 1 ? 'it' : 'them'} at another profile.
+            </p>
+          ) : (
+            <p className="hint">No context of your kubeconfig uses it.</p>
+          )}
+          <div className="actions">
+            <button type="button" className="danger" disabled={busy} onClick={() => (setConfirming(false), onRemove())}>
               Remove
-            </button>{' '}
-            <button type="button" className="secondary small" onClick={() => setConfirming(false)}>
+            </button>
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
               Keep
             </button>
-          </span>
-        ) : (
-          <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming(true)}>
-            Remove…
-          </button>
-        )}
-      </div>
+          </div>
+        </div>
+      ) : null}
       {editing ? (
         <ProfileEditForm
           name={name}
@@ -161,6 +181,9 @@ export function ProfileDetail({
             <span className="hint"> · {PROVIDER_WORDS[profile.provider]}</span>
           ) : null}
         </dd>
+        {(config ? profileFacts(profile.provider, config) : []).map((fact) => (
+          <Fact key={fact.label} fact={fact} />
+        ))}
         <dt>Secret kept in</dt>
         <dd>{config ? secretHome(profile.provider, config, profile.secretStore) : '…'}</dd>
         {token ? (
@@ -236,5 +259,14 @@ export function ProfileDetail({
         <a href={routeHref({ section: 'activity' })}>All activity</a>
       </p>
     </section>
+  );
+}
+
+function Fact({ fact }: { fact: ProfileFact }) {
+  return (
+    <>
+      <dt>{fact.label}</dt>
+      <dd data-fact={fact.label}>{fact.code ? <code>{fact.value}</code> : fact.value}</dd>
+    </>
   );
 }

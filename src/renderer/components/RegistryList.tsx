@@ -10,21 +10,57 @@ export function RegistryList({ registries }: { registries: readonly RegistrySumm
   if (registries.length === 0)
     return <p className="empty">No image registries configured (registries: in config.yaml).</p>;
   return (
-    <ul className="profiles" aria-label="registries">
-      {registries.map((r) => (
-        <li key={r.name} className="profile" data-registry={r.name}>
-          <div className="profile-text">
-            <div className="profile-head">
-              <strong className="profile-name">{r.name}</strong>{' '}
-              <span className="provider">{r.matchImages.join(', ')}</span>
+    <>
+      <ul className="profiles" aria-label="registries">
+        {registries.map((r) => (
+          <li key={r.name} className="profile" data-registry={r.name}>
+            <div className="profile-text">
+              <div className="profile-head">
+                <strong className="profile-name">{r.name}</strong>{' '}
+                <span className="provider">{r.matchImages.join(', ')}</span>
+              </div>
+              <div className="description">
+                {LOGIN[r.login]}
+                {r.username ? `, as ${r.username}` : ''}
+              </div>
             </div>
-            <div className="description">
-              {LOGIN[r.login]}
-              {r.username ? `, as ${r.username}` : ''}
-            </div>
-          </div>
-        </li>
-      ))}
-    </ul>
+          </li>
+        ))}
+      </ul>
+      <HowToUse registries={registries} />
+    </>
+  );
+}
+
+/** The registry hosts Kubecred serves, split into ones a credHelpers entry can name and wildcard patterns. */
+export function registryHosts(registries: readonly RegistrySummary[]): { exact: string[]; patterns: string[] } {
+  const hosts = [...new Set(registries.flatMap((r) => r.matchImages.map((m) => m.split('/')[0] ?? m)))];
+  return { exact: hosts.filter((h) => !h.includes('*')), patterns: hosts.filter((h) => h.includes('*')) };
+}
+
+function HowToUse({ registries }: { registries: readonly RegistrySummary[] }) {
+  // credHelpers names exact hosts; credsStore would send every registry (Docker Hub too) here.
+  const { exact, patterns } = registryHosts(registries);
+  const example = { credHelpers: Object.fromEntries(exact.map((host) => [host, 'kubecred'])) };
+  return (
+    <details className="card how-to">
+      <summary>How to use them with docker, podman and skopeo</summary>
+      <p className="hint">
+        Put <code>docker-credential-kubecred</code> (beside the kubecred command) on PATH and add this to{' '}
+        <code>~/.docker/config.json</code>, or to podman&apos;s and skopeo&apos;s auth.json:
+      </p>
+      <pre className="config-example">{JSON.stringify(example, null, 2)}</pre>
+      {patterns.length > 0 ? (
+        <p className="hint">
+          For {patterns.map((p) => `"${p}"`).join(', ')}: add each registry host you pull from the same way (credHelpers
+          takes exact hosts).
+        </p>
+      ) : null}
+      <p className="hint">
+        Then <code>docker login</code> (or <code>kubecred registry login &lt;server&gt; &lt;user&gt;</code>) stores a
+        password in Kubecred instead of that file. For the kubelet, name <code>kubecred registry get-credentials</code>{' '}
+        in its CredentialProviderConfig (docs/registry.md).
+      </p>
+    </details>
   );
 }

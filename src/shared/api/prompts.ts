@@ -25,6 +25,8 @@ export const formFieldViewSchema = z.strictObject({
   label: z.string(),
   secret: z.boolean(),
   value: z.string().optional(),
+  /** A yes-or-no question, answered "yes" or "no" (a checkbox). */
+  yesNo: z.boolean().optional(),
 });
 
 export const promptIdSchema = z.string().min(1).max(64);
@@ -59,6 +61,7 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
     kind: z.literal('form'),
     profile: z.string(),
     title: z.string(),
+    detail: z.string().optional(),
     fields: z.array(formFieldViewSchema),
   }),
   /**

@@ -64,6 +64,12 @@ export const auditEntrySchema = z.object({
   outcome: z.enum(['served', 'denied', 'failed']),
   source: z.enum(['cache', 'provider']).optional(),
   error: z.string().optional(),
+  /** A request kubecred-proxy passed to the cluster: the cluster's status, never headers or body. */
+  request: z
+    .object({ method: z.string(), path: z.string(), status: z.number().int(), upgrade: z.string().optional() })
+    .optional(),
+  /** A signature of the token's key for the proxy's handshake with the cluster. */
+  signature: z.object({ token: z.string(), scheme: z.string() }).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponseSchema = z.object({ records: z.array(auditEntrySchema) });
@@ -84,8 +90,11 @@ export const tokensResponseSchema = z.object({ tokens: z.array(tokenViewSchema) 
 export const preferencesSchema = z.object({
   profiles: z.array(z.object({ name: z.string(), approval: approvalPolicySchema })),
   tokens: z.array(z.object({ name: z.string(), pinGrace: z.string() })),
-  /** `problem`: why it cannot be set here (macOS, Windows: the tray app does it). */
-  startAtLogin: z.object({ enabled: z.boolean(), problem: z.string().optional() }),
+  /**
+   * `problem`: why it cannot be set here (macOS, Windows: the tray app does it); `where`: the
+   * file or OS setting written, in the user's words.
+   */
+  startAtLogin: z.object({ enabled: z.boolean(), problem: z.string().optional(), where: z.string().optional() }),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 

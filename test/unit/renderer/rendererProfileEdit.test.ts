@@ -18,7 +18,7 @@ describe('the Edit profile form', () => {
 
   it('offers what people change after adding a profile: caFile and scopes of OIDC, and the secrets each provider reads', () => {
     expect(editableFields('oidc').map((f) => f.key)).toEqual(['description', 'issuer', 'clientId', 'caFile', 'scopes']);
-    expect(secretFields('static').map((f) => f.key)).toEqual(['token']);
+    expect(secretFields('static').map((f) => f.key)).toEqual(['token', 'client-certificate', 'client-key']);
     expect(secretFields('oidc').map((f) => f.key)).toEqual(['client-secret']);
     expect(secretFields('exec')).toEqual([]);
     expect(secretFields('static').every((f) => f.secret)).toBe(true);

@@ -74,8 +74,12 @@ export class KeystoneProvider implements Provider {
 
     const fields = missingFields(settings, secret === undefined, store.name);
     if (fields.length > 0) {
-      const title = `Log in to Keystone${settings.authUrl ? ` at ${settings.authUrl}` : ''} for profile "${profile}"`;
-      const answers = await this.askForm({ profile, title, fields }, settings.method);
+      // A short title; where the login goes is a line of its own under it.
+      const detail = settings.authUrl ? `at ${settings.authUrl}` : undefined;
+      const answers = await this.askForm(
+        { profile, title: 'Log in to Keystone', ...(detail ? { detail } : {}), fields },
+        settings.method,
+      );
       if (answers === null) {
         throw new UserDeclined(
           'locked',

@@ -45,9 +45,10 @@ export function missingFields(settings: KeystoneSettings, askSecret: boolean, st
     });
     fields.push({
       name: 'remember',
-      label: `Remember the ${isPassword ? 'password' : 'secret'} in the ${storeName} (yes/no)`,
+      label: `Remember the ${isPassword ? 'password' : 'secret'} in the ${storeName}`,
       secret: false,
       value: 'no',
+      yesNo: true,
     });
   }
   return fields;

@@ -1,0 +1,66 @@
+import type { AuditEntry } from '../shared/api/webUiApi.js';
+
+/** One row of the activity table: a record, or a burst of requests through the exec proxy. */
+export type AuditRow =
+  | { readonly kind: 'record'; readonly entry: AuditEntry }
+  | {
+      readonly kind: 'proxied';
+      readonly profile: string;
+      /** Newest first, as the records came. */
+      readonly entries: readonly AuditEntry[];
+      /** Requests the cluster answered with 2xx/3xx, refused itself (4xx: RBAC, not found), or Kubecred could not pass on. */
+      readonly served: number;
+      readonly refusedByCluster: number;
+      readonly failed: number;
+    };
+
+// Requests of one profile through the proxy this close together are one burst: a single
+// `kubectl get` makes several (discovery, then the call).
+const BURST_MS = 60_000;
+
+/** The cluster's own no: kubectl got the cluster's answer, Kubecred did its part. */
+export function refusedByCluster(entry: AuditEntry): boolean {
+  const status = entry.request?.status;
+  return status !== undefined && status >= 400 && status < 500;
+}
+
+const isProxied = (entry: AuditEntry) => entry.caller.client === 'kubecred-proxy' && entry.request !== undefined;
+
+/**
+ * The records as rows, newest first: requests through the exec proxy of one profile within a
+ * minute fold into one row that counts what the cluster said; every other record, and every
+ * signature, stays a row of its own.
+ */
+export function auditRows(records: readonly AuditEntry[]): AuditRow[] {
+  const rows: AuditRow[] = [];
+  let burst: AuditEntry[] = [];
+  const flush = () => {
+    if (burst.length === 1) rows.push({ kind: 'record', entry: burst[0]! });
+    else if (burst.length > 1) {
+      const refused = burst.filter(refusedByCluster).length;
+      const failed = burst.filter((e) => e.outcome !== 'served' && !refusedByCluster(e)).length;
+      rows.push({
+        kind: 'proxied',
+        profile: burst[0]!.profile,
+        entries: burst,
+        served: burst.length - refused - failed,
+        refusedByCluster: refused,
+        failed,
+      });
+    }
+    burst = [];
+  };
+  for (const entry of records) {
+    const head = burst[0];
+    const joins =
+      head !== undefined &&
+      isProxied(entry) &&
+      entry.profile === head.profile &&
+      Math.abs(Date.parse(head.time) - Date.parse(entry.time)) <= BURST_MS;
+    if (!joins) flush();
+    if (isProxied(entry)) burst.push(entry);
+    else rows.push({ kind: 'record', entry });
+  }
+  flush();
+  return rows;
+}
