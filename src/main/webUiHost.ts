@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { tokenViewSchema, type Preferences } from '../shared/api/webUiApi.js';
+import { certificateFacts } from './platform/certificateFacts.js';
 import { PromptQueue } from './ui/promptQueue.js';
 import type { BrowserLoginUi } from './ui/browserLoginUi.js';
 import type { UrlOpener } from './core/ports.js';
@@ -135,6 +136,7 @@ export async function startBrokerWebUi(
         logger.info('profile removed from the web UI', { profile });
       },
       profileConfig: (profile) => readProfile(paths.configFile, profile),
+      profileCertificate: async (profile) => certificateFacts(await services.credentials.storedCertificate(profile)),
       updateProfile: async (profile, changes) => {
         await updateProfile(paths.configFile, profile, changes);
         logger.info('profile changed from the web UI', { profile });

@@ -209,6 +209,7 @@ export function App({ transport }: { transport: Transport }) {
             token={tokenFor(route.profile)}
             activity={audit.filter((r) => r.profile === route.profile)}
             load={loadProfile}
+            loadCertificate={(profile) => transport.profileCertificate(profile)}
             onLogin={() => void run(route.profile, () => transport.login(route.profile))}
             onLogout={() => void run(route.profile, () => transport.logout(route.profile))}
             onRemove={() =>

@@ -215,6 +215,17 @@ export class CredentialBroker {
     return deleted;
   }
 
+  /**
+   * The client certificate (PEM) a static profile keeps in its store, for its page; undefined
+   * where it keeps none. The certificate is public; its key is never read here.
+   */
+  async storedCertificate(profileName: string): Promise<string | undefined> {
+    const profile = await this.profile(profileName);
+    if (profile.provider !== 'static' || profile.tokenCertificate) return undefined;
+    const store = await this.ports.stores.forProfile(profile.name);
+    return (await store.get({ profile: profile.name, field: 'client-certificate' })) || undefined;
+  }
+
   /** The names of the profile's stored secrets, and the store that holds them; never the values. */
   async listSecrets(profileName: string): Promise<{ store: string; fields: string[] }> {
     const profile = await this.profile(profileName);

@@ -120,6 +120,8 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     addProfile: async ({ body }) => (await ports.addProfile(body), changed(ok({}, 201))),
     removeProfile: async ({ params: { profile } }) => (await ports.removeProfile(profile), changed(ok({}))),
     profileConfig: async ({ params: { profile } }) => ok({ profile: await ports.profileConfig(profile) }),
+    profileCertificate: async ({ params: { profile } }) =>
+      ok({ certificate: (await ports.profileCertificate?.(profile)) ?? null }),
     updateProfile: async ({ params: { profile }, body }) => (await ports.updateProfile(profile, body), changed(ok({}))),
     storeSecret: async ({ params: { profile, field }, body }) => {
       await ports.storeSecret(profile, field, body.value);

@@ -1,4 +1,11 @@
-import type { AuditEntry, Preferences, ProfileChanges, TokenChanges, TokenView } from '../../shared/api/webUiApi.js';
+import type {
+  AuditEntry,
+  CertificateFacts,
+  Preferences,
+  ProfileChanges,
+  TokenChanges,
+  TokenView,
+} from '../../shared/api/webUiApi.js';
 import type { Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
 import type { Clock } from '../core/clock.js';
 import type { PromptQueue } from '../ui/promptQueue.js';
@@ -24,6 +31,8 @@ export interface WebUiPorts {
   removeProfile(profile: string): Promise<void>;
   /** The profile's fields as written in config.yaml. */
   profileConfig(profile: string): Promise<Record<string, unknown>>;
+  /** The client certificate the profile presents from its store; absent where there is none to read. */
+  profileCertificate?(profile: string): Promise<CertificateFacts | null>;
   /** Changes fields of a profile in config.yaml; throws the schema's complaint (with `field`) when the result is invalid. */
   updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
   /** Stores one secret of a profile; throws when the provider never reads that field. */

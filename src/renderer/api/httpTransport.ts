@@ -2,6 +2,7 @@ import { type PromptAnswer } from '../../shared/api/prompts.js';
 import {
   apiErrorSchema,
   type AuditEntry,
+  type CertificateFacts,
   type ImportPreview,
   type ImportResult,
   type Preferences,
@@ -117,6 +118,10 @@ export class HttpTransport implements Transport {
 
   async profileConfig(profile: string): Promise<Record<string, unknown>> {
     return (await this.call('profileConfig', { profile }, undefined)).profile;
+  }
+
+  async profileCertificate(profile: string): Promise<CertificateFacts | null> {
+    return (await this.call('profileCertificate', { profile }, undefined)).certificate;
   }
 
   async updateProfile(profile: string, changes: ProfileChanges): Promise<void> {

@@ -1,6 +1,7 @@
 import type { PromptAnswer } from '../../shared/api/prompts.js';
 import type {
   AuditEntry,
+  CertificateFacts,
   ImportPreview,
   ImportResult,
   Preferences,
@@ -28,6 +29,8 @@ export interface Transport {
   removeProfile(profile: string): Promise<void>;
   /** The profile's fields as config.yaml has them. */
   profileConfig(profile: string): Promise<Record<string, unknown>>;
+  /** The client certificate the profile presents (public facts), or null. */
+  profileCertificate(profile: string): Promise<CertificateFacts | null>;
   /** Rejects like addProfile when the broker refuses the changed profile. */
   updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
   /** Stores one of the profile's secrets in its store; the broker refuses a field its provider never reads. */

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { AuditEntry, ProfileChanges, TokenView } from '../../shared/api/webUiApi.js';
+import type { AuditEntry, CertificateFacts, ProfileChanges, TokenView } from '../../shared/api/webUiApi.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge, secretHome } from '../profileBadge.js';
 import { routeHref } from '../route.js';
@@ -8,7 +8,9 @@ import { loginOffer } from '../profileTone.js';
 import { AuditTable, auditTime, callerText } from './AuditLogView.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 import { StatusBadge } from './StatusBadge.js';
-import { profileFacts, type ProfileFact } from '../profileFacts.js';
+import { profileFacts } from '../profileFacts.js';
+import { CertificateFact, Fact } from './ProfileFacts.js';
+import { RemoveConfirm } from './RemoveConfirm.js';
 
 const PROVIDER_WORDS: Record<string, string> = {
   static: 'a long-lived token or client certificate',
@@ -28,6 +30,8 @@ interface Props {
   /** The audit records of this profile, newest first. */
   readonly activity: readonly AuditEntry[];
   load(profile: string): Promise<Record<string, unknown>>;
+  /** The client certificate the profile presents from its store, or null. */
+  loadCertificate(profile: string): Promise<CertificateFacts | null>;
   onLogin(): void;
   onLogout(): void;
   onRemove(): void;
@@ -45,6 +49,7 @@ export function ProfileDetail({
   token,
   activity,
   load,
+  loadCertificate,
   onLogin,
   onLogout,
   onRemove,
@@ -70,6 +75,20 @@ export function ProfileDetail({
     };
   }, [loaded]);
   useEffect(() => heading.current?.focus(), [name]);
+  // A static profile's certificate is read from its store once per page (and after an edit).
+  const [certificate, setCertificate] = useState<CertificateFacts | null>(null);
+  const isStatic = profile?.provider === 'static';
+  useEffect(() => {
+    if (!isStatic || editing) return;
+    let live = true;
+    loadCertificate(name).then(
+      (facts) => live && setCertificate(facts),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [loadCertificate, name, isStatic, editing]);
 
   const back = (
     <p className="back">
@@ -134,34 +153,13 @@ export function ProfileDetail({
         </button>
       </div>
       {confirming ? (
-        <div className="confirm-panel" role="group" aria-label={`remove ${name}?`}>
-          <p>
-            <strong>Remove {name} from config.yaml, with its secrets?</strong>
-          </p>
-          {profile.contexts?.length ? (
-            <p className="warning-line">
-              {profile.contexts.length === 1 ? 'Context' : 'Contexts'}{' '}
-              {profile.contexts.map((context, index) => (
-                <span key={context}>
-                  <code>{context}</code>
-                  {index < profile.contexts!.length - 1 ? ', ' : ''}
-                </span>
-              ))}{' '}
-              of your kubeconfig {profile.contexts.length === 1 ? 'uses' : 'use'} it: kubectl will fail there until you
-              point {profile.contexts.length === 1 ? 'it' : 'them'} at another profile.
-            </p>
-          ) : (
-            <p className="hint">No context of your kubeconfig uses it.</p>
-          )}
-          <div className="actions">
-            <button type="button" className="danger" disabled={busy} onClick={() => (setConfirming(false), onRemove())}>
-              Remove
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </div>
-        </div>
+        <RemoveConfirm
+          name={name}
+          contexts={profile.contexts ?? []}
+          busy={busy}
+          onRemove={() => (setConfirming(false), onRemove())}
+          onKeep={() => setConfirming(false)}
+        />
       ) : null}
       {editing ? (
         <ProfileEditForm
@@ -184,6 +182,7 @@ export function ProfileDetail({
         {(config ? profileFacts(profile.provider, config) : []).map((fact) => (
           <Fact key={fact.label} fact={fact} />
         ))}
+        {certificate ? <CertificateFact facts={certificate} now={now} /> : null}
         <dt>Secret kept in</dt>
         <dd>{config ? secretHome(profile.provider, config, profile.secretStore) : '…'}</dd>
         {token ? (
@@ -238,14 +237,19 @@ export function ProfileDetail({
             <dd>{profile.account}</dd>
           </>
         ) : null}
-        <dt>Expires</dt>
-        <dd className="tabular">
-          {profile.expiresAt && left
-            ? `${auditTime(profile.expiresAt)} (${left === 'expired' ? 'expired' : `in ${left}`})`
-            : profile.state === 'ready'
-              ? 'no expiry given'
-              : 'nothing cached'}
-        </dd>
+        {/* A certificate's end is on its own row: "nothing cached" beside it would only confuse. */}
+        {certificate && !(profile.expiresAt && left) ? null : (
+          <>
+            <dt>Expires</dt>
+            <dd className="tabular">
+              {profile.expiresAt && left
+                ? `${auditTime(profile.expiresAt)} (${left === 'expired' ? 'expired' : `in ${left}`})`
+                : profile.state === 'ready'
+                  ? 'no expiry given'
+                  : 'nothing cached'}
+            </dd>
+          </>
+        )}
         <dt>Last caller</dt>
         <dd>{last ? `${callerText(last)}, ${auditTime(last.time)}, ${last.outcome}` : 'nobody yet'}</dd>
       </dl>
@@ -259,14 +263,5 @@ export function ProfileDetail({
         <a href={routeHref({ section: 'activity' })}>All activity</a>
       </p>
     </section>
-  );
-}
-
-function Fact({ fact }: { fact: ProfileFact }) {
-  return (
-    <>
-      <dt>{fact.label}</dt>
-      <dd data-fact={fact.label}>{fact.code ? <code>{fact.value}</code> : fact.value}</dd>
-    </>
   );
 }

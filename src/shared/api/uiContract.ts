@@ -9,6 +9,7 @@ import {
   preferencesSchema,
   profileChangesSchema,
   profileConfigResponseSchema,
+  profileCertificateResponseSchema,
   sessionProofRequestSchema,
   sessionProofResponseSchema,
   sessionRequestSchema,
@@ -70,6 +71,12 @@ export const UI_OPERATIONS = {
   removeProfile: { method: 'POST', path: '/api/profiles/:profile/remove', request: nothing, response: nothing },
   /** The profile as config.yaml has it (never a secret: those live in stores). */
   profileConfig: { method: 'GET', path: '/api/profiles/:profile/config', response: profileConfigResponseSchema },
+  /** The client certificate the profile presents (subject, issuer, expiry), or null. */
+  profileCertificate: {
+    method: 'GET',
+    path: '/api/profiles/:profile/certificate',
+    response: profileCertificateResponseSchema,
+  },
   updateProfile: {
     method: 'POST',
     path: '/api/profiles/:profile/update',

@@ -53,6 +53,18 @@ export const newProfileRequestSchema = z.record(z.string(), z.union([z.string(),
 export const profileChangesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.null()]));
 export type ProfileChanges = z.infer<typeof profileChangesSchema>;
 
+/**
+ * The client certificate a profile presents, as its page shows it: public facts only (the
+ * certificate is no secret; its key never leaves the store). Null: the profile has none stored.
+ */
+export const certificateFactsSchema = z.object({
+  subject: z.string(),
+  issuer: z.string(),
+  notAfter: z.string(),
+});
+export type CertificateFacts = z.infer<typeof certificateFactsSchema>;
+export const profileCertificateResponseSchema = z.object({ certificate: certificateFactsSchema.nullable() });
+
 /** A profile's fields as config.yaml has them, for the edit form. */
 export const profileConfigResponseSchema = z.object({ profile: z.record(z.string(), z.unknown()) });
 
