@@ -116,6 +116,9 @@ export async function startBrokerWebUi(
         });
       },
       registries: () => services.registries.summaries(),
+      // The same path as docker login's store: the registry whose matchImages serve the server keeps it.
+      registryLogin: ({ server, username, password }) =>
+        services.registries.dockerStore(JSON.stringify({ ServerURL: server, Username: username, Secret: password })),
       interactions: () => board.list(),
       // A login shown or done, and a profile served, dropped or failed: the page hears of both at once.
       onChange: (listener) => {

@@ -11,6 +11,7 @@ import { PreferencesView } from './components/PreferencesView.js';
 import { ProfileDetail } from './components/ProfileDetail.js';
 import { ProfileForm } from './components/ProfileForm.js';
 import { ProfileList } from './components/ProfileList.js';
+import { useUnlockNotice } from './useUnlockNotice.js';
 import { PromptView } from './components/PromptView.js';
 import { RegistryList } from './components/RegistryList.js';
 import { TokenList } from './components/TokenList.js';
@@ -43,6 +44,7 @@ export function App({ transport }: { transport: Transport }) {
   const [audit, setAudit] = useState<AuditEntry[]>([]);
   const [tokens, setTokens] = useState<TokenView[]>([]);
   const [profileTokens, setProfileTokens] = useState<Record<string, string>>({});
+  const unlockNotice = useUnlockNotice(tokens);
 
   // The audit log and tokens are read on demand; every new state (a login, a served request
   // that changed a profile) is a good moment to read them again.
@@ -163,6 +165,10 @@ export function App({ transport }: { transport: Transport }) {
         <Nav current={route.section} counts={{ profiles: attention, activity: denials }} />
       </aside>
       <main className="content">
+        {/* Always in the page, so a screen reader hears the words when they appear. */}
+        <p className={unlockNotice ? 'toast' : 'sr-only'} role="status">
+          {unlockNotice}
+        </p>
         {ended || problem ? (
           <p className="problem" role="alert">
             {ended ?? problem}
@@ -286,7 +292,11 @@ export function App({ transport }: { transport: Transport }) {
             <p className="hint">
               Logins Kubecred serves to docker, podman, skopeo and the kubelet. Passwords never show here.
             </p>
-            <RegistryList registries={state.registries} />
+            <RegistryList
+              registries={state.registries}
+              activity={audit}
+              onLogin={(login) => transport.registryLogin(login)}
+            />
           </section>
         ) : route.section === 'activity' ? (
           <AuditLogView records={audit} onRefresh={reload} />

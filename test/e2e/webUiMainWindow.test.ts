@@ -5,7 +5,8 @@ import { buildRenderer, launchChromium, type TestChromium } from '../support/chr
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
-import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { run } from '../support/run.js';
 import { callersFor } from '../support/callers.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
@@ -14,6 +15,7 @@ import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const TOKEN = 'main-window-bearer';
+const REGISTRY_PASSWORD = 'quay-robot-password-6f1e2d';
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
 const KUBECTL = findKubectlBuilds()[0];
 
@@ -140,6 +142,29 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     expect(await page.locator('.how-to').innerText()).toContain(
       'For "*.dkr.ecr.*.amazonaws.com": add each registry host',
     );
+    // Round 3, item 6: a store-backed registry can be logged in to here, as docker login would,
+    // and docker's own helper then hands that login out.
+    expect(await list.locator('[data-registry="quay"] .last-use').innerText()).toBe('not asked for yet');
+    expect(await list.locator('[data-registry="ecr"]').getByRole('button', { name: 'Log in…' }).count()).toBe(0);
+    await list.locator('[data-registry="quay"]').getByRole('button', { name: 'Log in…' }).click();
+    const form = list.getByRole('form', { name: 'log in to quay' });
+    expect(await form.locator('input[name="server"]').inputValue()).toBe('quay.io');
+    await form.locator('input[name="username"]').fill('robot+ci');
+    await form.locator('input[name="password"]').fill(REGISTRY_PASSWORD);
+    await form.getByRole('button', { name: 'Store the login' }).click();
+    await expect
+      .poll(() => list.locator('[data-registry="quay"] [role="status"]').innerText(), { timeout: 10_000 })
+      .toBe('✓ Stored the login of robot+ci for quay.io');
+    const helper = await run(path.join(REPO_ROOT, 'bin', 'docker-credential-kubecred'), ['get'], {
+      env: brokerEnv(home.dir),
+      input: 'quay.io',
+    });
+    expect(helper.code, helper.stdout + helper.stderr).toBe(0);
+    expect(JSON.parse(helper.stdout)).toMatchObject({ Username: 'robot+ci', Secret: REGISTRY_PASSWORD });
+    await expect
+      .poll(() => list.locator('[data-registry="quay"] .last-use').innerText(), { timeout: 10_000 })
+      .toMatch(/^last asked by .+: served$/);
+    expect(await page.content()).not.toContain(REGISTRY_PASSWORD);
     await list.screenshot({ path: path.join(SHOTS, 'webui-main-registries.png') });
     await open('Profiles');
   });

@@ -107,5 +107,10 @@ describe('a wrong PIN typed in the web UI of a real broker', () => {
     expect(unlocked.stderr).toMatch(/token "hsm" needs its PIN: enter it in the Kubecred window/);
     expect(unlocked.stderr).toMatch(/no token or client certificate in the token:hsm/);
     await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    // The dialog closes; the window says the PIN worked, and for how long it is kept (round 3, screen 33).
+    await expect
+      .poll(() => page.locator('.toast[role="status"]').innerText(), { timeout: 10_000 })
+      .toMatch(/^Token hsm unlocked: its PIN is kept for \d+ min\.$/);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-right-pin-unlocked.png') });
   });
 });

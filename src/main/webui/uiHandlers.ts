@@ -129,6 +129,12 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
       return changed(ok({}));
     },
     auditLog: async () => ok({ records: await ports.auditLog() }),
+    registryLogin: async ({ body }) => {
+      if (!ports.registryLogin) throw new HttpFailure(404, 'not-found', 'this broker serves no image registries');
+      const { registry } = await ports.registryLogin(body);
+      log(`web UI: stored a login for registry ${registry}`);
+      return changed(ok({}));
+    },
     tokens: async () => ok({ tokens: await ports.tokens() }),
     updateToken: async ({ params: { token }, body }) => (await ports.updateToken(token, body), ok({})),
     preferences: async () => ok(await ports.preferences()),

@@ -3,6 +3,7 @@ import type {
   CertificateFacts,
   Preferences,
   ProfileChanges,
+  RegistryLoginRequest,
   TokenChanges,
   TokenView,
 } from '../../shared/api/webUiApi.js';
@@ -17,6 +18,8 @@ export interface WebUiPorts {
   profiles(): Promise<ProfileSummary[]>;
   /** The image registries, if the broker serves any. */
   registries?(): Promise<RegistrySummary[]>;
+  /** Stores a registry login as `docker login` would; returns the registry that keeps it. */
+  registryLogin?(login: RegistryLoginRequest): Promise<{ registry: string }>;
   /** Logins waiting on the user (the interaction board's list()). */
   interactions(): Interaction[];
   /** Called when interactions change; returns the unsubscribe. */

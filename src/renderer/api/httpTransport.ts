@@ -7,6 +7,7 @@ import {
   type ImportResult,
   type Preferences,
   type ProfileChanges,
+  type RegistryLoginRequest,
   type TokenChanges,
   type TokenView,
   type WebUiState,
@@ -122,6 +123,10 @@ export class HttpTransport implements Transport {
 
   async profileCertificate(profile: string): Promise<CertificateFacts | null> {
     return (await this.call('profileCertificate', { profile }, undefined)).certificate;
+  }
+
+  async registryLogin(login: RegistryLoginRequest): Promise<void> {
+    await this.call('registryLogin', {}, login);
   }
 
   async updateProfile(profile: string, changes: ProfileChanges): Promise<void> {

@@ -6,6 +6,7 @@ import type {
   ImportResult,
   Preferences,
   ProfileChanges,
+  RegistryLoginRequest,
   TokenChanges,
   TokenView,
   WebUiState,
@@ -36,6 +37,8 @@ export interface Transport {
   /** Stores one of the profile's secrets in its store; the broker refuses a field its provider never reads. */
   storeSecret(profile: string, field: string, value: string): Promise<void>;
   auditLog(): Promise<AuditEntry[]>;
+  /** Stores a registry login as `docker login` would; rejects with the broker's words. */
+  registryLogin(login: RegistryLoginRequest): Promise<void>;
   tokens(): Promise<TokenView[]>;
   preferences(): Promise<Preferences>;
   /** Rejects like updateProfile when the broker refuses the changed token. */

@@ -1,31 +1,50 @@
 import type { RegistrySummary } from '../../shared/api/status.js';
+import type { AuditEntry, RegistryLoginRequest } from '../../shared/api/webUiApi.js';
+import { auditTime, callerText } from './AuditLogView.js';
+import { RegistryLoginForm } from './RegistryLoginForm.js';
 
 const LOGIN: Record<RegistrySummary['login'], string> = {
   command: 'password from its command',
-  store: 'login in the secret store (docker login, skopeo login or kubecred registry login)',
+  store: 'login in the secret store (docker login, skopeo login or Log in here)',
 };
 
+interface Props {
+  readonly registries: readonly RegistrySummary[];
+  /** The audit records, newest first: a registry's requests are kept under "registry:<name>". */
+  readonly activity: readonly AuditEntry[];
+  onLogin(login: RegistryLoginRequest): Promise<void>;
+}
+
 /** The image registries the broker serves to docker, skopeo and the kubelet; never a password. */
-export function RegistryList({ registries }: { registries: readonly RegistrySummary[] }) {
+export function RegistryList({ registries, activity, onLogin }: Props) {
   if (registries.length === 0)
     return <p className="empty">No image registries configured (registries: in config.yaml).</p>;
   return (
     <>
       <ul className="profiles" aria-label="registries">
-        {registries.map((r) => (
-          <li key={r.name} className="profile" data-registry={r.name}>
-            <div className="profile-text">
-              <div className="profile-head">
-                <strong className="profile-name">{r.name}</strong>{' '}
-                <span className="provider">{r.matchImages.join(', ')}</span>
+        {registries.map((r) => {
+          const last = activity.find((entry) => entry.profile === `registry:${r.name}`);
+          return (
+            <li key={r.name} className="profile registry" data-registry={r.name}>
+              <div className="profile-text">
+                <div className="profile-head">
+                  <strong className="profile-name">{r.name}</strong>{' '}
+                  <span className="provider">{r.matchImages.join(', ')}</span>
+                </div>
+                <div className="description">
+                  {LOGIN[r.login]}
+                  {r.username ? `, as ${r.username}` : ''}
+                </div>
+                <div className={`description last-use${last && last.outcome !== 'served' ? ' error-text' : ''}`}>
+                  {last
+                    ? `last asked by ${callerText(last)}, ${auditTime(last.time)}: ${last.outcome}${last.error ? ` (${last.error})` : ''}`
+                    : 'not asked for yet'}
+                </div>
+                {r.login === 'store' ? <RegistryLoginForm registry={r} onLogin={onLogin} /> : null}
               </div>
-              <div className="description">
-                {LOGIN[r.login]}
-                {r.username ? `, as ${r.username}` : ''}
-              </div>
-            </div>
-          </li>
-        ))}
+            </li>
+          );
+        })}
       </ul>
       <HowToUse registries={registries} />
     </>

@@ -2,6 +2,7 @@ import type { TokenView } from '../../shared/api/webUiApi.js';
 import { pinWarning } from './PinPrompt.js';
 import { routeHref } from '../route.js';
 import { BadgeIcon } from './StatusBadge.js';
+import { formatTimeLeft } from '../../shared/profileWords.js';
 
 /** The hardware tokens in config.yaml: there or not, logged in or not, and PIN trouble ahead. */
 export function TokenList({
@@ -37,7 +38,7 @@ export function TokenList({
                   {/* "Locked" would read as a card locked by wrong PINs; this only means no PIN is held now. */}
                   {t.present
                     ? t.loggedIn
-                      ? 'present, PIN entered'
+                      ? pinKeptText(t)
                       : t.flags?.locked
                         ? 'present, locked: too many wrong PINs'
                         : 'present, asks for its PIN on use'
@@ -63,4 +64,10 @@ export function TokenList({
       })}
     </ul>
   );
+}
+
+/** "present, PIN kept for 14 min": how long the token stays unlocked, where the broker says. */
+export function pinKeptText(token: TokenView, now = Date.now()): string {
+  const left = formatTimeLeft(token.pinKeptUntil, now);
+  return left && left !== 'expired' ? `present, PIN kept for ${left}` : 'present, PIN entered';
 }

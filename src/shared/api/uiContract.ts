@@ -9,6 +9,7 @@ import {
   preferencesSchema,
   profileChangesSchema,
   profileConfigResponseSchema,
+  registryLoginRequestSchema,
   profileCertificateResponseSchema,
   sessionProofRequestSchema,
   sessionProofResponseSchema,
@@ -90,6 +91,13 @@ export const UI_OPERATIONS = {
     response: nothing,
   },
   auditLog: { method: 'GET', path: '/api/audit', response: auditResponseSchema },
+  /** Stores a registry login, under the registry whose matchImages serve the server. */
+  registryLogin: {
+    method: 'POST',
+    path: '/api/registries/login',
+    request: registryLoginRequestSchema,
+    response: nothing,
+  },
   tokens: { method: 'GET', path: '/api/tokens', response: tokensResponseSchema },
   /** Changes to a token's fields in config.yaml (pinGrace). */
   updateToken: { method: 'POST', path: '/api/tokens/:token/update', request: tokenChangesSchema, response: nothing },

@@ -65,6 +65,14 @@ export const certificateFactsSchema = z.object({
 export type CertificateFacts = z.infer<typeof certificateFactsSchema>;
 export const profileCertificateResponseSchema = z.object({ certificate: certificateFactsSchema.nullable() });
 
+/** A registry login typed in the window: stored as `docker login` would store it (never shown again). */
+export const registryLoginRequestSchema = z.strictObject({
+  server: z.string().min(1).max(512),
+  username: z.string().min(1).max(256),
+  password: z.string().min(1).max(8192),
+});
+export type RegistryLoginRequest = z.infer<typeof registryLoginRequestSchema>;
+
 /** A profile's fields as config.yaml has them, for the edit form. */
 export const profileConfigResponseSchema = z.object({ profile: z.record(z.string(), z.unknown()) });
 
@@ -94,6 +102,8 @@ export const tokenViewSchema = z.object({
   loggedIn: z.boolean(),
   flags: pinFlagsSchema.optional(),
   problem: z.string().optional(),
+  /** While logged in: when the PIN's grace ends (ISO). */
+  pinKeptUntil: z.string().optional(),
 });
 export type TokenView = z.infer<typeof tokenViewSchema>;
 export const tokensResponseSchema = z.object({ tokens: z.array(tokenViewSchema) });

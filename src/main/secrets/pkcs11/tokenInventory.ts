@@ -27,6 +27,8 @@ export interface TokenInfo {
   objects: TokenObjectInfo[];
   /** Why the token is not usable, with the fix. */
   problem?: string;
+  /** While logged in: when the PIN's grace ends and it is asked again (ISO). */
+  pinKeptUntil?: string;
 }
 
 const KIND_BY_CLASS = new Map<number, TokenObjectInfo['kind']>([
@@ -47,10 +49,13 @@ export async function describeToken(token: TokenSession): Promise<TokenInfo> {
     return { ...base, present: false, loggedIn: false, objects: [], problem };
   }
   const { info, slot } = attached;
+  const loggedIn = token.authorized(attached);
+  const keptUntil = loggedIn ? token.pins.until() : undefined;
   return {
     ...base,
     present: true,
-    loggedIn: token.authorized(attached),
+    loggedIn,
+    ...(keptUntil !== undefined ? { pinKeptUntil: new Date(keptUntil).toISOString() } : {}),
     slotId: slotIdText(slot),
     label: unpad(info.label),
     serial: unpad(info.serialNumber),
