@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { run } from '../support/run.js';
+import { seriousAxeViolations } from '../support/axe.js';
 import { callersFor } from '../support/callers.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
@@ -151,6 +152,7 @@ describe('the main window of a real broker (kubecred daemon --ui): profiles, tok
     expect(await form.locator('input[name="server"]').inputValue()).toBe('quay.io');
     await form.locator('input[name="username"]').fill('robot+ci');
     await form.locator('input[name="password"]').fill(REGISTRY_PASSWORD);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Store the login' }).click();
     await expect
       .poll(() => list.locator('[data-registry="quay"] [role="status"]').innerText(), { timeout: 10_000 })
