@@ -20,7 +20,7 @@ if (!electron) {
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'kc-electron-'));
 writeFileSync(path.join(home, 'config.yaml'), 'profiles:\n  - { name: smoke, provider: static }\n', { mode: 0o600 });
-const { freePort } = await import('../dist/main/demo/freePort.js');
+const { freePort } = await import('../dist/main/platform/freePort.js');
 const port = await freePort();
 const needsDisplay = process.platform === 'linux' && !process.env.DISPLAY;
 if (needsDisplay && spawnSync('xvfb-run', ['--help']).error) fail('no DISPLAY and no xvfb-run: apt-get install xvfb');

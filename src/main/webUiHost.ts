@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { tokenViewSchema, type Preferences } from '../shared/api/webUiApi.js';
 import { certificateFacts } from './platform/certificateFacts.js';
+import { freePort } from './platform/freePort.js';
+import { turnOnProxy } from './proxyToggle.js';
 import { PromptQueue } from './ui/promptQueue.js';
 import type { BrowserLoginUi } from './ui/browserLoginUi.js';
 import type { UrlOpener } from './core/ports.js';
@@ -139,6 +141,21 @@ export async function startBrokerWebUi(
         logger.info('profile removed from the web UI', { profile });
       },
       profileConfig: (profile) => readProfile(paths.configFile, profile),
+      turnOnProxy: (profile) =>
+        turnOnProxy(
+          {
+            configFile: paths.configFile,
+            caDir: path.join(paths.stateDir, 'proxy-ca'),
+            kubeconfigFiles: () => kubeconfigFiles(currentPlatformEnv()),
+            backupDir: paths.kubeconfigBackups,
+            shim: nativeShimPath() ?? nodeCliPath(),
+            localCa: () => services.proxies.caCertificate(),
+            freePort,
+            logger,
+            now: () => new Date(),
+          },
+          profile,
+        ),
       profileCertificate: async (profile) => certificateFacts(await services.credentials.storedCertificate(profile)),
       updateProfile: async (profile, changes) => {
         await updateProfile(paths.configFile, profile, changes);

@@ -216,6 +216,7 @@ export function App({ transport }: { transport: Transport }) {
             activity={audit.filter((r) => r.profile === route.profile)}
             load={loadProfile}
             loadCertificate={(profile) => transport.profileCertificate(profile)}
+            onTurnOnProxy={() => transport.turnOnProxy(route.profile)}
             onLogin={() => void run(route.profile, () => transport.login(route.profile))}
             onLogout={() => void run(route.profile, () => transport.logout(route.profile))}
             onRemove={() =>

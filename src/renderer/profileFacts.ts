@@ -15,6 +15,16 @@ const APPROVAL_WORDS: Readonly<Record<string, string>> = {
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 
+/** Whether the exec proxy can be turned on here: a key on a token, no proxy yet (the proxy serves only those). */
+export function offersProxy(provider: string, config: Readonly<Record<string, unknown>>): boolean {
+  return (
+    provider === 'static' &&
+    typeof config.tokenCertificate === 'object' &&
+    config.tokenCertificate !== null &&
+    config.proxy === undefined
+  );
+}
+
 /**
  * What a profile's config.yaml entry says that a person checks on its page: the command a
  * plugin runs, the role an EKS profile assumes, the issuer, the exec proxy's port and upstream,

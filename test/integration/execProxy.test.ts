@@ -10,8 +10,9 @@ import { writeConfig, type TestBroker } from '../support/broker.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { startProxiedCluster, type ProxiedCluster, type TokenUser } from '../support/proxiedCluster.js';
+import { buildRenderer, launchChromium } from '../support/chromium.js';
 import { createTestPki } from '../support/pki.js';
-import { NATIVE_SHIM } from '../support/repo.js';
+import { NATIVE_SHIM, REPO_ROOT } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { buildSigningOracle, type OracleAttack } from '../support/signingOracle.js';
 import { privateKeyExposure } from '../support/softhsm.js';
@@ -361,6 +362,52 @@ describe('the exec proxy against a real kube-apiserver, keys on a token', () => 
     },
     240_000,
   );
+
+  // Issue 28, item 7: the exec proxy turned on in the window, from the kubeconfig as it is (its
+  // cluster's CA is inline data): the next kubectl through that context uses the token's key.
+  it('the exec proxy turned on from the profile page: the next kubectl goes through it to the real cluster', async () => {
+    await writeFile(
+      path.join(home.dir, 'config.yaml'),
+      `${cluster.configYaml()}  - name: late-p256\n    provider: static\n    tokenCertificate: { token: hsm, label: tls-p256 }\n`,
+    );
+    expect((await kubectl(['config', 'set-context', 'late-p256', '--cluster=real', '--user=late-p256'])).code).toBe(0);
+    const installed = await cli([
+      'install',
+      '--profile',
+      'late-p256',
+      '--context',
+      'late-p256',
+      '--kubeconfig',
+      cluster.kubeconfig,
+    ]);
+    expect(installed.code, installed.stderr).toBe(0);
+    await buildRenderer();
+    const chromium = await launchChromium({ width: 1000, height: 800 });
+    try {
+      const page = chromium.page;
+      await page.goto((await cli(['ui', '--print'])).stdout.trim());
+      await page.locator('[data-profile="late-p256"]').getByRole('link', { name: 'late-p256' }).click();
+      const offer = page.getByLabel('exec proxy');
+      await offer.getByRole('button', { name: 'Turn on the exec proxy' }).click();
+      await expect
+        .poll(() => page.getByRole('status', { name: 'exec proxy' }).innerText(), { timeout: 15_000 })
+        .toMatch(
+          /The exec proxy is on\s+kubectl → https:\/\/127\.0\.0\.1:\d+ → https:\/\/127\.0\.0\.1:\d+\. Context late-p256 now goes through it/,
+        );
+      await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'webui-proxy-turned-on.png') });
+    } finally {
+      await chromium.close();
+    }
+    const config = await readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+    expect(config).toMatch(/name: late-p256[\s\S]*proxy:[\s\S]*caFile: \S+proxy-ca\/late-p256\.pem/);
+    const whoami = await kubectl(['auth', 'whoami', '-o', 'json', '--context', 'late-p256']);
+    expect(whoami.code, whoami.stderr).toBe(0);
+    expect(JSON.parse(whoami.stdout).status.userInfo.username).toBe('bob');
+    const view = JSON.parse((await kubectl(['config', 'view', '--raw', '-o', 'json'])).stdout) as {
+      contexts: Array<{ name: string; context: { cluster: string } }>;
+    };
+    expect(view.contexts.find((c) => c.name === 'late-p256')?.context.cluster).toBe('kubecred-proxy-late-p256');
+  });
 
   it('a proxy port another program holds: kubectl is told which and what to do, and kubecred doctor names it', async () => {
     const squatter = net.createServer((socket) => socket.end('HTTP/1.1 200 OK\r\n\r\n'));

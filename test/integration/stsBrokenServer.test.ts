@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError } from '../../src/main/core/brokerError.js';
-import { freePort } from '../../src/main/demo/freePort.js';
+import { freePort } from '../../src/main/platform/freePort.js';
 import { HttpSsoClient } from '../../src/main/providers/eks/ssoClient.js';
 import { HttpStsClient } from '../../src/main/providers/eks/stsClient.js';
 

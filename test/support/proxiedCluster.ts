@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort } from '../../src/main/demo/freePort.js';
+import { freePort } from '../../src/main/platform/freePort.js';
 import { startTestBroker, writeConfig, type TestBroker } from './broker.js';
 import { callersFor } from './callers.js';
 import { startKubeApiServer, type KubeApiServer } from './kubeApiServer.js';
@@ -96,7 +96,11 @@ export async function startProxiedCluster(options: {
       return `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`;
     };
     await writeConfig(home.dir, configYaml());
-    const broker = await startTestBroker(home.dir, { SOFTHSM2_CONF: hsm.conf });
+    // The broker reads the user's kubeconfig (written below) as kubectl does: the window's contexts, the proxy toggle.
+    const broker = await startTestBroker(home.dir, {
+      SOFTHSM2_CONF: hsm.conf,
+      KUBECONFIG: path.join(home.dir, 'kubeconfig'),
+    });
     started.push(() => broker.stop());
     const { cli, credential } = callersFor(
       () => home.dir,

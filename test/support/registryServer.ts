@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { run } from './run.js';
-import { freePort } from '../../src/main/demo/freePort.js';
+import { freePort } from '../../src/main/platform/freePort.js';
 
 export interface TestRegistry {
   /** host:port, as image references and credHelpers name it. */

@@ -6,7 +6,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestPki } from './demoPki.js';
-import { freePort } from './freePort.js';
+import { freePort } from '../platform/freePort.js';
 
 /**
  * A real kube-apiserver with etcd on loopback, for the demo and the end-to-end paths: the server decides for

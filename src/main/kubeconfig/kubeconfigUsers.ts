@@ -17,10 +17,15 @@ export interface KubeconfigContext {
   readonly cluster?: string;
 }
 
-/** A cluster by its name, and its API server's URL. */
+/** A cluster by its name, its API server's URL, and how kubectl trusts it (none of it secret). */
 export interface KubeconfigCluster {
   readonly name: string;
   readonly server: string | undefined;
+  /** certificate-authority, as written (a path, relative to the kubeconfig's folder). */
+  readonly certificateAuthority?: string;
+  /** certificate-authority-data, as written (base64 PEM). */
+  readonly certificateAuthorityData?: string;
+  readonly tlsServerName?: string;
 }
 
 /** One kubeconfig file as read only to look (doctor, contexts): missing, broken, or its users and contexts. */
@@ -101,6 +106,13 @@ function clusterOf(entry: Readonly<Record<string, unknown>>): KubeconfigCluster 
   return {
     name: typeof entry.name === 'string' ? entry.name : '(unnamed)',
     server: typeof cluster.server === 'string' ? cluster.server : undefined,
+    ...(typeof cluster['certificate-authority'] === 'string'
+      ? { certificateAuthority: cluster['certificate-authority'] }
+      : {}),
+    ...(typeof cluster['certificate-authority-data'] === 'string'
+      ? { certificateAuthorityData: cluster['certificate-authority-data'] }
+      : {}),
+    ...(typeof cluster['tls-server-name'] === 'string' ? { tlsServerName: cluster['tls-server-name'] } : {}),
   };
 }
 

@@ -120,6 +120,12 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     addProfile: async ({ body }) => (await ports.addProfile(body), changed(ok({}, 201))),
     removeProfile: async ({ params: { profile } }) => (await ports.removeProfile(profile), changed(ok({}))),
     profileConfig: async ({ params: { profile } }) => ok({ profile: await ports.profileConfig(profile) }),
+    turnOnProxy: async ({ params: { profile } }) => {
+      if (!ports.turnOnProxy) throw new HttpFailure(404, 'not-found', 'this broker cannot run the exec proxy');
+      const turnedOn = await ports.turnOnProxy(profile);
+      log(`web UI: exec proxy turned on for ${profile}`);
+      return changed(ok(turnedOn));
+    },
     profileCertificate: async ({ params: { profile } }) =>
       ok({ certificate: (await ports.profileCertificate?.(profile)) ?? null }),
     updateProfile: async ({ params: { profile }, body }) => (await ports.updateProfile(profile, body), changed(ok({}))),

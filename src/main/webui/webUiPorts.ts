@@ -3,6 +3,7 @@ import type {
   CertificateFacts,
   Preferences,
   ProfileChanges,
+  ProxyTurnedOn,
   RegistryLoginRequest,
   TokenChanges,
   TokenView,
@@ -34,6 +35,8 @@ export interface WebUiPorts {
   removeProfile(profile: string): Promise<void>;
   /** The profile's fields as written in config.yaml. */
   profileConfig(profile: string): Promise<Record<string, unknown>>;
+  /** Turns the exec proxy on for the profile (its key on a token); absent where the shell cannot. */
+  turnOnProxy?(profile: string): Promise<ProxyTurnedOn>;
   /** The client certificate the profile presents from its store; absent where there is none to read. */
   profileCertificate?(profile: string): Promise<CertificateFacts | null>;
   /** Changes fields of a profile in config.yaml; throws the schema's complaint (with `field`) when the result is invalid. */

@@ -7,6 +7,7 @@ import {
   type ImportResult,
   type Preferences,
   type ProfileChanges,
+  type ProxyTurnedOn,
   type RegistryLoginRequest,
   type TokenChanges,
   type TokenView,
@@ -119,6 +120,10 @@ export class HttpTransport implements Transport {
 
   async profileConfig(profile: string): Promise<Record<string, unknown>> {
     return (await this.call('profileConfig', { profile }, undefined)).profile;
+  }
+
+  turnOnProxy(profile: string): Promise<ProxyTurnedOn> {
+    return this.call('turnOnProxy', { profile }, {});
   }
 
   async profileCertificate(profile: string): Promise<CertificateFacts | null> {

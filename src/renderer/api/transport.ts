@@ -6,6 +6,7 @@ import type {
   ImportResult,
   Preferences,
   ProfileChanges,
+  ProxyTurnedOn,
   RegistryLoginRequest,
   TokenChanges,
   TokenView,
@@ -30,6 +31,8 @@ export interface Transport {
   removeProfile(profile: string): Promise<void>;
   /** The profile's fields as config.yaml has them. */
   profileConfig(profile: string): Promise<Record<string, unknown>>;
+  /** Turns the exec proxy on for the profile; rejects with the broker's words. */
+  turnOnProxy(profile: string): Promise<ProxyTurnedOn>;
   /** The client certificate the profile presents (public facts), or null. */
   profileCertificate(profile: string): Promise<CertificateFacts | null>;
   /** Rejects like addProfile when the broker refuses the changed profile. */

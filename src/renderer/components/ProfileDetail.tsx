@@ -1,5 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { AuditEntry, CertificateFacts, ProfileChanges, TokenView } from '../../shared/api/webUiApi.js';
+import type {
+  AuditEntry,
+  CertificateFacts,
+  ProfileChanges,
+  ProxyTurnedOn,
+  TokenView,
+} from '../../shared/api/webUiApi.js';
+import { ProxyOffer } from './ProxyOffer.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge, secretHome } from '../profileBadge.js';
 import { routeHref } from '../route.js';
@@ -8,7 +15,7 @@ import { loginOffer } from '../profileTone.js';
 import { AuditTable, auditTime, callerText } from './AuditLogView.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 import { StatusBadge } from './StatusBadge.js';
-import { profileFacts } from '../profileFacts.js';
+import { offersProxy, profileFacts } from '../profileFacts.js';
 import { CertificateFact, Fact } from './ProfileFacts.js';
 import { RemoveConfirm } from './RemoveConfirm.js';
 
@@ -32,6 +39,7 @@ interface Props {
   load(profile: string): Promise<Record<string, unknown>>;
   /** The client certificate the profile presents from its store, or null. */
   loadCertificate(profile: string): Promise<CertificateFacts | null>;
+  onTurnOnProxy(): Promise<ProxyTurnedOn>;
   onLogin(): void;
   onLogout(): void;
   onRemove(): void;
@@ -50,6 +58,7 @@ export function ProfileDetail({
   activity,
   load,
   loadCertificate,
+  onTurnOnProxy,
   onLogin,
   onLogout,
   onRemove,
@@ -170,6 +179,9 @@ export function ProfileDetail({
           onStoreSecret={onStoreSecret}
           onClose={() => setEditing(false)}
         />
+      ) : null}
+      {config && offersProxy(profile.provider, config) ? (
+        <ProxyOffer contexts={profile.contexts ?? []} onTurnOn={onTurnOnProxy} />
       ) : null}
       <dl className="facts detail-facts">
         <dt>Provider</dt>

@@ -9,6 +9,7 @@ import {
   preferencesSchema,
   profileChangesSchema,
   profileConfigResponseSchema,
+  proxyTurnedOnSchema,
   registryLoginRequestSchema,
   profileCertificateResponseSchema,
   sessionProofRequestSchema,
@@ -72,6 +73,13 @@ export const UI_OPERATIONS = {
   removeProfile: { method: 'POST', path: '/api/profiles/:profile/remove', request: nothing, response: nothing },
   /** The profile as config.yaml has it (never a secret: those live in stores). */
   profileConfig: { method: 'GET', path: '/api/profiles/:profile/config', response: profileConfigResponseSchema },
+  /** Turns the exec proxy on for a profile whose key is on a token, from its kubeconfig context. */
+  turnOnProxy: {
+    method: 'POST',
+    path: '/api/profiles/:profile/proxy',
+    request: nothing,
+    response: proxyTurnedOnSchema,
+  },
   /** The client certificate the profile presents (subject, issuer, expiry), or null. */
   profileCertificate: {
     method: 'GET',

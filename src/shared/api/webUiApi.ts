@@ -73,6 +73,14 @@ export const registryLoginRequestSchema = z.strictObject({
 });
 export type RegistryLoginRequest = z.infer<typeof registryLoginRequestSchema>;
 
+/** The exec proxy turned on for a profile: its listener's port, the real server, the contexts now going through it. */
+export const proxyTurnedOnSchema = z.object({
+  port: z.number().int(),
+  upstream: z.string(),
+  contexts: z.array(z.string()),
+});
+export type ProxyTurnedOn = z.infer<typeof proxyTurnedOnSchema>;
+
 /** A profile's fields as config.yaml has them, for the edit form. */
 export const profileConfigResponseSchema = z.object({ profile: z.record(z.string(), z.unknown()) });
 

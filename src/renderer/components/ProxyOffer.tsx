@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import type { ProxyTurnedOn } from '../../shared/api/webUiApi.js';
+
+/**
+ * For a profile whose key is on a token and that does not go through the exec proxy yet: what
+ * the proxy gives, and one button that turns it on from the kubeconfig as it is (the broker
+ * takes the cluster, its CA and a free port, and points the contexts at the listener).
+ */
+export function ProxyOffer({
+  contexts,
+  onTurnOn,
+}: {
+  contexts: readonly string[];
+  onTurnOn(): Promise<ProxyTurnedOn>;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<ProxyTurnedOn | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  if (done)
+    return (
+      <div className="card proxy-offer" role="status" aria-label="exec proxy">
+        <p className="done-head">
+          <span className="done-mark" aria-hidden="true">
+            ✓
+          </span>
+          The exec proxy is on
+        </p>
+        <p>
+          kubectl → <code>https://127.0.0.1:{done.port}</code> → <code>{done.upstream}</code>. Context
+          {done.contexts.length === 1 ? '' : 's'} {done.contexts.join(', ')} now go
+          {done.contexts.length === 1 ? 'es' : ''} through it; the next kubectl there uses the key on the token.
+        </p>
+      </div>
+    );
+  return (
+    <div className="card proxy-offer" aria-label="exec proxy">
+      <h2>Exec proxy: off</h2>
+      <p className="hint">
+        With it on, kubectl talks to a local listener with a short-lived certificate, and the listener signs in to the
+        cluster with the key on the token, which never leaves it: a copied kubeconfig grants nothing.
+      </p>
+      {contexts.length === 0 ? (
+        <p className="hint">No context of your kubeconfig uses this profile yet: install it for one first.</p>
+      ) : null}
+      {problem ? (
+        <p className="error-text" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        disabled={busy || contexts.length === 0}
+        onClick={() => {
+          setBusy(true);
+          setProblem(null);
+          onTurnOn().then(setDone, (e: Error & { hint?: string }) => {
+            setProblem(e.hint ? `${e.message}. ${e.hint}` : e.message);
+            setBusy(false);
+          });
+        }}
+      >
+        Turn on the exec proxy
+      </button>
+    </div>
+  );
+}
