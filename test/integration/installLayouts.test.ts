@@ -74,6 +74,28 @@ describe('the three install layouts', () => {
     expect(JSON.parse(viaLauncher.stdout).status.token).toBe('served-to-the-packaged-shim');
   });
 
+  // Issue 29, item 5 (N12): the deb links both launchers into /usr/bin. Run through such links,
+  // they find the app from where they really are; docker runs its helper by name from PATH.
+  it('the CLI and the docker credential helper work through links on PATH', async () => {
+    const { resources } = await packagedApp(path.join(home.dir, 'Linked'));
+    const usrBin = path.join(home.dir, 'usr-bin');
+    await mkdir(usrBin, { recursive: true });
+    for (const name of ['kubecred', 'docker-credential-kubecred'])
+      await symlink(path.join(resources, 'bin', name), path.join(usrBin, name));
+    const env = {
+      KUBECRED_HOME: home.dir,
+      HOME: home.dir,
+      PATH: `${usrBin}:${process.env.PATH ?? ''}`,
+      KUBERNETES_EXEC_INFO: V1_EXEC_INFO,
+    };
+    const served = await run('kubecred', ['credential', 'packaged'], { env });
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe('served-to-the-packaged-shim');
+    const listed = await run('docker-credential-kubecred', ['list'], { env });
+    expect(listed.code, listed.stdout + listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({});
+  });
+
   // Issue 34, E2 and E3: with the app not running (before its first launch, after Quit), the
   // packaged shim finds the launcher in resources/bin, and the daemon it starts runs on the
   // app's binary in Node mode: without ELECTRON_RUN_AS_NODE that binary opens the tray app.
@@ -132,7 +154,8 @@ async function packagedApp(appDir: string): Promise<{ resources: string; appBina
   await mkdir(path.join(resources, 'shim', TARGET), { recursive: true });
   await copyFile(NATIVE_SHIM, path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)));
   await mkdir(path.join(resources, 'bin'));
-  await copyFile(path.join(REPO_ROOT, 'packaging', 'bin', 'kubecred'), path.join(resources, 'bin', 'kubecred'));
+  for (const launcher of ['kubecred', 'docker-credential-kubecred'])
+    await copyFile(path.join(REPO_ROOT, 'packaging', 'bin', launcher), path.join(resources, 'bin', launcher));
   const appBinary = path.join(appDir, 'kubecred');
   // A hard link where it can be (same file system), else a copy: either way its own path.
   await link(await realpath(process.execPath), appBinary).catch(() => copyFile(process.execPath, appBinary));
@@ -140,6 +163,7 @@ async function packagedApp(appDir: string): Promise<{ resources: string; appBina
     '+x',
     appBinary,
     path.join(resources, 'bin', 'kubecred'),
+    path.join(resources, 'bin', 'docker-credential-kubecred'),
     path.join(resources, 'shim', TARGET, path.basename(NATIVE_SHIM)),
   ]);
   return { resources, appBinary };

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Draws the tray's template images (black on transparent; macOS tints them, Linux and Windows
-// show them as they are) into resources/: a padlock, closed (all locked), open (signed in),
-// and closed with a dot (needs attention). 16 px and @2x. Run again after changing a shape.
-import { writeFileSync } from 'node:fs';
+// Draws Kubecred's images. The tray's template images (black on transparent; macOS tints them,
+// Linux and Windows show them as they are) into resources/: a padlock, closed (all locked), open
+// (signed in), and closed with a dot (needs attention), 16 px and @2x. The app icon into
+// packaging/icon/: the same padlock, white on the window's blue rounded square, 1024 px, from
+// which electron-builder makes the .icns and .ico. Run again after changing a shape.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -27,7 +29,8 @@ function chunk(type, data) {
   return Buffer.concat([length, body, crc]);
 }
 
-function png(size, alphaAt) {
+/** An RGBA PNG; `colorAt(x, y, pixel)` gives [r, g, b, a] (0-255, alpha 0-1) in a unit square. */
+function png(size, colorAt) {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
@@ -35,8 +38,10 @@ function png(size, alphaAt) {
   const rows = [];
   for (let y = 0; y < size; y++) {
     const row = Buffer.alloc(1 + size * 4);
-    for (let x = 0; x < size; x++)
-      row[1 + x * 4 + 3] = Math.round(255 * alphaAt((x + 0.5) / size, (y + 0.5) / size, 1 / size));
+    for (let x = 0; x < size; x++) {
+      const [r, g, b, a] = colorAt((x + 0.5) / size, (y + 0.5) / size, 1 / size);
+      row.set([r, g, b, Math.round(255 * a)], 1 + x * 4);
+    }
     rows.push(row);
   }
   return Buffer.concat([
@@ -72,8 +77,30 @@ const icons = {
   traySignedInTemplate: { open: true, dot: false },
   trayAttentionTemplate: { open: false, dot: true },
 };
+const black = (alphaAt) => (x, y, pixel) => [0, 0, 0, alphaAt(x, y, pixel)];
 for (const [name, shape] of Object.entries(icons)) {
-  writeFileSync(path.join(out, `${name}.png`), png(16, padlock(shape)));
-  writeFileSync(path.join(out, `${name}@2x.png`), png(32, padlock(shape)));
+  writeFileSync(path.join(out, `${name}.png`), png(16, black(padlock(shape))));
+  writeFileSync(path.join(out, `${name}@2x.png`), png(32, black(padlock(shape))));
 }
-process.stdout.write(`wrote ${Object.keys(icons).length * 2} icons to ${out}\n`);
+
+// The app icon: the UI's brand mark (a white padlock on #1a5bc4), with the platforms' margin.
+const BLUE = [0x1a, 0x5b, 0xc4];
+const rounded = (x, y, inset, radius) => {
+  const qx = Math.max(Math.abs(x - 0.5) - (0.5 - inset - radius), 0);
+  const qy = Math.max(Math.abs(y - 0.5) - (0.5 - inset - radius), 0);
+  return Math.hypot(qx, qy) - radius;
+};
+const lock = padlock({ open: false, dot: false });
+function appIcon(x, y, pixel) {
+  const tile = cover(rounded(x, y, 0.08, 0.18), pixel);
+  // The padlock at 60% of the tile, centred, with a keyhole.
+  const [lx, ly, lp] = [(x - 0.2) / 0.6, (y - 0.18) / 0.6, pixel / 0.6];
+  const keyhole = Math.min(Math.hypot(lx - 0.5, ly - 0.62) - 0.07, box(lx, ly, 0.47, 0.62, 0.53, 0.79));
+  const inLock = lock(lx, ly, lp) * (1 - cover(keyhole, lp));
+  const mix = (c) => Math.round(c * (1 - inLock) + 255 * inLock);
+  return [mix(BLUE[0]), mix(BLUE[1]), mix(BLUE[2]), tile];
+}
+const iconDir = path.resolve(out, '..', 'packaging', 'icon');
+mkdirSync(iconDir, { recursive: true });
+writeFileSync(path.join(iconDir, 'kubecred.png'), png(1024, appIcon));
+process.stdout.write(`wrote ${Object.keys(icons).length * 2} tray icons to ${out} and the app icon to ${iconDir}\n`);
