@@ -42,7 +42,17 @@ export async function buildSigningOracle(dir: string): Promise<(attack: OracleAt
     if (attack.tls12) args.push('-tls12');
     if (attack.evidenceFrom)
       args.push('-evidence-from', attack.evidenceFrom.url, '-evidence-ca', attack.evidenceFrom.caFile);
-    const ran = await run(binary, args);
+    let ran;
+    try {
+      ran = await run(binary, args);
+    } finally {
+      // An oracle killed while it held the proxy stopped would wedge every later test.
+      try {
+        process.kill(attack.pid, 'SIGCONT');
+      } catch {
+        // the proxy is gone
+      }
+    }
     if (ran.code !== 0) throw new Error(`signingoracle exited ${ran.code}: ${ran.stderr}`);
     const result = JSON.parse(ran.stdout) as OracleResult;
     return result.error ? { ...result, error: `${result.error}\n${ran.stderr}` } : result;

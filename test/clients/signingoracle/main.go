@@ -32,6 +32,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -191,6 +192,42 @@ type channel struct {
 	in  *bufio.Reader
 }
 
+// readLine gives up after timeout: a reply that never comes must not leave the proxy stopped.
+func (c *channel) readLine(timeout time.Duration) ([]byte, error) {
+	type read struct {
+		line []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		line, err := c.in.ReadBytes('\n')
+		done <- read{line, err}
+	}()
+	select {
+	case r := <-done:
+		return r.line, r.err
+	case <-time.After(timeout):
+		return nil, fmt.Errorf("no reply from the broker within %v", timeout)
+	}
+}
+
+// waitStopped waits until the kernel reports pid as stopped (state T in /proc/<pid>/stat).
+func waitStopped(pid int) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return err
+		}
+		// The state follows the command name, which is in parentheses and may hold spaces.
+		if end := strings.LastIndexByte(string(stat), ')'); end > 0 && end+2 < len(stat) && stat[end+2] == 'T' {
+			return nil
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return fmt.Errorf("kubecred-proxy (pid %d) did not stop", pid)
+}
+
 type stolenSigner struct {
 	public   crypto.PublicKey
 	profile  string
@@ -217,14 +254,18 @@ func (s *stolenSigner) SignMessage(_ io.Reader, message []byte, opts crypto.Sign
 	}
 	line, _ := json.Marshal(request)
 	fmt.Fprintf(os.Stderr, "asking the broker: %s %s\n", s.profile, scheme)
-	// The proxy must not read the broker's reply first.
+	// The proxy must not read the broker's reply first: it is stopped, and known to be, before
+	// the request goes out. Whatever happens next, it is let go again.
 	_ = syscall.Kill(s.pid, syscall.SIGSTOP)
 	defer syscall.Kill(s.pid, syscall.SIGCONT)
+	if err := waitStopped(s.pid); err != nil {
+		return nil, err
+	}
 	if _, err := s.channel.out.Write(append(line, '\n')); err != nil {
 		return nil, err
 	}
 	for {
-		text, err := s.channel.in.ReadBytes('\n')
+		text, err := s.channel.readLine(20 * time.Second)
 		if err != nil {
 			return nil, err
 		}
