@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TokenView } from '../shared/api/webUiApi.js';
-import { formatTimeLeft } from '../shared/profileWords.js';
+import { pinKeptFor } from './pinKept.js';
 
 // Long enough to be read after the PIN dialog closes; it goes by itself.
 const SHOWN_MS = 8000;
@@ -25,8 +25,8 @@ export function useUnlockNotice(tokens: readonly TokenView[]): string | null {
     setNotice(
       unlocked
         .map((t) => {
-          const left = formatTimeLeft(t.pinKeptUntil, now);
-          return `Token ${t.name} unlocked${left && left !== 'expired' ? `: its PIN is kept for ${left}` : ''}.`;
+          const left = pinKeptFor(t, now);
+          return `Token ${t.name} unlocked${left ? `: its PIN is kept for ${left}` : ''}.`;
         })
         .join(' '),
     );

@@ -16,6 +16,7 @@ import { parseExecInfo } from './execInfo.js';
 import type { Logger } from '../core/logger.js';
 import type { ProviderRegistry } from './providerRegistry.js';
 import type { Provider } from '../providers/provider.js';
+import { CERTIFICATE_FIELD } from '../providers/static/staticProvider.js';
 import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
 import { explainEnvironmentDifference, type BrokerEnvironment } from './environmentDifference.js';
@@ -223,7 +224,7 @@ export class CredentialBroker {
     const profile = await this.profile(profileName);
     if (profile.provider !== 'static' || profile.tokenCertificate) return undefined;
     const store = await this.ports.stores.forProfile(profile.name);
-    return (await store.get({ profile: profile.name, field: 'client-certificate' })) || undefined;
+    return (await store.get({ profile: profile.name, field: CERTIFICATE_FIELD })) || undefined;
   }
 
   /** The names of the profile's stored secrets, and the store that holds them; never the values. */

@@ -2,13 +2,13 @@ import { X509Certificate, constants, verify, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { CLIENT_VERIFY_PREFIX } from '../secrets/pkcs11/signaturePlan.js';
 import { tls12ServerCertificates } from '../secrets/pkcs11/tls12Transcript.js';
 import { TranscriptError, readTls13Transcript, type Tls13Evidence } from '../secrets/pkcs11/tls13Transcript.js';
 import type { ProxiedProfile } from './proxySupervisor.js';
 
 // Intermediates a server may send before its chain reaches the profile's CA.
 const MAX_CHAIN = 6;
-const CLIENT_VERIFY_PREFIX_LENGTH = 64 + 'TLS 1.3, client CertificateVerify\0'.length;
 
 type BoundProfile = Pick<ProxiedProfile, 'server' | 'caPem' | 'tlsServerName'>;
 
@@ -60,7 +60,7 @@ export function tls13ServerRefusal(
   const { scheme, signature, content } = transcript.serverVerify;
   if (!serverSigned(presented[0]!.publicKey, scheme, content, signature))
     return "the server's CertificateVerify does not verify with its certificate";
-  if (!signed.subarray(CLIENT_VERIFY_PREFIX_LENGTH).equals(transcript.clientVerifyHash))
+  if (!signed.subarray(CLIENT_VERIFY_PREFIX.length).equals(transcript.clientVerifyHash))
     return 'what the proxy asked to sign is not the transcript of this handshake';
   return undefined;
 }

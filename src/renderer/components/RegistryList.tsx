@@ -2,6 +2,7 @@ import type { RegistrySummary } from '../../shared/api/status.js';
 import type { AuditEntry, RegistryLoginRequest } from '../../shared/api/webUiApi.js';
 import { auditTime, callerText } from './AuditLogView.js';
 import { RegistryLoginForm } from './RegistryLoginForm.js';
+import { registryHosts } from '../registryHosts.js';
 
 const LOGIN: Record<RegistrySummary['login'], string> = {
   command: 'password from its command',
@@ -49,12 +50,6 @@ export function RegistryList({ registries, activity, onLogin }: Props) {
       <HowToUse registries={registries} />
     </>
   );
-}
-
-/** The registry hosts Kubecred serves, split into ones a credHelpers entry can name and wildcard patterns. */
-export function registryHosts(registries: readonly RegistrySummary[]): { exact: string[]; patterns: string[] } {
-  const hosts = [...new Set(registries.flatMap((r) => r.matchImages.map((m) => m.split('/')[0] ?? m)))];
-  return { exact: hosts.filter((h) => !h.includes('*')), patterns: hosts.filter((h) => h.includes('*')) };
 }
 
 function HowToUse({ registries }: { registries: readonly RegistrySummary[] }) {

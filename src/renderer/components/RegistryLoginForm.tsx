@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { RegistrySummary } from '../../shared/api/status.js';
 import type { RegistryLoginRequest } from '../../shared/api/webUiApi.js';
+import { registryHosts } from '../registryHosts.js';
 
 /**
  * Log in to a registry whose login lives in the secret store, as `docker login` would store
@@ -14,7 +15,7 @@ export function RegistryLoginForm({
   registry: RegistrySummary;
   onLogin(login: RegistryLoginRequest): Promise<void>;
 }) {
-  const host = registry.matchImages.map((m) => m.split('/')[0] ?? m).find((h) => !h.includes('*')) ?? '';
+  const host = registryHosts([registry]).exact[0] ?? '';
   const [open, setOpen] = useState(false);
   const [server, setServer] = useState(host);
   const [username, setUsername] = useState(registry.username ?? '');

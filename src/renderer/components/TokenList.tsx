@@ -2,7 +2,7 @@ import type { TokenView } from '../../shared/api/webUiApi.js';
 import { pinWarning } from './PinPrompt.js';
 import { routeHref } from '../route.js';
 import { BadgeIcon } from './StatusBadge.js';
-import { formatTimeLeft } from '../../shared/profileWords.js';
+import { pinKeptFor } from '../pinKept.js';
 
 /** The hardware tokens in config.yaml: there or not, logged in or not, and PIN trouble ahead. */
 export function TokenList({
@@ -68,6 +68,6 @@ export function TokenList({
 
 /** "present, PIN kept for 14 min": how long the token stays unlocked, where the broker says. */
 export function pinKeptText(token: TokenView, now = Date.now()): string {
-  const left = formatTimeLeft(token.pinKeptUntil, now);
-  return left && left !== 'expired' ? `present, PIN kept for ${left}` : 'present, PIN entered';
+  const left = pinKeptFor(token, now);
+  return left ? `present, PIN kept for ${left}` : 'present, PIN entered';
 }

@@ -6,7 +6,9 @@ import type { CredentialContext, Provider } from '../provider.js';
 
 /** The secrets a static profile reads: a token, or a client certificate and its key. */
 export const STATIC_FIELDS = ['token', 'client-certificate', 'client-key'] as const;
-const [TOKEN, CERTIFICATE, KEY] = STATIC_FIELDS;
+/** Where a static profile keeps its client certificate (PEM); its page reads it too. */
+export const [, CERTIFICATE_FIELD] = STATIC_FIELDS;
+const [TOKEN, , KEY] = STATIC_FIELDS;
 
 export interface StaticProviderDeps {
   storeFor(profile: string): Promise<SecretStore>;
@@ -43,7 +45,7 @@ export class StaticProvider implements Provider {
     const token = await secrets.get({ profile, field: TOKEN });
     if (token) return { token: token.trim() };
     const [certificate, key] = await Promise.all([
-      secrets.get({ profile, field: CERTIFICATE }),
+      secrets.get({ profile, field: CERTIFICATE_FIELD }),
       secrets.get({ profile, field: KEY }),
     ]);
     if (certificate && key) return { clientCertificateData: certificate, clientKeyData: key };

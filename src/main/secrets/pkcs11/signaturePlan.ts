@@ -38,7 +38,7 @@ const DIGEST_INFO: Readonly<Record<HashName, Buffer>> = {
 // RFC 8446, 4.4.3: 64 spaces, the context string, a zero byte, then the transcript hash
 // (SHA-256 or SHA-384, the cipher suite's). Nothing else is ever signed with the token's key;
 // which server the handshake is with, the broker checks from the handshake (handshakeBinding).
-const CLIENT_VERIFY_PREFIX = Buffer.concat([
+export const CLIENT_VERIFY_PREFIX = Buffer.concat([
   Buffer.alloc(64, 0x20),
   Buffer.from('TLS 1.3, client CertificateVerify\0', 'latin1'),
 ]);
