@@ -9,6 +9,7 @@ import { newestKubectl, runKubectl } from '../support/kubectl.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { JourneyTranscript } from '../support/journeyTranscript.js';
 
 const GCLOUD_WORDS = 'You do not currently have an active account selected. Please run: gcloud auth login';
 
@@ -67,20 +68,30 @@ describe('journey: a plugin that fails every time', () => {
   });
 
   it("says failed, with the plugin's own words, in kubectl, status and the window", async () => {
+    const journey = new JourneyTranscript('A wrapped plugin that fails every time (gcloud with no account)');
+    journey.did('kubectl get namespaces');
     const failed = await kubectl();
+    journey.saw('kubectl stderr', failed.stderr);
+    journey.did('kubecred status');
+    journey.saw('kubecred status', (await cli(['status'])).stdout);
     expect(failed.code).not.toBe(0);
     expect(failed.stderr).toContain(GCLOUD_WORDS);
     const profile = await status();
     expect(profile.state).toBe('error');
     expect(profile.lastError).toContain(GCLOUD_WORDS);
+    journey.did('kubecred ui');
     const { row, page } = await openUi(0);
     await expect.poll(() => row.innerText(), { timeout: 10_000 }).toMatch(/failed/);
+    journey.saw('window, profile row', await row.innerText());
     expect(await row.innerText()).not.toMatch(/\bready\b/);
     expect(await row.innerText()).toContain('gcloud auth login');
     await page.close();
+    await journey.save('failing-plugin');
   });
 
   it('after kubecred restart: still failed, saying when and why, until a call succeeds', async () => {
+    const journey = new JourneyTranscript('A failing plugin after kubecred restart');
+    journey.did('kubecred restart');
     const restarted = await cli(['restart']);
     expect(restarted.code, restarted.stderr).toBe(0);
     await expect.poll(async () => (await status()).state, { timeout: 10_000 }).toBe('error');
@@ -88,7 +99,10 @@ describe('journey: a plugin that fails every time', () => {
     const { row, page } = await openUi(1);
     await expect.poll(() => row.innerText(), { timeout: 10_000 }).toMatch(/failed/);
     expect(await row.innerText()).toContain('before the broker restarted');
+    journey.did('kubecred ui');
+    journey.saw('window, profile row', await row.innerText());
     await page.close();
+    await journey.save('failing-plugin-restart');
 
     // gcloud auth login, as the words said: the plugin works now, and so does the profile.
     await writeFile(

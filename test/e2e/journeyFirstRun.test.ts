@@ -10,6 +10,7 @@ import { createTestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { JourneyTranscript } from '../support/journeyTranscript.js';
 import { withoutTerminal } from '../support/terminal.js';
 
 const TOKEN = 'kc-first-run-token-8e2d4b6a0c';
@@ -62,21 +63,28 @@ describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', (
   });
 
   it('`kubecred ui` starts the broker and opens the window; Import moves the token to the keychain; kubectl works', async () => {
+    const journey = new JourneyTranscript('First run: kubecred ui, import, kubectl');
+    journey.did('kubecred ui (no broker runs yet)');
     const typed = await cli(['ui']);
+    journey.saw('kubecred ui', typed.stderr);
     expect(typed.code, typed.stderr).toBe(0);
     expect(typed.stderr).toContain('opened the web UI in your browser');
     const page = chromium.page;
     await browserStandIn.openIn(page, 0);
-    await page
-      .getByRole('link', { name: /^Import (my )?kubeconfig$/ })
-      .first()
-      .click({ timeout: 10_000 });
+    const importLink = page.getByRole('link', { name: /^Import (my )?kubeconfig$/ }).first();
+    await importLink.waitFor({ timeout: 10_000 });
+    journey.saw('window', await page.locator('main').innerText());
+    journey.did('clicks Import my kubeconfig, then Look at my kubeconfig');
+    await importLink.click();
     const wizard = page.locator('section[aria-label="kubeconfig import"]');
     await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-move="lab-admin"]').waitFor({ timeout: 10_000 });
     expect(await wizard.innerText()).not.toContain(TOKEN);
+    journey.saw('window, import plan', await wizard.locator('[data-move="lab-admin"]').innerText());
+    journey.did('clicks Import 1 user');
     await wizard.locator('button', { hasText: 'Import 1 user' }).click();
     await wizard.locator('[aria-label="import done"]').waitFor({ timeout: 15_000 });
+    journey.saw('window', await wizard.locator('[aria-label="import done"]').innerText());
 
     const written = await readFile(kubeconfig, 'utf8');
     expect(written).not.toContain(TOKEN);
@@ -88,11 +96,16 @@ describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', (
     );
     expect(whoami.code, whoami.stderr).toBe(0);
     expect(whoami.stdout).toBe('first-run');
+    journey.did('kubectl auth whoami');
+    journey.saw('kubectl', `${whoami.stdout}\n${whoami.stderr}`);
+    await journey.save('first-run');
     process.stderr.write(`journey first run: kubectl through Kubecred in ${whoami.ms} ms after the import\n`);
   });
 
   it('then approval "every time" set in Settings: with no page open, the broker opens one itself, kubectl is told where at once, and Allow once serves it', async () => {
+    const journey = new JourneyTranscript('Approval every time: kubectl with no terminal, no page open');
     const page = chromium.page;
+    journey.did('Settings: approval for lab-admin set to every time; closes the page');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.locator('[data-approval="lab-admin"] select').selectOption('always');
     await expect
@@ -100,17 +113,21 @@ describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', (
       .toBe(true);
     await page.close();
     const before = (await browserStandIn.opened()).length;
-    const call = withoutTerminal(
-      [
-        newestKubectl().path,
-        '--kubeconfig',
-        kubeconfig,
-        'auth',
-        'whoami',
-        '-o',
-        'jsonpath={.status.userInfo.username}',
-      ],
-      { ...brokerEnv(home.dir), HOME: userHome },
+    journey.did('kubectl auth whoami (no terminal)');
+    const call = journey.watch(
+      'kubectl stderr',
+      withoutTerminal(
+        [
+          newestKubectl().path,
+          '--kubeconfig',
+          kubeconfig,
+          'auth',
+          'whoami',
+          '-o',
+          'jsonpath={.status.userInfo.username}',
+        ],
+        { ...brokerEnv(home.dir), HOME: userHome },
+      ),
     );
     const told = await call.waitFor(
       /kubecred: profile "lab-admin" waits for your approval in the Kubecred window/,
@@ -120,10 +137,13 @@ describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', (
     await browserStandIn.openIn(opened, before, 10_000);
     const approval = opened.getByRole('dialog', { name: /lab-admin/ });
     await approval.waitFor({ timeout: 10_000 });
+    journey.saw('page the broker opened', await approval.innerText());
+    journey.did('clicks Allow once');
     await approval.getByRole('button', { name: 'Allow once' }).click();
     const served = await call.exited;
     expect(served.code, call.screen()).toBe(0);
     expect(call.screen()).toContain('first-run');
+    await journey.save('approval-no-terminal');
     process.stderr.write(
       `journey approval: kubectl told where after ${told.afterMs} ms; served after ${served.afterMs} ms\n`,
     );

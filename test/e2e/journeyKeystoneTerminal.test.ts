@@ -8,6 +8,7 @@ import { startKeystoneCluster, type KeystoneCluster } from '../support/keystoneC
 import type { KeystoneStandIn } from '../support/keystoneStandIn.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { JourneyTranscript } from '../support/journeyTranscript.js';
 import { inTerminal, withoutTerminal } from '../support/terminal.js';
 
 const PASSWORD = 'correct horse battery';
@@ -68,8 +69,11 @@ describe('journey: a Keystone login from kubectl with no window', () => {
   });
 
   it('no terminal: kubectl is told at once that the password is needed and where to give it, not "cancelled"', async () => {
-    const call = withoutTerminal(whoami(), brokerEnv(home.dir));
+    const journey = new JourneyTranscript('Keystone from kubectl with no terminal and no window');
+    journey.did('kubectl auth whoami (no terminal, no window, no browser)');
+    const call = journey.watch('kubectl stderr', withoutTerminal(whoami(), brokerEnv(home.dir)));
     const ended = await call.exited;
+    await journey.save('keystone-no-terminal');
     expect(ended.code).not.toBe(0);
     expect(ended.afterMs).toBeLessThan(FIRST_WORD_MS);
     expect(call.screen()).toMatch(/profile "openstack" needs its Keystone password and there is no window to ask in/);
@@ -79,7 +83,9 @@ describe('journey: a Keystone login from kubectl with no window', () => {
   });
 
   it('in a terminal: kubectl asks for the password there (hidden), and the password typed logs in', async () => {
-    const call = inTerminal(whoami(), brokerEnv(home.dir));
+    const journey = new JourneyTranscript('Keystone from kubectl in a terminal with no window');
+    journey.did('kubectl auth whoami (in a terminal)');
+    const call = journey.watch('terminal', inTerminal(whoami(), brokerEnv(home.dir)));
     const asked = await call.waitFor(
       /Kubecred: Keystone password or application credential secret for profile openstack \(input hidden\): /,
       FIRST_WORD_MS,
@@ -91,9 +97,11 @@ describe('journey: a Keystone login from kubectl with no window', () => {
     expect(call.screen()).not.toContain(PASSWORD);
     expect(keystone.tokens).toHaveLength(1);
     // Asked, not remembered: the typed password is in no store.
-    const next = withoutTerminal(whoami(), brokerEnv(home.dir));
+    journey.did('kubectl auth whoami, again');
+    const next = journey.watch('terminal', withoutTerminal(whoami(), brokerEnv(home.dir)));
     expect((await next.exited).code, next.screen()).toBe(0);
     expect(keystone.tokens).toHaveLength(1);
+    await journey.save('keystone-terminal');
     process.stderr.write(
       `journey Keystone in a terminal: asked after ${asked.afterMs} ms, done after ${ended.afterMs} ms\n`,
     );
@@ -111,5 +119,6 @@ describe('journey: a Keystone login from kubectl with no window', () => {
     expect(ended.code).not.toBe(0);
     expect(call.screen()).toMatch(/Keystone .*refused|401|not accepted|wrong/i);
     expect(call.screen()).not.toContain('not the password');
+    expect(call.screen()).not.toMatch(/no window to ask in/);
   });
 });

@@ -4,6 +4,7 @@ import { callersFor } from '../support/callers.js';
 import { newestKubectl } from '../support/kubectl.js';
 import { startOidcKubectlWorld, type OidcKubectlWorld } from '../support/oidcKubectlWorld.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { JourneyTranscript } from '../support/journeyTranscript.js';
 import { withoutTerminal } from '../support/terminal.js';
 
 // The broker stops within this of being asked, even with a login waiting on a person.
@@ -24,7 +25,7 @@ describe('journey: stopping the broker while a login waits', () => {
     world = undefined;
   });
 
-  const start = async () => {
+  const start = async (journey: JourneyTranscript) => {
     world = await startOidcKubectlWorld({
       brokerEnv: async (dir) => {
         browserStandIn = await recordingBrowser(dir);
@@ -32,9 +33,13 @@ describe('journey: stopping the broker while a login waits', () => {
       },
       profileLines: ['flow: browser'],
     });
-    const kubectl = withoutTerminal(
-      [newestKubectl().path, '--kubeconfig', world.kubeconfig, 'get', '--raw', '/version'],
-      brokerEnv(world.home.dir),
+    journey.did('kubectl get --raw /version (an OIDC profile; the browser opens, nobody signs in)');
+    const kubectl = journey.watch(
+      'kubectl stderr',
+      withoutTerminal(
+        [newestKubectl().path, '--kubeconfig', world.kubeconfig, 'get', '--raw', '/version'],
+        brokerEnv(world.home.dir),
+      ),
     );
     // The login is under way: the issuer's page went to the browser, and nobody signs in.
     await browserStandIn.argument(0, 15_000);
@@ -63,22 +68,29 @@ describe('journey: stopping the broker while a login waits', () => {
   };
 
   it('`kubecred stop`: kubectl is told the broker stopped, and the broker is gone within 2 s', async () => {
-    const started = await start();
+    const journey = new JourneyTranscript('kubecred stop while a browser login waits');
+    const started = await start(journey);
     const { cli } = callersFor(() => started.world.home.dir);
     const times = await expectToldAndGone(started, async () => {
+      journey.did('kubecred stop');
       const stopped = await cli(['stop']);
       expect(stopped.code, stopped.stderr).toBe(0);
+      journey.saw('kubecred stop', stopped.stderr);
     });
+    await journey.save('stop-during-login');
     process.stderr.write(
       `journey stop during a login: kubectl told after ${times.toldMs} ms, broker gone after ${times.goneMs} ms\n`,
     );
   });
 
   it('SIGTERM: the same', async () => {
-    const started = await start();
+    const journey = new JourneyTranscript('SIGTERM to the broker while a browser login waits');
+    const started = await start(journey);
     const times = await expectToldAndGone(started, async () => {
+      journey.did('the session ends: SIGTERM to the broker');
       started.world.broker.process.kill('SIGTERM');
     });
+    await journey.save('sigterm-during-login');
     process.stderr.write(
       `journey SIGTERM during a login: kubectl told after ${times.toldMs} ms, broker gone after ${times.goneMs} ms\n`,
     );

@@ -12,6 +12,7 @@ import { recordingBrowser, type RecordingBrowser } from '../support/recordingBro
 import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { JourneyTranscript } from '../support/journeyTranscript.js';
 import { inTerminal, withoutTerminal } from '../support/terminal.js';
 
 const PIN = '271828';
@@ -43,6 +44,7 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
     () => ({ SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command }),
   );
   const env = () => brokerEnv(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command });
+  const WHOAMI = 'kubectl auth whoami (in a terminal)';
   const whoamiInTerminal = () =>
     inTerminal(
       [kubectl.path, '--kubeconfig', kubeconfig, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
@@ -97,7 +99,9 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
 
   it('web UI started, no page open, kubectl in a terminal: the terminal asks for the PIN at once; a wrong PIN says so, the right one works', async () => {
     await forgetPin();
+    const journey = new JourneyTranscript('A token PIN from a terminal: web UI started, no page open');
     // Its secret is on a token whose PIN the broker no longer holds: locked, not a green "ready".
+    journey.did('kubecred status');
     const status = JSON.parse((await cli(['status', '-o', 'json'])).stdout) as {
       profiles: Array<{ name: string; state: string; waitsOn?: string }>;
     };
@@ -105,25 +109,31 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
       state: 'locked',
       waitsOn: 'token hsm needs its PIN (run: kubecred token login hsm)',
     });
-    const wrong = whoamiInTerminal();
+    journey.saw('kubecred status', (await cli(['status'])).stdout);
+    journey.did(WHOAMI);
+    const wrong = journey.watch('terminal', whoamiInTerminal());
     const asked = await wrong.waitFor(/Kubecred: PIN for token hsm \(input hidden\): /, FIRST_WORD_MS);
     wrong.typeLine('000000');
     const refused = await wrong.exited;
     expect(refused.code).not.toBe(0);
     expect(wrong.screen()).toMatch(/PIN was incorrect/);
     expect(wrong.screen()).not.toMatch(/cancelled/);
+    // The person was asked here: nothing may then claim there was nowhere to ask.
+    expect(wrong.screen()).not.toMatch(/no window to ask in/);
     // Typed the moment the question showed, and still never on screen.
     expect(wrong.screen()).not.toContain('000000');
 
     // client-go's second try of the same process gets the same answer; a new kubectl is asked anew.
     await new Promise((resolve) => setTimeout(resolve, 5_500));
-    const right = whoamiInTerminal();
+    journey.did(`${WHOAMI}, again`);
+    const right = journey.watch('terminal', whoamiInTerminal());
     const askedAgain = await right.waitFor(/Kubecred: PIN for token hsm \(input hidden\): /, FIRST_WORD_MS);
     right.typeLine(PIN);
     const served = await right.exited;
     expect(served.code, right.screen()).toBe(0);
     expect(right.screen()).toContain('pin-journey');
     expect(right.screen()).not.toContain(PIN);
+    await journey.save('token-pin-terminal');
     process.stderr.write(
       `journey PIN in the terminal: asked after ${asked.afterMs} ms (wrong PIN), ${askedAgain.afterMs} ms (right PIN); whoami done after ${served.afterMs} ms\n`,
     );
@@ -131,11 +141,14 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
 
   it('a page open (from `kubecred ui`): the page asks, the terminal says at once where; a wrong PIN is told in the page, the right one serves kubectl', async () => {
     await forgetPin();
+    const journey = new JourneyTranscript('A token PIN asked from a terminal while a page of the window is open');
     chromium = await launchChromium({ width: 900, height: 700 });
+    journey.did('kubecred ui');
     const page = await openUiAsAPersonWould(chromium.page);
     const dialog = page.getByRole('dialog', { name: 'PIN for kc-journey' });
 
-    const wrong = whoamiInTerminal();
+    journey.did(WHOAMI);
+    const wrong = journey.watch('terminal', whoamiInTerminal());
     const told = await wrong.waitFor(
       /kubecred: token "hsm" needs its PIN: enter it in the Kubecred window/,
       FIRST_WORD_MS,
@@ -144,36 +157,47 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
     expect(await dialog.innerText()).toMatch(
       /kubectl[\w.]* \(pid \d+\) needs the PIN of token hsm for profile ontoken/,
     );
+    journey.saw('page', await dialog.innerText());
     await page.screenshot({ path: path.join(SHOTS, 'journey-pin-page.png') });
     await dialog.locator('input[name="pin"]').fill('000000');
+    journey.did('types a wrong PIN in the page, clicks Unlock');
     await dialog.getByRole('button', { name: 'Unlock' }).click();
     expect((await wrong.exited).code).not.toBe(0);
     expect(wrong.screen()).toMatch(/PIN was incorrect/);
     const refused = page.getByRole('dialog', { name: 'Wrong PIN for kc-journey' });
     await refused.waitFor({ timeout: FIRST_WORD_MS });
     expect(await refused.innerText()).toMatch(/The token refused this PIN/);
+    journey.saw('page', await refused.innerText());
     await page.screenshot({ path: path.join(SHOTS, 'journey-pin-page-wrong.png') });
     await refused.getByRole('button', { name: 'Close' }).click();
     await refused.waitFor({ state: 'detached', timeout: 5_000 });
 
     await new Promise((resolve) => setTimeout(resolve, 5_500));
-    const right = whoamiInTerminal();
+    journey.did(`${WHOAMI}, again`);
+    const right = journey.watch('terminal', whoamiInTerminal());
     await right.waitFor(/kubecred: token "hsm" needs its PIN/, FIRST_WORD_MS);
     await dialog.waitFor({ timeout: FIRST_WORD_MS });
+    journey.did('types the PIN in the page, clicks Unlock');
     await dialog.locator('input[name="pin"]').fill(PIN);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
     const served = await right.exited;
     expect(served.code, right.screen()).toBe(0);
     expect(right.screen()).toContain('pin-journey');
+    await journey.save('token-pin-page');
     process.stderr.write(`journey PIN in the page: the terminal told where after ${told.afterMs} ms\n`);
   });
 
   it('no terminal and no page: the broker opens the page in the browser, kubectl is told where at once, and the PIN typed there serves it', async () => {
     await forgetPin();
+    const journey = new JourneyTranscript('A token PIN asked by kubectl with no terminal and no page');
     const before = await openedSoFar();
-    const call = withoutTerminal(
-      [kubectl.path, '--kubeconfig', kubeconfig, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
-      env(),
+    journey.did('kubectl auth whoami (no terminal: an IDE, a script)');
+    const call = journey.watch(
+      'kubectl stderr',
+      withoutTerminal(
+        [kubectl.path, '--kubeconfig', kubeconfig, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
+        env(),
+      ),
     );
     const told = await call.waitFor(
       /kubecred: token "hsm" needs its PIN: enter it in the Kubecred window/,
@@ -185,11 +209,14 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
     await browserStandIn.openIn(page, before, FIRST_WORD_MS);
     const dialog = page.getByRole('dialog', { name: 'PIN for kc-journey' });
     await dialog.waitFor({ timeout: 10_000 });
+    journey.saw('page the broker opened', await dialog.innerText());
+    journey.did('types the PIN in that page, clicks Unlock');
     await dialog.locator('input[name="pin"]').fill(PIN);
     await dialog.getByRole('button', { name: 'Unlock' }).click();
     const served = await call.exited;
     expect(served.code, call.screen()).toBe(0);
     expect(call.screen()).toContain('pin-journey');
+    await journey.save('token-pin-no-terminal');
     process.stderr.write(`journey PIN with no terminal: kubectl was told where after ${told.afterMs} ms\n`);
   });
 

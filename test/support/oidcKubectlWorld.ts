@@ -27,6 +27,8 @@ export async function startOidcKubectlWorld(options: {
   /** The broker's environment beyond KUBECRED_HOME (where it opens a browser, or that it cannot), given the home. */
   readonly brokerEnv: (homeDir: string) => Promise<Record<string, string>> | Record<string, string>;
   readonly interactiveMode?: 'IfAvailable' | 'Never' | 'Always';
+  /** How long the issuer's ID tokens last (an hour unless set), for journeys that need one to run out. */
+  readonly idTokenTtlSeconds?: number;
 }): Promise<OidcKubectlWorld> {
   assertBuilt({ shim: true });
   // Whatever started is stopped, in reverse, by close() or when a later part fails to start.
@@ -37,7 +39,10 @@ export async function startOidcKubectlWorld(options: {
   try {
     const home = await makeTempHome();
     started.push(() => home.cleanup());
-    const issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer') });
+    const issuer = await startTestIssuer({
+      dir: path.join(home.dir, 'issuer'),
+      ...(options.idTokenTtlSeconds ? { idTokenTtlSeconds: options.idTokenTtlSeconds } : {}),
+    });
     started.push(() => issuer.stop());
     const api = await startIdTokenApi(issuer, path.join(home.dir, 'api-pki'));
     started.push(() => api.close());

@@ -15,6 +15,14 @@ export interface TerminalSession {
   readonly exited: Promise<{ code: number | null; afterMs: number }>;
   /** Sends a signal (SIGINT is Ctrl-C); SIGKILL by default. */
   kill(signal?: NodeJS.Signals): void;
+  /** What was shown and typed, each piece with when (performance.now()) it came: a journey's transcript. */
+  events(): readonly TerminalEvent[];
+}
+
+export interface TerminalEvent {
+  readonly at: number;
+  readonly kind: 'shown' | 'typed';
+  readonly text: string;
 }
 
 /** Runs `argv` under script(1), so its stdin, stdout and stderr are a real terminal. */
@@ -36,9 +44,11 @@ function watch(command: string, args: string[], env: Record<string, string>, clo
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   if (closeStdin) child.stdin.end();
   let screen = '';
+  const events: TerminalEvent[] = [];
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {
     screen += chunk.toString();
+    events.push({ at: performance.now(), kind: 'shown', text: chunk.toString() });
     for (const listener of listeners) listener();
   };
   child.stdout.on('data', append);
@@ -68,9 +78,14 @@ function watch(command: string, args: string[], env: Record<string, string>, clo
         const onData = () => void check();
         if (!check()) listeners.add(onData);
       }),
-    typeLine: (text) => child.stdin.write(`${text}\r`),
+    typeLine: (text) => {
+      // What a person types here is a PIN or a password: the transcript keeps its length only.
+      events.push({ at: performance.now(), kind: 'typed', text: `${text.length} characters, Enter` });
+      child.stdin.write(`${text}\r`);
+    },
     exited,
     kill: (signal = 'SIGKILL') => void child.kill(signal),
+    events: () => events,
   };
 }
 

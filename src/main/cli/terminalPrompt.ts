@@ -7,13 +7,20 @@ import { readSecretInput } from './readSecretInput.js';
 import { requestStartingBroker } from './withBroker.js';
 
 /**
- * The broker needs a PIN, an MFA code or a passphrase and the caller has a terminal: ask there (hidden),
- * hand the answer to the broker, and report whether a retry can succeed. One attempt only:
- * a wrong PIN is never tried twice.
+ * What came of a question the broker could not ask itself: `not-asked` when no terminal (or no
+ * known question) could take it, the broker's own words then stand; `accepted`, a retry can
+ * succeed; `refused` when the person was asked and the answer was wrong or empty: that is said
+ * already, and it is the last word (the broker's "no window to ask in" would contradict it).
  */
-export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliContext): Promise<boolean> {
+export type TerminalAnswer = 'not-asked' | 'accepted' | 'refused';
+
+/**
+ * The broker needs a PIN, an MFA code or a passphrase and the caller has a terminal: ask there (hidden),
+ * hand the answer to the broker. One attempt only: a wrong PIN is never tried twice.
+ */
+export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliContext): Promise<TerminalAnswer> {
   const prompt = answer.headers[HEADERS.prompt];
-  if (typeof prompt !== 'string' || !context.io.stdin.isTTY) return false;
+  if (typeof prompt !== 'string' || !context.io.stdin.isTTY) return 'not-asked';
   const [kind, name] = prompt.split(' ');
   const { io } = context;
   const ask =
@@ -38,13 +45,16 @@ export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliC
           : kind === 'passphrase'
             ? { label: 'Kubecred: passphrase of the encrypted secret file', path: ROUTES.unlock, field: 'passphrase' }
             : undefined;
-  if (!ask) return false;
+  if (!ask) return 'not-asked';
   const value = await readSecretInput(io, ask.label);
-  if (!value) return false;
+  if (!value) {
+    io.stderr.write('kubecred: nothing was typed, so nothing was tried; run the command again to be asked again\n');
+    return 'refused';
+  }
   const result = await requestStartingBroker(context, (client) =>
     client.request('POST', ask.path, { [ask.field]: value }),
   );
-  if (result.status === 200) return true;
+  if (result.status === 200) return 'accepted';
   printBrokerError(result, io.stderr);
-  return false;
+  return 'refused';
 }

@@ -27,7 +27,11 @@ export const credentialCommand: Command = {
         client.request('POST', ROUTES.credential, body, 'text/plain', { onNotice }),
       );
     let answer = await ask();
-    if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) answer = await ask();
+    if (answer.status !== 200) {
+      const typed = await answerPromptInTerminal(answer, context);
+      if (typed === 'refused') return 1;
+      if (typed === 'accepted') answer = await ask();
+    }
     if (answer.status === 200) {
       io.stdout.write(answer.body);
       return 0;

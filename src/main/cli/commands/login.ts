@@ -52,7 +52,9 @@ export const loginCommand: Command = {
     ).finally(() => (finished = true));
     await watcher;
     // An eks profile's MFA code, asked here when the broker has no window: answering it logs in.
-    if (answer.status !== 200 && (await answerPromptInTerminal(answer, context))) {
+    const typed = answer.status === 200 ? 'not-asked' : await answerPromptInTerminal(answer, context);
+    if (typed === 'refused') return 1;
+    if (typed === 'accepted') {
       context.io.stderr.write(`kubecred: logged in to ${printable(profile)}\n`);
       return 0;
     }
