@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Builds a real kube-apiserver from the Go module proxy, once per version, into a cache outside
 // the repo: ${KUBECRED_KUBE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/kubecred/kube}/<version>/kube-apiserver.
+// With --kubectl-windows it builds that version's kubectl.exe the same way (GOOS=windows), for
+// the tests that run a Windows kubectl under Wine: <version>/windows-amd64/kubectl.exe.
 // k8s.io/kubernetes cannot be `go install`ed (its go.mod points its staging modules at
 // ./staging/...), so a small main module requires it and maps each staging module to its
 // published v0.<minor>.<patch>, read from that version's own go.mod replace block.
 //
 //   node scripts/build-kube-apiserver.mjs            builds (or finds) the default version
 //   node scripts/build-kube-apiserver.mjs --print    prints the binary's path, builds nothing
+//   node scripts/build-kube-apiserver.mjs --kubectl-windows [--print]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,14 +20,19 @@ const cacheRoot =
   process.env.KUBECRED_KUBE_CACHE ||
   path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'kubecred', 'kube');
 const dir = path.join(cacheRoot, KUBE_VERSION);
-const binary = path.join(dir, 'kube-apiserver');
+const windowsKubectl = process.argv.includes('--kubectl-windows');
+const target = windowsKubectl
+  ? { command: 'kubectl', goos: 'windows', binary: path.join(dir, 'windows-amd64', 'kubectl.exe') }
+  : { command: 'kube-apiserver', goos: undefined, binary: path.join(dir, 'kube-apiserver') };
+const { binary } = target;
+const label = `${path.basename(binary)} ${KUBE_VERSION}`;
 
 if (process.argv.includes('--print')) {
   process.stdout.write(`${binary}\n`);
   process.exit(existsSync(binary) ? 0 : 1);
 }
 if (existsSync(binary)) {
-  process.stderr.write(`kube-apiserver ${KUBE_VERSION}: cached at ${binary}\n`);
+  process.stderr.write(`${label}: cached at ${binary}\n`);
   process.exit(0);
 }
 
@@ -34,8 +42,7 @@ const [, major, minor, patch] =
   /^v(\d+)\.(\d+)\.(\d+)$/.exec(KUBE_VERSION) ??
   fail(`KUBECRED_KUBE_VERSION must look like v1.34.4, not ${KUBE_VERSION}`);
 const started = Date.now();
-const say = (line) =>
-  process.stderr.write(`kube-apiserver ${KUBE_VERSION}: ${line} (${Math.round((Date.now() - started) / 1000)} s)\n`);
+const say = (line) => process.stderr.write(`${label}: ${line} (${Math.round((Date.now() - started) / 1000)} s)\n`);
 
 const work = path.join(dir, 'module');
 mkdirSync(work, { recursive: true });
@@ -52,23 +59,29 @@ writeFileSync(
 );
 writeFileSync(
   path.join(work, 'tools.go'),
-  '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n',
+  '//go:build tools\n\npackage tools\n\nimport (\n\t_ "k8s.io/kubernetes/cmd/kube-apiserver"\n\t_ "k8s.io/kubernetes/cmd/kubectl"\n)\n',
 );
 say(`${staging.length} staging modules mapped to ${published}; resolving the module graph`);
 goRun(['mod', 'tidy'], work);
 say('building (several minutes on 2 cores the first time; the Go build cache makes it seconds after)');
 const version = 'k8s.io/component-base/version';
 const ldflags = `-s -w -X ${version}.gitVersion=${KUBE_VERSION} -X ${version}.gitMajor=${major} -X ${version}.gitMinor=${minor} -X ${version}.gitTreeState=clean`;
+mkdirSync(path.dirname(binary), { recursive: true });
 const partial = `${binary}.${process.pid}.tmp`;
 // A line every 30 s: a silent 7-minute step looks hung.
 const heartbeat = setInterval(() => say('still building'), 30_000);
 const built = await new Promise((resolve) => {
   const child = spawn(
     go,
-    ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, 'k8s.io/kubernetes/cmd/kube-apiserver'],
+    ['build', '-trimpath', '-ldflags', ldflags, '-o', partial, `k8s.io/kubernetes/cmd/${target.command}`],
     {
       cwd: work,
-      env: { ...process.env, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' },
+      env: {
+        ...process.env,
+        GOFLAGS: '-mod=mod',
+        CGO_ENABLED: '0',
+        ...(target.goos ? { GOOS: target.goos, GOARCH: 'amd64' } : {}),
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
@@ -76,7 +89,7 @@ const built = await new Promise((resolve) => {
   child.on('error', () => resolve(-1));
 });
 clearInterval(heartbeat);
-if (built !== 0) fail(`go build of kube-apiserver failed (exit ${built})`);
+if (built !== 0) fail(`go build of ${target.command} failed (exit ${built})`);
 renameSync(partial, binary);
 say(`built ${binary}`);
 

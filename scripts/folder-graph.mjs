@@ -7,7 +7,7 @@
 //   node scripts/folder-graph.mjs --check  only the cycles, if any (lint runs this)
 //   --root DIR                             another tree than this repository's
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const rootFlag = process.argv.indexOf('--root');
@@ -46,7 +46,8 @@ export function folderGraph(files) {
       if (from === to) continue;
       const key = `${from} -> ${to}`;
       if (!edges.has(key)) edges.set(key, { from, to, files: new Set() });
-      edges.get(key).files.add(relative(root, file));
+      // '/' on every OS: the names read, and are matched, alike everywhere.
+      edges.get(key).files.add(relative(root, file).split(sep).join('/'));
     }
   }
   return [...edges.values()].sort((a, b) => (a.from + a.to).localeCompare(b.from + b.to));

@@ -13,7 +13,9 @@ cd "$(dirname "$0")/.."
 # docker-registry + skopeo + apache2-utils (htpasswd): a real registry and client for the
 # registry credential tests.
 # etcd-server: the store of the real kube-apiserver the end-to-end tests run against.
-APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc gcc g++ make python3 chromium faketime docker-registry skopeo apache2-utils patch bsdutils etcd-server)
+# wine + wine64 run the Windows builds (node.exe, kubecred-shim.exe, kubectl.exe) for
+# npm run test:windows; mingw-w64 builds the one DLL Wine 8.0 lacks (scripts/wine-world.mjs).
+APT_PACKAGES=(gnome-keyring dbus-daemon dbus-bin openssl softhsm2 opensc gcc g++ make python3 chromium faketime docker-registry skopeo apache2-utils patch bsdutils etcd-server wine wine64 gcc-mingw-w64-x86-64-win32)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -58,3 +60,7 @@ go build -C test/kubelet -trimpath -o "$PWD/dist/test/test-kubelet" . 2> >(grep 
 # A real kube-apiserver for the end-to-end tests, built once per version into ~/.cache/kubecred
 # (about 4 minutes and 2 GB of Go build cache the first time on 2 cores; found at once after).
 node scripts/build-kube-apiserver.mjs 2> >(grep -v '^go: downloading' >&2)
+
+# What npm run test:windows runs on (a Wine prefix, node.exe, the Windows native packages,
+# kubectl.exe), made once into ~/.cache/kubecred/wine (about 2 minutes the first time).
+node scripts/wine-world.mjs 2> >(grep -v '^go: downloading' >&2) >/dev/null

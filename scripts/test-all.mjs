@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readVitestReport } from './vitest-report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = path.join(root, 'test-results');
@@ -93,28 +94,31 @@ if (built) {
   ];
   const [command, ...args] = wrap.length ? [...wrap, 'npx', ...vitestArgs] : ['npx', ...vitestArgs];
   const vitest = step('vitest (unit + integration)', command, args);
-  const reportFile = path.join(results, 'vitest.json');
-  if (existsSync(reportFile)) {
-    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-    tally.passed += report.numPassedTests;
-    tally.failed += report.numFailedTests;
-    tally.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-    for (const file of report.testResults) {
-      const failed = file.assertionResults.filter((t) => t.status === 'failed');
-      for (const t of failed) failures.push(t.fullName);
-      // A suite whose setup failed reports its tests as skipped: count the suite as a failure.
-      if (file.status === 'failed' && failed.length === 0) {
-        tally.failed++;
-        failures.push(`${path.relative(root, file.name)}: ${String(file.message ?? 'suite failed').split('\n')[0]}`);
-      }
-    }
-    if (vitest.status !== 0 && report.numFailedTests === 0) {
-      tally.failed++;
-      failures.push(`vitest exited ${vitest.status} (a suite failed to load)`);
-    }
+  const report = readVitestReport(path.join(results, 'vitest.json'), root);
+  tally.passed += report.passed;
+  tally.failed += report.failed;
+  tally.skipped += report.skipped;
+  failures.push(...report.failures);
+  if (vitest.status !== 0 && report.failed === 0) {
+    tally.failed++;
+    failures.push(`vitest exited ${vitest.status} (a suite failed to load)`);
+  }
+}
+
+// Kubecred as Windows runs it, under Wine: the unit suite on node.exe, and kubectl.exe through
+// kubecred-shim.exe and the named pipe (scripts/test-windows.mjs).
+if (built) {
+  step('windows (under Wine)', process.execPath, [path.join(root, 'scripts', 'test-windows.mjs')]);
+  const summary = path.join(results, 'windows.json');
+  if (existsSync(summary)) {
+    const windows = JSON.parse(readFileSync(summary, 'utf8'));
+    tally.passed += windows.passed;
+    tally.failed += windows.failed;
+    tally.skipped += windows.skipped;
+    failures.push(...windows.failures.map((f) => `windows ${f}`));
   } else {
     tally.failed++;
-    failures.push('vitest produced no report');
+    failures.push('windows: scripts/test-windows.mjs wrote no summary (its reason is above)');
   }
 }
 

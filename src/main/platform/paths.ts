@@ -38,16 +38,25 @@ export function currentPlatformEnv(): PlatformEnv {
   };
 }
 
+/**
+ * The path rules of `platform`, not of the machine this runs on: a PlatformEnv may describe
+ * another OS (a test of the Linux layout on Windows), and its paths must read as that OS's.
+ */
+export function pathsOf(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === 'win32' ? path.win32 : path.posix;
+}
+
 export function resolveHome(p: PlatformEnv): string {
+  const { join, resolve } = pathsOf(p.platform);
   const explicit = p.env.KUBECRED_HOME;
-  if (explicit) return path.resolve(explicit);
+  if (explicit) return resolve(explicit);
   switch (p.platform) {
     case 'darwin':
-      return path.join(p.homedir, 'Library', 'Application Support', 'Kubecred');
+      return join(p.homedir, 'Library', 'Application Support', 'Kubecred');
     case 'win32':
-      return path.win32.join(p.env.APPDATA ?? path.win32.join(p.homedir, 'AppData', 'Roaming'), 'Kubecred');
+      return join(p.env.APPDATA ?? join(p.homedir, 'AppData', 'Roaming'), 'Kubecred');
     default:
-      return path.join(p.env.XDG_CONFIG_HOME || path.join(p.homedir, '.config'), 'kubecred');
+      return join(p.env.XDG_CONFIG_HOME || join(p.homedir, '.config'), 'kubecred');
   }
 }
 
@@ -57,25 +66,26 @@ function homeHash(home: string): string {
 
 export function resolveSocket(home: string, p: PlatformEnv): string {
   if (p.platform === 'win32') return `\\\\.\\pipe\\kubecred-${homeHash(home)}`;
-  const preferred = path.join(home, 'run', 'broker.sock');
+  const preferred = path.posix.join(home, 'run', 'broker.sock');
   if (Buffer.byteLength(preferred) <= MAX_SOCKET_PATH) return preferred;
-  return path.join(p.env.TMPDIR || '/tmp', `kubecred-${p.uid}`, `${homeHash(home)}.sock`);
+  return path.posix.join(p.env.TMPDIR || '/tmp', `kubecred-${p.uid}`, `${homeHash(home)}.sock`);
 }
 
 export function kubecredPaths(p: PlatformEnv = currentPlatformEnv()): KubecredPaths {
+  const { join } = pathsOf(p.platform);
   const home = resolveHome(p);
-  const runDir = path.join(home, 'run');
-  const stateDir = path.join(home, 'state');
+  const runDir = join(home, 'run');
+  const stateDir = join(home, 'state');
   return {
     home,
-    configFile: path.join(home, 'config.yaml'),
+    configFile: join(home, 'config.yaml'),
     runDir,
     stateDir,
     socket: resolveSocket(home, p),
-    clientSecret: path.join(runDir, 'client-secret'),
-    lockFile: path.join(runDir, 'broker.lock'),
-    auditLog: path.join(stateDir, 'audit.jsonl'),
-    daemonLog: path.join(stateDir, 'daemon.log'),
-    kubeconfigBackups: path.join(stateDir, 'kubeconfig-backups'),
+    clientSecret: join(runDir, 'client-secret'),
+    lockFile: join(runDir, 'broker.lock'),
+    auditLog: join(stateDir, 'audit.jsonl'),
+    daemonLog: join(stateDir, 'daemon.log'),
+    kubeconfigBackups: join(stateDir, 'kubeconfig-backups'),
   };
 }

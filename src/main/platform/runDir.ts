@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from './atomicWrite.js';
+import { restrictToCurrentUser } from './ownerOnlyAcl.js';
 
 /**
  * The run dir holds the socket and the client secret: 0700 and ours, or we refuse to
  * start (another user could otherwise swap the socket or read the secret). A symlink is
  * refused too: it could point anywhere, including at a directory someone else controls.
+ * Windows has no modes: an ACL says the same there.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
+  if (process.platform === 'win32') return restrictToCurrentUser(dir);
   const info = await lstat(dir);
   const uid = process.getuid?.();
   if (!info.isDirectory())

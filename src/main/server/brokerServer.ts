@@ -29,10 +29,13 @@ export async function startBrokerServer(
   /** Sees each connection as it is accepted, before any request on it is read. */
   onConnection: (socket: Socket) => void = () => {},
 ): Promise<RunningServer> {
+  // Windows has no file modes: an ACL on the whole home keeps the client secret, the logs and
+  // the kubeconfig backups to this user (the run dir inherits it).
+  if (process.platform === 'win32') await ensurePrivateDir(paths.home);
   await ensurePrivateDir(paths.runDir);
   // Ours before anything is asked of it: a listener another user planted there must neither
-  // make us give up ("already running") nor be handed the secret.
-  await ensurePrivateDir(path.dirname(paths.socket));
+  // make us give up ("already running") nor be handed the secret. (A named pipe has no directory.)
+  if (process.platform !== 'win32') await ensurePrivateDir(path.dirname(paths.socket));
   const lock = await acquireInstanceLock(paths.lockFile);
   let wroteSecret = false;
   try {

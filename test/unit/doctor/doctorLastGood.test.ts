@@ -24,14 +24,14 @@ describe('doctor while config.yaml is broken', () => {
       env,
       homedir: home,
       tmpdir: os.tmpdir(),
-      platform: 'linux',
+      platform: process.platform,
       uid: process.getuid?.() ?? 0,
     });
     const checks = await doctorChecks({
       paths,
       env,
       homedir: home,
-      platform: 'linux',
+      platform: process.platform,
       uid: process.getuid?.() ?? 0,
       arch: process.arch,
     });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contextUpstream } from '../../../src/main/kubeconfig/contextUpstream.js';
 import { parseKubeconfigUsers, type KubeconfigReading } from '../../../src/main/kubeconfig/kubeconfigUsers.js';
@@ -43,7 +44,8 @@ contexts:
   it('takes the first file that names the cluster, a CA path made absolute from its file, and its TLS name', () => {
     expect(contextUpstream([first, second], 'prod')).toEqual({
       server: 'https://prod.example:6443',
-      caFile: '/home/ada/.kube/certs/prod-ca.pem',
+      // Made absolute by this machine's rules (a drive letter and backslashes on Windows).
+      caFile: path.resolve('/home/ada/.kube/certs/prod-ca.pem'),
       tlsServerName: 'api.prod',
     });
   });

@@ -291,7 +291,8 @@ describe('kubecred import plan', () => {
     await writeFile(at('bad.yaml'), 'apiVersion: v1\nusers:\n- name: a\n  user:\n    token: [unclosed\n');
     const error = await loadKubeconfigFile(at('bad.yaml')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KubeconfigSyntaxError);
-    expect((error as Error).message).toMatch(new RegExp(`^${at('bad.yaml')}:\\d+: not valid YAML`));
+    expect((error as Error).message.startsWith(`${at('bad.yaml')}:`)).toBe(true);
+    expect((error as Error).message).toMatch(/^.*bad\.yaml:\d+: not valid YAML/);
     await writeFile(at('badshape.yaml'), 'users:\n  name: a\n');
     await expect(loadKubeconfigFile(at('badshape.yaml'))).rejects.toThrow(
       `${at('badshape.yaml')}:2: users: must be a list`,

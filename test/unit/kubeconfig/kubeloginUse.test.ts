@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kubeloginSwitch, kubeloginUse } from '../../../src/main/kubeconfig/kubeloginUse.js';
 
@@ -25,7 +26,7 @@ describe('kubelogin in a kubeconfig (issue 26, N5)', () => {
   it('offers the whole switch: issuer, client, the CA file (from the kubeconfig dir) and every extra scope', () => {
     const offer = kubeloginSwitch({ args: FLAGS, viaKubectl: true }, 'lab-sso', '/home/ann/.kube');
     expect(offer?.command).toBe(
-      'kubecred profile add lab-sso-oidc --provider oidc --issuer https://id.example.com --client-id kubernetes --ca-file /home/ann/.kube/certs/corp-ca.pem --scope openid --scope offline_access --scope email --scope groups --scope profile, then kubecred install --profile lab-sso-oidc --context <context>',
+      `kubecred profile add lab-sso-oidc --provider oidc --issuer https://id.example.com --client-id kubernetes --ca-file ${path.resolve('/home/ann/.kube/certs/corp-ca.pem')} --scope openid --scope offline_access --scope email --scope groups --scope profile, then kubecred install --profile lab-sso-oidc --context <context>`,
     );
   });
 

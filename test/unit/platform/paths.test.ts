@@ -36,6 +36,17 @@ describe('paths', () => {
     expect(resolveSocket(`${home}y`, base)).not.toBe(socket);
   });
 
+  it('lays out a Windows home with Windows paths, wherever it is computed', () => {
+    const paths = kubecredPaths({ ...base, platform: 'win32', env: { KUBECRED_HOME: 'D:\\kc' } });
+    expect(paths).toMatchObject({
+      home: 'D:\\kc',
+      configFile: 'D:\\kc\\config.yaml',
+      clientSecret: 'D:\\kc\\run\\client-secret',
+      auditLog: 'D:\\kc\\state\\audit.jsonl',
+    });
+    expect(paths.socket).toMatch(/^\\\\\.\\pipe\\kubecred-[0-9a-f]{16}$/);
+  });
+
   it('uses a named pipe derived from the home on Windows', () => {
     expect(resolveSocket('C:\\Users\\ada\\AppData\\Roaming\\Kubecred', { ...base, platform: 'win32' })).toMatch(
       /^\\\\\.\\pipe\\kubecred-[0-9a-f]{16}$/,

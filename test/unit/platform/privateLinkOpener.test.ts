@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PrivateLinkOpener, redirectPage } from '../../../src/main/platform/privateLinkOpener.js';
 
+// File modes are POSIX: on Windows the run dir's ACL (ownerOnlyAcl) keeps other users out.
+const POSIX_MODES = process.platform !== 'win32';
+
 const SECRET_URL = 'http://127.0.0.1:4711/#token=planted-link-token-4c1f';
 
 function recorder(answer = true) {
@@ -21,8 +24,10 @@ describe('PrivateLinkOpener', () => {
     expect(opened[0]).toMatch(/^file:\/\/.*\/links\/[0-9a-f]{32}\.html$/);
     expect(opened[0]).not.toContain('planted');
     const file = fileURLToPath(opened[0]!);
-    expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    if (POSIX_MODES) {
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    }
     expect(await readFile(file, 'utf8')).toContain(`content="0;url=${SECRET_URL}"`);
   });
 
@@ -35,7 +40,7 @@ describe('PrivateLinkOpener', () => {
     await expect.poll(() => readdir(dir), { timeout: 2_000 }).toEqual([]);
   });
 
-  it('refuses a links dir that others can write to', async () => {
+  it.runIf(POSIX_MODES)('refuses a links dir that others can write to', async () => {
     const dir = path.join(await mkdtemp(path.join(tmpdir(), 'kc-links-')), 'links');
     await mkdir(dir, { mode: 0o777 });
     const { chmod } = await import('node:fs/promises');

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startLoopbackServer } from '../../../src/main/providers/oidc/loopbackServer.js';
@@ -55,18 +56,38 @@ describe('OIDC loopback redirect parsing', () => {
   });
 });
 
+/**
+ * A browser tab's GET, through node:http: what the server answers, headers and page. (Not
+ * fetch(): under Wine, where the Windows suite runs, fetch cannot reach 127.0.0.1.)
+ */
+function tabGet(url: string | URL): Promise<{ status: number; headers: Headers; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers))
+          if (typeof value === 'string') headers.set(name, value);
+        const body = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, headers, text: async () => body });
+      });
+    }).once('error', reject);
+  });
+}
+
 describe('OIDC loopback redirect server', () => {
   it('listens on 127.0.0.1, waits through strays, answers the tab with the outcome', async () => {
     const server = await startLoopbackServer(0, 'state-1', 'prod');
     try {
       expect(server.redirectUri.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
       const base = server.redirectUri.href;
-      expect((await fetch(new URL('/favicon.ico', base))).status).toBe(404);
-      const stray = await fetch(`${base}?code=x&state=forged`);
+      expect((await tabGet(new URL('/favicon.ico', base))).status).toBe(404);
+      const stray = await tabGet(`${base}?code=x&state=forged`);
       expect(stray.status).toBe(400);
       expect(await stray.text()).toContain('kubecred login prod');
 
-      const tab = fetch(`${base}?code=the-code&state=state-1`);
+      const tab = tabGet(`${base}?code=the-code&state=state-1`);
       const arrival = await server.arrival;
       expect(arrival.response).toMatchObject({ kind: 'code' });
       arrival.respond(signedInPage('prod'));
@@ -81,7 +102,7 @@ describe('OIDC loopback redirect server', () => {
 
   it('answers a tab still waiting when the login stops', async () => {
     const server = await startLoopbackServer(0, 's', 'prod');
-    const tab = fetch(`${server.redirectUri.href}?code=c&state=s`);
+    const tab = tabGet(`${server.redirectUri.href}?code=c&state=s`);
     await server.arrival;
     await server.close();
     const page = await tab;

@@ -1,9 +1,11 @@
 import { createServer as createTlsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, type OidcProfileConfig } from '../../../src/shared/config/schema.js';
 import { IssuerConnection } from '../../../src/main/providers/oidc/issuerConnection.js';
 import type { SecretStore } from '../../../src/main/core/secretStore.js';
+import { onPath } from '../../support/onPath.js';
 import { createTestPki } from '../../support/pki.js';
 import { makeTempHome, type TempHome } from '../../support/tempHome.js';
 
@@ -33,14 +35,15 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('discovering an issuer that cannot be reached', () => {
+// The test PKI is made with openssl (absent under Wine; Git for Windows has it).
+describe.runIf(onPath('openssl'))('discovering an issuer that cannot be reached', () => {
   let home: TempHome;
   let tls: ReturnType<typeof createTlsServer>;
   let tlsUrl: string;
 
   beforeAll(async () => {
     home = await makeTempHome();
-    const pki = await createTestPki(`${home.dir}/pki`);
+    const pki = await createTestPki(path.join(home.dir, 'pki'));
     // A real TLS server whose CA the profile does not name.
     tls = createTlsServer({ cert: pki.serverCertPem, key: pki.serverKeyPem }, (_request, response) =>
       response.end('{}'),

@@ -21,7 +21,7 @@ async function tree(files: Record<string, string>): Promise<string> {
 
 async function graph(root: string, ...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node', [SCRIPT, '--root', root, ...flags]);
+    const { stdout, stderr } = await run(process.execPath, [SCRIPT, '--root', root, ...flags]);
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -42,7 +42,8 @@ describe('EncryptedFileStore', () => {
     const text = await readFile(file, 'utf8');
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('prod/token');
-    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // File modes are POSIX: on Windows the home's ACL (ownerOnlyAcl) keeps other users out.
+    if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await readdir(path.dirname(file))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
     const reopened = new EncryptedFileStore(file, new NoUi(), FAST_KDF);

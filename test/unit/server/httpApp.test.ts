@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
+import { currentPlatformEnv, resolveSocket } from '../../../src/main/platform/paths.js';
 import path from 'node:path';
 import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -97,7 +98,9 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'kc-httpapp-'));
-  socket = path.join(dir, 'broker.sock');
+  // Where a broker of this home listens on this OS: a Unix socket, or a named pipe on Windows.
+  socket = resolveSocket(dir, currentPlatformEnv());
+  if (process.platform !== 'win32') await mkdir(path.dirname(socket), { recursive: true });
   const app = httpApp(ROUTES, SECRET, logger);
   server = http.createServer((request, response) => {
     appEnded.push(

@@ -82,7 +82,7 @@ describe('turning the exec proxy on from the kubeconfig as it is', () => {
     const config = await readFile(configFile(), 'utf8');
     expect(config).toContain('# mine');
     expect(config).toMatch(
-      /proxy:[\s\S]*port: 47123[\s\S]*server: https:\/\/10\.0\.0\.1:6443[\s\S]*caFile: \S+proxy-ca\/card\.pem/,
+      /proxy:[\s\S]*port: 47123[\s\S]*server: https:\/\/10\.0\.0\.1:6443[\s\S]*caFile: \S+proxy-ca[\\/]+card\.pem/,
     );
     expect(await readFile(path.join(dir, 'state', 'proxy-ca', 'card.pem'), 'utf8')).toBe(CA);
     const after = JSON.parse(JSON.stringify((await import('yaml')).parse(await readFile(kubeconfig(), 'utf8')))) as {

@@ -1,0 +1,167 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeConfig } from '../support/broker.js';
+import { writeExecKubeconfig } from '../support/kubeconfig.js';
+import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import { createTestPki } from '../support/pki.js';
+import { REPO_ROOT } from '../support/repo.js';
+import { makeTempHome, type TempHome } from '../support/tempHome.js';
+import { WineRunner, windowsPath, wineWorld, type WineWorld } from '../support/wine.js';
+
+const TOKEN = 'kc-windows-token-3f9a6c1e8b';
+// Credential Manager holds at most 2,560 bytes a credential: this one takes chunks.
+const BIG_TOKEN = `kc-windows-big-${'9b2e4d7a1c'.repeat(400)}`;
+const SHIM_EXE = path.join(REPO_ROOT, 'dist', 'shim', 'windows-amd64', 'kubecred-shim.exe');
+const CLI = windowsPath(path.join(REPO_ROOT, 'bin', 'kubecred'));
+
+/**
+ * Kubecred as it runs on Windows, under Wine: the broker on node.exe, its address the named
+ * pipe, secrets in Credential Manager through the keychain binding's Windows build,
+ * kubecred-shim.exe as kubectl's exec plugin (handing over to the CLI when no broker runs), and
+ * a Windows kubectl.exe reaching a real kube-apiserver through it.
+ */
+describe('Windows, under Wine: kubectl.exe through kubecred-shim.exe and the named pipe', () => {
+  let world: WineWorld;
+  let home: TempHome;
+  let api: KubeApiServer;
+  let wine: WineRunner;
+  let kubeconfig: string;
+  const kubecred = (args: string[], input?: string) =>
+    wine.run(world.nodeExe, [CLI, ...args], input === undefined ? {} : { input });
+  const kubectl = (context: string) =>
+    wine.run(world.kubectl, [
+      '--kubeconfig',
+      windowsPath(kubeconfig),
+      '--context',
+      context,
+      'auth',
+      'whoami',
+      '-o',
+      'jsonpath={.status.userInfo.username}',
+    ]);
+
+  beforeAll(async () => {
+    world = wineWorld();
+    home = await makeTempHome();
+    const pki = await createTestPki(path.join(home.dir, 'pki'));
+    api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokens: [
+        { token: TOKEN, user: 'windows-user' },
+        { token: BIG_TOKEN, user: 'windows-big' },
+      ],
+    });
+    await writeConfig(
+      home.dir,
+      'profiles:\n  - { name: win, provider: static }\n  - { name: big, provider: static }\n',
+    );
+    const scratch = path.join(home.dir, 'wine-io');
+    await mkdir(scratch);
+    wine = new WineRunner(world, scratch, {
+      KUBECRED_HOME: windowsPath(home.dir),
+      // `node` on the Windows PATH: the shim hands over to bin/kubecred through it.
+      WINEPATH: windowsPath(path.dirname(world.nodeExe)),
+    });
+    kubeconfig = await writeExecKubeconfig({
+      path: path.join(home.dir, 'kubeconfig'),
+      server: api.url,
+      caPem: api.caPem,
+      command: windowsPath(SHIM_EXE),
+      args: ['credential', 'win'],
+      apiVersion: 'client.authentication.k8s.io/v1',
+      env: { KUBECRED_HOME: windowsPath(home.dir) },
+    });
+    // A second context for the big secret, the same cluster.
+    const text = await readFile(kubeconfig, 'utf8');
+    const { parse, stringify } = await import('yaml');
+    const doc = parse(text) as {
+      contexts: Array<{ name: string; context: { cluster: string; user: string } }>;
+      users: Array<{ name: string; user: { exec: { args: string[] } } }>;
+    };
+    const [context] = doc.contexts;
+    const [user] = doc.users;
+    doc.contexts = [
+      { name: 'win', context: context!.context },
+      { name: 'big', context: { ...context!.context, user: 'big' } },
+    ];
+    doc.users.push({ name: 'big', user: { exec: { ...user!.user.exec, args: ['credential', 'big'] } } });
+    await writeFile(kubeconfig, stringify(doc), { mode: 0o600 });
+  }, 600_000);
+
+  afterAll(async () => {
+    // The prefix is kept between runs: leave its Credential Manager as it was found.
+    if (wine)
+      for (const profile of ['win', 'big']) await kubecred(['secret', 'rm', profile, 'token']).catch(() => undefined);
+    if (wine) await kubecred(['stop']).catch(() => undefined);
+    if (world) WineRunner.stopAll(world);
+    await api?.stop();
+    await home?.cleanup();
+  }, 60_000);
+
+  it('stores a token in Credential Manager through a broker on node.exe, listening on the named pipe only', async () => {
+    const stored = await kubecred(['secret', 'set', 'win', 'token'], TOKEN);
+    expect(stored.code, stored.stderr).toBe(0);
+    const status = await kubecred(['status']);
+    expect(status.stdout).toMatch(/^broker: running \(pid \d+/m);
+    expect(status.stdout).toMatch(/^socket: \\\\\.\\pipe\\kubecred-[0-9a-f]{16}$/m);
+    // No Unix socket, no file holding the token in the home.
+    expect(existsSync(path.join(home.dir, 'run', 'broker.sock'))).toBe(false);
+    // (wine-io holds what the test typed into the CLI, as a person's keyboard would.)
+    for (const file of await filesUnder(home.dir, ['apiserver', 'pki', 'wine-io']))
+      expect(await readFile(file, 'utf8'), file).not.toContain(TOKEN);
+  });
+
+  it('with no broker running, kubectl.exe through kubecred-shim.exe hands over to the CLI, which starts one: whoami shows the user', async () => {
+    const stopped = await kubecred(['stop']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect((await kubecred(['status'])).stdout).toMatch(/^broker: not running/m);
+    const whoami = await kubectl('win');
+    expect(whoami.stderr).toBe('');
+    expect(whoami.stdout).toBe('windows-user');
+    expect((await kubecred(['status'])).stdout).toMatch(/^broker: running \(pid \d+/m);
+    // From the running broker now, over the pipe, with no handover.
+    const again = await kubectl('win');
+    expect(again.stdout, again.stderr).toBe('windows-user');
+  });
+
+  it('a secret larger than a Credential Manager credential (2,560 bytes) goes in chunks and comes back whole', async () => {
+    expect(Buffer.byteLength(BIG_TOKEN)).toBeGreaterThan(2_560);
+    const stored = await kubecred(['secret', 'set', 'big', 'token'], BIG_TOKEN);
+    expect(stored.code, stored.stderr).toBe(0);
+    // A restart: the token comes from Credential Manager, not from the broker's memory.
+    expect((await kubecred(['stop'])).code).toBe(0);
+    // Wine keeps Credential Manager in the registry: the token is there in pieces, none of it plain.
+    const kept = await credentialManager(world);
+    const pieces = [...kept].filter(([target]) => /^big\/token#\d+\.kubecred$/.test(target));
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const [target, password] of kept) {
+      expect(password.toString('utf8'), target).not.toContain(BIG_TOKEN.slice(0, 24));
+      expect(password.toString('utf16le'), target).not.toContain(BIG_TOKEN.slice(0, 24));
+    }
+    const whoami = await kubectl('big');
+    expect(whoami.stdout, whoami.stderr).toBe('windows-big');
+  });
+});
+
+/** Wine's Credential Manager as it keeps it (in user.reg, flushed first): each generic target and its stored blob. */
+async function credentialManager(world: WineWorld): Promise<Map<string, Buffer>> {
+  WineRunner.stopAll(world);
+  const registry = (await readFile(path.join(world.prefix, 'user.reg'), 'latin1')).replace(/\\\r?\n\s*/g, '');
+  const stored = new Map<string, Buffer>();
+  for (const section of registry.split(/^\[/m)) {
+    const target = /^Software\\\\Wine\\\\Credential Manager\\\\Generic: ([^\]]+)\]/.exec(section)?.[1];
+    const hex = /^"Password"=hex:([0-9a-f,]*)$/m.exec(section)?.[1];
+    if (target && hex !== undefined) stored.set(target, Buffer.from(hex.replace(/,/g, ''), 'hex'));
+  }
+  return stored;
+}
+
+async function filesUnder(dir: string, skip: readonly string[]): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && !skip.some((s) => path.relative(dir, entry.parentPath).startsWith(s)))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
