@@ -14,12 +14,42 @@ const source = join(root, 'src', 'main', 'platform', 'native', 'peer_credentials
 const outDir = join(root, 'dist', 'native', `${process.platform}-${process.arch}`);
 const out = join(outDir, 'peer_credentials.node');
 
+const headers = createRequire(import.meta.url).resolve('node-api-headers/package.json');
+const include = join(dirname(headers), 'include');
+
+// Windows' addon (the caller of a named pipe), cross-built with mingw-w64 wherever it is
+// installed: it looks Node-API up in the host process, so one build serves node.exe and Electron.
+const mingw = 'x86_64-w64-mingw32-gcc';
+if (spawnSync(mingw, ['--version']).status === 0) {
+  const windowsDir = join(root, 'dist', 'native', 'win32-x64');
+  mkdirSync(windowsDir, { recursive: true });
+  const built = spawnSync(
+    mingw,
+    [
+      '-O2',
+      '-Wall',
+      '-Werror',
+      '-shared',
+      '-s',
+      '-DNAPI_VERSION=8',
+      `-I${include}`,
+      '-o',
+      join(windowsDir, 'pipe_client.node'),
+      join(root, 'src', 'main', 'platform', 'native', 'pipe_client_windows.c'),
+      '-ladvapi32',
+    ],
+    { stdio: 'inherit' },
+  );
+  if (built.status !== 0) {
+    console.error(`build-native: ${mingw} failed to build the Windows pipe-caller addon (exit ${built.status})`);
+    process.exit(1);
+  }
+}
+
 if (process.platform !== 'linux' && process.platform !== 'darwin') {
   console.error(`build-native: no peer-credentials addon for ${process.platform}; callers stay unverified there`);
   process.exit(0);
 }
-const headers = createRequire(import.meta.url).resolve('node-api-headers/package.json');
-const include = join(dirname(headers), 'include');
 const compiler = process.env.CC || 'cc';
 // Node-API symbols come from the host process at load time.
 const linkFlags = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];

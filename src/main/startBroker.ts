@@ -8,6 +8,7 @@ import { composeBroker } from './composition.js';
 import { privateBrowserOpener } from './platform/privateLinkOpener.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { PeerCredentialReader } from './platform/peerCredentials.js';
+import { PipeCallerVerifier } from './platform/pipeCaller.js';
 import { brokerRoutes } from './server/brokerRoutes.js';
 import { stopRoute } from './server/stopRoute.js';
 import { startBrokerServer, type RunningServer } from './server/brokerServer.js';
@@ -91,7 +92,7 @@ export async function startBroker(
   const server = await startBrokerServer(
     paths,
     () => [
-      ...brokerRoutes(services, identity, peers, options.ui ? undefined : prompts),
+      ...brokerRoutes(services, identity, { peers, pipes: new PipeCallerVerifier() }, options.ui ? undefined : prompts),
       ...webUiRoutes(host, peers),
       stopRoute(() => requestStop()),
     ],

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -65,6 +66,28 @@ func openPipe(name string) (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(h), name), nil
+}
+
+// provesCallerByPipe: the broker cannot ask Windows who is at the other end of its pipe, so it
+// asks the client to open a one-time pipe of the broker's (docs/wire-protocol.md).
+const provesCallerByPipe = true
+
+// openCallerCheck opens (and at once closes) the broker's one-time pipe: that Windows saw this
+// process open it is the proof. Only a caller-check pipe of Kubecred's is opened, write-only
+// and at identification level, so the name cannot point it at another program's pipe.
+func openCallerCheck(name string) {
+	if !strings.HasPrefix(name, `\\.\pipe\kubecred-caller-`) || len(name) != len(`\\.\pipe\kubecred-caller-`)+32 {
+		return
+	}
+	p, err := syscall.UTF16PtrFromString(name)
+	if err != nil {
+		return
+	}
+	h, err := syscall.CreateFile(p, syscall.GENERIC_WRITE, 0, nil, syscall.OPEN_EXISTING,
+		securitySQOSPresent|securityIdentification, 0)
+	if err == nil {
+		syscall.CloseHandle(h)
+	}
 }
 
 type pipeAddr string

@@ -122,10 +122,17 @@ func askBroker(ctx context.Context, home string, getenv getenvFunc, req credenti
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("User-Agent", "kubecred-shim")
 	hreq.Header.Set("Kubecred-Accept-Notices", "1")
+	if provesCallerByPipe {
+		hreq.Header.Set("Kubecred-Caller-Check", "1")
+	}
 	hreq = hreq.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		Got1xxResponse: func(code int, header textproto.MIMEHeader) error {
 			if v := header.Get("Kubecred-Notice"); code == noticeStatus && v != "" {
 				notify(decodeNotice(v))
+			}
+			// Windows: the broker names this process by the one-time pipe it opens.
+			if v := header.Get("Kubecred-Caller-Check"); code == noticeStatus && v != "" && provesCallerByPipe {
+				openCallerCheck(v)
 			}
 			return nil
 		},

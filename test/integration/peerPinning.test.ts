@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PeerCredentialReader } from '../../src/main/platform/peerCredentials.js';
 import { processFacts } from '../../src/main/platform/processTable.js';
+import { PipeCallerVerifier } from '../../src/main/platform/pipeCaller.js';
 import { verifiedParentPid } from '../../src/main/server/verifiedCaller.js';
 import { assertBuilt } from '../support/repo.js';
 
@@ -47,14 +48,17 @@ describe('the caller of a connection is the process that connected', () => {
     try {
       const socket = await accepted;
       const request = { socket } as IncomingMessage;
+      // Not Windows: no pipe check, so nothing is written to the answer.
+      const response = {} as ServerResponse;
+      const pipes = new PipeCallerVerifier();
       const facts = await processFacts(client.pid!);
       expect(peers.of(socket)?.pid).toBe(client.pid);
       expect(peers.startTimeAtConnect(socket)).toBe(facts?.startTime);
-      expect(await verifiedParentPid(request, undefined, peers)).toBe(process.pid);
+      expect(await verifiedParentPid(request, response, undefined, { peers, pipes })).toBe(process.pid);
       // The same pid, but the process noted at accept started at another time: not this one.
       const recycled = new NotedAs(String(Number(facts!.startTime) - 1));
       recycled.pin(socket);
-      expect(await verifiedParentPid(request, 4242, recycled)).toBeUndefined();
+      expect(await verifiedParentPid(request, response, 4242, { peers: recycled, pipes })).toBeUndefined();
       socket.destroy();
     } finally {
       client.kill();

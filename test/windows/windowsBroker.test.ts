@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
@@ -127,6 +128,41 @@ describe('Windows, under Wine: kubectl.exe through kubecred-shim.exe and the nam
     expect(again.stdout, again.stderr).toBe('windows-user');
   });
 
+  it('names the caller as Windows knows it: kubectl.exe that ran the shim, not a pid a client claims', async () => {
+    const whoami = await kubectl('win');
+    expect(whoami.stdout, whoami.stderr).toBe('windows-user');
+    const served = (await auditRecords(home.dir)).filter((r) => r.profile === 'win' && r.caller.client === 'shim');
+    expect(served.at(-1)?.caller).toMatchObject({ name: 'kubectl.exe', pid: expect.any(Number) });
+
+    // A lying client: it claims to be pid 4 (System) and will not open the broker's one-time pipe.
+    const liar = path.join(home.dir, 'wine-io', 'liar.mjs');
+    const client = pathToFileURL(path.join(REPO_ROOT, 'dist', 'main', 'client', 'brokerClient.js')).href.replace(
+      'file:///',
+      'file:///Z:/',
+    );
+    await writeFile(
+      liar,
+      `import http from 'node:http';
+import { readFileSync } from 'node:fs';
+const home = process.env.KUBECRED_HOME;
+const { kubecredPaths } = await import(${JSON.stringify(client.replace('client/brokerClient.js', 'platform/paths.js'))});
+const paths = kubecredPaths();
+const secret = readFileSync(paths.clientSecret, 'utf8').trim();
+const body = JSON.stringify({ argv: ['credential', 'win'], execInfo: JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { interactive: false } }), stdinIsTerminal: false, parentPid: 4, client: 'node', environment: {} });
+const request = http.request({ socketPath: paths.socket, path: '/v1/credential', method: 'POST', headers: { authorization: 'Bearer ' + secret, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'kubecred-caller-check': '1' } });
+request.on('response', (response) => { response.resume(); response.on('end', () => console.log('answered ' + response.statusCode)); });
+request.end(body);
+void home;
+`,
+    );
+    const lied = await wine.run(world.nodeExe, [windowsPath(liar)]);
+    expect(lied.stdout, lied.stderr).toContain('answered 200');
+    const last = (await auditRecords(home.dir)).filter((r) => r.profile === 'win').at(-1);
+    expect(last?.caller.client).toBe('node');
+    // Not pid 4: it never proved anything, so it is nobody the kernel could name.
+    expect(last?.caller.pid).toBeUndefined();
+  });
+
   it('a secret larger than a Credential Manager credential (2,560 bytes) goes in chunks and comes back whole', async () => {
     expect(Buffer.byteLength(BIG_TOKEN)).toBeGreaterThan(2_560);
     const stored = await kubecred(['secret', 'set', 'big', 'token'], BIG_TOKEN);
@@ -157,6 +193,16 @@ async function credentialManager(world: WineWorld): Promise<Map<string, Buffer>>
     if (target && hex !== undefined) stored.set(target, Buffer.from(hex.replace(/,/g, ''), 'hex'));
   }
   return stored;
+}
+
+async function auditRecords(
+  home: string,
+): Promise<Array<{ profile: string; caller: { client: string; pid?: number; name?: string } }>> {
+  const text = await readFile(path.join(home, 'state', 'audit.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { profile: string; caller: { client: string; pid?: number; name?: string } });
 }
 
 async function filesUnder(dir: string, skip: readonly string[]): Promise<string[]> {

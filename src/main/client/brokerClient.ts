@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
+import { openCallerCheck } from './openCallerCheck.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { unsafeSocketDir } from '../platform/runDir.js';
 
@@ -76,6 +77,8 @@ export class BrokerClient {
           authorization: `Bearer ${secret.trim()}`,
           accept,
           ...(onNotice ? { [NOTICE_HEADERS.accept]: '1' } : {}),
+          // Windows: the broker names this process by a one-time pipe it opens (openCallerCheck).
+          ...(process.platform === 'win32' ? { [NOTICE_HEADERS.callerCheck]: '1' } : {}),
           ...(payload !== undefined
             ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
             : {}),
@@ -91,6 +94,9 @@ export class BrokerClient {
       );
       request.once('response', () => clearTimeout(connectTimer));
       request.on('information', (interim) => {
+        const check = interim.headers[NOTICE_HEADERS.callerCheck];
+        if (process.platform === 'win32' && interim.statusCode === NOTICE_STATUS && typeof check === 'string')
+          openCallerCheck(check);
         const notice = interim.headers[NOTICE_HEADERS.notice];
         if (onNotice && interim.statusCode === NOTICE_STATUS && typeof notice === 'string')
           onNotice(decodeNotice(notice));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile, readlink, stat } from 'node:fs/promises';
+import { windowsProcessInfo } from './pipeCaller.js';
 
 /** One process as the kernel describes it; fields the platform cannot tell are missing. */
 export interface ProcessFacts {
@@ -17,12 +18,16 @@ export interface ProcessFacts {
   readonly executableDoubt?: string;
 }
 
-/** Reads /proc on Linux; elsewhere only the pid is known. */
+/** Reads /proc on Linux, asks Windows through the pipe-caller addon; elsewhere only the pid is known. */
 export async function processFacts(
   pid: number,
   platform: NodeJS.Platform = process.platform,
 ): Promise<ProcessFacts | undefined> {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  if (platform === 'win32' && process.platform === 'win32') {
+    const facts = windowsProcessInfo(pid);
+    return facts === null ? undefined : { pid, ...facts };
+  }
   if (platform !== 'linux') return { pid };
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   if (stat === undefined) return undefined;

@@ -21,7 +21,8 @@ import type { BrokerServices } from '../broker/brokerServices.js';
 import { PeerCredentialReader } from '../platform/peerCredentials.js';
 import { readJsonBody } from '../http/readJsonBody.js';
 import { replyError, replyJson, send, wantsJson } from './reply.js';
-import { verifiedParentPid } from './verifiedCaller.js';
+import { verifiedParentPid, type CallerWitnesses } from './verifiedCaller.js';
+import { PipeCallerVerifier } from '../platform/pipeCaller.js';
 import { followNotices, type NoticeSources } from './callerNotices.js';
 import { NOTICE_HEADERS } from '../../shared/api/notices.js';
 import { sendNotice } from './notice.js';
@@ -55,11 +56,11 @@ export function brokerRoutes(
     restoreLiveRefreshTokens,
   }: BrokerServices,
   identity: ServerIdentity,
-  peers = new PeerCredentialReader(),
+  witnesses: CallerWitnesses = { peers: new PeerCredentialReader(), pipes: new PipeCallerVerifier() },
   questions?: NoticeSources['prompts'],
 ): Route[] {
   return [
-    ...registryRoutes(registries, peers),
+    ...registryRoutes(registries, witnesses),
     {
       method: 'POST',
       pattern: exact(ROUTES.credential),
@@ -76,7 +77,7 @@ export function brokerRoutes(
             : undefined;
         try {
           // Approvals and the audit trail name the caller the kernel knows, not the one the body claims.
-          const parentPid = await verifiedParentPid(request, body.data.parentPid, peers);
+          const parentPid = await verifiedParentPid(request, response, body.data.parentPid, witnesses);
           const { parentPid: _claimed, ...rest } = body.data;
           credential = await broker.credential({ ...rest, ...(parentPid !== undefined ? { parentPid } : {}) });
         } catch (error) {
@@ -214,19 +215,19 @@ export function brokerRoutes(
 }
 
 /** The kubelet credential provider and the docker credential helper (docs/registry.md). */
-function registryRoutes(registries: BrokerServices['registries'], peers: PeerCredentialReader): Route[] {
+function registryRoutes(registries: BrokerServices['registries'], witnesses: CallerWitnesses): Route[] {
   const { registry: paths } = ROUTES;
   return [
-    postRoute(paths.credentialProvider, providerCallSchema, async (body, request) =>
+    postRoute(paths.credentialProvider, providerCallSchema, async (body, request, response) =>
       registries.providerResponse(body.request, {
         client: 'kubelet',
-        parentPid: await verifiedParentPid(request, body.parentPid, peers),
+        parentPid: await verifiedParentPid(request, response, body.parentPid, witnesses),
       }),
     ),
-    postRoute(paths.dockerGet, dockerServerCallSchema, async (body, request) => ({
+    postRoute(paths.dockerGet, dockerServerCallSchema, async (body, request, response) => ({
       credentials: await registries.dockerGet(body.serverUrl, {
         client: 'docker-helper',
-        parentPid: await verifiedParentPid(request, body.parentPid, peers),
+        parentPid: await verifiedParentPid(request, response, body.parentPid, witnesses),
       }),
     })),
     postRoute(paths.dockerStore, dockerStoreCallSchema, (body) => registries.dockerStore(body.input)),
@@ -243,7 +244,7 @@ function registryRoutes(registries: BrokerServices['registries'], peers: PeerCre
 function postRoute<T>(
   path: string,
   schema: z.ZodType<T>,
-  answer: (body: T, request: IncomingMessage) => Promise<unknown>,
+  answer: (body: T, request: IncomingMessage, response: ServerResponse) => Promise<unknown>,
 ): Route {
   return {
     method: 'POST',
@@ -251,7 +252,7 @@ function postRoute<T>(
     handler: async (request, response) => {
       const body = schema.safeParse(await readJsonBody(request));
       if (!body.success) throw invalidBody(body.error.issues[0]);
-      const result = await answer(body.data, request);
+      const result = await answer(body.data, request, response);
       if (typeof result === 'string') send(response, 200, 'application/json', result);
       else replyJson(response, 200, result);
     },

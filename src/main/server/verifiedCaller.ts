@@ -1,18 +1,33 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NOTICE_HEADERS } from '../../shared/api/notices.js';
 import type { PeerCredentialReader } from '../platform/peerCredentials.js';
+import type { PipeCallerVerifier } from '../platform/pipeCaller.js';
 import { processFacts } from '../platform/processTable.js';
+import { sendCallerCheck } from './notice.js';
+
+/** How long a client has to open the one-time pipe: it does so the moment it reads the name. */
+const PIPE_CHECK_MS = 3_000;
+
+/** How the kernel is asked who connected: SO_PEERCRED on a Unix socket, a one-time pipe on Windows. */
+export interface CallerWitnesses {
+  readonly peers: PeerCredentialReader;
+  readonly pipes: PipeCallerVerifier;
+}
 
 /**
  * The pid of the program that ran the client (kubectl, docker, the kubelet): the parent of the
  * process at the other end of the socket, as the kernel tells it. A client's own claim is used
- * only where the kernel cannot be asked (no addon: Windows, an unbuilt checkout); where it can
- * and the answer is gone (the client already exited), the caller is unknown, never the claim.
+ * only where the kernel cannot be asked (no addon, an unbuilt checkout); where it can and the
+ * answer is gone (the client already exited, or will not prove itself), the caller is unknown,
+ * never the claim.
  */
 export async function verifiedParentPid(
   request: IncomingMessage,
+  response: ServerResponse,
   claimed: number | undefined,
-  peers: PeerCredentialReader,
+  { peers, pipes }: CallerWitnesses,
 ): Promise<number | undefined> {
+  if (pipes.available) return pipeCallerParent(request, response, pipes);
   if (!peers.available) return claimed;
   const peer = peers.of(request.socket);
   if (!peer) return undefined;
@@ -21,4 +36,27 @@ export async function verifiedParentPid(
   const startedAtConnect = peers.startTimeAtConnect(request.socket);
   if (startedAtConnect !== undefined && facts?.startTime !== startedAtConnect) return undefined;
   return facts?.parentPid;
+}
+
+/**
+ * Windows: Node keeps an accepted pipe's handle to itself, so the client is asked, in an interim
+ * answer, to open a one-time pipe of the broker's; Windows names the process that did. A client
+ * that cannot (an older shim) or will not is an unknown caller.
+ */
+async function pipeCallerParent(
+  request: IncomingMessage,
+  response: ServerResponse,
+  pipes: PipeCallerVerifier,
+): Promise<number | undefined> {
+  if (request.headers[NOTICE_HEADERS.callerCheck] !== '1') return undefined;
+  const check = pipes.check(PIPE_CHECK_MS);
+  sendCallerCheck(response, check.pipe);
+  const pid = await check.caller.catch(() => undefined);
+  const client = pid === undefined ? undefined : await processFacts(pid);
+  if (!client?.parentPid) return undefined;
+  // Windows reuses pids and keeps a dead parent's number in the child's record: a "parent" that
+  // started after its child is another program.
+  const parent = await processFacts(client.parentPid);
+  if (!parent?.startTime || !client.startTime || BigInt(parent.startTime) > BigInt(client.startTime)) return undefined;
+  return client.parentPid;
 }

@@ -9,6 +9,11 @@ export const NOTICE_HEADERS = {
   accept: 'kubecred-accept-notices',
   /** Interim answer (102): one notice, percent-encoded UTF-8, for the caller's stderr. */
   notice: 'kubecred-notice',
+  /**
+   * Windows. Request: "1" when the client can prove which process it is. Interim answer (102):
+   * the name of a one-time pipe the client opens at once; whoever opens it is the caller.
+   */
+  callerCheck: 'kubecred-caller-check',
 } as const;
 
 /** The interim status that carries a notice. */

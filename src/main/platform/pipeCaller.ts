@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { nativeAddonPath } from './peerCredentials.js';
+
+interface PipeCallerAddon {
+  createVerifier(name: string): number;
+  awaitClient(slot: number, timeoutMs: number): Promise<number>;
+  processInfo(pid: number): { parentPid?: number; startTime?: string; executable?: string } | null;
+}
+
+/** A one-time pipe and, once a process opens it, that process's pid as Windows knows it. */
+export interface PipeCallerCheck {
+  readonly pipe: string;
+  readonly caller: Promise<number>;
+}
+
+/**
+ * Windows' SO_PEERCRED: Node keeps the handle of an accepted pipe connection to itself, so a
+ * caller of the broker's pipe is named through a pipe of the broker's own. Each check makes a
+ * fresh pipe of a random name (first instance, this user and LocalSystem only, no remote
+ * clients: src/main/platform/native/pipe_client_windows.c); the caller opens it, and
+ * GetNamedPipeClientProcessId names the process that did. Where the addon is missing (not
+ * Windows, not built) `available` is false and callers stay unverified, as they are today.
+ */
+export class PipeCallerVerifier {
+  private addon: PipeCallerAddon | null | undefined;
+
+  constructor(private readonly addonPath: string = nativeAddonPath('pipe_client.node')) {}
+
+  get available(): boolean {
+    return this.load() !== null;
+  }
+
+  /** A fresh pipe; `caller` is the pid of the first process to open it, or fails after `timeoutMs`. */
+  check(timeoutMs: number): PipeCallerCheck {
+    const addon = this.load();
+    if (!addon) throw new Error('the pipe-caller addon is not built for this platform');
+    const pipe = `\\\\.\\pipe\\kubecred-caller-${randomBytes(16).toString('hex')}`;
+    const slot = addon.createVerifier(pipe);
+    return { pipe, caller: addon.awaitClient(slot, timeoutMs) };
+  }
+
+  private load(): PipeCallerAddon | null {
+    if (this.addon === undefined) this.addon = loadPipeCallerAddon(this.addonPath);
+    return this.addon;
+  }
+}
+
+/**
+ * Windows' /proc: a process's parent, its creation time and its image path, through the same
+ * addon. Null when no such process runs; undefined when it cannot be asked (no addon).
+ */
+export function windowsProcessInfo(
+  pid: number,
+  addonPath: string = nativeAddonPath('pipe_client.node'),
+): { parentPid?: number; startTime?: string; executable?: string } | null | undefined {
+  const addon = loadPipeCallerAddon(addonPath);
+  if (!addon) return undefined;
+  try {
+    return addon.processInfo(pid);
+  } catch {
+    return undefined;
+  }
+}
+
+function loadPipeCallerAddon(addonPath: string): PipeCallerAddon | null {
+  try {
+    // require() keeps what it loaded: a second call costs a lookup.
+    return process.platform === 'win32' && existsSync(addonPath)
+      ? (createRequire(import.meta.url)(addonPath) as PipeCallerAddon)
+      : null;
+  } catch {
+    return null;
+  }
+}
