@@ -16,6 +16,7 @@ const TOKEN = 'kc-windows-token-3f9a6c1e8b';
 const BIG_TOKEN = `kc-windows-big-${'9b2e4d7a1c'.repeat(400)}`;
 const SHIM_EXE = path.join(REPO_ROOT, 'dist', 'shim', 'windows-amd64', 'kubecred-shim.exe');
 const CLI = windowsPath(path.join(REPO_ROOT, 'bin', 'kubecred'));
+const ADDON = path.join(REPO_ROOT, 'dist', 'native', 'win32-x64', 'pipe_client.node');
 
 /**
  * Kubecred as it runs on Windows, under Wine: the broker on node.exe, its address the named
@@ -108,6 +109,15 @@ describe('Windows, under Wine: kubectl.exe through kubecred-shim.exe and the nam
     const status = await kubecred(['status']);
     expect(status.stdout).toMatch(/^broker: running \(pid \d+/m);
     expect(status.stdout).toMatch(/^socket: \\\\\.\\pipe\\kubecred-[0-9a-f]{16}$/m);
+    // Only this user and LocalSystem may open the pipe (Node made it with Everyone: read).
+    const pipe = /^socket: (\S+)$/m.exec(status.stdout)![1]!;
+    const probe = path.join(home.dir, 'wine-io', 'pipe-security.cjs');
+    await writeFile(
+      probe,
+      `process.stdout.write(require(${JSON.stringify(windowsPath(ADDON))}).pipeSecurity(${JSON.stringify(pipe)}))`,
+    );
+    const security = await wine.run(world.nodeExe, [windowsPath(probe)]);
+    expect(security.stdout, security.stderr).toMatch(/^D:P?\(A;;GA;;;S-1-5-21-[\d-]+\)\(A;;GA;;;SY\)$/);
     // No Unix socket, no file holding the token in the home.
     expect(existsSync(path.join(home.dir, 'run', 'broker.sock'))).toBe(false);
     // (wine-io holds what the test typed into the CLI, as a person's keyboard would.)

@@ -7,6 +7,7 @@ interface PipeCallerAddon {
   createVerifier(name: string): number;
   awaitClient(slot: number, timeoutMs: number): Promise<number>;
   processInfo(pid: number): { parentPid?: number; startTime?: string; executable?: string } | null;
+  restrictPipe(name: string): void;
 }
 
 /** A one-time pipe and, once a process opens it, that process's pid as Windows knows it. */
@@ -62,6 +63,19 @@ export function windowsProcessInfo(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The broker's pipe gets an owner-only descriptor (this user and LocalSystem): Node creates it
+ * with Windows' default, which lets Everyone open it for reading. False where the addon is
+ * missing (the default stays); throws when Windows refuses, so a broker never serves on a pipe
+ * it could not close to others.
+ */
+export function restrictPipeToUser(pipe: string, addonPath: string = nativeAddonPath('pipe_client.node')): boolean {
+  const addon = loadPipeCallerAddon(addonPath);
+  if (!addon) return false;
+  addon.restrictPipe(pipe);
+  return true;
 }
 
 function loadPipeCallerAddon(addonPath: string): PipeCallerAddon | null {

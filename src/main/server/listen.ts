@@ -2,6 +2,7 @@ import { chmod, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { restrictPipeToUser } from '../platform/pipeCaller.js';
 import { ensurePrivateDir } from '../platform/runDir.js';
 
 /** True when something answers on the socket: a live broker, not a file left by a crash. */
@@ -32,4 +33,6 @@ export async function listenOnSocket(server: Server, socket: string): Promise<vo
     });
   });
   if (process.platform !== 'win32') await chmod(socket, 0o600);
+  // The pipe's 0600: Node made it with Windows' default descriptor (Everyone may read).
+  else restrictPipeToUser(socket);
 }

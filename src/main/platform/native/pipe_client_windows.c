@@ -11,6 +11,7 @@
  */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
+#include <aclapi.h>
 #include <sddl.h>
 #include <tlhelp32.h>
 #include <stdio.h>
@@ -90,8 +91,29 @@ static int load_napi(void) {
   return 1;
 }
 
-/* Full control for this user (the owner) and LocalSystem; nobody else; not inherited from anything. */
-static const wchar_t OWNER_ONLY[] = L"D:P(A;;GA;;;OW)(A;;GA;;;SY)";
+/*
+ * Full control for this process's user and LocalSystem; nobody else, not even Administrators;
+ * nothing inherited. The user's own SID, not OWNER RIGHTS: an elevated process's objects are
+ * owned by Administrators, which would let every administrator in.
+ */
+static BOOL owner_only_descriptor(PSECURITY_DESCRIPTOR *descriptor) {
+  HANDLE token;
+  if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) return FALSE;
+  union {
+    TOKEN_USER user;
+    char bytes[256];
+  } info;
+  DWORD size;
+  BOOL ok = GetTokenInformation(token, TokenUser, &info, sizeof info, &size);
+  CloseHandle(token);
+  wchar_t *sid = NULL;
+  if (!ok || !ConvertSidToStringSidW(info.user.User.Sid, &sid)) return FALSE;
+  wchar_t sddl[256];
+  _snwprintf(sddl, 256, L"D:P(A;;GA;;;%ls)(A;;GA;;;SY)", sid);
+  sddl[255] = 0;
+  LocalFree(sid);
+  return ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, descriptor, NULL);
+}
 
 /* One waiting pipe: made by createVerifier, consumed by awaitClient. */
 #define MAX_VERIFIERS 64
@@ -135,8 +157,7 @@ static napi_value create_verifier(napi_env env, napi_callback_info info) {
   MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, 128);
 
   SECURITY_ATTRIBUTES attributes = {sizeof attributes, NULL, FALSE};
-  if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(OWNER_ONLY, SDDL_REVISION_1,
-                                                            &attributes.lpSecurityDescriptor, NULL)) {
+  if (!owner_only_descriptor(&attributes.lpSecurityDescriptor)) {
     napi.throw_error(env, "ESECURITY", "the verifier pipe's security descriptor could not be built");
     return NULL;
   }
@@ -285,6 +306,85 @@ static napi_value process_info(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/*
+ * restrictPipe(name): the broker's own pipe, which Node creates with the default descriptor
+ * (Everyone may read), gets the owner-only one. A handle with WRITE_DAC, as a client, sets it
+ * on the pipe, which all its instances share.
+ */
+static napi_value restrict_pipe(napi_env env, napi_callback_info info) {
+  size_t argc = 1, length = 0;
+  napi_value argv[1];
+  char name[256];
+  if (napi.get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi.get_value_string_utf8(env, argv[0], name, sizeof name, &length) != napi_ok || length >= sizeof name - 1) {
+    napi.throw_error(env, "EINVAL", "restrictPipe(name)");
+    return NULL;
+  }
+  wchar_t wide[256];
+  MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, 256);
+  PSECURITY_DESCRIPTOR descriptor = NULL;
+  PACL dacl = NULL;
+  BOOL present = FALSE, defaulted = FALSE;
+  char message[160] = "";
+  if (!owner_only_descriptor(&descriptor) || !GetSecurityDescriptorDacl(descriptor, &present, &dacl, &defaulted)) {
+    fail_with(message, sizeof message, "building the owner-only descriptor");
+  } else {
+    HANDLE pipe = CreateFileW(wide, WRITE_DAC | READ_CONTROL, 0, NULL, OPEN_EXISTING,
+                              SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, NULL);
+    if (pipe == INVALID_HANDLE_VALUE) {
+      fail_with(message, sizeof message, "opening the pipe to set its descriptor");
+    } else {
+      DWORD error = SetSecurityInfo(pipe, SE_KERNEL_OBJECT, DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
+                                    NULL, NULL, dacl, NULL);
+      if (error != ERROR_SUCCESS) snprintf(message, sizeof message, "SetSecurityInfo failed (Windows error %lu)", (unsigned long)error);
+      CloseHandle(pipe);
+    }
+  }
+  if (descriptor) LocalFree(descriptor);
+  if (message[0]) {
+    napi.throw_error(env, "EPIPESECURITY", message);
+    return NULL;
+  }
+  return NULL;
+}
+
+/* pipeSecurity(name) -> the pipe's DACL in SDDL, as Windows (or Wine) keeps it: for the tests. */
+static napi_value pipe_security(napi_env env, napi_callback_info info) {
+  size_t argc = 1, length = 0;
+  napi_value argv[1], result;
+  char name[256];
+  if (napi.get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi.get_value_string_utf8(env, argv[0], name, sizeof name, &length) != napi_ok || length >= sizeof name - 1) {
+    napi.throw_error(env, "EINVAL", "pipeSecurity(name)");
+    return NULL;
+  }
+  wchar_t wide[256];
+  MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, 256);
+  HANDLE pipe = CreateFileW(wide, READ_CONTROL, 0, NULL, OPEN_EXISTING, SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, NULL);
+  if (pipe == INVALID_HANDLE_VALUE) {
+    char message[160];
+    fail_with(message, sizeof message, "opening the pipe to read its descriptor");
+    napi.throw_error(env, "EPIPESECURITY", message);
+    return NULL;
+  }
+  PSECURITY_DESCRIPTOR descriptor = NULL;
+  wchar_t *sddl = NULL;
+  DWORD error = GetSecurityInfo(pipe, SE_KERNEL_OBJECT, DACL_SECURITY_INFORMATION, NULL, NULL, NULL, NULL, &descriptor);
+  CloseHandle(pipe);
+  if (error != ERROR_SUCCESS ||
+      !ConvertSecurityDescriptorToStringSecurityDescriptorW(descriptor, SDDL_REVISION_1, DACL_SECURITY_INFORMATION, &sddl, NULL)) {
+    if (descriptor) LocalFree(descriptor);
+    napi.throw_error(env, "EPIPESECURITY", "the pipe's descriptor could not be read");
+    return NULL;
+  }
+  char utf8[1024];
+  int bytes = WideCharToMultiByte(CP_UTF8, 0, sddl, -1, utf8, sizeof utf8, NULL, NULL);
+  LocalFree(sddl);
+  LocalFree(descriptor);
+  napi.create_string_utf8(env, bytes > 0 ? utf8 : "", NAPI_AUTO_LENGTH, &result);
+  return result;
+}
+
 __declspec(dllexport) int32_t node_api_module_get_api_version_v1(void) { return 8; }
 
 __declspec(dllexport) napi_value napi_register_module_v1(napi_env env, napi_value exports) {
@@ -296,5 +396,9 @@ __declspec(dllexport) napi_value napi_register_module_v1(napi_env env, napi_valu
   napi.set_named_property(env, exports, "awaitClient", fn);
   napi.create_function(env, "processInfo", NAPI_AUTO_LENGTH, process_info, NULL, &fn);
   napi.set_named_property(env, exports, "processInfo", fn);
+  napi.create_function(env, "restrictPipe", NAPI_AUTO_LENGTH, restrict_pipe, NULL, &fn);
+  napi.set_named_property(env, exports, "restrictPipe", fn);
+  napi.create_function(env, "pipeSecurity", NAPI_AUTO_LENGTH, pipe_security, NULL, &fn);
+  napi.set_named_property(env, exports, "pipeSecurity", fn);
   return exports;
 }
