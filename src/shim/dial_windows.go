@@ -9,9 +9,12 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // Not in package syscall. SQOS with SecurityIdentification stops a process
@@ -33,6 +36,10 @@ func dialBroker(ctx context.Context, home string, getenv getenvFunc) (net.Conn, 
 	for {
 		f, err := openPipe(name)
 		if err == nil {
+			if err := servedByBroker(f, home); err != nil {
+				f.Close()
+				return nil, err
+			}
 			return &pipeConn{f: f, addr: pipeAddr(name)}, nil
 		}
 		switch {
@@ -88,6 +95,28 @@ func openCallerCheck(name string) {
 	if err == nil {
 		syscall.CloseHandle(h)
 	}
+}
+
+var getNamedPipeServerProcessID = syscall.NewLazyDLL("kernel32.dll").NewProc("GetNamedPipeServerProcessId")
+
+// servedByBroker: pipe names are global on Windows, so any program could have made this one
+// before the broker did. Before the client secret is sent, the process serving the pipe must
+// be the broker that holds this home's lock (run\broker.lock, which only this user can write).
+func servedByBroker(f *os.File, home string) error {
+	var server uint32
+	if r, _, callErr := getNamedPipeServerProcessID.Call(f.Fd(), uintptr(unsafe.Pointer(&server))); r == 0 {
+		return fmt.Errorf("cannot tell which process serves %s (%v); not sending it the client secret", f.Name(), callErr)
+	}
+	lock := filepath.Join(home, "run", "broker.lock")
+	b, err := os.ReadFile(lock)
+	owner, convErr := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 32)
+	if err != nil || convErr != nil {
+		return fmt.Errorf("refusing to talk to %s: no broker holds this home's lock (%s), yet something serves the pipe; another program may hold the broker's pipe name: end it, then run kubecred restart", f.Name(), lock)
+	}
+	if uint32(owner) != server {
+		return fmt.Errorf("refusing to talk to %s: the process serving it (pid %d) is not the Kubecred broker (pid %d in %s); another program holds the broker's pipe name: end it, then run kubecred restart", f.Name(), server, owner, lock)
+	}
+	return nil
 }
 
 type pipeAddr string

@@ -173,6 +173,49 @@ void home;
     expect(last?.caller.pid).toBeUndefined();
   });
 
+  it("a program that took the broker's pipe name first is told nothing: not the client secret, not the request", async () => {
+    const status = await kubecred(['status']);
+    const pipe = /^socket: (\S+)$/m.exec(status.stdout)![1]!;
+    expect((await kubecred(['stop'])).code).toBe(0);
+    // What a squatter finds once the broker is gone: the name free, and (planted) the files a
+    // broker leaves while it runs, with a pid that is not the squatter's.
+    const planted = 'kc-planted-client-secret-5d0c2b7e9f';
+    await writeFile(path.join(home.dir, 'run', 'client-secret'), `${planted}\n`);
+    await writeFile(path.join(home.dir, 'run', 'broker.lock'), '4\n');
+    const heard = path.join(home.dir, 'wine-io', 'squatter-heard.txt');
+    const squatterScript = path.join(home.dir, 'wine-io', 'squatter.cjs');
+    await writeFile(
+      squatterScript,
+      `const fs = require('fs');
+require('net').createServer((c) => c.on('data', (d) => fs.appendFileSync(${JSON.stringify(windowsPath(heard))}, d))).listen(${JSON.stringify(pipe)}, () => console.log('listening'));
+setTimeout(() => process.exit(0), 60000);
+`,
+    );
+    const squatter = wine.start(world.nodeExe, [windowsPath(squatterScript)]);
+    try {
+      await expect.poll(() => squatter.stdout(), { timeout: 30_000 }).toContain('listening');
+      const shim = await wine.run(SHIM_EXE, ['credential', 'win'], {
+        env: {
+          KUBERNETES_EXEC_INFO: JSON.stringify({
+            apiVersion: 'client.authentication.k8s.io/v1',
+            kind: 'ExecCredential',
+            spec: { interactive: false },
+          }),
+        },
+      });
+      expect(shim.code).not.toBe(0);
+      expect(shim.stderr).toMatch(/is not the Kubecred broker \(pid 4 in .*broker\.lock\)/);
+      const cli = await kubecred(['status']);
+      expect(cli.stdout + cli.stderr).toMatch(/is not the Kubecred broker/);
+      const said = await readFile(heard, 'utf8').catch(() => '');
+      expect(said).not.toContain(planted);
+      expect(said).not.toContain('credential');
+    } finally {
+      squatter.process.kill('SIGKILL');
+      WineRunner.stopAll(world);
+    }
+  });
+
   it('a secret larger than a Credential Manager credential (2,560 bytes) goes in chunks and comes back whole', async () => {
     expect(Buffer.byteLength(BIG_TOKEN)).toBeGreaterThan(2_560);
     const stored = await kubecred(['secret', 'set', 'big', 'token'], BIG_TOKEN);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
+import { foreignPipeServer } from '../platform/pipeCaller.js';
 import { openCallerCheck } from './openCallerCheck.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { unsafeSocketDir } from '../platform/runDir.js';
@@ -65,7 +66,9 @@ export class BrokerClient {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
       throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);
     });
-    const unsafe = await unsafeSocketDir(this.paths.socket);
+    const unsafe =
+      (await unsafeSocketDir(this.paths.socket)) ??
+      (process.platform === 'win32' ? await foreignPipeServer(this.paths.socket, this.paths.lockFile) : undefined);
     if (unsafe) throw new Error(unsafe);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {

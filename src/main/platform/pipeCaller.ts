@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { nativeAddonPath } from './peerCredentials.js';
 
@@ -8,6 +9,7 @@ interface PipeCallerAddon {
   awaitClient(slot: number, timeoutMs: number): Promise<number>;
   processInfo(pid: number): { parentPid?: number; startTime?: string; executable?: string } | null;
   restrictPipe(name: string): void;
+  pipeServerPid(name: string): number;
 }
 
 /** A one-time pipe and, once a process opens it, that process's pid as Windows knows it. */
@@ -76,6 +78,33 @@ export function restrictPipeToUser(pipe: string, addonPath: string = nativeAddon
   if (!addon) return false;
   addon.restrictPipe(pipe);
   return true;
+}
+
+/**
+ * Windows: pipe names are global, so any program could have made the broker's before it did.
+ * Before the client secret is sent, the process serving the pipe must be the broker holding
+ * this home's lock (which only this user can write). Undefined when it is, when no broker runs
+ * (the request then fails as usual) or where it cannot be asked (no addon); else why not.
+ */
+export async function foreignPipeServer(
+  pipe: string,
+  lockFile: string,
+  addonPath: string = nativeAddonPath('pipe_client.node'),
+): Promise<string | undefined> {
+  const addon = loadPipeCallerAddon(addonPath);
+  if (!addon) return undefined;
+  let server: number;
+  try {
+    server = addon.pipeServerPid(pipe);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    return `cannot tell which process serves ${pipe} (${(error as Error).message}); not sending it the client secret`;
+  }
+  const owner = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
+  if (owner === server) return undefined;
+  return Number.isInteger(owner)
+    ? `refusing to talk to ${pipe}: the process serving it (pid ${server}) is not the Kubecred broker (pid ${owner} in ${lockFile}); another program holds the broker's pipe name: end it, then run kubecred restart`
+    : `refusing to talk to ${pipe}: no broker holds this home's lock (${lockFile}), yet pid ${server} serves the pipe; another program may hold the broker's pipe name: end it, then run kubecred restart`;
 }
 
 function loadPipeCallerAddon(addonPath: string): PipeCallerAddon | null {

@@ -306,22 +306,28 @@ static napi_value process_info(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* The first argument, a pipe name, as Windows takes it (256 wide characters); throws `usage` if it is not one. */
+static BOOL pipe_name_argument(napi_env env, napi_callback_info info, wchar_t wide[256], const char *usage) {
+  size_t argc = 1, length = 0;
+  napi_value argv[1];
+  char name[256];
+  if (napi.get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi.get_value_string_utf8(env, argv[0], name, sizeof name, &length) != napi_ok || length >= sizeof name - 1 ||
+      !MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, 256)) {
+    napi.throw_error(env, "EINVAL", usage);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /*
  * restrictPipe(name): the broker's own pipe, which Node creates with the default descriptor
  * (Everyone may read), gets the owner-only one. A handle with WRITE_DAC, as a client, sets it
  * on the pipe, which all its instances share.
  */
 static napi_value restrict_pipe(napi_env env, napi_callback_info info) {
-  size_t argc = 1, length = 0;
-  napi_value argv[1];
-  char name[256];
-  if (napi.get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
-      napi.get_value_string_utf8(env, argv[0], name, sizeof name, &length) != napi_ok || length >= sizeof name - 1) {
-    napi.throw_error(env, "EINVAL", "restrictPipe(name)");
-    return NULL;
-  }
   wchar_t wide[256];
-  MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, 256);
+  if (!pipe_name_argument(env, info, wide, "restrictPipe(name)")) return NULL;
   PSECURITY_DESCRIPTOR descriptor = NULL;
   PACL dacl = NULL;
   BOOL present = FALSE, defaulted = FALSE;
@@ -350,16 +356,9 @@ static napi_value restrict_pipe(napi_env env, napi_callback_info info) {
 
 /* pipeSecurity(name) -> the pipe's DACL in SDDL, as Windows (or Wine) keeps it: for the tests. */
 static napi_value pipe_security(napi_env env, napi_callback_info info) {
-  size_t argc = 1, length = 0;
-  napi_value argv[1], result;
-  char name[256];
-  if (napi.get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
-      napi.get_value_string_utf8(env, argv[0], name, sizeof name, &length) != napi_ok || length >= sizeof name - 1) {
-    napi.throw_error(env, "EINVAL", "pipeSecurity(name)");
-    return NULL;
-  }
+  napi_value result;
   wchar_t wide[256];
-  MultiByteToWideChar(CP_UTF8, 0, name, -1, wide, 256);
+  if (!pipe_name_argument(env, info, wide, "pipeSecurity(name)")) return NULL;
   HANDLE pipe = CreateFileW(wide, READ_CONTROL, 0, NULL, OPEN_EXISTING, SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, NULL);
   if (pipe == INVALID_HANDLE_VALUE) {
     char message[160];
@@ -385,6 +384,33 @@ static napi_value pipe_security(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* pipeServerPid(name) -> the pid of the process serving that pipe, through a connection of our own. */
+static napi_value pipe_server_pid(napi_env env, napi_callback_info info) {
+  napi_value result;
+  wchar_t wide[256];
+  if (!pipe_name_argument(env, info, wide, "pipeServerPid(name)")) return NULL;
+  HANDLE pipe = CreateFileW(wide, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING,
+                            SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, NULL);
+  if (pipe == INVALID_HANDLE_VALUE && GetLastError() == ERROR_PIPE_BUSY && WaitNamedPipeW(wide, 2000))
+    pipe = CreateFileW(wide, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING,
+                       SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, NULL);
+  if (pipe == INVALID_HANDLE_VALUE) {
+    char message[160];
+    fail_with(message, sizeof message, "opening the pipe");
+    napi.throw_error(env, GetLastError() == ERROR_FILE_NOT_FOUND ? "ENOENT" : "EPIPESERVER", message);
+    return NULL;
+  }
+  ULONG server = 0;
+  BOOL known = GetNamedPipeServerProcessId(pipe, &server);
+  CloseHandle(pipe);
+  if (!known) {
+    napi.throw_error(env, "EPIPESERVER", "GetNamedPipeServerProcessId failed");
+    return NULL;
+  }
+  napi.create_uint32(env, server, &result);
+  return result;
+}
+
 __declspec(dllexport) int32_t node_api_module_get_api_version_v1(void) { return 8; }
 
 __declspec(dllexport) napi_value napi_register_module_v1(napi_env env, napi_value exports) {
@@ -400,5 +426,7 @@ __declspec(dllexport) napi_value napi_register_module_v1(napi_env env, napi_valu
   napi.set_named_property(env, exports, "restrictPipe", fn);
   napi.create_function(env, "pipeSecurity", NAPI_AUTO_LENGTH, pipe_security, NULL, &fn);
   napi.set_named_property(env, exports, "pipeSecurity", fn);
+  napi.create_function(env, "pipeServerPid", NAPI_AUTO_LENGTH, pipe_server_pid, NULL, &fn);
+  napi.set_named_property(env, exports, "pipeServerPid", fn);
   return exports;
 }
