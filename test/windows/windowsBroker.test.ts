@@ -133,6 +133,9 @@ describe('Windows, under Wine: kubectl.exe through kubecred-shim.exe and the nam
     expect(whoami.stderr).toBe('');
     expect(whoami.stdout).toBe('windows-user');
     expect((await kubecred(['status'])).stdout).toMatch(/^broker: running \(pid \d+/m);
+    // Handed over, the CLI runs as the shim's child (Windows has no exec): the caller is still kubectl.exe.
+    const handedOver = (await auditRecords(home.dir)).filter((r) => r.profile === 'win' && r.caller.client === 'node');
+    expect(handedOver.at(-1)?.caller.name).toBe('kubectl.exe');
     // From the running broker now, over the pipe, with no handover.
     const again = await kubectl('win');
     expect(again.stdout, again.stderr).toBe('windows-user');

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import { NOTICE_HEADERS } from '../../shared/api/notices.js';
 import type { PeerCredentialReader } from '../platform/peerCredentials.js';
 import type { PipeCallerVerifier } from '../platform/pipeCaller.js';
-import { processFacts } from '../platform/processTable.js';
+import { processFacts, type ProcessFacts } from '../platform/processTable.js';
 import { sendCallerCheck } from './notice.js';
 
 /** How long a client has to open the one-time pipe: it does so the moment it reads the name. */
@@ -53,10 +54,18 @@ async function pipeCallerParent(
   sendCallerCheck(response, check.pipe);
   const pid = await check.caller.catch(() => undefined);
   const client = pid === undefined ? undefined : await processFacts(pid);
-  if (!client?.parentPid) return undefined;
-  // Windows reuses pids and keeps a dead parent's number in the child's record: a "parent" that
-  // started after its child is another program.
-  const parent = await processFacts(client.parentPid);
-  if (!parent?.startTime || !client.startTime || BigInt(parent.startTime) > BigInt(client.startTime)) return undefined;
-  return client.parentPid;
+  const parent = await parentOf(client);
+  // Windows has no exec: a shim that hands over runs the CLI as its child. The program that
+  // asked is then the shim's parent.
+  if (parent && path.win32.basename(parent.executable ?? '').toLowerCase() === 'kubecred-shim.exe')
+    return (await parentOf(parent))?.pid;
+  return parent?.pid;
+}
+
+/** A process's parent, unless that pid now names a program that started after it (Windows reuses pids). */
+async function parentOf(child: ProcessFacts | undefined): Promise<ProcessFacts | undefined> {
+  if (!child?.parentPid || !child.startTime) return undefined;
+  const parent = await processFacts(child.parentPid);
+  if (!parent?.startTime || BigInt(parent.startTime) > BigInt(child.startTime)) return undefined;
+  return parent;
 }
