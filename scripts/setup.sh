@@ -63,4 +63,6 @@ node scripts/build-kube-apiserver.mjs 2> >(grep -v '^go: downloading' >&2)
 
 # What npm run test:windows runs on (a Wine prefix, node.exe, the Windows native packages,
 # kubectl.exe), made once into ~/.cache/kubecred/wine (about 2 minutes the first time).
-node scripts/wine-world.mjs 2> >(grep -v '^go: downloading' >&2) >/dev/null
+# Not fatal here: npm test then counts the Windows step as failed and says why.
+node scripts/wine-world.mjs 2> >(grep -v '^go: downloading' >&2) >/dev/null ||
+  echo "setup: the Wine world could not be made; npm run test:windows will say why" >&2
