@@ -7,7 +7,7 @@ import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../sup
 import { callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { newestKubectl, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { startMotoSts, type MotoSts } from '../support/motoSts.js';
 import { rawExchange } from '../support/rawSocket.js';
 import { createTestPki } from '../support/pki.js';
@@ -137,7 +137,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
   it('one MFA question in the window, naming the role and kubectl; one AssumeRole; all 50 are the role', async () => {
     const assumedBefore = moto.count('AssumeRole');
     const callers = Array.from({ length: CALLERS }, (_, i) =>
-      runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      runKubectl(kubectl.path, [...WHOAMI_ARGS], {
         kubeconfig: kubeconfigs[i % 2]!,
         env: brokerEnv(home.dir),
       }),
@@ -196,7 +196,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     const assumedBefore = moto.count('AssumeRole');
     const logout = await cli(['logout', 'eks-prod']);
     expect(logout.code, logout.stderr).toBe(0);
-    const caller = runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+    const caller = runKubectl(kubectl.path, [...WHOAMI_ARGS], {
       kubeconfig: kubeconfigs[0]!,
       env: brokerEnv(home.dir),
     });
@@ -240,7 +240,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     });
     // HOME: the CLI keeps assumed roles in ~/.aws/cli/cache, which must not outlive this moto.
     const whoami = () =>
-      runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      runKubectl(kubectl.path, [...WHOAMI_ARGS], {
         kubeconfig,
         env: { ...brokerEnv(home.dir), ...awsFiles, HOME: home.dir },
       });
@@ -268,7 +268,7 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
 
     // After: kubectl runs Kubecred's shim, with the same identity; the aws CLI is not run.
     const assumedBefore = moto.count('AssumeRole');
-    const after = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+    const after = await runKubectl(kubectl.path, [...WHOAMI_ARGS], {
       kubeconfig,
       env: { ...brokerEnv(home.dir), PATH: '/usr/bin:/bin' },
     });

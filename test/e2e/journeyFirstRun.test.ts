@@ -5,7 +5,7 @@ import { brokerEnv } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { launchChromium, type TestChromium } from '../support/chromium.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
-import { newestKubectl, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { assertBuilt } from '../support/repo.js';
@@ -89,11 +89,10 @@ describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', (
     const written = await readFile(kubeconfig, 'utf8');
     expect(written).not.toContain(TOKEN);
     expect(written).toMatch(/kubecred/);
-    const whoami = await runKubectl(
-      newestKubectl().path,
-      ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
-      { kubeconfig, env: { ...brokerEnv(home.dir), HOME: userHome } },
-    );
+    const whoami = await runKubectl(newestKubectl().path, [...WHOAMI_ARGS], {
+      kubeconfig,
+      env: { ...brokerEnv(home.dir), HOME: userHome },
+    });
     expect(whoami.code, whoami.stderr).toBe(0);
     expect(whoami.stdout).toBe('first-run');
     journey.did('kubectl auth whoami');
@@ -116,18 +115,10 @@ describe('journey: first run, from `kubecred ui` to kubectl through Kubecred', (
     journey.did('kubectl auth whoami (no terminal)');
     const call = journey.watch(
       'kubectl stderr',
-      withoutTerminal(
-        [
-          newestKubectl().path,
-          '--kubeconfig',
-          kubeconfig,
-          'auth',
-          'whoami',
-          '-o',
-          'jsonpath={.status.userInfo.username}',
-        ],
-        { ...brokerEnv(home.dir), HOME: userHome },
-      ),
+      withoutTerminal([newestKubectl().path, '--kubeconfig', kubeconfig, ...WHOAMI_ARGS], {
+        ...brokerEnv(home.dir),
+        HOME: userHome,
+      }),
     );
     const told = await call.waitFor(
       /kubecred: profile "lab-admin" waits for your approval in the Kubecred window/,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { newestKubectl } from '../support/kubectl.js';
+import { newestKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { startKeystoneCluster, type KeystoneCluster } from '../support/keystoneCluster.js';
 import type { KeystoneStandIn } from '../support/keystoneStandIn.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
@@ -29,15 +29,7 @@ describe('journey: a Keystone login from kubectl with no window', () => {
   let kubeconfig: string;
   const kubectl = newestKubectl();
   const { cli } = callersFor(() => home.dir);
-  const whoami = () => [
-    kubectl.path,
-    '--kubeconfig',
-    kubeconfig,
-    'auth',
-    'whoami',
-    '-o',
-    'jsonpath={.status.userInfo.username}',
-  ];
+  const whoami = () => [kubectl.path, '--kubeconfig', kubeconfig, ...WHOAMI_ARGS];
 
   beforeAll(async () => {
     assertBuilt({ shim: true });

@@ -6,7 +6,7 @@ import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../sup
 import { callersFor } from '../support/callers.js';
 import { launchChromium, type TestChromium } from '../support/chromium.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
-import { newestKubectl } from '../support/kubectl.js';
+import { newestKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
@@ -45,11 +45,7 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
   );
   const env = () => brokerEnv(home.dir, { SOFTHSM2_CONF: hsm.conf, KUBECRED_BROWSER: browserStandIn.command });
   const WHOAMI = 'kubectl auth whoami (in a terminal)';
-  const whoamiInTerminal = () =>
-    inTerminal(
-      [kubectl.path, '--kubeconfig', kubeconfig, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
-      env(),
-    );
+  const whoamiInTerminal = () => inTerminal([kubectl.path, '--kubeconfig', kubeconfig, ...WHOAMI_ARGS], env());
   const forgetPin = async () => expect((await cli(['token', 'logout', 'hsm'])).code).toBe(0);
   const openedSoFar = async () => (await browserStandIn.opened()).length;
 
@@ -194,10 +190,7 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
     journey.did('kubectl auth whoami (no terminal: an IDE, a script)');
     const call = journey.watch(
       'kubectl stderr',
-      withoutTerminal(
-        [kubectl.path, '--kubeconfig', kubeconfig, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
-        env(),
-      ),
+      withoutTerminal([kubectl.path, '--kubeconfig', kubeconfig, ...WHOAMI_ARGS], env()),
     );
     const told = await call.waitFor(
       /kubecred: token "hsm" needs its PIN: enter it in the Kubecred window/,

@@ -4,7 +4,7 @@ import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../sup
 import { callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { newestKubectl, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -85,7 +85,7 @@ describe('an EKS profile against a real kube-apiserver', () => {
   });
 
   it('kubectl auth whoami names the IAM identity the webhook found in the token', async () => {
-    const result = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+    const result = await runKubectl(kubectl.path, [...WHOAMI_ARGS], {
       kubeconfig,
       env: brokerEnv(home.dir),
     });

@@ -12,7 +12,7 @@ import { freePort } from '../../src/main/platform/freePort.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
-import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
+import { findKubectlBuilds, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { createTestPki, type TestPki } from '../support/pki.js';
 import { launchChromium } from '../support/chromium.js';
 import { JourneyTranscript } from '../support/journeyTranscript.js';
@@ -204,7 +204,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
     it('the grace ran out: one GUI prompt naming kubectl, asked when the shim ran; one C_Login; all 20 succeed', async () => {
       expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
       const loggedIn = Date.now();
-      const warm = await runKubectl(KUBECTL.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      const warm = await runKubectl(KUBECTL.path, [...WHOAMI_ARGS], {
         kubeconfig,
         env: kubectlEnv(),
       });
@@ -213,9 +213,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
       await sleep(loggedIn + GRACE_MS + 500 - Date.now());
 
       const prompts = watchPrompts(ui);
-      const callers = Array.from({ length: CALLERS }, () =>
-        startKubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], kubectlEnv()),
-      );
+      const callers = Array.from({ length: CALLERS }, () => startKubectl([...WHOAMI_ARGS], kubectlEnv()));
       await expect.poll(() => prompts.seen.size, { timeout: 15_000, interval: 50 }).toBe(1);
       // Time for any second prompt to show up before the one is answered.
       await sleep(1_000);
@@ -244,9 +242,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
       const loginsBefore = await logins();
       const auditBefore = (await auditLog()).length;
       const prompts = watchPrompts(ui);
-      const callers = Array.from({ length: CALLERS }, () =>
-        startKubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], kubectlEnv()),
-      );
+      const callers = Array.from({ length: CALLERS }, () => startKubectl([...WHOAMI_ARGS], kubectlEnv()));
       await expect.poll(() => prompts.seen.size, { timeout: 15_000, interval: 50 }).toBe(1);
       await sleep(1_000);
       const [prompt] = [...prompts.seen.values()];
@@ -287,7 +283,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
 
       // What the error said to do works, and the next command goes through.
       expect((await cli(['token', 'login', 'hsm'], PIN)).code).toBe(0);
-      const next = await runKubectl(KUBECTL.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+      const next = await runKubectl(KUBECTL.path, [...WHOAMI_ARGS], {
         kubeconfig,
         env: kubectlEnv(),
       });
@@ -324,7 +320,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
   // Issue 26 (N2): the token pulled and put back. The PIN went with the card; so must kubectl's
   // local certificates, or the shim keeps handing them out, nothing asks for the PIN, and the
   // proxy's signature waited 2 minutes for a PIN nobody was asked for.
-  const whoami = ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'];
+  const whoami = [...WHOAMI_ARGS];
   const profileState = async () => {
     const status = await cli(['status', '-o', 'json']);
     const report = JSON.parse(status.stdout) as {

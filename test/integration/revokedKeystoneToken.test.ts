@@ -7,7 +7,7 @@ import { startKeystoneCluster, type KeystoneCluster } from '../support/keystoneC
 import type { KeystoneStandIn } from '../support/keystoneStandIn.js';
 import type { KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { newestKubectl, runKubectl } from '../support/kubectl.js';
+import { newestKubectl, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
@@ -58,7 +58,7 @@ describe('a cached Keystone token that Keystone revoked', () => {
   });
 
   it('is not served again once Keystone says so: the next kubectl command works without a logout', async () => {
-    const whoami = await runKubectl(kubectl.path, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], {
+    const whoami = await runKubectl(kubectl.path, [...WHOAMI_ARGS], {
       kubeconfig,
     });
     expect(whoami.stdout, whoami.stderr).toBe('keystone:alice');

@@ -70,6 +70,9 @@ export function findKubectlBuilds(): KubectlBuild[] {
 
 // Resolves with the outcome whatever kubectl exits with, because tests assert on
 // failures as often as on successes; only a missing binary rejects.
+/** `kubectl auth whoami` printing only the user name the API server sees: the journeys' proof of who got in. */
+export const WHOAMI_ARGS: readonly string[] = ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'];
+
 export function runKubectl(
   bin: string,
   args: string[],

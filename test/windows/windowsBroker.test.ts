@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WHOAMI_ARGS } from '../support/kubectl.js';
 import { writeConfig } from '../support/broker.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
@@ -33,16 +34,7 @@ describe('Windows, under Wine: kubectl.exe through kubecred-shim.exe and the nam
   const kubecred = (args: string[], input?: string) =>
     wine.run(world.nodeExe, [CLI, ...args], input === undefined ? {} : { input });
   const kubectl = (context: string) =>
-    wine.run(world.kubectl, [
-      '--kubeconfig',
-      windowsPath(kubeconfig),
-      '--context',
-      context,
-      'auth',
-      'whoami',
-      '-o',
-      'jsonpath={.status.userInfo.username}',
-    ]);
+    wine.run(world.kubectl, ['--kubeconfig', windowsPath(kubeconfig), '--context', context, ...WHOAMI_ARGS]);
 
   beforeAll(async () => {
     world = wineWorld();
