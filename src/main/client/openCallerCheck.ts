@@ -1,6 +1,5 @@
 import { closeSync, constants, openSync } from 'node:fs';
-
-const CALLER_CHECK = /^\\\\\.\\pipe\\kubecred-caller-[0-9a-f]{32}$/;
+import { CALLER_CHECK_PIPE } from '../../shared/api/notices.js';
 
 /**
  * Windows: opens, and at once closes, the broker's one-time pipe; Windows telling the broker
@@ -8,7 +7,7 @@ const CALLER_CHECK = /^\\\\\.\\pipe\\kubecred-caller-[0-9a-f]{32}$/;
  * Only a caller-check pipe's name is opened, write-only: an answer cannot point it elsewhere.
  */
 export function openCallerCheck(pipe: string): void {
-  if (!CALLER_CHECK.test(pipe)) return;
+  if (!CALLER_CHECK_PIPE.pattern.test(pipe)) return;
   try {
     // Write-only, and no create or truncate: Windows then opens the pipe that exists, nothing else.
     closeSync(openSync(pipe, constants.O_WRONLY));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { CALLER_CHECK_PIPE } from '../../shared/api/notices.js';
 import { nativeAddonPath } from './peerCredentials.js';
 
 interface PipeCallerAddon {
@@ -39,7 +40,7 @@ export class PipeCallerVerifier {
   check(timeoutMs: number): PipeCallerCheck {
     const addon = this.load();
     if (!addon) throw new Error('the pipe-caller addon is not built for this platform');
-    const pipe = `\\\\.\\pipe\\kubecred-caller-${randomBytes(16).toString('hex')}`;
+    const pipe = `${CALLER_CHECK_PIPE.prefix}${randomBytes(16).toString('hex')}`;
     const slot = addon.createVerifier(pipe);
     return { pipe, caller: addon.awaitClient(slot, timeoutMs) };
   }

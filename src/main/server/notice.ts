@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
+import { CALLER_CHECK_PIPE, NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
 
 import { printable } from '../../shared/printable.js';
 
 /** Asks the client to open a one-time pipe (Windows: how the broker learns which process asks). */
 export function sendCallerCheck(response: ServerResponse, pipe: string): void {
   if (response.headersSent || response.writableEnded || !response.socket?.writable) return;
-  if (!/^\\\\\.\\pipe\\kubecred-caller-[0-9a-f]{32}$/.test(pipe)) throw new Error(`not a caller-check pipe: ${pipe}`);
+  if (!CALLER_CHECK_PIPE.pattern.test(pipe)) throw new Error(`not a caller-check pipe: ${pipe}`);
   response.socket.write(`HTTP/1.1 ${NOTICE_STATUS} Processing\r\n${NOTICE_HEADERS.callerCheck}: ${pipe}\r\n\r\n`);
 }
 

@@ -16,5 +16,12 @@ export const NOTICE_HEADERS = {
   callerCheck: 'kubecred-caller-check',
 } as const;
 
+/** The one-time pipes of the caller check: the broker names them so, clients open no other name. */
+export const CALLER_CHECK_PIPE = {
+  prefix: '\\\\.\\pipe\\kubecred-caller-',
+  /** The prefix and 32 hex digits (16 random bytes). */
+  pattern: /^\\\\\.\\pipe\\kubecred-caller-[0-9a-f]{32}$/,
+} as const;
+
 /** The interim status that carries a notice. */
 export const NOTICE_STATUS = 102;
