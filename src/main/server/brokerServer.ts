@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
 import type { KubecredPaths } from '../platform/paths.js';
@@ -29,13 +29,17 @@ export async function startBrokerServer(
   /** Sees each connection as it is accepted, before any request on it is read. */
   onConnection: (socket: Socket) => void = () => {},
 ): Promise<RunningServer> {
-  // Windows has no file modes: an ACL on the whole home keeps the client secret, the logs and
-  // the kubeconfig backups to this user (the run dir inherits it).
-  if (process.platform === 'win32') await ensurePrivateDir(paths.home);
-  await ensurePrivateDir(paths.runDir);
-  // Ours before anything is asked of it: a listener another user planted there must neither
-  // make us give up ("already running") nor be handed the secret. (A named pipe has no directory.)
-  if (process.platform !== 'win32') await ensurePrivateDir(path.dirname(paths.socket));
+  if (process.platform === 'win32') {
+    // Windows has no file modes: one ACL on the whole home keeps the client secret, the logs and
+    // the kubeconfig backups to this user; the run dir inherits it. A named pipe has no directory.
+    await ensurePrivateDir(paths.home);
+    await mkdir(paths.runDir, { recursive: true });
+  } else {
+    await ensurePrivateDir(paths.runDir);
+    // Ours before anything is asked of it: a listener another user planted there must neither
+    // make us give up ("already running") nor be handed the secret.
+    await ensurePrivateDir(path.dirname(paths.socket));
+  }
   const lock = await acquireInstanceLock(paths.lockFile);
   let wroteSecret = false;
   try {
