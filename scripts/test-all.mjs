@@ -37,7 +37,7 @@ function check(name, command, args) {
 const built = check('build', 'npm', ['run', '--silent', 'build']);
 check('lint', 'npx', ['eslint', '.']);
 check('format (prettier --check)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
-check('folder graph (no cycles)', 'node', ['scripts/folder-graph.mjs', '--check']);
+check('layers (every import allowed, no cycles)', 'node', ['scripts/folder-graph.mjs', '--check']);
 check('typecheck tests', 'npx', ['tsc', '-p', 'tsconfig.test.json']);
 // What lint cannot see: src/shared compiles with neither DOM nor Node types, the renderer
 // without Node's, src/main without the DOM's.

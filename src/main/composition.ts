@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { DEFAULT_LOG_LIMITS, type ProfileConfig } from '../shared/config/schema.js';
+import { DEFAULT_LOG_LIMITS } from '../shared/config/schema.js';
 import { secretSourceEnvironment } from '../shared/api/secretSourceVariables.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CredentialBroker } from './broker/credentialBroker.js';
 import { CredentialCache } from './cache/credentialCache.js';
+import { profileOfCacheKey } from './cache/cacheKey.js';
 import type { Logger } from './core/logger.js';
 import type { InteractionBoard } from './ui/interactionBoard.js';
 import { ProviderRegistry } from './broker/providerRegistry.js';
@@ -16,21 +17,15 @@ import { AskingContext } from './broker/askingContext.js';
 import { Approvals } from './broker/approvals.js';
 import { RevocationCheck } from './broker/revocationCheck.js';
 import { HttpsClusterProbe } from './platform/httpsClusterProbe.js';
-import { secretFieldsOf } from './providers/secretFields.js';
 import { ConfigSource, LAST_GOOD_CONFIG } from './config/configSource.js';
 import type { KubecredPaths } from './platform/paths.js';
 import { ProcessCallerInfo } from './platform/processInfo.js';
 import { composeAwsSessions } from './providers/eks/composeAwsSessions.js';
-import { eksSignsIn } from './providers/eks/eksSignsIn.js';
 import { OfferedAnswers } from './providers/offeredAnswers.js';
+import { createProvider, profileSignsIn, secretFieldsOf } from './providers/providerCatalog.js';
+import type { ProviderDependencies } from './providers/providerDescriptor.js';
 import { ScreenedAnswers } from './broker/screenedAnswers.js';
 import { loginSecretKind, mfaCodeKind } from './broker/typedAnswerKinds.js';
-import { EksProvider } from './providers/eks/eksProvider.js';
-import { ExecProvider } from './providers/exec/execProvider.js';
-import { KeystoneProvider } from './providers/keystone/keystoneProvider.js';
-import { OidcProvider } from './providers/oidc/oidcProvider.js';
-import type { Provider } from './providers/provider.js';
-import { StaticProvider } from './providers/static/staticProvider.js';
 import { KeychainStore } from './secrets/keychain/keychainStore.js';
 import { HealthRecordingStore } from './secrets/storeHealth.js';
 import { createPkcs11Service, type Pkcs11Service } from './secrets/pkcs11/pkcs11Service.js';
@@ -38,6 +33,7 @@ import { SecretAdmin } from './secrets/secretAdmin.js';
 import { pinTokenOf, profilesUsingToken } from './secrets/tokenProfiles.js';
 import type { SecretStore } from './core/secretStore.js';
 import { SecretStores } from './secrets/secretStores.js';
+import { EncryptedFileHolder } from './secrets/encryptedFile/encryptedFileHolder.js';
 import { TokenServiceHolder } from './secrets/tokenServiceHolder.js';
 import { FileAuditLog } from './state/fileAuditLog.js';
 import { failuresBeforeStart } from './state/failuresBeforeStart.js';
@@ -105,43 +101,30 @@ export function composeBroker({
     }),
   );
   const currentTokens = async () => tokens.current((await config.current()).config.tokens);
-  const stores = new SecretStores({
-    config,
-    home: paths.home,
-    keychain: keychainHealth,
-    ui,
-    tokens: (current) => tokens.current(current.tokens),
+  const encryptedFiles = new EncryptedFileHolder(paths.home, ui);
+  const stores = new SecretStores(config, {
+    keychain: () => keychainHealth,
+    'encrypted-file': (_ref, current) => encryptedFiles.current(current),
+    token: (ref, current) => tokens.current(current.tokens).secretStore(ref.token),
   });
   const mfaCodes = new OfferedAnswers(() => clock.now());
   const loginSecrets = new OfferedAnswers(() => clock.now());
   const awsSessions = composeAwsSessions(clock, ui, () => asking.describe(), mfaCodes);
-  const createProvider = (profile: ProfileConfig): Provider => {
-    switch (profile.provider) {
-      case 'static':
-        return new StaticProvider(profile, {
-          storeFor: (name) => stores.forProfile(name),
-          tokenCertificate: async (token, label) => (await currentTokens()).clientCertificate(token, label),
-          proxyCredential: (proxied) => proxies.credential(proxiedProfile(proxied)),
-        });
-      case 'exec':
-        return new ExecProvider(profile, clock, (text, until) =>
-          interactions.show({ profile: profile.name, kind: 'message', text }, until),
-        );
-      case 'oidc':
-        return new OidcProvider(profile, { store: () => stores.forProfile(profile.name), ui, clock, logger });
-      case 'keystone':
-        return new KeystoneProvider(profile, {
-          store: () => stores.forProfile(profile.name),
-          ui: askerUi,
-          clock,
-          typedSecrets: loginSecrets,
-        });
-      case 'eks':
-        return new EksProvider(profile, { store: () => stores.forProfile(profile.name), clock, sessions: awsSessions });
-    }
+  const providerDependencies: ProviderDependencies = {
+    clock,
+    logger,
+    storeFor: (name) => stores.forProfile(name),
+    loginUi: ui,
+    askingUi: askerUi,
+    showMessage: (profile, text, until) => interactions.show({ profile, kind: 'message', text }, until),
+    typedSecrets: loginSecrets,
+    awsSessions,
+    env: process.env,
+    tokenCertificate: async (token, label) => (await currentTokens()).clientCertificate(token, label),
+    proxyCredential: (proxied) => proxies.credential(proxiedProfile(proxied)),
   };
   const cache = new CredentialCache(clock, undefined, (key, error) =>
-    logger.warn('background refresh failed', { profile: key.split('\u0000')[0], reason: (error as Error).message }),
+    logger.warn('background refresh failed', { profile: profileOfCacheKey(key), reason: (error as Error).message }),
   );
   // A profile that failed before a restart still says so: its state comes from its last outcome.
   void failuresBeforeStart(paths.auditLog).then((failures) => cache.recallFailures(failures));
@@ -179,7 +162,7 @@ export function composeBroker({
     clock,
     config,
     configPath: paths.configFile,
-    providers: new ProviderRegistry(createProvider),
+    providers: new ProviderRegistry((profile) => createProvider(profile, providerDependencies)),
     cache,
     stores,
     audit,
@@ -189,7 +172,7 @@ export function composeBroker({
     revocations: new RevocationCheck(new HttpsClusterProbe(), clock),
     secretFields: secretFieldsOf,
     asking,
-    signsIn: async (profile) => (profile.provider === 'eks' ? eksSignsIn(profile, process.env) : undefined),
+    signsIn: (profile) => profileSignsIn(profile, process.env),
     waitsOnToken: (profile) => {
       const token = pinTokenOf(profile);
       return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
@@ -206,7 +189,7 @@ export function composeBroker({
     logger,
     approvals,
   });
-  const admin = new SecretAdmin(config, stores, tokens, cache, logger, [approvals, awsSessions], proxies);
+  const admin = new SecretAdmin(config, encryptedFiles, tokens, cache, logger, [approvals, awsSessions], proxies);
   const tokenRemovals = new TokenRemovalWatch({
     tokensInUse: () => proxies.tokensInUse(),
     presence: async (token) => tokens.peek()?.presence(token) ?? 'idle',
@@ -232,7 +215,7 @@ export function composeBroker({
       tokenRemovals.stop();
       await proxies.close();
       cache.forgetAll();
-      stores.lockEncryptedFile();
+      encryptedFiles.lock();
       await tokens.close();
     },
   };

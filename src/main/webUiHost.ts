@@ -25,8 +25,7 @@ import { brokerImportService } from './kubeconfig/brokerImportService.js';
 import { kubeconfigFiles } from './kubeconfig/kubeconfigFiles.js';
 import { ProfileContexts, type ProfileUse } from './kubeconfig/profileContexts.js';
 import type { KubecredPaths } from './platform/paths.js';
-import { ROUTES } from '../shared/api/routes.js';
-import { exact, type Route } from './server/brokerRoutes.js';
+import { operationRoute, type Route } from './server/route.js';
 import { replyJson } from './server/reply.js';
 import { readAuditTail } from './state/auditReader.js';
 import { startWebUi } from './webui/startWebUi.js';
@@ -255,24 +254,20 @@ export function webUiRoutes(
   peers: PeerCredentialReader = new PeerCredentialReader(),
 ): Route[] {
   return [
-    {
-      method: 'POST',
-      pattern: exact(ROUTES.webUiLink),
-      handler: async (request, response) => {
-        if (!host) {
-          replyJson(response, 409, {
-            error: {
-              code: 'bad-request',
-              message: 'this broker has its own windows and no web UI',
-              hint: 'open Kubecred from its tray icon',
-            },
-          });
-          return;
-        }
-        const webUi = await host.ensure();
-        replyJson(response, 200, { url: webUi.newLink(await linkOrigin(peers.of(request.socket)?.pid)) });
-      },
-    },
+    operationRoute('webUiLink', async ({ request, response }) => {
+      if (!host) {
+        replyJson(response, 409, {
+          error: {
+            code: 'bad-request',
+            message: 'this broker has its own windows and no web UI',
+            hint: 'open Kubecred from its tray icon',
+          },
+        });
+        return;
+      }
+      const webUi = await host.ensure();
+      replyJson(response, 200, { url: webUi.newLink(await linkOrigin(peers.of(request.socket)?.pid)) });
+    }),
   ];
 }
 

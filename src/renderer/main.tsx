@@ -1,7 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 import { MAIN_PAGE_ROUTE, promptPageRoute } from '../shared/api/pageRoutes.js';
-import { HttpTransport } from './api/httpTransport.js';
+import { httpTransport } from './api/httpTransport.js';
 import { isPageRoute } from './route.js';
 import { App } from './App.js';
 import { PromptWindow } from './components/PromptWindow.js';
@@ -31,7 +31,7 @@ function NeedsLink({ why }: { why: string }) {
 
 async function boot(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
-  const transport = new HttpTransport(sessionStorage);
+  const transport = httpTransport(sessionStorage);
   // #/activity and the like are the main window's sections, not a link's parameters.
   const fragment = new URLSearchParams(isPageRoute(location.hash) ? '' : location.hash.slice(1));
   const token = fragment.get('token');

@@ -1,5 +1,6 @@
 import type { TokenView } from '../shared/api/webUiApi.js';
 import type { ProfileSummary } from '../shared/api/status.js';
+import { tokenOfStoreRef } from '../shared/config/secretStoreRef.js';
 import { profileStatus, type ProfileStateKind } from '../shared/profileWords.js';
 
 /** The badge's shape: each has its own icon, so the state never rests on colour alone. */
@@ -53,7 +54,8 @@ export function profileBadge(profile: ProfileSummary, now: number, token?: Token
 export function tokenOf(config: Readonly<Record<string, unknown>> | undefined): string | undefined {
   if (!config) return undefined;
   const store = config.secretStore;
-  if (typeof store === 'string' && store.startsWith('token:')) return store.slice('token:'.length);
+  const storeToken = typeof store === 'string' ? tokenOfStoreRef(store) : undefined;
+  if (storeToken) return storeToken;
   const cert = config.tokenCertificate;
   if (cert && typeof cert === 'object' && typeof (cert as { token?: unknown }).token === 'string')
     return (cert as { token: string }).token;

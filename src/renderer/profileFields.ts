@@ -1,8 +1,10 @@
 // The main window's "Add profile" form: which fields each provider needs. Only the required
 // ones; anything rarer is added to config.yaml by hand. Validation stays with the broker.
 
-export const PROVIDERS = ['static', 'exec', 'oidc', 'keystone', 'eks'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
+import { PROVIDER_KINDS, type ProviderKind } from '../shared/config/providerFacts.js';
+
+export const PROVIDERS = PROVIDER_KINDS;
+export type ProviderName = ProviderKind;
 
 export interface FieldSpec {
   readonly key: string;

@@ -1,4 +1,5 @@
 import type { ProfileSummary } from './api/status.js';
+import { providerFactsOf } from './config/providerFacts.js';
 import { formatRemaining } from './duration.js';
 
 // The words for a profile's state and the time left on its credential, for every place that
@@ -13,15 +14,12 @@ export function formatTimeLeft(expiresAt: string | null | undefined, now: number
   return Number.isNaN(ms) ? null : formatRemaining(ms);
 }
 
-/** Providers whose credential comes from a person signing in; the others need nobody. */
-const SIGN_IN_PROVIDERS = new Set(['oidc', 'keystone']);
-
 /**
  * Whether the profile offers Log in: the broker says (an eks profile with MFA or SSO does);
  * else by provider: a static token, a wrapped plugin or EKS keys have nothing to log in to.
  */
 export function hasLogin(profile: Pick<ProfileSummary, 'provider' | 'login'>): boolean {
-  return profile.login ?? SIGN_IN_PROVIDERS.has(profile.provider);
+  return profile.login ?? providerFactsOf(profile.provider)?.signsIn ?? false;
 }
 
 /** A signed-in credential the broker cannot renew by itself is "expiring" this long before it ends. */

@@ -275,8 +275,8 @@ func TestFindCLIOrder(t *testing.T) {
 }
 
 // The packaged app (electron-builder): resources/shim/<target>/kubecred-shim and the CLI
-// launcher in resources/bin/kubecred, not three levels up (issue 34, E2: with the app not
-// running, every kubectl failed "CLI not found").
+// launcher in resources/bin/kubecred, not three levels up: with the app not running, every
+// kubectl would fail "CLI not found".
 func TestFindCLIInThePackagedApp(t *testing.T) {
 	root := shortDir(t)
 	resources := filepath.Join(root, "Kubecred", "resources")

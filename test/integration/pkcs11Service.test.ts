@@ -13,7 +13,7 @@ import { tokenSchema, type TokenConfig } from '../../src/shared/config/schema.js
 import type { PinRequest, SecretPromptPort } from '../../src/main/core/uiPorts.js';
 import * as K from '../../src/main/secrets/pkcs11/constants.js';
 import { createPkcs11Service, type Pkcs11Service } from '../../src/main/secrets/pkcs11/pkcs11Service.js';
-import { planSignature } from '../../src/main/secrets/pkcs11/signaturePlan.js';
+import { planSignature } from '../../src/main/proxy/planSignature.js';
 import { SOFTHSM_MODULE, createExtractableKey, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
 import { FakeClock } from '../support/fakes/fakeClock.js';
 import { brokerFailure } from '../support/brokerFailure.js';

@@ -2,48 +2,31 @@ import type { CredentialRequest } from '../../shared/api/credentialRequest.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileName as profileNameSchema, type ProfileConfig } from '../../shared/config/schema.js';
 import { SECRET_FIELD_PATTERN } from '../core/secretStore.js';
-import type { CallerPort, ConfigPort, SecretStoresPort } from '../core/ports.js';
+import type { CallerPort, SecretStoresPort } from '../core/ports.js';
 import type { Approvals } from './approvals.js';
-import type { RevocationCheck } from './revocationCheck.js';
-import { IssuerRecheck } from './issuerRecheck.js';
+import { AfterServe, type AfterServePorts } from './afterServe.js';
 import type { AskingContext } from './askingContext.js';
 import { recordAudit, type AuditLog } from '../core/auditLog.js';
 import { BrokerError } from '../core/brokerError.js';
 import { credentialCacheKey } from '../cache/cacheKey.js';
-import type { Clock } from '../core/clock.js';
-import type { CredentialCache } from '../cache/credentialCache.js';
 import { parseExecInfo } from './execInfo.js';
-import type { Logger } from '../core/logger.js';
-import type { ProviderRegistry } from './providerRegistry.js';
-import type { Provider } from '../providers/provider.js';
+import { profileSummaries, type SummaryPorts } from './profileSummaries.js';
 import { CERTIFICATE_FIELD } from '../providers/static/staticProvider.js';
 import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
 import { explainEnvironmentDifference, type BrokerEnvironment } from './environmentDifference.js';
 
-export interface BrokerPorts {
-  readonly clock: Clock;
-  readonly config: ConfigPort;
+/** What the broker needs, beside what its after-serve checks and its profile summaries need. */
+export interface BrokerPorts extends AfterServePorts, SummaryPorts {
   readonly configPath: string;
-  readonly providers: ProviderRegistry;
-  readonly cache: CredentialCache;
   readonly stores: SecretStoresPort;
   readonly audit: AuditLog;
   readonly callers: CallerPort;
-  readonly logger: Logger;
   readonly approvals: Approvals;
   /** The secret fields the profile's provider reads (secretFields.ts). */
   readonly secretFields: (profile: ProfileConfig) => readonly string[];
-  /** Finds cached tokens the cluster stopped accepting; absent: never asks the cluster. */
-  readonly revocations?: RevocationCheck;
-  /** Asks an issuer that offers it (Keystone) whether a cached credential still holds; made here when absent. */
-  readonly issuerChecks?: IssuerRecheck;
   /** Lets a question asked while serving (a token PIN) name the profile and the program. */
   readonly asking?: AskingContext;
-  /** Whether Log in means something for a profile whose provider alone does not say (eks: MFA or SSO); undefined: the provider says. */
-  readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
-  /** The token whose PIN the profile's next credential waits for (the broker holds none); undefined: none. */
-  readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
   /** The broker's pid and secret sources, to name the ones a failing caller's shell has otherwise. */
   readonly environment?: BrokerEnvironment;
 }
@@ -54,11 +37,11 @@ export class CredentialBroker {
   private readonly logins = new Map<string, Set<AbortController>>();
   /** Aborted when the broker stops: a login that waits on a person must not hold the stop up. */
   private readonly stopping = new AbortController();
-  private readonly issuerChecks: IssuerRecheck;
+  private readonly afterServe: AfterServe;
   private readonly answersTold: AnswersTold;
 
   constructor(private readonly ports: BrokerPorts) {
-    this.issuerChecks = ports.issuerChecks ?? new IssuerRecheck(ports.clock);
+    this.afterServe = new AfterServe(ports);
     this.answersTold = new AnswersTold(ports.clock);
   }
 
@@ -99,7 +82,7 @@ export class CredentialBroker {
       }
       const key = credentialCacheKey(profile.name, execInfo.cluster);
       // A check of this profile's token under way may be about to drop it: not served again meanwhile.
-      await this.issuerChecks.settled(profile.name);
+      await this.afterServe.settled(profile.name);
       const { credential, source } = await this.ports.cache.get(key, () =>
         provider.getCredential({
           profile: profile.name,
@@ -108,32 +91,14 @@ export class CredentialBroker {
           signal: this.stopping.signal,
         }),
       );
-      this.ports.revocations?.afterServe(
-        {
-          profile: profile.name,
-          callerPid: request.parentPid,
-          cluster: execInfo.cluster,
-          token: credential.token,
-          fromCache: source === 'cache',
-        },
-        () => {
-          this.ports.logger.info('the cluster refused the cached token; it is dropped and fetched anew', {
-            profile: profile.name,
-          });
-          this.ports.cache.forget(profile.name);
-        },
-      );
-      const validate = provider.validate?.bind(provider);
-      this.issuerChecks.afterServe(
-        { profile: profile.name, callerPid: request.parentPid, fromCache: source === 'cache' },
-        validate && ((signal) => validate(credential, signal)),
-        () => {
-          this.ports.logger.info('the issuer no longer honours the cached credential; it is dropped and fetched anew', {
-            profile: profile.name,
-          });
-          this.ports.cache.forget(profile.name);
-        },
-      );
+      this.afterServe.served({
+        profile: profile.name,
+        callerPid: request.parentPid,
+        cluster: execInfo.cluster,
+        credential,
+        fromCache: source === 'cache',
+        provider,
+      });
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
       void this.audit(request, described, { profile: profileName, outcome: 'served', source });
       return renderExecCredential(execInfo.apiVersion, credential);
@@ -150,31 +115,8 @@ export class CredentialBroker {
     }
   }
 
-  async profiles(): Promise<ProfileSummary[]> {
-    const { config } = await this.ports.config.current();
-    const signsIn = await Promise.all(config.profiles.map((profile) => this.ports.signsIn?.(profile)));
-    return config.profiles.map((profile, index) => {
-      const cached = this.ports.cache.describe(profile.name);
-      const token = cached.cached ? undefined : this.ports.waitsOnToken?.(profile);
-      return {
-        name: profile.name,
-        provider: profile.provider,
-        ...(signsIn[index] !== undefined ? { login: signsIn[index] } : {}),
-        state: cached.cached ? 'ready' : token !== undefined ? 'locked' : cached.lastError ? 'error' : 'idle',
-        ...(token !== undefined
-          ? { waitsOn: `token ${token} needs its PIN (run: kubecred token login ${token})` }
-          : {}),
-        expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
-        lastError: cached.lastError,
-        silentRefresh: silentRefresh(profile, signsIn[index], this.ports.providers.peek(profile)),
-        ...(cached.account ? { account: cached.account } : {}),
-        ...(profile.description ? { description: profile.description } : {}),
-        // Where its secrets live once config.yaml's default is applied (an exec plugin keeps its own).
-        ...(profile.provider !== 'exec'
-          ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore }
-          : {}),
-      };
-    });
+  profiles(): Promise<ProfileSummary[]> {
+    return profileSummaries(this.ports);
   }
 
   async configError(): Promise<string | null> {
@@ -404,15 +346,4 @@ function checkField(field: string): void {
       'use lower-case letters, digits and "-", e.g. token, client-certificate, client-key',
     );
   }
-}
-
-/**
- * Whether the profile gets a new credential without anyone: a profile that signs in (eks with
- * MFA or SSO) only while its provider still holds what renews it; else what the provider says,
- * and by default every provider but oidc (whose refresh token may be missing).
- */
-function silentRefresh(profile: ProfileConfig, signsIn: boolean | undefined, provider: Provider | undefined): boolean {
-  if (signsIn === true) return provider?.canRefreshSilently?.() === true;
-  if (signsIn === false) return true;
-  return provider?.canRefreshSilently?.() ?? profile.provider !== 'oidc';
 }

@@ -1,4 +1,3 @@
-import { ROUTES } from '../../shared/api/routes.js';
 import {
   RESTART_FROM_THIS_SHELL,
   describeDifference,
@@ -16,7 +15,7 @@ import type { CliContext } from './io.js';
  */
 export async function brokerEnvironmentNote({ paths, io }: CliContext): Promise<string | undefined> {
   try {
-    const answer = await new BrokerClient(paths).request('GET', ROUTES.status);
+    const answer = await new BrokerClient(paths).call('status');
     if (answer.status !== 200) return undefined;
     const status = statusSchema.parse(JSON.parse(answer.body));
     const differing = differingVariables(secretSourceEnvironment(io.env), status.secretSources);

@@ -1,5 +1,5 @@
-import type { ProfileConfig } from '../../shared/config/schema.js';
-import { commonFields, flagUsage, providerFields, PROVIDERS } from './providerFields.js';
+import { PROVIDER_KINDS } from '../../shared/config/providerFacts.js';
+import { commonFields, flagUsage, providerFields } from './providerFields.js';
 
 const WIDTH = 100;
 const INDENT = ' '.repeat(12);
@@ -7,13 +7,13 @@ const INDENT = ' '.repeat(12);
 /** `kubecred profile add --help`: each provider's flags and secrets, from the schema and the providers. */
 export async function profileAddHelp(): Promise<string> {
   // The providers' modules load only for this page: `profile list` should not pay for them.
-  const { secretFieldsOf } = await import('../providers/secretFields.js');
-  const sections = PROVIDERS.map((provider) => {
+  const { secretFieldsOf } = await import('../providers/providerCatalog.js');
+  const sections = PROVIDER_KINDS.map((provider) => {
     // What must be given first, then the choices.
     const fields = providerFields(provider).sort((a, b) => Number(b.required) - Number(a.required));
     const flags = fields.filter((field) => field.kind !== 'file-only').map(flagUsage);
     const fileOnly = fields.filter((field) => field.kind === 'file-only').map((field) => field.key);
-    const secrets = secretFieldsOf({ provider } as ProfileConfig);
+    const secrets = secretFieldsOf({ provider });
     const lines = wrap(flags.length ? flags : ['(no fields of its own)'], provider.padEnd(12));
     if (secrets.length) lines.push(`${INDENT}secrets: ${secrets.join(', ')}`);
     if (fileOnly.length) lines.push(`${INDENT}in config.yaml only: ${fileOnly.join(', ')}`);

@@ -1,8 +1,9 @@
 import { UsageError } from './io.js';
-import { PROVIDERS, providerFields } from './providerFields.js';
+import { PROVIDER_KINDS } from '../../shared/config/providerFacts.js';
+import { providerFields } from './providerFields.js';
 
 // What config.yaml's schema says each field takes: a list (a repeated flag adds to it) or a number.
-const FIELDS = PROVIDERS.flatMap((provider) => providerFields(provider));
+const FIELDS = PROVIDER_KINDS.flatMap((provider) => providerFields(provider));
 const LIST_FIELDS = new Set(FIELDS.filter((field) => field.kind === 'list').map((field) => field.key));
 const NUMBER_FIELDS = new Set(FIELDS.filter((field) => field.kind === 'number').map((field) => field.key));
 const SECRET_FLAGS = /^(password|token|secret|client-secret|pin|aws-secret-access-key|application-credential-secret)$/;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { plainIssues } from '../config/plainIssues.js';
 import { UsageError, type CliIo } from './io.js';
-import { fieldSchema, isProviderName, PROVIDERS, type ProviderName } from './providerFields.js';
+import { isProviderKind, PROVIDER_KINDS, type ProviderKind } from '../../shared/config/providerFacts.js';
+import { fieldSchema } from './providerFields.js';
 
 interface Question {
   readonly key: string;
@@ -24,7 +25,7 @@ const CA_FILE: Question = {
 
 // What a person is asked for each provider: the fields it needs, and the few optional ones
 // a first login commonly fails without (a private CA). The rest: kubecred profile set.
-const QUESTIONS: Record<ProviderName, readonly Question[]> = {
+const QUESTIONS: Record<ProviderKind, readonly Question[]> = {
   static: [],
   exec: [
     { key: 'command', question: 'Plugin command (absolute path, or a program name on PATH)' },
@@ -67,9 +68,9 @@ export async function askProfileInteractively(io: CliIo, name: string): Promise<
     return String(next.value).trim();
   };
   try {
-    let provider = await ask(`Provider for ${name} (${PROVIDERS.join(', ')}): `);
-    while (!isProviderName(provider)) {
-      io.stderr.write(`  "${provider}" is not a provider: type one of ${PROVIDERS.join(', ')}\n`);
+    let provider = await ask(`Provider for ${name} (${PROVIDER_KINDS.join(', ')}): `);
+    while (!isProviderKind(provider)) {
+      io.stderr.write(`  "${provider}" is not a provider: type one of ${PROVIDER_KINDS.join(', ')}\n`);
       provider = await ask(`Provider for ${name}: `);
     }
     const profile: Record<string, unknown> = { name, provider };
@@ -86,7 +87,7 @@ export async function askProfileInteractively(io: CliIo, name: string): Promise<
 async function askUntilValid(
   ask: (question: string) => Promise<string>,
   io: CliIo,
-  provider: ProviderName,
+  provider: ProviderKind,
   question: Question,
 ): Promise<unknown> {
   for (;;) {
@@ -100,7 +101,7 @@ async function askUntilValid(
   }
 }
 
-function checkAnswer(provider: ProviderName, question: Question, value: unknown): string | undefined {
+function checkAnswer(provider: ProviderKind, question: Question, value: unknown): string | undefined {
   if (question.file && !existsSync(value as string)) return `there is no file at ${String(value)}`;
   const checked = fieldSchema(provider, question.key)?.safeParse(value);
   if (!checked || checked.success) return undefined;

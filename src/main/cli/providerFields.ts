@@ -1,12 +1,6 @@
 import type { z } from 'zod';
 import { profileSchema } from '../../shared/config/schema.js';
-
-export const PROVIDERS = ['static', 'exec', 'oidc', 'keystone', 'eks'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
-
-export function isProviderName(value: string): value is ProviderName {
-  return (PROVIDERS as readonly string[]).includes(value);
-}
+import type { ProviderKind } from '../../shared/config/providerFacts.js';
 
 /** How a field is given on the command line (profileFlags.ts reads it back the same way). */
 export interface ProviderField {
@@ -21,12 +15,12 @@ export interface ProviderField {
 const COMMON = new Set(['name', 'provider', 'description', 'approval']);
 
 /** The schema of one field of a provider's profile: what a prompt checks an answer against. */
-export function fieldSchema(provider: ProviderName, key: string): z.ZodType | undefined {
+export function fieldSchema(provider: ProviderKind, key: string): z.ZodType | undefined {
   return (providerShape(provider) as Record<string, z.ZodType | undefined>)[key];
 }
 
 /** A provider's own fields, read from config.yaml's schema so help and prompts cannot drift from it. */
-export function providerFields(provider: ProviderName): ProviderField[] {
+export function providerFields(provider: ProviderKind): ProviderField[] {
   return Object.entries(providerShape(provider) as Record<string, z.ZodType>)
     .filter(([key]) => !COMMON.has(key))
     .map(([key, schema]) => describeField(key, schema));
@@ -37,7 +31,7 @@ export function commonFields(): ProviderField[] {
   return ['description', 'approval'].map((key) => describeField(key, shape[key]!));
 }
 
-function providerShape(provider: ProviderName): object {
+function providerShape(provider: ProviderKind): object {
   const option = profileSchema.options.find((candidate) => candidate.shape.provider.value === provider);
   return option?.shape ?? {};
 }

@@ -1,6 +1,6 @@
-import { HEADERS, ROUTES } from '../../shared/api/routes.js';
+import { HEADERS } from '../../shared/api/routes.js';
 import { printable } from '../../shared/printable.js';
-import type { BrokerAnswer } from '../client/brokerClient.js';
+import type { BrokerAnswer, BrokerClient } from '../client/brokerClient.js';
 import type { CliContext } from './io.js';
 import { printBrokerError } from './printError.js';
 import { readSecretInput } from './readSecretInput.js';
@@ -27,23 +27,26 @@ export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliC
     kind === 'token-pin' && name
       ? {
           label: `Kubecred: PIN for token ${printable(name, 80)}`,
-          path: ROUTES.tokenAction(name, 'login'),
-          field: 'pin',
+          send: (client: BrokerClient, pin: string) =>
+            client.call('tokenLogin', { params: { token: name }, body: { pin } }),
         }
       : kind === 'mfa-code' && name
         ? {
             label: `Kubecred: MFA code for profile ${printable(name, 80)} (one code serves every cluster for the session)`,
-            path: ROUTES.profileAction(name, 'mfa'),
-            field: 'code',
+            send: (client: BrokerClient, code: string) =>
+              client.call('mfaCode', { params: { profile: name }, body: { code } }),
           }
         : kind === 'login-secret' && name
           ? {
               label: `Kubecred: Keystone password or application credential secret for profile ${printable(name, 80)}`,
-              path: ROUTES.profileAction(name, 'login-secret'),
-              field: 'secret',
+              send: (client: BrokerClient, secret: string) =>
+                client.call('loginSecret', { params: { profile: name }, body: { secret } }),
             }
           : kind === 'passphrase'
-            ? { label: 'Kubecred: passphrase of the encrypted secret file', path: ROUTES.unlock, field: 'passphrase' }
+            ? {
+                label: 'Kubecred: passphrase of the encrypted secret file',
+                send: (client: BrokerClient, passphrase: string) => client.call('unlock', { body: { passphrase } }),
+              }
             : undefined;
   if (!ask) return 'not-asked';
   const value = await readSecretInput(io, ask.label);
@@ -51,9 +54,7 @@ export async function answerPromptInTerminal(answer: BrokerAnswer, context: CliC
     io.stderr.write('kubecred: nothing was typed, so nothing was tried; run the command again to be asked again\n');
     return 'refused';
   }
-  const result = await requestStartingBroker(context, (client) =>
-    client.request('POST', ask.path, { [ask.field]: value }),
-  );
+  const result = await requestStartingBroker(context, (client) => ask.send(client, value));
   if (result.status === 200) return 'accepted';
   printBrokerError(result, io.stderr);
   return 'refused';

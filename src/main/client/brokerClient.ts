@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { NOTICE_HEADERS, NOTICE_STATUS } from '../../shared/api/notices.js';
+import {
+  BROKER_OPERATIONS,
+  brokerPath,
+  type BrokerBody,
+  type BrokerOperation,
+  type BrokerParams,
+} from '../../shared/api/routes.js';
 import { foreignPipeServer } from '../platform/pipeCaller.js';
 import { openCallerCheck } from './openCallerCheck.js';
 import type { KubecredPaths } from '../platform/paths.js';
@@ -36,32 +43,41 @@ export class BrokerVanishedError extends BrokerUnreachableError {
 const CONNECT_TIMEOUT_MS = 2_000;
 
 export interface RequestOptions {
+  /** Errors as JSON unless said otherwise: the exec plugin asks for the line it prints. */
+  readonly accept?: string;
   /** Called with each notice the broker sends while the request waits on the user. */
   readonly onNotice?: (text: string) => void;
 }
+
+/** What one call carries beside its operation: path parameters and a body, each only where the operation takes them. */
+export type CallArguments<O extends BrokerOperation> = ([keyof BrokerParams<O>] extends [never]
+  ? { readonly params?: undefined }
+  : { readonly params: BrokerParams<O> }) &
+  (BrokerBody<O> extends undefined ? { readonly body?: undefined } : { readonly body: BrokerBody<O> }) &
+  RequestOptions;
 
 /** HTTP over the broker's socket, authenticated with the per-start client secret. */
 export class BrokerClient {
   constructor(private readonly paths: KubecredPaths) {}
 
-  async request(
-    method: string,
-    path: string,
-    body?: unknown,
-    accept = 'application/json',
-    options: RequestOptions = {},
+  /** One operation of the broker's API (BROKER_OPERATIONS), its method and path taken from there. */
+  async call<O extends BrokerOperation>(
+    operation: O,
+    ...[call]: object extends CallArguments<O> ? [CallArguments<O>?] : [CallArguments<O>]
   ): Promise<BrokerAnswer> {
-    const answer = await this.requestOnce(method, path, body, accept, options);
+    const { params, body, ...options } = call ?? {};
+    const path = brokerPath(operation, (params ?? {}) as BrokerParams<O>);
+    const { method } = BROKER_OPERATIONS[operation];
+    const answer = await this.requestOnce(method, path, body, options);
     // A broker restarted between our reading its secret and connecting has a new one: read it again.
-    return answer.status === 401 ? this.requestOnce(method, path, body, accept, options) : answer;
+    return answer.status === 401 ? this.requestOnce(method, path, body, options) : answer;
   }
 
   private async requestOnce(
     method: string,
     path: string,
     body: unknown,
-    accept: string,
-    { onNotice }: RequestOptions,
+    { accept = 'application/json', onNotice }: RequestOptions,
   ): Promise<BrokerAnswer> {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
       throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);

@@ -1,4 +1,3 @@
-import { ROUTES } from '../../shared/api/routes.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { BrokerClient, type BrokerAnswer } from './brokerClient.js';
 
@@ -14,7 +13,7 @@ export async function stopBroker(
   const client = new BrokerClient(paths);
   let answer;
   try {
-    answer = await client.request('POST', ROUTES.stop);
+    answer = await client.call('stop');
   } catch {
     return { stopped: false };
   }

@@ -21,10 +21,6 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-/**
- * A failure to report to a caller: what went wrong (message) and what to do (hint).
- * Messages must never contain a secret; providers quote only stderr, redacted.
- */
 /** A question that would let the request succeed, for a caller that can ask its user in a terminal. */
 export type PromptNeeded =
   | { readonly kind: 'token-pin'; readonly token: string }
@@ -33,6 +29,10 @@ export type PromptNeeded =
   /** The secret of a login provider (Keystone's password or application credential secret). */
   | { readonly kind: 'login-secret'; readonly profile: string };
 
+/**
+ * A failure to report to a caller: what went wrong (message) and what to do (hint).
+ * Messages must never contain a secret; providers quote only stderr, redacted.
+ */
 export class BrokerError extends Error {
   constructor(
     readonly code: ErrorCode,

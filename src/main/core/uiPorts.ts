@@ -23,11 +23,6 @@ export interface PassphraseRequest {
   readonly create: boolean;
 }
 
-/**
- * Where the broker asks the user something: Electron windows, the web UI, a terminal relayed
- * by the Node CLI, or nowhere (then the port throws a BrokerError that says what to run).
- * null means the user cancelled.
- */
 /** Why a token refused a PIN: its own words (tries left) and what to do; never the PIN. */
 export interface PinRefusal {
   readonly message: string;
@@ -35,6 +30,11 @@ export interface PinRefusal {
   readonly flags?: PinFlags;
 }
 
+/**
+ * Where the broker asks the user something: Electron windows, the web UI, a terminal relayed
+ * by the Node CLI, or nowhere (then the port throws a BrokerError that says what to run).
+ * null means the user cancelled.
+ */
 export interface SecretPromptPort {
   askPin(request: PinRequest): Promise<string | null>;
   /** The token refused the PIN askPin just returned: a window that asked says so where it was typed. */
@@ -92,8 +92,10 @@ export interface ApprovalRequest {
   readonly caller: { readonly pid?: number; readonly name?: string; readonly path?: string };
 }
 
-/** Allow this once, allow this caller for some minutes, or deny. */
-/** `timedOut`: nobody answered; a timeout is not a denial, and the caller is told which it was. */
+/**
+ * Allow this once, allow this caller for some minutes, or deny. `timedOut`: nobody answered; a
+ * timeout is not a denial, and the caller is told which it was.
+ */
 export type ApprovalDecision =
   { readonly allow: false; readonly timedOut?: boolean } | { readonly allow: true; readonly forMinutes?: number };
 

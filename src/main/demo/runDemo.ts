@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ROUTES } from '../../shared/api/routes.js';
 import type { UrlOpener } from '../core/ports.js';
 import { InteractionBoard } from '../ui/interactionBoard.js';
 import { jsonLinesLogger } from '../core/logger.js';
@@ -78,7 +77,10 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
     { interactions: board, opener },
   );
   try {
-    const stored = await new BrokerClient(paths).request('PUT', ROUTES.secret('demo', 'token'), { value: token });
+    const stored = await new BrokerClient(paths).call('storeSecret', {
+      params: { profile: 'demo', field: 'token' },
+      body: { value: token },
+    });
     if (stored.status !== 204) {
       say(`The demo could not put its token in the OS keychain:\n  ${stored.body.trim()}`);
       return 1;
@@ -132,7 +134,9 @@ Ctrl-C stops the demo.`);
     await scripted?.close();
     // The demo's token leaves the keychain with the demo; a failure here is only reported.
     if (removeHome)
-      await new BrokerClient(paths).request('DELETE', ROUTES.secret('demo', 'token')).catch(() => undefined);
+      await new BrokerClient(paths)
+        .call('deleteSecret', { params: { profile: 'demo', field: 'token' } })
+        .catch(() => undefined);
     await server.close();
     await services.close();
     restoreConsole();

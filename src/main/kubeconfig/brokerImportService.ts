@@ -24,7 +24,7 @@ export function brokerImportService(
     command,
     caDir: path.join(paths.home, 'ca'),
     findCommand: (name) => findOnPath(name),
-    // Planning a big kubeconfig takes seconds: not on the thread that answers kubectl (B11).
+    // Planning a big kubeconfig takes seconds: not on the thread that answers kubectl.
     ...withPreviewer(workerPreviewer()),
     backupDir: paths.kubeconfigBackups,
     ports: {

@@ -1,3 +1,4 @@
+import type { ImportMove } from '../../shared/api/webUiApi.js';
 import path from 'node:path';
 import { KUBECTL_OIDC_LOGIN, kubeloginSwitch, kubeloginUse } from './kubeloginUse.js';
 import { EXEC_API_VERSIONS } from '../../shared/execCredential.js';
@@ -17,7 +18,7 @@ export interface ImportedUser {
   readonly file: string;
   readonly user: string;
   readonly profile: string;
-  readonly provider: 'static' | 'oidc' | 'exec' | 'eks';
+  readonly provider: ImportMove['provider'];
   /** The profile for config.yaml; holds no secret. */
   readonly profileInput: Record<string, unknown>;
   readonly secrets: readonly SecretValue[];

@@ -8,7 +8,7 @@ import { ImportInputError } from './readSecretSource.js';
 import type { PreviewInput, PreviewOutcome } from './workerPreviewer.js';
 
 // The wizard's preview, in a worker thread: planning a large kubeconfig takes seconds, and the
-// broker's own thread must keep answering kubectl meanwhile (B11).
+// broker's own thread must keep answering kubectl meanwhile.
 const input = workerData as PreviewInput;
 async function preview(): Promise<PreviewOutcome> {
   try {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { nativeAddonPath } from './nativeAddonPath.js';
 import { startTimeNow } from './processTable.js';
 
 /** Who is at the other end of a Unix socket, as the kernel recorded it at connect(). */
@@ -91,12 +91,4 @@ function loadAddon(addonPath: string): Addon | null {
 
 function defaultAddonPath(): string {
   return nativeAddonPath('peer_credentials.node');
-}
-
-/** dist/native/<platform>-<arch>/<file> beside dist/main; from the sources (tests under tsx), the checkout's dist/. */
-export function nativeAddonPath(file: string): string {
-  const here = fileURLToPath(import.meta.url);
-  const fromSource = /[\\/]src[\\/]main[\\/]platform[\\/]/.test(here);
-  const relative = `${fromSource ? '../../../dist' : '../..'}/native/${process.platform}-${process.arch}/${file}`;
-  return fileURLToPath(new URL(relative, import.meta.url));
 }

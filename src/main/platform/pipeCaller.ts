@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { CALLER_CHECK_PIPE } from '../../shared/api/notices.js';
-import { nativeAddonPath } from './peerCredentials.js';
+import { nativeAddonPath } from './nativeAddonPath.js';
 
 interface PipeCallerAddon {
   createVerifier(name: string): number;

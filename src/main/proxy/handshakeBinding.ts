@@ -2,10 +2,10 @@ import { X509Certificate, constants, verify, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { CLIENT_VERIFY_PREFIX } from '../secrets/pkcs11/signaturePlan.js';
+import { CLIENT_VERIFY_PREFIX } from './planSignature.js';
 import { tls12ServerCertificates } from '../secrets/pkcs11/tls12Transcript.js';
 import { TranscriptError, readTls13Transcript, type Tls13Evidence } from '../secrets/pkcs11/tls13Transcript.js';
-import type { ProxiedProfile } from './proxySupervisor.js';
+import type { ProxiedProfile } from './proxiedProfile.js';
 
 // Intermediates a server may send before its chain reaches the profile's CA.
 const MAX_CHAIN = 6;

@@ -2,29 +2,11 @@ import type { Logger } from '../core/logger.js';
 import { BrokerError } from '../core/brokerError.js';
 import { LOCAL_CERTIFICATE_SECONDS } from './localCertificateLifetime.js';
 import type { RequestHandler } from './controlChannel.js';
-import {
-  planSignature,
-  type ProxyTlsVersion,
-  type SignaturePlan,
-  type TokenKeyType,
-} from '../secrets/pkcs11/signaturePlan.js';
+import type { SignaturePlan, TokenKeyType } from '../secrets/pkcs11/signaturePlan.js';
+import { planSignature } from './planSignature.js';
+import type { ProxiedProfile } from './proxiedProfile.js';
 import type { ProxyProcess } from './proxyProcess.js';
 import { tls12ServerRefusal, tls13Evidence, tls13ServerRefusal } from './handshakeBinding.js';
-
-/** A profile kubectl reaches through the proxy: where the listener is, where the cluster is, which key signs. */
-export interface ProxiedProfile {
-  readonly name: string;
-  readonly port: number;
-  readonly server: string;
-  /** PEM; undefined: the system's roots. */
-  readonly caPem?: string;
-  readonly tlsServerName?: string;
-  /** The handshake the proxy holds to upstream, and so what the token may sign; 1.3 when absent. */
-  readonly tlsVersion?: ProxyTlsVersion;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly token: string;
-  readonly label: string;
-}
 
 /** The local CA kubectl trusts for the proxy's listeners; its key never leaves the secret store and the proxy. */
 export interface LocalCa {

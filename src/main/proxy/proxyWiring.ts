@@ -4,7 +4,8 @@ import { BrokerError } from '../core/brokerError.js';
 import type { Clock } from '../core/clock.js';
 import type { ProxiedProfileConfig } from '../providers/static/staticProvider.js';
 import type { SecretStore } from '../core/secretStore.js';
-import type { LocalCa, ProxiedProfile } from './proxySupervisor.js';
+import type { ProxiedProfile } from './proxiedProfile.js';
+import type { LocalCa } from './proxySupervisor.js';
 
 // A name no profile can have (profile names start with a letter or digit): the local CA's
 // place in the keychain can never collide with a profile's secrets.

@@ -3,7 +3,7 @@ import { BrokerError } from '../core/brokerError.js';
 import type { ConfigPort } from '../core/ports.js';
 import type { CredentialCache } from '../cache/credentialCache.js';
 import type { Logger } from '../core/logger.js';
-import type { SecretStores } from './secretStores.js';
+import type { EncryptedFileHolder } from './encryptedFile/encryptedFileHolder.js';
 import type { TokenServiceHolder } from './tokenServiceHolder.js';
 import { profilesUsingToken } from './tokenProfiles.js';
 
@@ -20,7 +20,7 @@ export interface TokenControl {
 export class SecretAdmin {
   constructor(
     private readonly config: ConfigPort,
-    private readonly stores: SecretStores,
+    private readonly encryptedFiles: EncryptedFileHolder,
     private readonly tokens: TokenServiceHolder<TokenControl & { close(): Promise<void> }>,
     private readonly cache: CredentialCache,
     private readonly logger: Logger,
@@ -32,7 +32,7 @@ export class SecretAdmin {
 
   async unlock(passphrase: string): Promise<{ created: boolean }> {
     const { config } = await this.config.current();
-    const result = await this.stores.encryptedFile(config).unlock(passphrase);
+    const result = await this.encryptedFiles.current(config).unlock(passphrase);
     this.logger.info(result.created ? 'encrypted secret file created' : 'encrypted secret file unlocked');
     return result;
   }
@@ -41,7 +41,7 @@ export class SecretAdmin {
   async lockAll(): Promise<void> {
     this.cache.forgetAll();
     for (const memory of this.memories) memory.forgetAll();
-    this.stores.lockEncryptedFile();
+    this.encryptedFiles.lock();
     await this.tokens.peek()?.lockAll();
     await this.proxies
       ?.revokeAll()

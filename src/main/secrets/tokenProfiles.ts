@@ -1,4 +1,5 @@
 import type { KubecredConfig, ProfileConfig } from '../../shared/config/schema.js';
+import { tokenOfStoreRef } from '../../shared/config/secretStoreRef.js';
 
 /**
  * The profiles whose credentials are made with the token's PIN: a certificate on it (signed
@@ -9,7 +10,7 @@ export function profilesUsingToken(config: KubecredConfig, token: string): strin
     .filter(
       (profile) =>
         profile.provider === 'static' &&
-        (profile.secretStore === `token:${token}` || profile.tokenCertificate?.token === token),
+        (tokenOfStoreRef(profile.secretStore) === token || profile.tokenCertificate?.token === token),
     )
     .map((profile) => profile.name);
 }
@@ -18,5 +19,5 @@ export function profilesUsingToken(config: KubecredConfig, token: string): strin
 export function pinTokenOf(profile: ProfileConfig): string | undefined {
   if (profile.provider !== 'static') return undefined;
   if (profile.tokenCertificate) return profile.tokenCertificate.token;
-  return profile.secretStore?.startsWith('token:') ? profile.secretStore.slice('token:'.length) : undefined;
+  return tokenOfStoreRef(profile.secretStore);
 }

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../core/logger.js';
 import type { KubecredPaths } from '../platform/paths.js';
-import type { Route } from './brokerRoutes.js';
+import type { Route } from './route.js';
 import { httpApp } from './httpApp.js';
 import { acquireInstanceLock, AlreadyRunningError } from './instanceLock.js';
 import { listenOnSocket, socketAnswers } from './listen.js';

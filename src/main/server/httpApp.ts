@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asBrokerError, BrokerError } from '../core/brokerError.js';
 import type { Logger } from '../core/logger.js';
-import type { Route } from './brokerRoutes.js';
+import type { Route } from './route.js';
 import { replyError, wantsJson } from './reply.js';
 
 /** Authenticates, routes and turns every failure into a clear answer; never lets one crash the broker. */
@@ -49,7 +49,7 @@ export function httpApp(routes: Route[], clientSecret: string, logger: Logger) {
   };
 }
 
-/** Handlers decode their path parameters; a malformed escape (%ff) is the caller's mistake, not a crash. */
+/** Routes decode their path parameters; a malformed escape (%ff) is the caller's mistake, not a crash. */
 function assertDecodable(params: readonly string[]): void {
   for (const param of params) {
     try {

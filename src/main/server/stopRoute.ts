@@ -1,5 +1,4 @@
-import { ROUTES } from '../../shared/api/routes.js';
-import { exact, type Route } from './brokerRoutes.js';
+import { operationRoute, type Route } from './route.js';
 import { replyJson } from './reply.js';
 
 /**
@@ -7,12 +6,8 @@ import { replyJson } from './reply.js';
  * `kubecred stop` and `restart` use it; the next kubectl call starts a fresh broker.
  */
 export function stopRoute(requestStop: () => void): Route {
-  return {
-    method: 'POST',
-    pattern: exact(ROUTES.stop),
-    handler: async (_request, response) => {
-      replyJson(response, 202, { pid: process.pid, stopping: true });
-      response.once('finish', requestStop);
-    },
-  };
+  return operationRoute('stop', async ({ response }) => {
+    replyJson(response, 202, { pid: process.pid, stopping: true });
+    response.once('finish', requestStop);
+  });
 }

@@ -14,44 +14,54 @@ import type { PromptQueue } from '../ui/promptQueue.js';
 import type { ImportService } from '../kubeconfig/importService.js';
 import type { LinkOrigin, SessionLimits } from './sessionKeeper.js';
 
-/** What the web UI needs of the broker; the composition root wires the real one, tests fakes. */
+/**
+ * What the web UI needs of the broker; the composition root wires the real one, tests fakes.
+ *
+ * Not a mirror of the operations in uiContract.ts, so not derived from them: these are the
+ * broker's services in the broker's shapes (plain lists, results kept for the log, optional
+ * where a shell has none), and the handlers in uiHandlers.ts turn them into HTTP answers. The
+ * state the page sees is made of several ports at once; an operation needs a port only when
+ * it asks the broker for something no port offers yet.
+ */
 export interface WebUiPorts {
+  // What the state (and so the event stream) is made of.
   profiles(): Promise<ProfileSummary[]>;
   /** The image registries, if the broker serves any. */
   registries?(): Promise<RegistrySummary[]>;
-  /** Stores a registry login as `docker login` would; returns the registry that keeps it. */
-  registryLogin?(login: RegistryLoginRequest): Promise<{ registry: string }>;
   /** Logins waiting on the user (the interaction board's list()). */
   interactions(): Interaction[];
   /** Called when interactions change; returns the unsubscribe. */
   onChange(listener: () => void): () => void;
+  prompts: PromptQueue;
+  /** Why config.yaml cannot be used now, or null. */
+  configError?(): Promise<string | null>;
+
+  // What the operations ask of the broker.
   login(profile: string): Promise<unknown>;
   logout(profile: string): Promise<void>;
-  /** Stops the profile's pending login; everyone waiting on it gets a "cancelled" error. */
+  /** Everyone waiting on the profile's pending login gets a "cancelled" error. */
   cancelLogin(profile: string): Promise<void>;
-  prompts: PromptQueue;
-  /** Writes a profile to config.yaml; throws the schema's complaint (with `field`) when it is invalid. */
+  /** Throws the schema's complaint (with `field`) when the profile is invalid. */
   addProfile(input: Record<string, unknown>): Promise<void>;
   removeProfile(profile: string): Promise<void>;
-  /** The profile's fields as written in config.yaml. */
   profileConfig(profile: string): Promise<Record<string, unknown>>;
-  /** Turns the exec proxy on for the profile (its key on a token); absent where the shell cannot. */
+  /** Absent where the shell cannot run the exec proxy. */
   turnOnProxy?(profile: string): Promise<ProxyTurnedOn>;
-  /** The client certificate the profile presents from its store; absent where there is none to read. */
+  /** Absent where there is no store to read a certificate from. */
   profileCertificate?(profile: string): Promise<CertificateFacts | null>;
-  /** Changes fields of a profile in config.yaml; throws the schema's complaint (with `field`) when the result is invalid. */
+  /** Throws the schema's complaint (with `field`) when the changed profile is invalid. */
   updateProfile(profile: string, changes: ProfileChanges): Promise<void>;
-  /** Stores one secret of a profile; throws when the provider never reads that field. */
+  /** Throws when the provider never reads that field. */
   storeSecret(profile: string, field: string, value: string): Promise<void>;
   /** The newest audit records, newest first. */
   auditLog(): Promise<AuditEntry[]>;
+  /** Returns the registry that keeps the login, for the log. */
+  registryLogin?(login: RegistryLoginRequest): Promise<{ registry: string }>;
   /** The configured hardware tokens; never a secret. */
   tokens(): Promise<TokenView[]>;
-  /** Changes a token's fields in config.yaml; throws the schema's complaint (with `field`) when invalid. */
+  /** Throws the schema's complaint (with `field`) when the changed token is invalid. */
   updateToken(token: string, changes: TokenChanges): Promise<void>;
   preferences(): Promise<Preferences>;
-  /** Why config.yaml cannot be used now, or null. */
-  configError?(): Promise<string | null>;
   setStartAtLogin(enabled: boolean): Promise<void>;
   /** The kubeconfig import wizard; absent where the shell offers none. */
   kubeconfigImport?: ImportService;

@@ -1,18 +1,4 @@
-import { type PromptAnswer } from '../../shared/api/prompts.js';
-import {
-  apiErrorSchema,
-  type AuditEntry,
-  type CertificateFacts,
-  type ImportPreview,
-  type ImportResult,
-  type Preferences,
-  type ProfileChanges,
-  type ProxyTurnedOn,
-  type RegistryLoginRequest,
-  type TokenChanges,
-  type TokenView,
-  type WebUiState,
-} from '../../shared/api/webUiApi.js';
+import { apiErrorSchema, type WebUiState } from '../../shared/api/webUiApi.js';
 import {
   UI_OPERATIONS,
   uiPath,
@@ -23,7 +9,7 @@ import {
 } from '../../shared/api/uiContract.js';
 import { CHALLENGE_HEADER, newSecret, provesKey } from '../../shared/api/sessionProof.js';
 import { followEvents, type StreamProver } from './eventSource.js';
-import { ApiError, type Transport } from './transport.js';
+import { ApiError, operationMethods, type OperationCaller, type Transport, type UiMethods } from './transport.js';
 
 /** Where the page keeps its session secret: this tab only, this origin (port included) only. */
 export interface SessionStore {
@@ -45,7 +31,19 @@ type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
  * body sent and every answer read is checked with the operation's zod schema: the page trusts
  * nothing it parses.
  */
-export class HttpTransport implements Transport {
+export type HttpTransport = HttpConnection & UiMethods;
+
+/** `base` is the broker's origin where the page is not served by it (tests); `fetcher` stands in for fetch there. */
+export function httpTransport(storage: SessionStore, base?: string, fetcher?: Fetch): HttpTransport {
+  const connection = new HttpConnection(storage, base, fetcher);
+  return Object.assign(connection, operationMethods(connection));
+}
+
+/**
+ * What HttpTransport writes by hand: the session, the event stream, and the one call every
+ * operation goes through. The operations' own methods are built from the contract.
+ */
+export class HttpConnection implements OperationCaller, Pick<Transport, 'subscribe'> {
   /**
    * Set while the event stream is down and not yet proven again: the server on the port may no
    * longer be the broker, so nothing the user typed may go to it.
@@ -80,70 +78,6 @@ export class HttpTransport implements Transport {
       this.storage.removeItem(PROOF_KEY);
       this.storage.removeItem(SESSION_ID);
     }
-  }
-
-  state(): Promise<WebUiState> {
-    return this.call('state', {}, undefined);
-  }
-
-  async auditLog(): Promise<AuditEntry[]> {
-    return (await this.call('auditLog', {}, undefined)).records;
-  }
-
-  async tokens(): Promise<TokenView[]> {
-    return (await this.call('tokens', {}, undefined)).tokens;
-  }
-
-  preferences(): Promise<Preferences> {
-    return this.call('preferences', {}, undefined);
-  }
-
-  async updateToken(token: string, changes: TokenChanges): Promise<void> {
-    await this.call('updateToken', { token }, changes);
-  }
-
-  async setStartAtLogin(enabled: boolean): Promise<void> {
-    await this.call('setStartAtLogin', {}, { enabled });
-  }
-
-  importPreview(): Promise<ImportPreview> {
-    return this.call('importPreview', {}, undefined);
-  }
-
-  importKubeconfig(fingerprint: string): Promise<ImportResult> {
-    return this.call('importKubeconfig', {}, { fingerprint });
-  }
-
-  async addProfile(profile: Record<string, string | string[]>): Promise<void> {
-    await this.call('addProfile', {}, profile);
-  }
-
-  async profileConfig(profile: string): Promise<Record<string, unknown>> {
-    return (await this.call('profileConfig', { profile }, undefined)).profile;
-  }
-
-  turnOnProxy(profile: string): Promise<ProxyTurnedOn> {
-    return this.call('turnOnProxy', { profile }, {});
-  }
-
-  async profileCertificate(profile: string): Promise<CertificateFacts | null> {
-    return (await this.call('profileCertificate', { profile }, undefined)).certificate;
-  }
-
-  async registryLogin(login: RegistryLoginRequest): Promise<void> {
-    await this.call('registryLogin', {}, login);
-  }
-
-  async updateProfile(profile: string, changes: ProfileChanges): Promise<void> {
-    await this.call('updateProfile', { profile }, changes);
-  }
-
-  async storeSecret(profile: string, field: string, value: string): Promise<void> {
-    await this.call('storeSecret', { profile, field }, { value });
-  }
-
-  async removeProfile(profile: string): Promise<void> {
-    await this.call('removeProfile', { profile }, {});
   }
 
   subscribe(listener: (state: WebUiState) => void, onError: (error: Error) => void): () => void {
@@ -203,24 +137,8 @@ export class HttpTransport implements Transport {
     };
   }
 
-  async login(profile: string): Promise<void> {
-    await this.call('login', { profile }, {});
-  }
-
-  async logout(profile: string): Promise<void> {
-    await this.call('logout', { profile }, {});
-  }
-
-  async cancelLogin(profile: string): Promise<void> {
-    await this.call('cancelLogin', { profile }, {});
-  }
-
-  async answer(promptId: string, answer: PromptAnswer): Promise<void> {
-    await this.call('answer', { prompt: promptId }, answer);
-  }
-
   /** One operation of the contract: its method and path, its body checked before it leaves, its answer checked on arrival. */
-  private async call<O extends Exclude<UiOperation, 'events'>>(
+  async call<O extends Exclude<UiOperation, 'events'>>(
     operation: O,
     params: UiParams<O>,
     body: UiRequest<O>,

@@ -60,7 +60,7 @@ export function ImportWizard({ transport }: { transport: Pick<Transport, 'import
           onImport={() =>
             void attempt(async () => ({
               at: 'done',
-              result: await transport.importKubeconfig(step.preview.fingerprint),
+              result: await transport.importKubeconfig({ fingerprint: step.preview.fingerprint }),
             }))
           }
         />

@@ -27,11 +27,12 @@ const SAVED_SHOWN_MS = 4000;
  */
 export function PreferencesView({
   transport,
-  version,
+  brokerUpdates,
   configBroken,
 }: {
   transport: Transport;
-  version: unknown;
+  /** How many states the broker has sent: each may follow config.yaml edited by hand. */
+  brokerUpdates: number;
   configBroken: boolean;
 }) {
   const [prefs, setPrefs] = useState<Preferences | null>(null);
@@ -42,7 +43,7 @@ export function PreferencesView({
     transport.preferences().then(setPrefs, (e: Error) => setProblem(e.message));
   }, [transport]);
   // A new broker state may come from config.yaml edited by hand: read again.
-  useEffect(load, [load, version]);
+  useEffect(load, [load, brokerUpdates]);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const change: Change = (key, action, saved) => {
@@ -87,7 +88,7 @@ export function PreferencesView({
               const enabled = e.target.checked;
               change(
                 'start-at-login',
-                () => transport.setStartAtLogin(enabled),
+                () => transport.setStartAtLogin({ enabled }),
                 enabled
                   ? `Kubecred will start at login${login.where ? ` (written to ${login.where})` : ''}.`
                   : 'Kubecred will not start at login.',

@@ -1,3 +1,4 @@
+import type { RequestOf, ResponseOf } from './operationShapes.js';
 import { z } from 'zod';
 import { promptAnswerSchema } from './prompts.js';
 import {
@@ -22,13 +23,17 @@ import {
   webUiStateSchema,
 } from './webUiApi.js';
 import { secretWriteSchema } from './status.js';
+import { fillTemplate, templatePattern, type TemplateParamNames, type TemplateParams } from './pathTemplate.js';
 
 // The one contract between the UI and the broker. Every window (the browser tab of the
 // headless broker, the tray app's windows) loads the same page from the same loopback server,
-// so this table is the only place an operation's method, path and body shapes are written:
-// the renderer builds its requests from it, the server matches them against it, and the type
-// of the server's handler map makes an operation without a handler a compile error.
+// so this table is the only place an operation is declared: its method, path, body shapes and
+// what it means. The renderer's Transport has one method per entry, typed from it
+// (src/renderer/api/transport.ts); the server matches requests against it; and the type of the
+// server's handler map makes an operation without a handler a compile error. A new operation
+// is an entry here and its handler in src/main/webui/uiHandlers.ts.
 
+/** The body of a POST that says everything in its path, and the answer of one that returns nothing. */
 const nothing = z.object({});
 
 /** Every operation's path starts here; anything else the server answers is the page's own files. */
@@ -36,7 +41,7 @@ export const UI_API_PREFIX = '/api/';
 
 interface Operation {
   readonly method: 'GET' | 'POST';
-  /** `:name` stands for one URL-encoded path segment. */
+  /** `:name` stands for one URL-encoded path segment (pathTemplate.ts). */
   readonly path: string;
   /** What a POST carries (GETs carry nothing). */
   readonly request?: z.ZodType;
@@ -59,21 +64,28 @@ export const UI_OPERATIONS = {
   },
   /** Sign out of the page: the broker forgets the session. */
   endSession: { method: 'POST', path: '/api/session/end', request: nothing, response: nothing },
+  /** Profiles, registries, logins and questions waiting on the user, as the broker sees them now. */
   state: { method: 'GET', path: '/api/state', response: webUiStateSchema },
-  /** The same state, pushed as server-sent events whenever it changes. */
+  /** The same state, pushed as server-sent events whenever it changes (the renderer's `subscribe`). */
   events: { method: 'GET', path: '/api/events' },
+  /** Starts the profile's login and answers at once: the page follows it, and its failure, on the stream. */
   login: { method: 'POST', path: '/api/profiles/:profile/login', request: nothing, response: nothing },
+  /** Forgets the profile's cached credential and signs it out of its provider. */
   logout: { method: 'POST', path: '/api/profiles/:profile/logout', request: nothing, response: nothing },
   /** Stops the profile's pending login (the card's Cancel). */
   cancelLogin: { method: 'POST', path: '/api/profiles/:profile/cancel-login', request: nothing, response: nothing },
+  /** The user's answer to a question waiting in the page (PIN, passphrase, approval, form). */
   answer: { method: 'POST', path: '/api/prompts/:prompt', request: promptAnswerSchema, response: nothing },
-  /** A new profile in config.yaml. */
+  /** A new profile in config.yaml; a refusal (an ApiError) names in `field` the form field the broker refused. */
   addProfile: { method: 'POST', path: '/api/profiles', request: newProfileRequestSchema, response: nothing },
   /** Takes the profile out of config.yaml (a POST with JSON, like every change). */
   removeProfile: { method: 'POST', path: '/api/profiles/:profile/remove', request: nothing, response: nothing },
   /** The profile as config.yaml has it (never a secret: those live in stores). */
   profileConfig: { method: 'GET', path: '/api/profiles/:profile/config', response: profileConfigResponseSchema },
-  /** Turns the exec proxy on for a profile whose key is on a token, from its kubeconfig context. */
+  /**
+   * Turns the exec proxy on for a profile whose key is on a token, from its kubeconfig context;
+   * a refusal carries the broker's words.
+   */
   turnOnProxy: {
     method: 'POST',
     path: '/api/profiles/:profile/proxy',
@@ -86,31 +98,39 @@ export const UI_OPERATIONS = {
     path: '/api/profiles/:profile/certificate',
     response: profileCertificateResponseSchema,
   },
+  /** Changes to a profile's fields in config.yaml; refused, like addProfile, when the result is invalid. */
   updateProfile: {
     method: 'POST',
     path: '/api/profiles/:profile/update',
     request: profileChangesSchema,
     response: nothing,
   },
+  /** Stores one of the profile's secrets in its store; the broker refuses a field its provider never reads. */
   storeSecret: {
     method: 'POST',
     path: '/api/profiles/:profile/secrets/:field',
     request: secretWriteSchema,
     response: nothing,
   },
+  /** The newest audit records, newest first. */
   auditLog: { method: 'GET', path: '/api/audit', response: auditResponseSchema },
-  /** Stores a registry login, under the registry whose matchImages serve the server. */
+  /**
+   * Stores a registry login as `docker login` would, under the registry whose matchImages serve
+   * the server; a refusal carries the broker's words.
+   */
   registryLogin: {
     method: 'POST',
     path: '/api/registries/login',
     request: registryLoginRequestSchema,
     response: nothing,
   },
+  /** The configured hardware tokens: presence, login and PIN state, never a secret. */
   tokens: { method: 'GET', path: '/api/tokens', response: tokensResponseSchema },
-  /** Changes to a token's fields in config.yaml (pinGrace). */
+  /** Changes to a token's fields in config.yaml (pinGrace); refused, like updateProfile, when invalid. */
   updateToken: { method: 'POST', path: '/api/tokens/:token/update', request: tokenChangesSchema, response: nothing },
   /** Approval policies, PIN grace periods and start at login. */
   preferences: { method: 'GET', path: '/api/preferences', response: preferencesSchema },
+  /** Turns start at login on or off, through the shell's login item. */
   setStartAtLogin: {
     method: 'POST',
     path: '/api/preferences/start-at-login',
@@ -119,7 +139,7 @@ export const UI_OPERATIONS = {
   },
   /** What importing the broker's kubeconfig would move (the diff, secrets redacted). */
   importPreview: { method: 'GET', path: '/api/kubeconfig-import', response: importPreviewSchema },
-  /** Runs the import of exactly the plan the preview with this fingerprint showed. */
+  /** Runs the import of exactly the plan the preview with this fingerprint showed; refused if the files changed since. */
   importKubeconfig: {
     method: 'POST',
     path: '/api/kubeconfig-import',
@@ -130,37 +150,26 @@ export const UI_OPERATIONS = {
 
 export type UiOperation = keyof typeof UI_OPERATIONS;
 
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamNames<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
-    ? Name
-    : never;
+type Path<O extends UiOperation> = (typeof UI_OPERATIONS)[O]['path'];
+
+/** The names of an operation's path parameters, in the order its path has them. */
+export type UiParamNames<O extends UiOperation> = TemplateParamNames<Path<O>>;
 
 /** The path parameters an operation takes, by name. */
-export type UiParams<O extends UiOperation> = { readonly [N in ParamNames<(typeof UI_OPERATIONS)[O]['path']>]: string };
-
-type Schema<O extends UiOperation, K extends 'request' | 'response'> = (typeof UI_OPERATIONS)[O] extends {
-  readonly [P in K]: infer S extends z.ZodType;
-}
-  ? S
-  : never;
+export type UiParams<O extends UiOperation> = TemplateParams<Path<O>>;
 
 /** What an operation's POST body is (after validation); undefined for a GET. */
-export type UiRequest<O extends UiOperation> = [Schema<O, 'request'>] extends [never]
-  ? undefined
-  : z.output<Schema<O, 'request'>>;
-export type UiResponse<O extends UiOperation> = [Schema<O, 'response'>] extends [never]
-  ? never
-  : z.output<Schema<O, 'response'>>;
+export type UiRequest<O extends UiOperation> = RequestOf<(typeof UI_OPERATIONS)[O]>;
+export type UiResponse<O extends UiOperation> = ResponseOf<(typeof UI_OPERATIONS)[O]>;
+
+/** The names of an operation's path parameters at run time, in the order UiParamNames gives their types. */
+export function uiParamNames<O extends UiOperation>(operation: O): UiParamNames<O> {
+  return templatePattern(UI_OPERATIONS[operation].path).names as UiParamNames<O>;
+}
 
 /** The path of one call: the operation's template with each `:name` filled in, URL-encoded. */
 export function uiPath<O extends UiOperation>(operation: O, params: UiParams<O>): string {
-  const values = params as Readonly<Record<string, string>>;
-  return UI_OPERATIONS[operation].path.replace(/:([a-z]+)/g, (_match, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`${operation} needs ${name}`);
-    return encodeURIComponent(value);
-  });
+  return fillTemplate(UI_OPERATIONS[operation].path, params, operation);
 }
 
 /**
@@ -175,8 +184,7 @@ export function matchUiOperation(
   for (const operation of Object.keys(UI_OPERATIONS) as UiOperation[]) {
     const { method: expected, path } = UI_OPERATIONS[operation];
     if (method !== expected && !(method === 'HEAD' && expected === 'GET')) continue;
-    const names: string[] = [];
-    const pattern = new RegExp(`^${path.replace(/:([a-z]+)/g, (_m, name: string) => (names.push(name), '([^/]+)'))}$`);
+    const { pattern, names } = templatePattern(path);
     const match = pattern.exec(pathname);
     if (!match) continue;
     try {

@@ -3,6 +3,7 @@ import { EXEC_API_VERSIONS } from '../execCredential.js';
 import { parseDuration } from '../duration.js';
 import { CACHE_KEY_TYPES } from '../registry/credentialProvider.js';
 import { isValidMatcher } from '../registry/imageMatcher.js';
+import { secretStoreRefSchema, tokenOfStoreRef, TOKEN_NAME_PATTERN } from './secretStoreRef.js';
 
 export const profileName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, {
   message:
@@ -27,14 +28,12 @@ const profileBase = {
   approval: approvalPolicy,
 };
 
-const tokenName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, {
+const tokenName = z.string().regex(TOKEN_NAME_PATTERN, {
   message: 'a token name is 1-63 lower-case letters, digits, ".", "_" or "-"',
 });
 
 /** Where a profile's secrets live: the OS keychain, the encrypted file, or a PKCS#11 token. */
-const secretStoreRef = z.string().regex(/^(keychain|encrypted-file|token:[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?)$/, {
-  message: 'a secret store is keychain, encrypted-file or token:<token name>',
-});
+const secretStoreRef = secretStoreRefSchema;
 
 export const tokenSchema = z
   .strictObject({
@@ -210,7 +209,6 @@ const eksProfile = z.strictObject({
     .optional(),
   /** The session's length in seconds (STS allows 900 up to the role's maximum, at most 43200). */
   durationSeconds: z.number().int().min(900).max(43_200).optional(),
-  /** An MFA device: its code is asked once per session (with roleArn: for the role; alone: sts:GetSessionToken). */
   /**
    * An IAM Identity Center (SSO) role, without the aws CLI's files: where to log in and which
    * role to use. (An AWS profile with sso_session works through awsProfile.)
@@ -226,6 +224,7 @@ const eksProfile = z.strictObject({
       scopes: z.array(z.string().min(1)).optional(),
     })
     .optional(),
+  /** An MFA device: its code is asked once per session (with roleArn: for the role; alone: sts:GetSessionToken). */
   mfaSerial: z
     .string()
     .regex(/^(arn:[\w-]+:iam::\d{12}:(mfa|u2f)\/[\w+=,.@/-]+|[A-Z0-9]{9,256})$/, {
@@ -333,8 +332,7 @@ export const configSchema = z
         });
       }
       seen.add(profile.name);
-      const storeRef = 'secretStore' in profile ? profile.secretStore : undefined;
-      const storeToken = storeRef?.startsWith('token:') ? storeRef.slice(6) : undefined;
+      const storeToken = tokenOfStoreRef('secretStore' in profile ? profile.secretStore : undefined);
       if (storeToken && !tokens.has(storeToken))
         ctx.addIssue({
           code: 'custom',

@@ -50,7 +50,8 @@ describe('help for every command', () => {
 
   it('the flags profile add --help lists are the ones profile add takes', async () => {
     const { profileFromFlags } = await import('../../../src/main/cli/profileFlags.js');
-    const { providerFields, PROVIDERS } = await import('../../../src/main/cli/providerFields.js');
+    const { providerFields } = await import('../../../src/main/cli/providerFields.js');
+    const { PROVIDER_KINDS } = await import('../../../src/shared/config/providerFacts.js');
     const { profileSchema } = await import('../../../src/shared/config/schema.js');
     const samples: Record<string, string> = {
       command: '/bin/true',
@@ -70,7 +71,7 @@ describe('help for every command', () => {
       'duration-seconds': '3600',
       'mfa-serial': 'arn:aws:iam::123456789012:mfa/alice',
     };
-    for (const provider of PROVIDERS) {
+    for (const provider of PROVIDER_KINDS) {
       const flags = providerFields(provider)
         .filter((field) => field.kind !== 'file-only')
         .flatMap((field) => [`--${field.flag}`, field.choices?.[0] ?? samples[field.flag] ?? 'x']);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HttpTransport, type SessionStore } from '../../../src/renderer/api/httpTransport.js';
+import { httpTransport, type HttpTransport, type SessionStore } from '../../../src/renderer/api/httpTransport.js';
 import { CHALLENGE_HEADER, newSecret, proofOf, provesKey } from '../../../src/shared/api/sessionProof.js';
 
 const STATE = { profiles: [], registries: [], interactions: [], prompts: [], configError: null, loginErrors: {} };
@@ -55,7 +55,7 @@ describe("the page's check that its event stream comes from its own broker (secu
   });
 
   it("shows the states of a stream whose first event answers the page's challenge", async () => {
-    const transport = new HttpTransport(memoryStore(key), '', async (_url, init) => {
+    const transport = httpTransport(memoryStore(key), '', async (_url, init) => {
       const challenge = (init!.headers as Record<string, string>)[CHALLENGE_HEADER]!;
       return stream(
         `event: proof\ndata: ${await proofOf(key, challenge)}`,
@@ -73,7 +73,7 @@ describe("the page's check that its event stream comes from its own broker (secu
   ] as const) {
     it(`shows nothing of a stream with ${what}, and stops for good saying why`, async () => {
       let opened = 0;
-      const transport = new HttpTransport(memoryStore(key), '', async (_url, init) => {
+      const transport = httpTransport(memoryStore(key), '', async (_url, init) => {
         opened++;
         const challenge = (init!.headers as Record<string, string>)[CHALLENGE_HEADER]!;
         const proof = first.replace('PROOF', await proofOf(newSecret(), challenge));
@@ -89,7 +89,7 @@ describe("the page's check that its event stream comes from its own broker (secu
   it('after a drop, sends its bearer again only once the server proved the key, and nothing typed before', async () => {
     const sent: Array<{ url: string; authorization?: string }> = [];
     let calls = 0;
-    const transport = new HttpTransport(memoryStore(key), '', async (url, init) => {
+    const transport = httpTransport(memoryStore(key), '', async (url, init) => {
       const headers = (init?.headers ?? {}) as Record<string, string>;
       sent.push({ url, authorization: headers.authorization });
       calls++;

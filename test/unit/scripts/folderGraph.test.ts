@@ -34,10 +34,13 @@ afterAll(async () => {
 });
 
 describe('scripts/folder-graph.mjs', () => {
-  it('passes this repository: no two folders of src import each other', async () => {
+  it('passes this repository: every import allowed by scripts/layers.mjs, no two folders importing each other', async () => {
     const result = await graph(path.join(import.meta.dirname, '..', '..', '..'), '--check');
     expect(result.stderr).toBe('');
-    expect(result).toMatchObject({ code: 0, stdout: 'no cycles between folders\n' });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'no cycles between folders\nno cycles between files\nevery import follows scripts/layers.mjs\n',
+    });
   });
 
   it('fails on a cycle through three folders, type-only and dynamic imports included, and names the files', async () => {
@@ -53,7 +56,57 @@ describe('scripts/folder-graph.mjs', () => {
     expect(result.stdout).toContain('main/server -> shared  (1)');
     expect(result.stderr).toContain('cycle: main/broker, main/core, main/server');
     expect(result.stderr).toContain('main/broker -> main/server: src/main/broker/b.ts');
-    expect(result.stderr).not.toContain('shared');
+    expect(result.stderr).not.toContain('main/server -> shared');
+  });
+
+  // The three of the third review (aesthetics-3.md, 7.1) that closed no cycle and so got through.
+  it('fails on an import the layers do not allow, though it closes no cycle, and names it', async () => {
+    const root = await tree({
+      'main/doctor/runChecks.ts': "export const late = () => import('../broker/credentialBroker.js');\n",
+      'main/platform/version.ts': "export const v = 1;\nexport * from './../broker/credentialBroker.js';\n",
+      'main/cli/io.ts':
+        "import type { Transport } from '../../renderer/api/transport.js';\nexport type T = Transport;\n",
+      'main/broker/credentialBroker.ts': 'export const b = 1;\n',
+      'renderer/api/transport.ts': 'export type Transport = number;\n',
+    });
+    const result = await graph(root, '--check');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('no cycles between folders\nno cycles between files\n3 import(s) not allowed\n');
+    expect(result.stderr.split('\n')).toEqual([
+      "not allowed: main/cli -> renderer: src/main/cli/io.ts:1 imports '../../renderer/api/transport.js': src/main never imports src/renderer; share through src/shared",
+      "not allowed: main/doctor -> main/broker: src/main/doctor/runChecks.ts:1 imports '../broker/credentialBroker.js': src/main/doctor may import only src/shared and src/main/core, src/main/platform, src/main/config, src/main/secrets, src/main/providers, src/main/kubeconfig, src/main/client (the layers in scripts/layers.mjs)",
+      "not allowed: main/platform -> main/broker: src/main/platform/version.ts:2 imports './../broker/credentialBroker.js': src/main/platform may import only src/shared and src/main/core (the layers in scripts/layers.mjs)",
+      '',
+    ]);
+  });
+
+  it('reads imports, not text: a comment or a string that looks like one is not an edge', async () => {
+    const root = await tree({
+      'main/core/a.ts': [
+        "// import('../broker/b.js') would be a breach",
+        "/** `import '../broker/b.js'` too. */",
+        'export const text = "import x from \'../broker/b.js\'";',
+        '',
+      ].join('\n'),
+      'main/broker/b.ts': 'export const b = 1;\n',
+    });
+    const result = await graph(root);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).not.toContain('->');
+  });
+
+  it('--files prints the graph between files; --check fails on a cycle inside one folder', async () => {
+    const root = await tree({
+      'main/secrets/login.ts': "import type { Session } from './session.js';\nexport type L = Session;\n",
+      'main/secrets/session.ts': "import { type L } from './login.js';\nexport type Session = L;\n",
+    });
+    const checked = await graph(root, '--check');
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('no cycles between folders\n1 cycle(s) between files');
+    const result = await graph(root, '--files');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('src/main/secrets/login.ts -> src/main/secrets/session.ts  (1)');
+    expect(result.stderr).toContain('cycle: src/main/secrets/login.ts, src/main/secrets/session.ts');
   });
 
   it('counts a subfolder as its top folder and root files as "main"', async () => {

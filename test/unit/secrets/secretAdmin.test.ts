@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CredentialCache } from '../../../src/main/cache/credentialCache.js';
 import { silentLogger } from '../../../src/main/core/logger.js';
 import { SecretAdmin } from '../../../src/main/secrets/secretAdmin.js';
-import type { SecretStores } from '../../../src/main/secrets/secretStores.js';
+import type { EncryptedFileHolder } from '../../../src/main/secrets/encryptedFile/encryptedFileHolder.js';
 import type { TokenServiceHolder } from '../../../src/main/secrets/tokenServiceHolder.js';
 import { configSchema } from '../../../src/shared/config/schema.js';
 
@@ -12,7 +12,7 @@ describe('SecretAdmin.lockAll', () => {
     const memory = (name: string) => ({ forgetAll: () => void emptied.push(name) });
     const admin = new SecretAdmin(
       { current: async () => ({ config: configSchema.parse({}), error: null }) },
-      { lockEncryptedFile: () => void emptied.push('encrypted file') } as unknown as SecretStores,
+      { lock: () => void emptied.push('encrypted file') } as unknown as EncryptedFileHolder,
       {
         peek: () => ({ lockAll: async () => void emptied.push('token PINs'), close: async () => {} }),
       } as unknown as TokenServiceHolder<never>,

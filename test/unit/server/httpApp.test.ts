@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BrokerError } from '../../../src/main/core/brokerError.js';
 import type { Logger } from '../../../src/main/core/logger.js';
-import type { Route } from '../../../src/main/server/brokerRoutes.js';
+import type { Route } from '../../../src/main/server/route.js';
 import { httpApp } from '../../../src/main/server/httpApp.js';
 import { HEADERS } from '../../../src/shared/api/routes.js';
 

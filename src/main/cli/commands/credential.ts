@@ -1,4 +1,4 @@
-import { HEADERS, ROUTES } from '../../../shared/api/routes.js';
+import { HEADERS } from '../../../shared/api/routes.js';
 import type { CredentialRequest } from '../../../shared/api/credentialRequest.js';
 import type { Command } from '../io.js';
 import { secretSourceEnvironment } from '../../../shared/api/secretSourceVariables.js';
@@ -23,9 +23,7 @@ export const credentialCommand: Command = {
     // What the request waits for (a login, an approval) goes to kubectl's stderr as it happens.
     const onNotice = (text: string) => io.stderr.write(`kubecred: ${text}\n`);
     const ask = () =>
-      requestStartingBroker(context, (client) =>
-        client.request('POST', ROUTES.credential, body, 'text/plain', { onNotice }),
-      );
+      requestStartingBroker(context, (client) => client.call('credential', { body, accept: 'text/plain', onNotice }));
     let answer = await ask();
     if (answer.status !== 200) {
       const typed = await answerPromptInTerminal(answer, context);

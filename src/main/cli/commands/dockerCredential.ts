@@ -1,11 +1,10 @@
 import { parseErrorBody, renderErrorLine } from '../../../shared/api/errors.js';
-import { ROUTES } from '../../../shared/api/routes.js';
 import {
   CREDENTIALS_NOT_FOUND,
   DOCKER_HELPER_ACTIONS,
   type DockerGetAnswer,
 } from '../../../shared/registry/dockerCredentialHelper.js';
-import type { BrokerAnswer } from '../../client/brokerClient.js';
+import type { BrokerAnswer, BrokerClient } from '../../client/brokerClient.js';
 import type { CliContext } from '../io.js';
 import { requestStartingBroker } from '../withBroker.js';
 
@@ -32,10 +31,9 @@ export async function runDockerCredentialHelper(args: readonly string[], context
   }
   const input = action === 'list' ? '' : await readStdin(io.stdin);
   const parentPid = process.ppid;
-  const send = (path: string, body?: unknown) =>
-    requestStartingBroker(context, (client) => client.request(body === undefined ? 'GET' : 'POST', path, body));
+  const send = (call: (client: BrokerClient) => Promise<BrokerAnswer>) => requestStartingBroker(context, call);
   if (action === 'get') {
-    const answer = await send(ROUTES.registry.dockerGet, { serverUrl: input.trim(), parentPid });
+    const answer = await send((client) => client.call('dockerGet', { body: { serverUrl: input.trim(), parentPid } }));
     if (answer.status !== 200) return fail(answer, io.stdout);
     const { credentials } = JSON.parse(answer.body) as DockerGetAnswer;
     io.stdout.write(credentials ? `${JSON.stringify(credentials)}\n` : `${CREDENTIALS_NOT_FOUND}\n`);
@@ -43,10 +41,10 @@ export async function runDockerCredentialHelper(args: readonly string[], context
   }
   const answer =
     action === 'store'
-      ? await send(ROUTES.registry.dockerStore, { input })
+      ? await send((client) => client.call('dockerStore', { body: { input } }))
       : action === 'erase'
-        ? await send(ROUTES.registry.dockerErase, { serverUrl: input.trim(), parentPid })
-        : await send(ROUTES.registry.dockerList);
+        ? await send((client) => client.call('dockerErase', { body: { serverUrl: input.trim(), parentPid } }))
+        : await send((client) => client.call('dockerList'));
   if (answer.status !== 200) return fail(answer, io.stdout);
   if (action === 'list') io.stdout.write(answer.body);
   return 0;

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { findOnPath } from '../../platform/findOnPath.js';
 import { parseArgs } from 'node:util';
-import { ROUTES } from '../../../shared/api/routes.js';
 import { configProfilePorts } from '../../kubeconfig/configProfilePorts.js';
 import type { ImportPlan } from '../../kubeconfig/importPlan.js';
 import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
@@ -49,7 +48,7 @@ export const importCommand: Command = {
       return 0;
     }
     // Started before the lock is taken, so kubectl is kept waiting only for the edit itself.
-    await requestStartingBroker(context, (client) => client.request('GET', ROUTES.status));
+    await requestStartingBroker(context, (client) => client.call('status'));
     const { plan, backups } = await runImport({ ...request, backupDir, now: new Date() });
     report(plan, io.stderr, 'moved');
     for (const [file, { backup, plaintextUsers }] of backups) {
@@ -88,9 +87,11 @@ function report(plan: ImportPlan, out: NodeJS.WritableStream, verb: string): voi
 
 /** config.yaml is edited here; secrets go through the broker, which owns the secret stores. */
 function brokerPorts(context: CliContext): ImportPorts {
-  const send = async (method: 'PUT' | 'DELETE', profile: string, field: string, body?: unknown): Promise<void> => {
+  const send = async (profile: string, field: string, body?: { value: string }): Promise<void> => {
     const answer = await requestStartingBroker(context, (client) =>
-      client.request(method, ROUTES.secret(profile, field), body),
+      body
+        ? client.call('storeSecret', { params: { profile, field }, body })
+        : client.call('deleteSecret', { params: { profile, field } }),
     );
     if (answer.status >= 300)
       throw new Error(
@@ -99,16 +100,14 @@ function brokerPorts(context: CliContext): ImportPorts {
   };
   return {
     ...configProfilePorts(context.paths.configFile),
-    storeSecret: (profile, field, value) => send('PUT', profile, field, { value }),
-    deleteSecret: (profile, field) => send('DELETE', profile, field),
+    storeSecret: (profile, field, value) => send(profile, field, { value }),
+    deleteSecret: (profile, field) => send(profile, field),
   };
 }
 
 /** Asks the broker, which holds them, to write the live refresh tokens into the restored users. */
 async function liveRefreshTokens(context: CliContext): Promise<string[]> {
-  const answer = await requestStartingBroker(context, (client) =>
-    client.request('POST', ROUTES.importLiveRefreshTokens),
-  );
+  const answer = await requestStartingBroker(context, (client) => client.call('importLiveRefreshTokens'));
   if (answer.status !== 200) throw new Error(`the broker answered ${answer.status}: ${answer.body.slice(0, 300)}`);
   return (JSON.parse(answer.body) as { users: string[] }).users;
 }

@@ -8,7 +8,6 @@ import { nativeShimPath, nodeCliPath } from '../../platform/shimLocation.js';
 import { profileName } from '../../../shared/config/schema.js';
 import { UsageError, type Command } from '../io.js';
 import { proxyClusterName, type ProxyCluster } from '../../kubeconfig/proxyCluster.js';
-import { ROUTES } from '../../../shared/api/routes.js';
 import { printBrokerError } from '../printError.js';
 import { requestStartingBroker } from '../withBroker.js';
 
@@ -76,7 +75,7 @@ async function localProxyCluster(
   context: Parameters<Command['run']>[1],
   port: number,
 ): Promise<ProxyCluster | { failed: number }> {
-  const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.proxyCa));
+  const answer = await requestStartingBroker(context, (client) => client.call('proxyCa'));
   if (answer.status !== 200) return { failed: printBrokerError(answer, context.io.stderr) };
   return {
     server: `https://127.0.0.1:${port}`,

@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import { readSecretInput } from '../readSecretInput.js';
 import { printBrokerError } from '../printError.js';
 import { UsageError, type Command } from '../io.js';
@@ -15,9 +14,7 @@ export const unlockCommand: Command = {
       context.io.stderr.write('kubecred: no passphrase given\n');
       return 1;
     }
-    const answer = await requestStartingBroker(context, (client) =>
-      client.request('POST', ROUTES.unlock, { passphrase }),
-    );
+    const answer = await requestStartingBroker(context, (client) => client.call('unlock', { body: { passphrase } }));
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     const { created } = JSON.parse(answer.body) as { created: boolean };
     context.io.stderr.write(
@@ -34,7 +31,7 @@ export const lockCommand: Command = {
   usage: 'kubecred lock   (forget cached credentials, PINs and the file key now)',
   async run(args, context) {
     if (args.length > 0) throw new UsageError('lock takes no arguments');
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.lock));
+    const answer = await requestStartingBroker(context, (client) => client.call('lock'));
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     context.io.stderr.write('kubecred: locked: cached credentials, PINs and the file key are forgotten\n');
     return 0;

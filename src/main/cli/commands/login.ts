@@ -1,5 +1,4 @@
 import { printable } from '../../../shared/printable.js';
-import { ROUTES } from '../../../shared/api/routes.js';
 import { statusSchema, type Interaction } from '../../../shared/api/status.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { UsageError, type Command, type CliContext } from '../io.js';
@@ -13,9 +12,7 @@ const POLL_MS = 500;
 async function watchInteractions(context: CliContext, profile: string, done: () => boolean): Promise<void> {
   const shown = new Set<string>();
   while (!done()) {
-    const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.status)).catch(
-      () => undefined,
-    );
+    const answer = await requestStartingBroker(context, (client) => client.call('status')).catch(() => undefined);
     const status = answer?.status === 200 ? statusSchema.safeParse(JSON.parse(answer.body)) : undefined;
     for (const interaction of status?.success ? status.data.interactions : []) {
       const key = JSON.stringify(interaction);
@@ -48,7 +45,7 @@ export const loginCommand: Command = {
     let finished = false;
     const watcher = watchInteractions(context, profile, () => finished);
     const answer = await requestStartingBroker(context, (client) =>
-      client.request('POST', ROUTES.profileAction(profile, 'login')),
+      client.call('login', { params: { profile } }),
     ).finally(() => (finished = true));
     await watcher;
     // An eks profile's MFA code, asked here when the broker has no window: answering it logs in.
@@ -81,9 +78,7 @@ function profileAction(
     async run(args, context) {
       const [profile, ...rest] = args;
       if (!profile || rest.length > 0) throw new UsageError(`expected: ${name} <profile>`);
-      const answer = await requestStartingBroker(context, (client) =>
-        client.request('POST', ROUTES.profileAction(profile, action)),
-      );
+      const answer = await requestStartingBroker(context, (client) => client.call(action, { params: { profile } }));
       if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
       context.io.stderr.write(
         `kubecred: ${done(printable(profile), JSON.parse(answer.body) as { expiresAt?: string | null; account?: string })}\n`,

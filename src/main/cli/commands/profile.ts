@@ -1,4 +1,4 @@
-import { ROUTES } from '../../../shared/api/routes.js';
+import { PROVIDER_FACTS, PROVIDER_KINDS } from '../../../shared/config/providerFacts.js';
 import { profileName } from '../../../shared/config/schema.js';
 import { addProfile, removeProfile, updateProfile } from '../../config/configEditor.js';
 import { loadConfig } from '../../config/configLoader.js';
@@ -13,8 +13,7 @@ import { gatherStatus, renderProfiles } from './status.js';
 
 export const profileCommand: Command = {
   name: 'profile',
-  usage:
-    'kubecred profile list [-o json]\n       kubecred profile add <name> --provider static|exec|oidc|keystone|eks [--field value ...]\n       kubecred profile add <name>   (asks, in a terminal)\n       kubecred profile set <name> --field value ... [--unset field ...]\n       kubecred profile rm <name>   (and its secrets in the secret store)\n       kubecred profile add --help   (the fields of each provider)',
+  usage: `kubecred profile list [-o json]\n       kubecred profile add <name> --provider ${PROVIDER_KINDS.join('|')} [--field value ...]\n       kubecred profile add <name>   (asks, in a terminal)\n       kubecred profile set <name> --field value ... [--unset field ...]\n       kubecred profile rm <name>   (and its secrets in the secret store)\n       kubecred profile add --help   (the fields of each provider)`,
   async help(args) {
     return args[0] === 'add' || args[0] === 'set' ? profileAddHelp() : undefined;
   },
@@ -29,17 +28,15 @@ export const profileCommand: Command = {
       if (input.provider === undefined) {
         if (!io.stdin.isTTY)
           throw new UsageError(
-            'give --provider (static, exec, oidc, keystone or eks) and its fields, or run in a terminal to be asked',
+            `give --provider (${PROVIDER_KINDS.join(', ')}) and its fields, or run in a terminal to be asked`,
           );
         await refuseBeforeAsking(context.paths.configFile, name);
         input = await askProfileInteractively(io, name);
       }
       const profile = await addProfile(context.paths.configFile, input);
       io.stderr.write(`kubecred: added profile ${profile.name} (${profile.provider}) to ${context.paths.configFile}\n`);
-      if (profile.provider === 'static')
-        io.stderr.write(`  next: kubecred secret set ${profile.name} token < token.txt\n`);
-      if (profile.provider === 'oidc' || profile.provider === 'keystone')
-        io.stderr.write(`  next: kubecred login ${profile.name}\n`);
+      const next = PROVIDER_FACTS[profile.provider].nextStep?.(profile.name);
+      if (next) io.stderr.write(`  next: ${next}\n`);
       return 0;
     }
     if (sub === 'set') {
@@ -60,12 +57,14 @@ export const profileCommand: Command = {
       const [name, ...extra] = rest;
       if (!name || extra.length) throw new UsageError('expected: profile rm <name>');
       // Its secrets first: once config.yaml no longer names it, nothing would point at them.
-      const listed = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.secrets(name)));
+      const listed = await requestStartingBroker(context, (client) =>
+        client.call('listSecrets', { params: { profile: name } }),
+      );
       if (listed.status !== 200) return printBrokerError(listed, io.stderr);
       const { fields } = JSON.parse(listed.body) as { fields: string[] };
       for (const field of fields) {
         const removed = await requestStartingBroker(context, (client) =>
-          client.request('DELETE', ROUTES.secret(name, field)),
+          client.call('deleteSecret', { params: { profile: name, field } }),
         );
         if (removed.status !== 200) return printBrokerError(removed, io.stderr);
       }

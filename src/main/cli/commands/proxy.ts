@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import type { ProxyStatus } from '../../proxy/proxySupervisor.js';
 import { printBrokerError } from '../printError.js';
 import { UsageError, type Command } from '../io.js';
@@ -13,13 +12,13 @@ export const proxyCommand: Command = {
     const [what, ...rest] = args;
     const json = rest.length === 2 && rest[0] === '-o' && rest[1] === 'json';
     if (what === 'ca' && rest.length === 0) {
-      const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.proxyCa));
+      const answer = await requestStartingBroker(context, (client) => client.call('proxyCa'));
       if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
       context.io.stdout.write((JSON.parse(answer.body) as { certificatePem: string }).certificatePem);
       return 0;
     }
     if (what !== 'status' || (rest.length > 0 && !json)) throw new UsageError(USAGE);
-    const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.proxyStatus));
+    const answer = await requestStartingBroker(context, (client) => client.call('proxyStatus'));
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);
     if (json) {
       context.io.stdout.write(`${answer.body.trim()}\n`);

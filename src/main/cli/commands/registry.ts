@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import { printBrokerError } from '../printError.js';
 import { readSecretInput } from '../readSecretInput.js';
 import { UsageError, type CliContext, type Command } from '../io.js';
@@ -35,7 +34,7 @@ async function getCredentials(context: CliContext): Promise<number> {
   const { io } = context;
   const request = await readStdin(io.stdin);
   const answer = await requestStartingBroker(context, (client) =>
-    client.request('POST', ROUTES.registry.credentialProvider, { request, parentPid: process.ppid }),
+    client.call('credentialProvider', { body: { request, parentPid: process.ppid } }),
   );
   if (answer.status !== 200) return printBrokerError(answer, io.stderr);
   io.stdout.write(answer.body);
@@ -53,9 +52,7 @@ async function login(server: string, username: string, context: CliContext): Pro
     return 1;
   }
   const input = JSON.stringify({ ServerURL: server, Username: username, Secret: secret });
-  const answer = await requestStartingBroker(context, (client) =>
-    client.request('POST', ROUTES.registry.dockerStore, { input }),
-  );
+  const answer = await requestStartingBroker(context, (client) => client.call('dockerStore', { body: { input } }));
   if (answer.status !== 200) return printBrokerError(answer, io.stderr);
   const { registry } = JSON.parse(answer.body) as { registry: string };
   io.stderr.write(`kubecred: stored the login for ${server} under registry "${registry}"\n`);

@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import { readSecretInput } from '../readSecretInput.js';
 import { printBrokerError } from '../printError.js';
 import { UsageError, type Command } from '../io.js';
@@ -13,7 +12,9 @@ export const secretCommand: Command = {
     const [sub, profile, field, ...rest] = args;
     const { io } = context;
     if (sub === 'list' && profile && field === undefined) {
-      const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.secrets(profile)));
+      const answer = await requestStartingBroker(context, (client) =>
+        client.call('listSecrets', { params: { profile } }),
+      );
       if (answer.status !== 200) return printBrokerError(answer, io.stderr);
       const { store, fields } = JSON.parse(answer.body) as { store: string; fields: string[] };
       io.stdout.write(fields.length ? `${fields.join('\n')}\n` : '');
@@ -34,14 +35,14 @@ export const secretCommand: Command = {
         return 1;
       }
       const answer = await requestStartingBroker(context, (client) =>
-        client.request('PUT', ROUTES.secret(profile, field), { value }),
+        client.call('storeSecret', { params: { profile, field }, body: { value } }),
       );
       if (answer.status !== 204) return printBrokerError(answer, io.stderr);
       io.stderr.write(`kubecred: stored ${profile}/${field}\n`);
       return 0;
     }
     const answer = await requestStartingBroker(context, (client) =>
-      client.request('DELETE', ROUTES.secret(profile, field)),
+      client.call('deleteSecret', { params: { profile, field } }),
     );
     if (answer.status !== 200) return printBrokerError(answer, io.stderr);
     const { deleted } = JSON.parse(answer.body) as { deleted: boolean };

@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import { statusSchema, type ProfileSummary, type RegistrySummary } from '../../../shared/api/status.js';
 import {
   RESTART_FROM_THIS_SHELL,
@@ -6,6 +5,7 @@ import {
   differingVariables,
   secretSourceEnvironment,
 } from '../../../shared/api/secretSourceVariables.js';
+import { PROVIDER_FACTS } from '../../../shared/config/providerFacts.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { summarizeRegistry } from '../../../shared/registry/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
@@ -50,7 +50,7 @@ export const statusCommand: Command = {
 
 export async function gatherStatus({ paths }: CliContext) {
   try {
-    const answer = await new BrokerClient(paths).request('GET', ROUTES.status);
+    const answer = await new BrokerClient(paths).call('status');
     if (answer.status !== 200) throw new Error(`the broker answered ${answer.status}: ${answer.body.trim()}`);
     return { running: true as const, ...statusSchema.parse(JSON.parse(answer.body)) };
   } catch (error) {
@@ -64,7 +64,7 @@ export async function gatherStatus({ paths }: CliContext) {
         state: 'idle',
         expiresAt: null,
         lastError: null,
-        silentRefresh: p.provider !== 'oidc',
+        silentRefresh: PROVIDER_FACTS[p.provider].renewsSilently,
       }))
     : [];
   const registries: RegistrySummary[] = loaded.ok ? (loaded.config.registries ?? []).map(summarizeRegistry) : [];

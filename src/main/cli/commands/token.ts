@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import { readSecretInput } from '../readSecretInput.js';
 import { printBrokerError } from '../printError.js';
 import { UsageError, type Command } from '../io.js';
@@ -28,7 +27,7 @@ export const tokenCommand: Command = {
     const { io } = context;
     if (sub === 'list') {
       const output = parseOutputFlag(name === undefined ? [] : [name, ...rest]);
-      const answer = await requestStartingBroker(context, (client) => client.request('GET', ROUTES.tokens));
+      const answer = await requestStartingBroker(context, (client) => client.call('tokens'));
       if (answer.status !== 200) return printBrokerError(answer, io.stderr);
       const { tokens } = JSON.parse(answer.body) as { tokens: TokenRow[] };
       io.stdout.write(output === 'json' ? `${JSON.stringify(tokens, null, 2)}\n` : renderTokens(tokens));
@@ -37,13 +36,16 @@ export const tokenCommand: Command = {
     }
     if ((sub !== 'login' && sub !== 'logout') || !name || rest.length > 0)
       throw new UsageError('expected: token list, token login <token> or token logout <token>');
-    const path = ROUTES.tokenAction(name, sub);
     const body = sub === 'login' ? { pin: await readSecretInput(io, `PIN for token ${name}`) } : undefined;
     if (body && !body.pin) {
       io.stderr.write('kubecred: no PIN given. Type it at the prompt, or pipe it on stdin\n');
       return 1;
     }
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', path, body));
+    const answer = await requestStartingBroker(context, (client) =>
+      body
+        ? client.call('tokenLogin', { params: { token: name }, body })
+        : client.call('tokenLogout', { params: { token: name } }),
+    );
     if (answer.status !== 200) {
       const code = printBrokerError(answer, io.stderr);
       // "not present" from a broker that looks in another SoftHSM or OpenSC configuration.

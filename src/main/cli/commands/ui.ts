@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import { privateBrowserOpener } from '../../platform/privateLinkOpener.js';
 import { UsageError, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
@@ -15,7 +14,7 @@ export const uiCommand: Command = {
     const { paths, io } = context;
     const print = args.includes('--print');
     if (args.some((a) => a !== '--print')) throw new UsageError('ui takes only --print');
-    const answer = await requestStartingBroker(context, (client) => client.request('POST', ROUTES.webUiLink));
+    const answer = await requestStartingBroker(context, (client) => client.call('webUiLink'));
     if (answer.status !== 200) return printBrokerError(answer, io.stderr);
     const { url } = JSON.parse(answer.body) as { url: string };
     if (!print && (await privateBrowserOpener(paths, io.env).open(url))) {

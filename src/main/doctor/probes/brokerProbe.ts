@@ -1,4 +1,4 @@
-import { ROUTES } from '../../../shared/api/routes.js';
+import { BROKER_OPERATIONS } from '../../../shared/api/routes.js';
 import { statusSchema } from '../../../shared/api/status.js';
 import { differingVariables, secretSourceEnvironment } from '../../../shared/api/secretSourceVariables.js';
 import { BrokerClient, BrokerUnreachableError } from '../../client/brokerClient.js';
@@ -11,8 +11,8 @@ export async function probeBroker(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<BrokerProbe> {
   try {
-    const answer = await new BrokerClient(paths).request('GET', ROUTES.status);
-    if (answer.status !== 200) throw new Error(`GET ${ROUTES.status} answered ${answer.status}`);
+    const answer = await new BrokerClient(paths).call('status');
+    if (answer.status !== 200) throw new Error(`GET ${BROKER_OPERATIONS.status.path} answered ${answer.status}`);
     const status = statusSchema.parse(JSON.parse(answer.body));
     return {
       running: true,

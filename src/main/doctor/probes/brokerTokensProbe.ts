@@ -1,4 +1,3 @@
-import { ROUTES } from '../../../shared/api/routes.js';
 import { BrokerClient } from '../../client/brokerClient.js';
 import type { KubecredPaths } from '../../platform/paths.js';
 
@@ -8,7 +7,7 @@ import type { KubecredPaths } from '../../platform/paths.js';
  */
 export async function probeBrokerTokens(paths: KubecredPaths): Promise<ReadonlyMap<string, boolean> | undefined> {
   try {
-    const answer = await new BrokerClient(paths).request('GET', ROUTES.tokens);
+    const answer = await new BrokerClient(paths).call('tokens');
     if (answer.status !== 200) return undefined;
     const { tokens } = JSON.parse(answer.body) as { tokens?: Array<{ name?: unknown; present?: unknown }> };
     return new Map(

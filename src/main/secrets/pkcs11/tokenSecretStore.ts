@@ -1,3 +1,4 @@
+import { formatSecretStoreRef } from '../../../shared/config/secretStoreRef.js';
 import type * as Pkcs11Js from 'pkcs11js';
 import type { SecretRef, SecretStore } from '../../core/secretStore.js';
 import { CKA_APPLICATION, CKA_CLASS, CKA_LABEL, CKA_PRIVATE, CKA_TOKEN, CKA_VALUE, CKO_DATA } from './constants.js';
@@ -33,7 +34,7 @@ export class TokenSecretStore implements SecretStore {
     tokenName: string,
     private readonly token: () => TokenSession,
   ) {
-    this.name = `token:${tokenName}`;
+    this.name = formatSecretStoreRef({ kind: 'token', token: tokenName });
   }
 
   get(ref: SecretRef): Promise<string | undefined> {

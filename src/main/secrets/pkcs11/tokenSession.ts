@@ -127,7 +127,7 @@ export class TokenSession {
     return this.pins.valid() && this.loggedIn(token);
   }
 
-  loggedIn(token: Attached): boolean {
+  loggedIn(token: Pick<Attached, 'p11' | 'session'>): boolean {
     try {
       const { state } = token.p11.C_GetSessionInfo(token.session);
       return state === CKS_RO_USER_FUNCTIONS || state === CKS_RW_USER_FUNCTIONS;

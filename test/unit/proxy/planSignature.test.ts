@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { planSignature } from '../../../src/main/secrets/pkcs11/signaturePlan.js';
+import { planSignature } from '../../../src/main/proxy/planSignature.js';
 
 const clientVerify = (transcriptBytes = 32, context = 'TLS 1.3, client CertificateVerify') =>
   Buffer.concat([Buffer.alloc(64, 0x20), Buffer.from(`${context}\0`, 'latin1'), Buffer.alloc(transcriptBytes, 7)]);

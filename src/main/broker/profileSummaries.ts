@@ -1,0 +1,54 @@
+import type { ProfileSummary } from '../../shared/api/status.js';
+import { PROVIDER_FACTS } from '../../shared/config/providerFacts.js';
+import type { ProfileConfig } from '../../shared/config/schema.js';
+import type { CredentialCache } from '../cache/credentialCache.js';
+import type { ConfigPort } from '../core/ports.js';
+import type { Provider } from '../providers/provider.js';
+import type { ProviderRegistry } from './providerRegistry.js';
+
+export interface SummaryPorts {
+  readonly config: ConfigPort;
+  readonly cache: CredentialCache;
+  readonly providers: ProviderRegistry;
+  /** Whether Log in means something for a profile whose provider alone does not say (eks: MFA or SSO); undefined: the provider says. */
+  readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
+  /** The token whose PIN the profile's next credential waits for (the broker holds none); undefined: none. */
+  readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
+}
+
+/** Every profile of config.yaml as status and the UIs show it: its state now, its expiry, whether it renews by itself. */
+export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSummary[]> {
+  const { config } = await ports.config.current();
+  const signsIn = await Promise.all(config.profiles.map((profile) => ports.signsIn?.(profile)));
+  return config.profiles.map((profile, index) => {
+    const cached = ports.cache.describe(profile.name);
+    const token = cached.cached ? undefined : ports.waitsOnToken?.(profile);
+    return {
+      name: profile.name,
+      provider: profile.provider,
+      ...(signsIn[index] !== undefined ? { login: signsIn[index] } : {}),
+      state: cached.cached ? 'ready' : token !== undefined ? 'locked' : cached.lastError ? 'error' : 'idle',
+      ...(token !== undefined ? { waitsOn: `token ${token} needs its PIN (run: kubecred token login ${token})` } : {}),
+      expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
+      lastError: cached.lastError,
+      silentRefresh: silentRefresh(profile, signsIn[index], ports.providers.peek(profile)),
+      ...(cached.account ? { account: cached.account } : {}),
+      ...(profile.description ? { description: profile.description } : {}),
+      // Where its secrets live once config.yaml's default is applied (an exec plugin keeps its own).
+      ...(profile.provider !== 'exec'
+        ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore }
+        : {}),
+    };
+  });
+}
+
+/**
+ * Whether the profile gets a new credential without anyone: a profile that signs in (eks with
+ * MFA or SSO) only while its provider still holds what renews it; else what the provider says,
+ * else the default of its kind (PROVIDER_FACTS: oidc's refresh token may be missing).
+ */
+function silentRefresh(profile: ProfileConfig, signsIn: boolean | undefined, provider: Provider | undefined): boolean {
+  if (signsIn === true) return provider?.canRefreshSilently?.() === true;
+  if (signsIn === false) return true;
+  return provider?.canRefreshSilently?.() ?? PROVIDER_FACTS[profile.provider].renewsSilently;
+}
