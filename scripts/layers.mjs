@@ -12,31 +12,84 @@ import { fileURLToPath } from 'node:url';
 const ts = createRequire(import.meta.url)('typescript');
 
 // Each folder of src/main may import src/shared and the folders listed for it, nothing else.
-// Listed from the inside out: a folder only names folders above it in this table.
+// Listed from the inside out: a folder only names folders above it in this table. `holds` is
+// what a contributor reads in docs/contributing.md and the README (both generated from here).
 export const MAIN_LAYERS = {
-  core: [], // errors, clock, logger, the ports and the UI ports: the words every layer shares
-  platform: ['core'], // the OS: processes, files, paths, sockets, the browser
-  cache: ['core'], // the credential cache and its keys
-  config: ['core', 'platform'],
-  state: ['core', 'platform'], // the audit log on disk
-  secrets: ['core', 'platform', 'cache'], // keychain, encrypted file, PKCS#11 tokens
-  providers: ['core', 'platform'], // how each kind of profile gets a credential
-  registry: ['core', 'platform', 'cache'], // image registry logins
-  proxy: ['core', 'platform', 'providers', 'secrets'], // kubecred-proxy's supervisor
-  ui: ['core'], // where questions go without a window: the interaction board, the browser, the web UI's queue
-  broker: ['core', 'platform', 'cache', 'config', 'state', 'secrets', 'providers', 'registry', 'proxy', 'ui'], // the use cases
-  client: ['core', 'platform'], // the broker API's client (CLI, doctor, demo)
-  http: ['core'], // what both HTTP servers share: the bounded JSON body
-  kubeconfig: ['core', 'platform', 'config', 'broker'],
-  server: ['core', 'platform', 'http', 'broker'], // the broker API on the socket
-  webui: ['core', 'platform', 'http', 'ui', 'broker', 'kubeconfig'],
-  doctor: ['core', 'platform', 'config', 'secrets', 'providers', 'kubeconfig', 'client'],
+  core: { imports: [], holds: 'errors, clock, logger, SecretStore and the ports the use cases name' },
+  platform: { imports: ['core'], holds: 'the OS: processes, atomic writes, paths, the run dir, sockets, the browser' },
+  cache: { imports: ['core'], holds: 'the credential cache and its keys' },
+  config: { imports: ['core', 'platform'], holds: 'config.yaml: read, last good, edited in place' },
+  state: { imports: ['core', 'platform'], holds: 'the audit log on disk' },
+  secrets: {
+    imports: ['core', 'platform', 'cache'],
+    holds: 'the secret stores: the OS keychain (chunked), the encrypted file, PKCS#11 tokens (lazy)',
+  },
+  providers: {
+    imports: ['core', 'platform'],
+    holds: 'how each kind of profile gets a credential: a folder and a descriptor per provider',
+  },
+  registry: {
+    imports: ['core', 'platform', 'cache'],
+    holds: 'image registry logins: the kubelet credential provider and the docker helper',
+  },
+  proxy: {
+    imports: ['core', 'platform', 'providers', 'secrets'],
+    holds: "kubecred-proxy's supervisor (the exec proxy) and what its token may sign",
+  },
+  ui: {
+    imports: ['core'],
+    holds: "where questions go without a window: the interaction board, the browser, the web UI's queue",
+  },
+  broker: {
+    imports: ['core', 'platform', 'cache', 'config', 'state', 'secrets', 'providers', 'registry', 'proxy', 'ui'],
+    holds: 'the use cases: credentials, logins, approvals, secrets, registries',
+  },
+  client: { imports: ['core', 'platform'], holds: "the broker API's client (the CLI, doctor and the demo use it)" },
+  http: { imports: ['core'], holds: 'what both HTTP servers share (the bounded JSON body reader)' },
+  kubeconfig: {
+    imports: ['core', 'platform', 'config'],
+    holds: 'kubeconfig files: install, import (comments kept, atomic, locked)',
+  },
+  server: {
+    imports: ['core', 'platform', 'http', 'broker'],
+    holds: 'the HTTP API on the socket: the operation handlers, limits, who calls, single instance',
+  },
+  webui: {
+    imports: ['core', 'platform', 'http', 'ui', 'broker', 'kubeconfig'],
+    holds: 'the web UI server (loopback, one-time link, live status) for tabs and tray windows',
+  },
+  doctor: {
+    imports: ['core', 'platform', 'config', 'secrets', 'providers', 'kubeconfig', 'client'],
+    holds: 'kubecred doctor: independent checks with deadlines',
+  },
 };
 
 // The hosts wire the layers into programs and sit on top: they may import every layer and each
-// other, and no layer imports them. Every file directly in src/main (composition.ts,
-// startBroker.ts, ...) is a host too; when they move into a folder, its name here is the change.
-export const HOSTS = ['cli', 'electron', 'demo'];
+// other, and no layer imports them. No file stands directly in src/main: each has a room.
+export const HOSTS = {
+  hosts: {
+    holds: 'the wiring: composeBroker, startBroker (daemon and tray), the web UI host, the services the window calls',
+  },
+  cli: { holds: 'the kubecred command (also the Node shim)' },
+  demo: { holds: 'the demo and its Kubernetes API stand-in (also used by the tests)' },
+  electron: { holds: 'the tray app (thin): tray, notifications, windows on the web UI' },
+};
+
+// src/shared in layers of its own, from the inside out: its root files (durations, printable
+// text, the ExecCredential shape) under the registry's words, config.yaml's schema, and the
+// APIs between the runtimes. A subfolder of shared not named here is an error.
+export const SHARED_LAYERS = {
+  shared: { imports: [], holds: 'what every runtime reads: durations, printable text, the ExecCredential shape' },
+  'shared/registry': { imports: ['shared'], holds: 'image registry words: matchers, the kubelet and docker requests' },
+  'shared/config': {
+    imports: ['shared', 'shared/registry'],
+    holds: "config.yaml's schema, the provider facts, secret store references",
+  },
+  'shared/api': {
+    imports: ['shared', 'shared/registry', 'shared/config'],
+    holds: 'the APIs between runtimes: the socket operations, the UI contract, errors, the words for states',
+  },
+};
 
 // The wholes under src: what each may import besides itself. src/main's folders are further
 // layered by the tables above; the other two run in the browser too.
@@ -52,20 +105,22 @@ const TABLE = '(the layers in scripts/layers.mjs)';
 
 /**
  * The unit a file belongs to, from its path relative to the repository ('/' between parts):
- * a folder of src/main ("main/cache"), "main" for the files directly in src/main, "shared" or
- * "renderer" for those wholes; null outside src.
+ * a folder of src/main ("main/cache") or src/shared ("shared/api"), "main" or "shared" for the
+ * files directly in them, "renderer" for that whole; null outside src.
  */
 export function unitOf(path) {
   const [top, whole, folder, ...below] = path.split('/');
   if (top !== 'src') return null;
-  if (whole !== 'main') return whole;
-  return below.length > 0 ? `main/${folder}` : 'main';
+  if (whole === 'renderer') return whole;
+  return below.length > 0 ? `${whole}/${folder}` : whole;
 }
 
-const isHost = (unit) => unit === 'main' || HOSTS.some((host) => unit === `main/${host}`);
 const mainFolderOf = (unit) => unit.slice('main/'.length);
+const isHost = (unit) => unit.startsWith('main/') && Object.hasOwn(HOSTS, mainFolderOf(unit));
+// "main" is the unit of a file directly in src/main, which no layer holds.
 const isListed = (unit) =>
-  Object.hasOwn(SRC_ROOTS, unit) ||
+  unit === 'renderer' ||
+  Object.hasOwn(SHARED_LAYERS, unit) ||
   isHost(unit) ||
   (unit.startsWith('main/') && Object.hasOwn(MAIN_LAYERS, mainFolderOf(unit)));
 
@@ -80,13 +135,20 @@ export function layerVerdict(fromFile, targetFile) {
   if (to === null) return `src imports nothing outside src (${targetFile})`;
   if (from === to) return null;
   const unlisted = [from, to].find((unit) => !isListed(unit));
-  if (unlisted) return `src/${unlisted} is in no layer: name it in MAIN_LAYERS or HOSTS of scripts/layers.mjs`;
+  if (unlisted === 'main')
+    return 'a file directly in src/main is in no layer: put it in a folder (wiring goes in src/main/hosts)';
+  if (unlisted) return `src/${unlisted} is in no layer: name it in a table of scripts/layers.mjs`;
   const [fromRoot] = from.split('/');
   const [toRoot] = to.split('/');
   if (fromRoot !== toRoot) return SRC_ROOTS[fromRoot].imports.includes(toRoot) ? null : SRC_ROOTS[fromRoot].rule;
+  if (fromRoot === 'shared') {
+    const allowed = SHARED_LAYERS[from].imports;
+    if (allowed.includes(to)) return null;
+    return `src/${from} may import only ${allowed.map((unit) => `src/${unit}`).join(', ') || 'its own files'} ${TABLE}`;
+  }
   if (isHost(from)) return null;
   if (isHost(to)) return `the hosts wire the layers; no layer imports a host (${targetFile})`;
-  const allowed = MAIN_LAYERS[mainFolderOf(from)];
+  const allowed = MAIN_LAYERS[mainFolderOf(from)].imports;
   if (allowed.includes(mainFolderOf(to))) return null;
   const names = allowed.map((name) => `src/main/${name}`);
   return `src/${from} may import only src/shared and ${names.join(', ') || 'nothing else'} ${TABLE}`;
@@ -98,7 +160,7 @@ export function packageVerdict(fromFile, name) {
   if (from === null) return null;
   if ((name === 'electron' || name.startsWith('electron/')) && from !== ELECTRON_HOME)
     return 'electron is imported only in src/main/electron';
-  if (OUTSIDE_NODE.includes(from) && isBuiltin(name))
+  if (OUTSIDE_NODE.includes(from.split('/')[0]) && isBuiltin(name))
     return 'src/shared and src/renderer run outside Node: no node: built-ins';
   return null;
 }

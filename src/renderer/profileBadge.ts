@@ -1,7 +1,7 @@
 import type { TokenView } from '../shared/api/webUiApi.js';
 import type { ProfileSummary } from '../shared/api/status.js';
 import { tokenOfStoreRef } from '../shared/config/secretStoreRef.js';
-import { profileStatus, type ProfileStateKind } from '../shared/profileWords.js';
+import { profileStatus, type ProfileStateKind } from '../shared/api/profileWords.js';
 
 /** The badge's shape: each has its own icon, so the state never rests on colour alone. */
 export type BadgeKind = 'ready' | 'signed-in' | 'expiring' | 'needs-login' | 'token-locked' | 'token-missing' | 'error';

@@ -1,7 +1,7 @@
 import type { ProfileSummary } from '../shared/api/status.js';
-import { hasLogin } from '../shared/profileWords.js';
+import { hasLogin } from '../shared/api/profileWords.js';
 
-// The state words and time-left text are src/shared/profileWords.ts's, which the tray menu
+// The state words and time-left text are src/shared/api/profileWords.ts's, which the tray menu
 // uses too: the window and the tray say the same thing about a profile. Here only what the
 // window adds: the tone of the state line and which login action it offers.
 

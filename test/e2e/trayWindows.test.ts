@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLinesLogger } from '../../src/main/core/logger.js';
 import { mirrorPromptWindows } from '../../src/main/electron/promptWindows.js';
 import { kubecredPaths } from '../../src/main/platform/paths.js';
-import { startTrayBroker, type TrayBroker } from '../../src/main/trayBroker.js';
+import { startTrayBroker, type TrayBroker } from '../../src/main/hosts/trayBroker.js';
 import { MAIN_PAGE_ROUTE, promptPageRoute } from '../../src/shared/api/pageRoutes.js';
 import { startApiStandIn, type ApiStandIn } from '../support/apiServer.js';
 import { writeConfig } from '../support/broker.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerServices } from '../../src/main/broker/brokerServices.js';
-import { composeBroker } from '../../src/main/composition.js';
+import { composeBroker } from '../../src/main/hosts/composition.js';
 import { InteractionBoard } from '../../src/main/ui/interactionBoard.js';
 import type { AuditRecord } from '../../src/main/core/auditLog.js';
 import { BrokerError } from '../../src/main/core/brokerError.js';

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLinesLogger } from '../../src/main/core/logger.js';
 import { kubecredPaths } from '../../src/main/platform/paths.js';
-import { startTrayBroker, type TrayBroker } from '../../src/main/trayBroker.js';
+import { startTrayBroker, type TrayBroker } from '../../src/main/hosts/trayBroker.js';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { assertBuilt } from '../support/repo.js';

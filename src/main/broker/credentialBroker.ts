@@ -23,7 +23,7 @@ export interface BrokerPorts extends AfterServePorts, SummaryPorts {
   readonly audit: AuditLog;
   readonly callers: CallerPort;
   readonly approvals: Approvals;
-  /** The secret fields the profile's provider reads (secretFields.ts). */
+  /** The secret fields the profile's provider reads (the provider's descriptor). */
   readonly secretFields: (profile: ProfileConfig) => readonly string[];
   /** Lets a question asked while serving (a token PIN) name the profile and the program. */
   readonly asking?: AskingContext;

@@ -9,7 +9,7 @@ import {
 } from '../../shared/registry/credentialProvider.js';
 import { dockerCredentialsSchema, type DockerCredentials } from '../../shared/registry/dockerCredentialHelper.js';
 import { matchesImage, matchesRegistryServer } from '../../shared/registry/imageMatcher.js';
-import { summarizeRegistry } from '../../shared/registry/registrySummary.js';
+import { summarizeRegistry } from '../../shared/api/registrySummary.js';
 import { parseProviderRequest } from '../registry/providerRequest.js';
 import type { RegistryLogins } from '../registry/registryLogins.js';
 import { registrySecretOwner } from '../registry/registrySecrets.js';

@@ -70,6 +70,18 @@ export function assertKubeApiServer(): string {
 }
 
 export async function startKubeApiServer(options: ApiServerOptions): Promise<KubeApiServer> {
+  // A free port is free when asked, not when etcd binds it: another test or program on the
+  // machine may take it in between. That race is the only failure worth a second try.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !/address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startOnce(options: ApiServerOptions): Promise<KubeApiServer> {
   const binary = assertKubeApiServer();
   const { dir, pki } = options;
   await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -7,7 +7,7 @@ import type { UrlOpener } from '../core/ports.js';
 import { InteractionBoard } from '../ui/interactionBoard.js';
 import { jsonLinesLogger } from '../core/logger.js';
 import { BrokerClient } from '../client/brokerClient.js';
-import { startBroker } from '../startBroker.js';
+import { startBroker } from '../hosts/startBroker.js';
 import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';

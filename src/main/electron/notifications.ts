@@ -1,6 +1,6 @@
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { formatRemaining } from '../../shared/duration.js';
-import { EXPIRING_SOON_MS } from '../../shared/profileWords.js';
+import { EXPIRING_SOON_MS } from '../../shared/api/profileWords.js';
 
 /** What the notifier compares: the profiles, and the requests the broker denied so far. */
 export interface BrokerSnapshot {

@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { describeProfile, hasLogin } from '../../shared/profileWords.js';
+import { describeProfile, hasLogin } from '../../shared/api/profileWords.js';
 
 export type TrayAction =
   | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
@@ -45,7 +45,7 @@ export function trayTooltip(profiles: readonly ProfileSummary[], now: number): s
   return trayIconState(profiles, now) === 'locked' ? 'Kubecred: locked' : `Kubecred: ${signedIn} signed in`;
 }
 
-/** "prod: signed in as ada, 42 min": the same words and time left as the window (src/shared/profileWords.ts). */
+/** "prod: signed in as ada, 42 min": the same words and time left as the window (src/shared/api/profileWords.ts). */
 export function profileLabel(profile: ProfileSummary, now: number): string {
   return `${profile.name}: ${describeProfile(profile, now)}`;
 }

@@ -10,7 +10,7 @@ import { ProxyOffer } from './ProxyOffer.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge, secretHome } from '../profileBadge.js';
 import { routeHref } from '../route.js';
-import { formatTimeLeft, hasLogin } from '../../shared/profileWords.js';
+import { formatTimeLeft, hasLogin } from '../../shared/api/profileWords.js';
 import { loginOffer } from '../profileTone.js';
 import { AuditTable, auditTime, callerText } from './AuditLogView.js';
 import { ProfileEditForm } from './ProfileEditForm.js';

@@ -3,7 +3,7 @@ import type { TokenView } from '../../shared/api/webUiApi.js';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge } from '../profileBadge.js';
 import { routeHref } from '../route.js';
-import { hasLogin } from '../../shared/profileWords.js';
+import { hasLogin } from '../../shared/api/profileWords.js';
 import { loginOffer } from '../profileTone.js';
 import { StatusBadge } from './StatusBadge.js';
 

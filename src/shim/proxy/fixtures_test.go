@@ -30,7 +30,7 @@ import (
 )
 
 // fakeBroker drives run() through pipes as the broker does, and signs with an in-memory
-// "token" key, checking what it signs the way the real broker does (signaturePlan.ts).
+// "token" key, checking what it signs the way the real broker does (src/main/proxy/planSignature.ts).
 type fakeBroker struct {
 	t       *testing.T
 	toProxy *io.PipeWriter

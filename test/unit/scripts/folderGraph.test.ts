@@ -109,14 +109,24 @@ describe('scripts/folder-graph.mjs', () => {
     expect(result.stderr).toContain('cycle: src/main/secrets/login.ts, src/main/secrets/session.ts');
   });
 
-  it('counts a subfolder as its top folder and root files as "main"', async () => {
+  it('counts a subfolder as its top folder; a file directly in src/main is in no layer', async () => {
     const root = await tree({
-      'main/host.ts': "import { p } from './providers/oidc/p.js';\nexport const h = p;\n",
+      'main/hosts/host.ts': "import { p } from '../providers/oidc/p.js';\nexport const h = p;\n",
       'main/providers/oidc/p.ts': "import { q } from '../exec/q.js';\nexport const p = q;\n",
       'main/providers/exec/q.ts': 'export const q = 1;\n',
     });
     const result = await graph(root);
     expect(result).toMatchObject({ code: 0 });
-    expect(result.stdout.split('\n').filter((line) => line.includes('->'))).toEqual(['main -> main/providers  (1)']);
+    expect(result.stdout.split('\n').filter((line) => line.includes('->'))).toEqual([
+      'main/hosts -> main/providers  (1)',
+    ]);
+    const stray = await tree({
+      'main/host.ts': "import { q } from './providers/exec/q.js';\nexport const h = q;\n",
+      'main/providers/exec/q.ts': 'export const q = 1;\n',
+    });
+    const refused = await graph(stray, '--check');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('src/main/host.ts:1');
+    expect(refused.stderr).toContain('a file directly in src/main is in no layer');
   });
 });

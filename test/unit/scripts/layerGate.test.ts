@@ -74,7 +74,7 @@ function plants(scratch: string): Plant[] {
       edge: 'main/core -> main/ui',
       rule: ONLY,
     },
-    importOf('src/main/server/listen.ts', '../composition.js', 'main/server -> main', HOST),
+    importOf('src/main/server/listen.ts', '../hosts/composition.js', 'main/server -> main/hosts', HOST),
     importOf('src/main/webui/staticFiles.ts', '../cli/io.js', 'main/webui -> main/cli', HOST),
     {
       file: 'src/main/cli/io.ts',
@@ -83,7 +83,7 @@ function plants(scratch: string): Plant[] {
       edge: 'main/cli -> renderer',
       rule: NO_RENDERER,
     },
-    importOf('src/main/composition.ts', '../renderer/api/transport.js', 'main -> renderer', NO_RENDERER),
+    importOf('src/main/hosts/composition.ts', '../../renderer/api/transport.js', 'main/hosts -> renderer', NO_RENDERER),
     {
       file: 'src/main/doctor/checks/configCheck.ts',
       lines: [`import type { CredentialBroker as Planted9 } from '../../broker/credentialBroker.js';`],
@@ -206,6 +206,20 @@ function plants(scratch: string): Plant[] {
       rule: ONLY,
     },
     importOf('src/main/kubeconfig/plantedHost.ts', '../demo/runDemo.js', 'main/kubeconfig -> main/demo', HOST),
+    // src/shared is layered too: its registry words stand below the APIs that use them.
+    importOf(
+      'src/shared/registry/imageMatcher.ts',
+      '../api/status.js',
+      'shared/registry -> shared/api',
+      'src/shared/registry may import only src/shared',
+    ),
+    // The wiring has its room: a file put back directly in src/main belongs to no layer.
+    importOf(
+      'src/main/plantedRoot.ts',
+      '../shared/duration.js',
+      'main -> shared',
+      'directly in src/main is in no layer',
+    ),
     importOf('src/main/cache/plantedUnlisted.ts', '../nowhere/thing.js', 'main/cache -> main/nowhere', 'in no layer'),
     importOf(
       'src/main/cache/plantedOutside.ts',
@@ -311,7 +325,9 @@ async function folderGraphCheck(): Promise<Outcome> {
 const named = (plants: readonly { file: string; line: number; specifier: string }[]): string[] =>
   plants.map(({ file, line, specifier }) => `${file}:${line} ${specifier}`);
 
-describe('the layer gate', () => {
+// The gate is a developer's tool that CI runs on Linux. Under Wine the scratch copy cannot link
+// node_modules (no junctions), so the Windows run leaves this file to the Linux one.
+describe.skipIf(process.platform === 'win32')('the layer gate', () => {
   it('passes the files as they are', () => {
     expect(cleanLint.length).toBeGreaterThan(0);
     // Other rules may have their say about work in progress; this gate has none.

@@ -4,10 +4,10 @@ import {
   describeProfile as windowText,
   formatTimeLeft as windowTimeLeft,
   profileStatus,
-} from '../../../src/shared/profileWords.js';
+} from '../../../src/shared/api/profileWords.js';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
 import { formatRemaining } from '../../../src/shared/duration.js';
-import { EXPIRING_SOON_MS } from '../../../src/shared/profileWords.js';
+import { EXPIRING_SOON_MS } from '../../../src/shared/api/profileWords.js';
 
 const now = Date.parse('2026-01-01T12:00:00Z');
 const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();

@@ -3,7 +3,7 @@ import { jsonLinesLogger } from '../../core/logger.js';
 import { loadServedConfig } from '../../config/configSource.js';
 import { daemonLogWriter } from '../../state/daemonLogWriter.js';
 import { DEFAULT_LOG_LIMITS } from '../../../shared/config/schema.js';
-import { startBroker } from '../../startBroker.js';
+import { startBroker } from '../../hosts/startBroker.js';
 import { AlreadyRunningError } from '../../server/instanceLock.js';
 import { untilStopSignal } from '../../platform/stopSignals.js';
 import { forbidCoreDumps } from '../../platform/peerCredentials.js';

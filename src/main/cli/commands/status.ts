@@ -7,7 +7,7 @@ import {
 } from '../../../shared/api/secretSourceVariables.js';
 import { PROVIDER_FACTS } from '../../../shared/config/providerFacts.js';
 import { formatRemaining } from '../../../shared/duration.js';
-import { summarizeRegistry } from '../../../shared/registry/registrySummary.js';
+import { summarizeRegistry } from '../../../shared/api/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
 import { BrokerClient, BrokerUnreachableError } from '../../client/brokerClient.js';
 import type { Command, CliContext } from '../io.js';

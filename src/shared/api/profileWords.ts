@@ -1,6 +1,6 @@
-import type { ProfileSummary } from './api/status.js';
-import { providerFactsOf } from './config/providerFacts.js';
-import { formatRemaining } from './duration.js';
+import type { ProfileSummary } from './status.js';
+import { providerFactsOf } from '../config/providerFacts.js';
+import { formatRemaining } from '../duration.js';
 
 // The words for a profile's state and the time left on its credential, for every place that
 // shows them: the tray menu (src/main/electron/trayMenuModel.ts) and the window

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeCaller } from '../../../src/renderer/components/ApprovalPrompt.js';
 import { initialValues } from '../../../src/renderer/components/FormPrompt.js';
 import { pinWarning } from '../../../src/renderer/components/PinPrompt.js';
-import { describeProfile, formatTimeLeft } from '../../../src/shared/profileWords.js';
+import { describeProfile, formatTimeLeft } from '../../../src/shared/api/profileWords.js';
 
 const now = Date.parse('2026-01-01T12:00:00Z');
 const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();

@@ -1,10 +1,10 @@
-import type { Logger } from './core/logger.js';
-import { stopBroker } from './client/stopBroker.js';
-import { AlreadyRunningError } from './server/instanceLock.js';
+import type { Logger } from '../core/logger.js';
+import { stopBroker } from '../client/stopBroker.js';
+import { AlreadyRunningError } from '../server/instanceLock.js';
 import { startBroker, type RunningBroker } from './startBroker.js';
-import type { KubecredPaths } from './platform/paths.js';
-import type { LoginItem } from './webUiHost.js';
-import type { WebUi } from './webui/webUiPorts.js';
+import type { KubecredPaths } from '../platform/paths.js';
+import type { LoginItem } from '../platform/loginItem.js';
+import type { WebUi } from '../webui/webUiPorts.js';
 
 export interface TrayBroker extends RunningBroker {
   /** Where the tray's windows load the page, and the header that admits them. */

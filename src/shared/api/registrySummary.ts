@@ -1,4 +1,4 @@
-import type { RegistrySummary } from '../api/status.js';
+import type { RegistrySummary } from './status.js';
 import type { RegistryConfig } from '../config/schema.js';
 
 /**

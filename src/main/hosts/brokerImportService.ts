@@ -3,10 +3,10 @@ import { findOnPath } from '../platform/findOnPath.js';
 import type { Logger } from '../core/logger.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 import { currentPlatformEnv, type KubecredPaths } from '../platform/paths.js';
-import { configProfilePorts } from './configProfilePorts.js';
-import { importService, type ImportService } from './importService.js';
-import { kubeconfigFiles } from './kubeconfigFiles.js';
-import { workerPreviewer, type PreviewInput } from './workerPreviewer.js';
+import { configProfilePorts } from '../kubeconfig/configProfilePorts.js';
+import { importService, type ImportService } from '../kubeconfig/importService.js';
+import { kubeconfigFiles } from '../kubeconfig/kubeconfigFiles.js';
+import { workerPreviewer, type PreviewInput } from '../kubeconfig/workerPreviewer.js';
 import type { ImportPreview } from '../../shared/api/webUiApi.js';
 
 /**

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { formatRemaining, parseDuration } from '../../../src/shared/duration.js';
+
+describe('durations', () => {
+  it.each([
+    ['30s', 30_000],
+    ['15m', 900_000],
+    ['1h30m', 5_400_000],
+    ['250ms', 250],
+    ['1.5h', 5_400_000],
+  ])('parses %s', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+  it.each(['', 'soon', '15', '5 m', '1h junk'])('rejects %j', (text) => expect(parseDuration(text)).toBeUndefined());
+  it('formats time left the way the tray shows it', () => {
+    expect(formatRemaining(42 * 60_000 + 5_000)).toBe('42 min');
+    expect(formatRemaining(185 * 60_000)).toBe('3 h 5 min');
+    expect(formatRemaining(40_000)).toBe('40 s');
+    expect(formatRemaining(-1)).toBe('expired');
+  });
+});
