@@ -3,6 +3,8 @@
 // the repo: ${KUBECRED_KUBE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/kubecred/kube}/<version>/kube-apiserver.
 // With --kubectl-windows it builds that version's kubectl.exe the same way (GOOS=windows), for
 // the tests that run a Windows kubectl under Wine: <version>/windows-amd64/kubectl.exe.
+// With --controller-manager it builds that version's kube-controller-manager beside the API
+// server (<version>/kube-controller-manager), for the tests that need its CSR signer.
 // k8s.io/kubernetes cannot be `go install`ed (its go.mod points its staging modules at
 // ./staging/...), so a small main module requires it and maps each staging module to its
 // published v0.<minor>.<patch>, read from that version's own go.mod replace block.
@@ -10,6 +12,7 @@
 //   node scripts/build-kube-apiserver.mjs            builds (or finds) the default version
 //   node scripts/build-kube-apiserver.mjs --print    prints the binary's path, builds nothing
 //   node scripts/build-kube-apiserver.mjs --kubectl-windows [--print]
+//   node scripts/build-kube-apiserver.mjs --controller-manager [--print]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,10 +23,25 @@ const cacheRoot =
   process.env.KUBECRED_KUBE_CACHE ||
   path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'kubecred', 'kube');
 const dir = path.join(cacheRoot, KUBE_VERSION);
-const windowsKubectl = process.argv.includes('--kubectl-windows');
-const target = windowsKubectl
-  ? { command: 'kubectl', goos: 'windows', binary: path.join(dir, 'windows-amd64', 'kubectl.exe') }
-  : { command: 'kube-apiserver', goos: undefined, binary: path.join(dir, 'kube-apiserver') };
+// What it builds, by flag; the last, with no flag, is the default. tools.go imports every command,
+// so that `go mod tidy` resolves one module graph whichever is built first and each build after
+// the first finds the packages they share in the Go build cache.
+const targets = [
+  {
+    flag: '--kubectl-windows',
+    command: 'kubectl',
+    goos: 'windows',
+    binary: path.join(dir, 'windows-amd64', 'kubectl.exe'),
+  },
+  {
+    flag: '--controller-manager',
+    command: 'kube-controller-manager',
+    binary: path.join(dir, 'kube-controller-manager'),
+  },
+  { flag: undefined, command: 'kube-apiserver', binary: path.join(dir, 'kube-apiserver') },
+];
+const target = targets.find((t) => !t.flag || process.argv.includes(t.flag));
+const commands = targets.map((t) => t.command);
 const { binary } = target;
 const label = `${path.basename(binary)} ${KUBE_VERSION}`;
 
@@ -59,7 +77,7 @@ writeFileSync(
 );
 writeFileSync(
   path.join(work, 'tools.go'),
-  '//go:build tools\n\npackage tools\n\nimport (\n\t_ "k8s.io/kubernetes/cmd/kube-apiserver"\n\t_ "k8s.io/kubernetes/cmd/kubectl"\n)\n',
+  `//go:build tools\n\npackage tools\n\nimport (\n${commands.map((c) => `\t_ "k8s.io/kubernetes/cmd/${c}"\n`).join('')})\n`,
 );
 say(`${staging.length} staging modules mapped to ${published}; resolving the module graph`);
 goRun(['mod', 'tidy'], work);

@@ -50,6 +50,10 @@ export const MAIN_LAYERS = {
     imports: ['core', 'platform', 'config'],
     holds: 'kubeconfig files: install, import (comments kept, atomic, locked)',
   },
+  enroll: {
+    imports: ['core', 'platform', 'config', 'kubeconfig', 'secrets'],
+    holds: "kubecred enroll: a key on the token, its certificate from the cluster's CSR API",
+  },
   server: {
     imports: ['core', 'platform', 'http', 'broker'],
     holds: 'the HTTP API on the socket: the operation handlers, limits, who calls, single instance',

@@ -60,6 +60,9 @@ go build -C test/kubelet -trimpath -o "$PWD/dist/test/test-kubelet" . 2> >(grep 
 # A real kube-apiserver for the end-to-end tests, built once per version into ~/.cache/kubecred
 # (about 4 minutes and 2 GB of Go build cache the first time on 2 cores; found at once after).
 node scripts/build-kube-apiserver.mjs 2> >(grep -v '^go: downloading' >&2)
+# Its kube-controller-manager beside it, for the CSR signer tests (same module and Go build cache:
+# about 1 minute more on 2 cores once the API server is built).
+node scripts/build-kube-apiserver.mjs --controller-manager 2> >(grep -v '^go: downloading' >&2)
 
 # What npm run test:windows runs on (a Wine prefix, node.exe, the Windows native packages,
 # kubectl.exe), made once into ~/.cache/kubecred/wine (about 2 minutes the first time).

@@ -1,3 +1,4 @@
+import { writeAdminKubeconfig } from '../support/adminKubeconfig.js';
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -124,25 +125,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
     spyLog = path.join(home.dir, 'hsm', 'pkcs11-spy.log');
     port = await freePort();
     // The cluster's admin lets group devs read, watch and create configmaps.
-    const admin = path.join(home.dir, 'admin.kubeconfig');
-    const b64 = (text: string) => Buffer.from(text).toString('base64');
-    await writeFile(
-      admin,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }],
-        users: [
-          {
-            name: 'admin',
-            user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) },
-          },
-        ],
-        contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }],
-        'current-context': 'admin',
-      }),
-      { mode: 0o600 },
-    );
+    const admin = await writeAdminKubeconfig(path.join(home.dir, 'admin.kubeconfig'), { server: api.url, pki });
     for (const args of [
       ['create', 'role', 'configmaps', '--verb=get,list,watch,create', '--resource=configmaps'],
       ['create', 'rolebinding', 'devs-configmaps', '--role=configmaps', '--group=devs'],
@@ -157,7 +140,12 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
       JSON.stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': b64(pki.caPem) } }],
+        clusters: [
+          {
+            name: 'real',
+            cluster: { server: api.url, 'certificate-authority-data': Buffer.from(pki.caPem).toString('base64') },
+          },
+        ],
         users: [{ name: 'prod', user: {} }],
         contexts: [{ name: 'prod', context: { cluster: 'real', user: 'prod' } }],
         'current-context': 'prod',

@@ -1,3 +1,4 @@
+import { writeAdminKubeconfig } from './adminKubeconfig.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../../src/main/platform/freePort.js';
@@ -138,25 +139,10 @@ export async function startProxiedCluster(options: {
       if (installed.code !== 0) throw new Error(`kubecred install --profile ${key.profile}: ${installed.stderr}`);
       installNotes.set(key.profile, installed.stderr);
     }
-    const adminKubeconfig = path.join(home.dir, 'admin.kubeconfig');
-    const b64 = (text: string) => Buffer.from(text).toString('base64');
-    await writeFile(
-      adminKubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }],
-        users: [
-          {
-            name: 'admin',
-            user: { 'client-certificate-data': b64(pki.clientCertPem), 'client-key-data': b64(pki.clientKeyPem) },
-          },
-        ],
-        contexts: [{ name: 'admin', context: { cluster: 'real', user: 'admin' } }],
-        'current-context': 'admin',
-      }),
-      { mode: 0o600 },
-    );
+    const adminKubeconfig = await writeAdminKubeconfig(path.join(home.dir, 'admin.kubeconfig'), {
+      server: api.url,
+      pki,
+    });
     const env = { KUBECRED_HOME: home.dir, SOFTHSM2_CONF: hsm.conf };
     return {
       home,

@@ -44,6 +44,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/login.js')).refreshCommand,
   },
   {
+    name: 'enroll',
+    summary: 'a key made on a hardware token, its certificate from the cluster, kubectl through the exec proxy',
+    load: async () => (await import('./commands/enroll.js')).enrollCommand,
+  },
+  {
     name: 'token',
     summary: 'PKCS#11 tokens: list them, log in with the PIN, log out',
     load: async () => (await import('./commands/token.js')).tokenCommand,

@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { profileSchema, tokenSchema, type ProfileConfig, type TokenConfig } from '../../shared/config/schema.js';
+import {
+  profileSchema,
+  tokenSchema,
+  type KubecredConfig,
+  type ProfileConfig,
+  type TokenConfig,
+} from '../../shared/config/schema.js';
 import { BrokerError } from '../core/brokerError.js';
 import { writeFileAtomic } from '../platform/atomicWrite.js';
 import { formatPath } from './configIssues.js';
@@ -28,29 +34,54 @@ export class ProfileInvalidError extends BrokerError {
 export async function addProfile(file: string, input: Record<string, unknown>): Promise<ProfileConfig> {
   const parsed = profileSchema.safeParse(input);
   if (!parsed.success) throw invalidEntry('the new profile', parsed.error.issues, input);
+  await addNamedEntry(file, input, 'profiles', (config) => {
+    if (config.profiles.some((p) => p.name === parsed.data.name))
+      throw new ProfileInvalidError(
+        `a profile named "${parsed.data.name}" already exists in ${file}`,
+        'name',
+        `change it with: kubecred profile set ${parsed.data.name} --field value (or choose another name)`,
+      );
+  });
+  return parsed.data;
+}
+
+/** Adds a token under tokens:, as addProfile adds a profile (`kubecred enroll --module` names a new one). */
+export async function addToken(file: string, input: Record<string, unknown>): Promise<TokenConfig> {
+  const parsed = tokenSchema.safeParse(input);
+  if (!parsed.success) throw invalidEntry('the new token', parsed.error.issues, input);
+  await addNamedEntry(file, input, 'tokens', (config) => {
+    if (config.tokens.some((t) => t.name === parsed.data.name))
+      throw new BrokerError(
+        'bad-request',
+        `a token named "${parsed.data.name}" already exists in ${file}`,
+        'use it, or choose another name',
+      );
+  });
+  return parsed.data;
+}
+
+async function addNamedEntry(
+  file: string,
+  input: Record<string, unknown>,
+  list: 'profiles' | 'tokens',
+  refuse: (config: KubecredConfig) => void,
+): Promise<void> {
   const { current, doc } = await readForEdit(file, '# Kubecred profiles: see README.md\nprofiles: []\n');
-  if (current.config.profiles.some((p) => p.name === parsed.data.name)) {
-    throw new ProfileInvalidError(
-      `a profile named "${parsed.data.name}" already exists in ${file}`,
-      'name',
-      `change it with: kubecred profile set ${parsed.data.name} --field value (or choose another name)`,
-    );
-  }
-  const profiles = doc.get('profiles');
+  refuse(current.config);
+  const entries = doc.get(list);
   // Only the fields the user gave: defaults stay implicit, as a person would write the file.
-  if (isSeq(profiles) && profiles.items.length > 0) profiles.add(doc.createNode(input));
-  else doc.set('profiles', doc.createNode([input]));
+  if (isSeq(entries) && entries.items.length > 0) entries.add(doc.createNode(input));
+  else doc.set(list, doc.createNode([input]));
   const next = doc.toString();
   const check = parseConfig(next, file);
   if (!check.ok)
     throw new BrokerError(
       'config-invalid',
-      `the profile would make config.yaml invalid: ${check.error}`,
+      `the ${list === 'profiles' ? 'profile' : 'token'} would make config.yaml invalid: ${check.error}`,
       'check the values you gave',
     );
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, next, 0o600);
-  return parsed.data;
 }
 
 /**

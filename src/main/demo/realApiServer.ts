@@ -23,6 +23,8 @@ export interface KubeApiServer {
   readonly gitVersion: string;
   /** etcd's and the API server's, for checking that nothing is left running. */
   readonly pids: readonly number[];
+  /** Where both processes' output goes (servers.log in its dir); processes started beside it may add theirs. */
+  readonly logFile: string;
   /** Both processes' output, for a failure's message. */
   log(): Promise<string>;
   stop(): Promise<void>;
@@ -50,13 +52,24 @@ const ETCD = '/usr/bin/etcd';
 /** The checkout (src/main/demo or dist/main/demo, three levels down): where the build script lives. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** The cached kube-apiserver binary, or undefined when setup has not built it. */
-export function kubeApiServerBinary(): string | undefined {
-  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build-kube-apiserver.mjs'), '--print'], {
-    encoding: 'utf8',
-  });
+/**
+ * A binary scripts/build-kube-apiserver.mjs builds into its cache (kube-apiserver, or with `target` the
+ * flag of another of its targets, e.g. --controller-manager), or undefined when setup has not built it.
+ */
+export function cachedKubeBinary(target?: string): string | undefined {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, 'scripts', 'build-kube-apiserver.mjs'), ...(target ? [target] : []), '--print'],
+    { encoding: 'utf8' },
+  );
   const binary = result.stdout.trim();
-  return result.status === 0 && existsSync(binary) && existsSync(ETCD) ? binary : undefined;
+  return result.status === 0 && existsSync(binary) ? binary : undefined;
+}
+
+/** The cached kube-apiserver binary, or undefined when setup has not built it (or etcd is missing). */
+export function kubeApiServerBinary(): string | undefined {
+  const binary = cachedKubeBinary();
+  return binary && existsSync(ETCD) ? binary : undefined;
 }
 
 /** Says what is missing instead of skipping: the real server is part of the test suite. */
@@ -177,6 +190,7 @@ async function startOnce(options: ApiServerOptions): Promise<KubeApiServer> {
       caPem: pki.caPem,
       gitVersion: version.gitVersion,
       pids: children.map((c) => c.pid!),
+      logFile,
       log: () => readFile(logFile, 'utf8'),
       stop,
     };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { tokenViewSchema } from '../../shared/api/webUiApi.js';
 import { certificateFacts } from '../platform/certificateFacts.js';
 import { freePort } from '../platform/freePort.js';
-import { turnOnProxy } from './proxyToggle.js';
+import { turnOnProxy } from '../kubeconfig/proxyToggle.js';
 import type { PromptQueue } from '../ui/promptQueue.js';
 import type { UrlOpener } from '../core/ports.js';
 import type { InteractionBoard } from '../ui/interactionBoard.js';

@@ -93,6 +93,20 @@ func TestAnUnknownTLSVersionIsRefusedWithTheSettingToFix(t *testing.T) {
 	}
 }
 
+func TestAnUntrustedClusterCertificateNamesTheSettingToFix(t *testing.T) {
+	e := newEnv(t, "p256")
+	other := newCluster(t, "p256") // another CA: the profile's caPem does not vouch for e's cluster
+	reply := e.b.mustCall("listen", map[string]any{"profile": "a", "port": 0, "upstream": e.upstream(map[string]any{"caPem": other.caPEM}), "headers": nil})
+	port := int(reply["port"].(float64))
+	cert := e.issue("a")
+	code, body := e.get(e.client(&cert), local(port, "/whoami"), nil)
+	s := decodeStatus(t, body)
+	if code != http.StatusBadGateway || !strings.Contains(s.Message, "does not trust the certificate of") ||
+		!strings.Contains(s.Message, "proxy.caFile") || !strings.Contains(s.Message, "kubecred enroll") {
+		t.Fatalf("%d %s", code, s.Message)
+	}
+}
+
 func TestTLSServerNameIsSentAsSNI(t *testing.T) {
 	e := newEnv(t, "p256")
 	reply := e.b.mustCall("listen", map[string]any{"profile": "a", "port": 0, "upstream": e.upstream(map[string]any{"tlsServerName": "kube.internal"}), "headers": nil})

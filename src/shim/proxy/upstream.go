@@ -264,12 +264,23 @@ func (u *upstream) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeStatus(w, refusal.status, refusal.message)
 	case errors.As(err, &refusal):
 		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy could not reach %s: %s", u.route.server, refusal.message))
+	case untrustedServer(err):
+		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy does not trust the certificate of %s (%v): profile %s needs the cluster's CA as proxy.caFile in config.yaml; kubecred enroll and turning the proxy on in the window take it from the kubeconfig", u.route.server, err, u.profile))
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
 		// kubectl went away (Ctrl-C); nobody reads this answer.
 		writeStatus(w, http.StatusBadGateway, "the request was canceled")
 	default:
 		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy could not reach %s: %v", u.route.server, err))
 	}
+}
+
+// untrustedServer: the cluster's certificate failed verification, which a CA in the profile fixes.
+func untrustedServer(err error) bool {
+	var unknown x509.UnknownAuthorityError
+	var invalid x509.CertificateInvalidError
+	var host x509.HostnameError
+	var verify *tls.CertificateVerificationError
+	return errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &host) || errors.As(err, &verify)
 }
 
 // retire ends the generation: handshakes waiting for a signature give up, idle connections

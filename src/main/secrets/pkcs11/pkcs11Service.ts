@@ -11,11 +11,39 @@ import { TokenSecretStore } from './tokenSecretStore.js';
 import { TokenSession } from './tokenSession.js';
 import { describeTokenKey, signWithTokenKey, type TokenKey } from './tokenSigner.js';
 import type { SignaturePlan } from './signaturePlan.js';
+import {
+  KEY_ALGORITHM_NAMES,
+  algorithmShortfall,
+  readMechanisms,
+  type KeyAlgorithm,
+  type RequestHash,
+} from './keyAlgorithms.js';
+import {
+  finishKeyGeneration,
+  readPublicKeyInfo,
+  startKeyGeneration,
+  type GenerateKeyOptions,
+  type RunOffThread,
+} from './tokenKeyGeneration.js';
+import { signDigestWithKey } from './tokenDigestSigner.js';
+import { storeCertificate } from './tokenCertificateWrite.js';
+import { readKeyFacts, type TokenKeyFacts } from './tokenKeyFacts.js';
 
 export type { TokenInfo, TokenObjectInfo } from './tokenInventory.js';
 export type { ClientCertificate } from './clientCertificate.js';
 export type { TokenKey } from './tokenSigner.js';
 export type { Pkcs11Module } from './binding.js';
+export type { KeyAlgorithm, RequestHash } from './keyAlgorithms.js';
+export type { GenerateKeyOptions } from './tokenKeyGeneration.js';
+export type { TokenKeyFacts } from './tokenKeyFacts.js';
+
+/** Whether a token can make and sign with an algorithm's keys, and if not, what it lacks. */
+export interface TokenKeyAlgorithm {
+  readonly algorithm: KeyAlgorithm;
+  readonly supported: boolean;
+  /** "it offers no CKM_EC_KEY_PAIR_GEN", when not supported. */
+  readonly missing?: string;
+}
 
 /** Hardware tokens (smart cards, YubiKey PIV, HSMs) through their PKCS#11 modules. */
 export interface Pkcs11Service {
@@ -33,6 +61,33 @@ export interface Pkcs11Service {
   tokenKey(tokenName: string, label: string): Promise<TokenKey>;
   /** Signs with the key labelled `label`, which never leaves the token (the exec proxy's TLS handshakes). */
   sign(tokenName: string, label: string, plan: SignaturePlan): Promise<Buffer>;
+  /**
+   * Makes a key pair on the token for `label` (kubecred enroll), sensitive and never extractable,
+   * with a fresh random CKA_ID, and returns its public key as SubjectPublicKeyInfo DER. Refuses
+   * a token that cannot make or sign with `algorithm`, and a label already in use unless
+   * `replace` (renewal with a new key: the new key waits beside the old identity, which keeps
+   * working until storeCertificate stores the new certificate).
+   */
+  generateKey(
+    tokenName: string,
+    label: string,
+    algorithm?: KeyAlgorithm,
+    options?: GenerateKeyOptions,
+  ): Promise<Buffer>;
+  /** The SubjectPublicKeyInfo (DER) of the key pair for `label`, a renewal's waiting key first. */
+  publicKeyOf(tokenName: string, label: string): Promise<Buffer>;
+  /**
+   * Signs `digest` (of the to-be-signed part of a certificate request, made with `hash`) with
+   * the key pair for `label`, a renewal's waiting key first. The signature is as PKCS#10 and
+   * X.509 carry it: DER SEQUENCE {r, s} (ECDSA) or PKCS#1 v1.5 over the DigestInfo (RSA).
+   */
+  signDigest(tokenName: string, label: string, hash: RequestHash, digest: Buffer): Promise<Buffer>;
+  /** Stores the certificate (DER) issued for the key pair of `label` beside it; refused for another key's certificate. */
+  storeCertificate(tokenName: string, label: string, der: Buffer): Promise<void>;
+  /** The private key's attributes that show it was made on the token and cannot leave it. */
+  keyFacts(tokenName: string, label: string): Promise<TokenKeyFacts>;
+  /** Which of the key types Kubecred enrolls the token can make and sign with. Needs no PIN. */
+  keyAlgorithms(tokenName: string): Promise<TokenKeyAlgorithm[]>;
   /** Whether the token we hold a session on is still in; 'idle' without a session. Opens and asks nothing. */
   presence(tokenName: string): 'present' | 'gone' | 'idle';
   /** Whether the broker holds the token's PIN now (its grace has not run out); asks the token nothing. */
@@ -121,6 +176,70 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
             pssParams,
             token.host.threadSafe ? offThread : undefined,
           ),
+      );
+    },
+    async generateKey(tokenName, label, algorithm = 'ec-p256', options = { replace: false }) {
+      const token = session(tokenName);
+      const action = `generate a key pair labelled "${label}"`;
+      // Generation takes seconds to a minute on a smart card: off the main thread where the module can lock.
+      const offThread: RunOffThread = (call) => token.host.offThread(call);
+      const started = await token.run({ login: true, failCode: 'token-unavailable', action }, (attached) =>
+        startKeyGeneration(
+          token.config,
+          attached,
+          label,
+          algorithm,
+          options,
+          token.host.threadSafe ? offThread : undefined,
+        ),
+      );
+      // A second run: nothing may follow an off-thread call in the one that made it.
+      return token.run(
+        { login: true, failCode: 'token-unavailable', action: `read the key pair "${label}"` },
+        (attached) => finishKeyGeneration(token.config, attached, label, started),
+      );
+    },
+    async publicKeyOf(tokenName, label) {
+      const token = session(tokenName);
+      return token.run(
+        { login: true, failCode: 'token-unavailable', action: `read the public key "${label}"` },
+        (attached) => readPublicKeyInfo(token.config, attached, label),
+      );
+    },
+    async signDigest(tokenName, label, hash, digest) {
+      const token = session(tokenName);
+      // A card may wait for a touch: off the main thread where the module can lock, as sign() does.
+      const offThread: RunOffThread = (call) => token.host.offThread(call);
+      return token.run(
+        { login: true, failCode: 'token-unavailable', action: `sign with the key "${label}"` },
+        (attached) =>
+          signDigestWithKey(token.config, attached, label, hash, digest, token.host.threadSafe ? offThread : undefined),
+      );
+    },
+    async storeCertificate(tokenName, label, der) {
+      const token = session(tokenName);
+      return token.run(
+        { login: true, failCode: 'token-unavailable', action: `store the certificate "${label}"` },
+        (attached) => storeCertificate(token.config, attached, label, der),
+      );
+    },
+    async keyFacts(tokenName, label) {
+      const token = session(tokenName);
+      return token.run({ login: true, failCode: 'token-unavailable', action: `read the key "${label}"` }, (attached) =>
+        readKeyFacts(token.config, attached, label),
+      );
+    },
+    async keyAlgorithms(tokenName) {
+      const token = session(tokenName);
+      return token.run(
+        { login: false, failCode: 'token-unavailable', action: 'list its mechanisms' },
+        ({ p11, slot }) => {
+          const offered = readMechanisms(p11, slot);
+          return KEY_ALGORITHM_NAMES.map((algorithm): TokenKeyAlgorithm => {
+            const missing = algorithmShortfall(algorithm, offered);
+            return missing === undefined ? { algorithm, supported: true } : { algorithm, supported: false, missing };
+          });
+        },
       );
     },
     presence(tokenName) {

@@ -3,12 +3,9 @@ import { BrokerError } from '../../core/brokerError.js';
 import type { HashName, SignaturePlan, TokenKeyType } from './signaturePlan.js';
 import { findCertificateAndKey } from './clientCertificate.js';
 import {
-  CKA_KEY_TYPE,
   CKG_MGF1_SHA256,
   CKG_MGF1_SHA384,
   CKG_MGF1_SHA512,
-  CKK_EC,
-  CKK_RSA,
   CKM_ECDSA,
   CKM_RSA_PKCS,
   CKM_RSA_PKCS_PSS,
@@ -16,7 +13,7 @@ import {
   CKM_SHA384,
   CKM_SHA512,
 } from './constants.js';
-import { readUlong } from './objects.js';
+import { keyTypeOf } from './tokenKeyPair.js';
 import { tokenWanted } from './tokenErrors.js';
 import type { Attached } from './tokenSession.js';
 
@@ -84,16 +81,5 @@ export function signWithTokenKey(
   if (!offThread) return Buffer.from(p11.C_Sign(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES)));
   return offThread(async () =>
     Buffer.from(await p11.C_SignAsync(session, plan.data, Buffer.alloc(MAX_SIGNATURE_BYTES))),
-  );
-}
-
-function keyTypeOf(config: TokenConfig, { p11, session }: Attached, key: Buffer, label: string): TokenKeyType {
-  const type = readUlong(p11, session, key, CKA_KEY_TYPE);
-  if (type === CKK_RSA) return 'rsa';
-  if (type === CKK_EC) return 'ec';
-  throw new BrokerError(
-    'token-unavailable',
-    `the key "${label}" on ${tokenWanted(config)} is neither RSA nor EC`,
-    'use an RSA or EC (P-256, P-384) key',
   );
 }

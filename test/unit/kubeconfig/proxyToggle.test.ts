@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { turnOnProxy, type ProxyToggleDeps } from '../../../src/main/hosts/proxyToggle.js';
+import { turnOnProxy, type ProxyToggleDeps } from '../../../src/main/kubeconfig/proxyToggle.js';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { BrokerError } from '../core/brokerError.js';
 import type { Logger } from '../core/logger.js';
 import { readProfile, updateProfile } from '../config/configEditor.js';
-import { contextUpstream } from '../kubeconfig/contextUpstream.js';
-import { installProfile } from '../kubeconfig/installUser.js';
-import { readKubeconfigs } from '../kubeconfig/kubeconfigUsers.js';
-import { usesByProfile } from '../kubeconfig/profileContexts.js';
+import { contextUpstream } from './contextUpstream.js';
+import { installProfile } from './installUser.js';
+import { readKubeconfigs } from './kubeconfigUsers.js';
+import { usesByProfile } from './profileContexts.js';
 import { readTextWithMode } from '../platform/readTextWithMode.js';
 
 export interface ProxyToggleDeps {
