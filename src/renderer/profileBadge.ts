@@ -1,7 +1,7 @@
 import type { TokenView } from '../shared/api/webUiApi.js';
 import type { ProfileSummary } from '../shared/api/status.js';
 import { tokenOfStoreRef } from '../shared/config/secretStoreRef.js';
-import { profileStatus, type ProfileStateKind } from '../shared/api/profileWords.js';
+import { certificateRenewal, profileStatus, type ProfileStateKind } from '../shared/api/profileWords.js';
 
 /** The badge's shape: each has its own icon, so the state never rests on colour alone. */
 export type BadgeKind = 'ready' | 'signed-in' | 'expiring' | 'needs-login' | 'token-locked' | 'token-missing' | 'error';
@@ -47,6 +47,9 @@ export function profileBadge(profile: ProfileSummary, now: number, token?: Token
       words: 'token not plugged in',
       fix: `Plug in token ${token.name}.`,
     };
+  const renewal = certificateRenewal(profile, now);
+  if (status.kind === 'expiring' && renewal)
+    return { kind: 'expiring', tone: 'warn', words, fix: `${renewal.charAt(0).toUpperCase()}${renewal.slice(1)}.` };
   return { ...BADGE_OF_STATE[status.kind], words };
 }
 

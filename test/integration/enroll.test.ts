@@ -119,6 +119,13 @@ describe('kubecred enroll: a hardware-bound identity from the cluster’s CSR AP
     journey.saw('test', `from the command to whoami: ${(elapsed / 1000).toFixed(1)} s`);
     await journey.save('enroll-fresh-home');
 
+    // Every view knows when the certificate ends (status here; the tray and the window share its words).
+    const status = await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: env() });
+    const summary = JSON.parse(status.stdout).profiles.find((p: { name: string }) => p.name === 'prod');
+    const issued = await asAdmin(['get', 'csr', csr, '-o', 'jsonpath={.status.certificate}']);
+    const certificate = new X509Certificate(Buffer.from(issued.stdout, 'base64'));
+    expect(Date.parse(summary.certificate.notAfter)).toBe(Date.parse(certificate.validTo));
+
     // kubectl holds no credential for it: the context reaches the local listener with the shim's exec block.
     const written = parseYaml(await readFile(kubeconfig, 'utf8'));
     const context = written.contexts.find((c: { name: string }) => c.name === 'prod').context;

@@ -164,7 +164,9 @@ export class CredentialBroker {
    */
   async storedCertificate(profileName: string): Promise<string | undefined> {
     const profile = await this.profile(profileName);
-    if (profile.provider !== 'static' || profile.tokenCertificate) return undefined;
+    if (profile.provider !== 'static') return undefined;
+    // A certificate on a token is read by the exec proxy, which keeps it: no PIN is asked here.
+    if (profile.tokenCertificate) return this.ports.tokenCertificate?.(profile.name);
     const store = await this.ports.stores.forProfile(profile.name);
     return (await store.get({ profile: profile.name, field: CERTIFICATE_FIELD })) || undefined;
   }

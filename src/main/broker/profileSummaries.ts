@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { PROVIDER_FACTS } from '../../shared/config/providerFacts.js';
 import type { ProfileConfig } from '../../shared/config/schema.js';
@@ -14,6 +15,8 @@ export interface SummaryPorts {
   readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
   /** The token whose PIN the profile's next credential waits for (the broker holds none); undefined: none. */
   readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
+  /** The certificate (PEM) a profile with its key on a token presents, once read; undefined: not yet. */
+  readonly tokenCertificate?: (profile: string) => string | undefined;
 }
 
 /** Every profile of config.yaml as status and the UIs show it: its state now, its expiry, whether it renews by itself. */
@@ -38,8 +41,24 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
       ...(profile.provider !== 'exec'
         ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore }
         : {}),
+      ...certificateDates(ports.tokenCertificate?.(profile.name)),
     };
   });
+}
+
+function certificateDates(pem: string | undefined): Pick<ProfileSummary, 'certificate'> {
+  if (!pem) return {};
+  try {
+    const certificate = new X509Certificate(pem);
+    return {
+      certificate: {
+        notBefore: new Date(certificate.validFrom).toISOString(),
+        notAfter: new Date(certificate.validTo).toISOString(),
+      },
+    };
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -177,6 +177,7 @@ export function composeBroker({
       const token = pinTokenOf(profile);
       return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
     },
+    tokenCertificate: (profile) => proxies.certificateOf(profile),
     environment: { pid: process.pid, secretSources: () => secretSourceEnvironment(process.env) },
   });
   const registries = new RegistryBroker({

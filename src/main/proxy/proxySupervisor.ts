@@ -86,10 +86,18 @@ const REMOVAL_CHECK_MS = 2_000;
 export class ProxySupervisor {
   private running: Promise<{ process: ProxyProcess; ca: LocalCa }> | undefined;
   /** What each listener was last told, by profile: a changed profile is told again. */
-  private readonly listening = new Map<string, { spec: string; profile: ProxiedProfile; keyType: TokenKeyType }>();
+  private readonly listening = new Map<
+    string,
+    { spec: string; profile: ProxiedProfile; keyType: TokenKeyType; certificatePem: string }
+  >();
   private removalWatch: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: ProxyDeps) {}
+
+  /** The certificate the profile's listener presents upstream (public), once it listens. */
+  certificateOf(profile: string): string | undefined {
+    return this.listening.get(profile)?.certificatePem;
+  }
 
   /** kubectl's certificate for `profile`: the listener is up and the token logged in before it is issued. */
   async credential(profile: ProxiedProfile): Promise<LocalCredential> {
@@ -271,7 +279,7 @@ export class ProxySupervisor {
     } catch (error) {
       throw new BrokerError('config-invalid', (error as Error).message, `kubecred doctor shows what holds the port`);
     }
-    this.listening.set(profile.name, { spec, profile, keyType: key.keyType });
+    this.listening.set(profile.name, { spec, profile, keyType: key.keyType, certificatePem: key.certificatePem });
     this.watchRemovals();
   }
 

@@ -44,7 +44,40 @@ export interface ProfileStatus {
   readonly timeLeft: string | null;
 }
 
+/**
+ * The state, and for a profile whose key is on a token, its certificate's end once it nears:
+ * the same words in the tray, the window and `kubecred status`, so nobody learns of it from a
+ * failing kubectl.
+ */
 export function profileStatus(profile: ProfileSummary, now: number): ProfileStatus {
+  const status = stateOf(profile, now);
+  const ending = certificateEnds(profile, now);
+  if (!ending || status.kind === 'error' || status.kind === 'needsLogin') return status;
+  return { kind: 'expiring', text: `${status.text}; ${ending}`, timeLeft: status.timeLeft };
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * "certificate ends in 2 days" in the certificate's last fifth (at most its last week), or
+ * "certificate ended"; null before, or when the profile presents no certificate of its own.
+ */
+export function certificateEnds(profile: Pick<ProfileSummary, 'certificate'>, now: number): string | null {
+  if (!profile.certificate) return null;
+  const start = Date.parse(profile.certificate.notBefore);
+  const end = Date.parse(profile.certificate.notAfter);
+  const left = end - now;
+  if (Number.isNaN(left) || left > Math.min(7 * DAY_MS, (end - start) / 5)) return null;
+  return left <= 0 ? 'certificate ended' : `certificate ends in ${formatRemaining(left)}`;
+}
+
+/** What `kubecred status` and the window say to do about it. */
+export function certificateRenewal(profile: Pick<ProfileSummary, 'name' | 'certificate'>, now: number): string | null {
+  const ending = certificateEnds(profile, now);
+  return ending && `${ending}: renew it with kubecred enroll ${profile.name} --renew --context <context>`;
+}
+
+function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
   if (profile.state === 'locked') return { kind: 'needsLogin', text: 'locked: needs its token PIN', timeLeft: null };
   if (profile.state === 'idle') {

@@ -27,6 +27,11 @@ export const profileSummarySchema = z.object({
   secretStore: z.string().optional(),
   /** The API servers of those contexts' clusters. */
   servers: z.array(z.string()).optional(),
+  /**
+   * The client certificate a profile with its key on a token presents (known once the exec
+   * proxy has read it): when it began and ends, so every view can say when to renew it.
+   */
+  certificate: z.object({ notBefore: z.string(), notAfter: z.string() }).optional(),
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { profileLabel, trayMenuModel } from '../../../src/main/electron/trayMenuModel.js';
+import { renderProfiles } from '../../../src/main/cli/commands/status.js';
 import {
+  certificateRenewal,
   describeProfile as windowText,
   formatTimeLeft as windowTimeLeft,
   profileStatus,
@@ -88,5 +90,40 @@ describe('a profile waiting on its token', () => {
       timeLeft: null,
     });
     expect(windowText(locked, now)).toBe('locked: needs its token PIN');
+  });
+});
+
+// Issue 31: a certificate on a token is renewed before it ends, so every view says when that is.
+describe("a profile's certificate nearing its end", () => {
+  const days = (n: number) => new Date(now + n * 24 * 60 * 60_000).toISOString();
+  const proxied = (notBefore: string, notAfter: string) =>
+    profile({ name: 'prod', provider: 'static', state: 'ready', certificate: { notBefore, notAfter } });
+
+  it('is quiet until the last fifth of its life, at most its last week', () => {
+    expect(profileStatus(proxied(days(-80), days(20)), now).kind).toBe('ready');
+    expect(profileStatus(proxied(days(-300), days(8)), now).kind).toBe('ready');
+    expect(certificateRenewal(proxied(days(-1), days(1)), now)).toBeNull();
+  });
+
+  it('then says so in the tray, the window and kubecred status, with the command that renews it', () => {
+    const ending = proxied(days(-90), days(2));
+    expect(profileStatus(ending, now)).toEqual({
+      kind: 'expiring',
+      text: 'ready; certificate ends in 48 h',
+      timeLeft: null,
+    });
+    expect(profileLabel(ending, now)).toContain('certificate ends in 48 h');
+    expect(certificateRenewal(ending, now)).toBe(
+      'certificate ends in 48 h: renew it with kubecred enroll prod --renew --context <context>',
+    );
+    expect(renderProfiles([ending], now)).toContain(
+      'prod: certificate ends in 48 h: renew it with kubecred enroll prod --renew --context <context>',
+    );
+  });
+
+  it('an ended certificate says so; a failing or locked profile keeps its own words first', () => {
+    expect(certificateRenewal(proxied(days(-30), days(-1)), now)).toMatch(/^certificate ended: renew it/);
+    const failing = { ...proxied(days(-90), days(2)), state: 'error' as const };
+    expect(profileStatus(failing, now).text).toBe('failed');
   });
 });

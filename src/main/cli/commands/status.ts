@@ -6,6 +6,7 @@ import {
   secretSourceEnvironment,
 } from '../../../shared/api/secretSourceVariables.js';
 import { PROVIDER_FACTS } from '../../../shared/config/providerFacts.js';
+import { certificateRenewal } from '../../../shared/api/profileWords.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { summarizeRegistry } from '../../../shared/api/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
@@ -106,7 +107,13 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number)
     p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
     p.waitsOn ?? p.lastError ?? '',
   ]);
-  return renderTable(['PROFILE', 'PROVIDER', 'STATE', 'SIGNED IN AS', 'EXPIRES IN', 'LAST ERROR'], rows);
+  const renewals = profiles.flatMap((p) => {
+    const renewal = certificateRenewal(p, now);
+    return renewal ? [`${p.name}: ${renewal}\n`] : [];
+  });
+  return (
+    renderTable(['PROFILE', 'PROVIDER', 'STATE', 'SIGNED IN AS', 'EXPIRES IN', 'LAST ERROR'], rows) + renewals.join('')
+  );
 }
 
 function renderTable(header: readonly string[], rows: readonly string[][]): string {
