@@ -15,7 +15,7 @@ export type SectionId = (typeof SECTIONS)[number]['id'];
 
 export type Route =
   | { readonly section: SectionId; readonly view?: undefined }
-  | { readonly section: 'profiles'; readonly view: 'add' | 'import' }
+  | { readonly section: 'profiles'; readonly view: 'add' | 'import' | 'enroll' }
   | { readonly section: 'profiles'; readonly view: 'detail'; readonly profile: string };
 
 const SECTION_IDS = new Set<string>(SECTIONS.map((s) => s.id));
@@ -34,7 +34,8 @@ export function parseRoute(hash: string): Route {
     });
   const [first = '', second] = parts;
   if (first === 'profile' && second) return { section: 'profiles', view: 'detail', profile: second };
-  if (first === 'profiles' && (second === 'add' || second === 'import')) return { section: 'profiles', view: second };
+  if (first === 'profiles' && (second === 'add' || second === 'import' || second === 'enroll'))
+    return { section: 'profiles', view: second };
   if (SECTION_IDS.has(first)) return { section: first as SectionId };
   return { section: 'profiles' };
 }

@@ -1,18 +1,17 @@
-import { writeAdminKubeconfig } from '../support/adminKubeconfig.js';
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { startCsrSigner, type CsrSigner } from '../../src/main/demo/csrSigner.js';
 import { brokerEnv } from '../support/broker.js';
-import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import type { KubeApiServer } from '../support/kubeApiServer.js';
+import { startEnrollCluster, type EnrollCluster } from '../support/enrollCluster.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { JourneyTranscript } from '../support/journeyTranscript.js';
-import { createTestPki, type TestPki } from '../support/pki.js';
+import type { TestPki } from '../support/pki.js';
 import { KUBECRED_CLI, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
-import { SOFTHSM_MODULE, createSoftHsm, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
+import { SOFTHSM_MODULE, pkcs11Tool, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { inTerminal, type TerminalSession } from '../support/terminal.js';
 
@@ -28,7 +27,7 @@ describe('kubecred enroll: a hardware-bound identity from the cluster’s CSR AP
   let home: TempHome;
   let pki: TestPki;
   let api: KubeApiServer;
-  let signer: CsrSigner;
+  let cluster: EnrollCluster;
   let hsm: SoftHsm;
   let kubeconfig: string;
   const env = () => ({
@@ -62,19 +61,13 @@ describe('kubecred enroll: a hardware-bound identity from the cluster’s CSR AP
     assertBuilt({ shim: true });
     if (!SOFTHSM_MODULE) throw new Error('SoftHSM2 is not installed (apt-get install softhsm2)');
     home = await makeTempHome();
-    pki = await createTestPki(path.join(home.dir, 'pki'));
-    api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki });
-    signer = await startCsrSigner({ dir: path.join(home.dir, 'signer'), pki, apiServer: api });
-    hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-enroll', pin: PIN, soPin: '27182818' });
-    // What the person has before: a kubeconfig whose context reaches the cluster as an admin.
-    kubeconfig = await writeAdminKubeconfig(path.join(home.dir, 'kubeconfig'), { server: api.url, pki });
+    cluster = await startEnrollCluster(home.dir, { label: 'kc-enroll', pin: PIN });
+    ({ pki, api, hsm, kubeconfig } = cluster);
   }, 240_000);
 
   afterAll(async () => {
     if (home) await run(process.execPath, [KUBECRED_CLI, 'stop'], { env: env() }).catch(() => undefined);
-    await signer?.stop();
-    await api?.stop();
-    hsm?.dispose();
+    await cluster?.stop();
     await home?.cleanup();
   });
 

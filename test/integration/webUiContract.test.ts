@@ -32,6 +32,21 @@ const OPERATIONS: Record<string, { call: (t: HttpTransport) => Promise<unknown>;
   setStartAtLogin: { call: (t) => t.setStartAtLogin({ enabled: true }), reaches: 'setStartAtLogin true' },
   importPreview: { call: (t) => t.importPreview(), reaches: 'import preview' },
   importKubeconfig: { call: (t) => t.importKubeconfig({ fingerprint: 'f1' }), reaches: 'import apply f1' },
+  kubeconfigContexts: { call: (t) => t.kubeconfigContexts(), reaches: 'kubeconfigContexts' },
+  enrollProfile: {
+    call: async (t) =>
+      expect(
+        await t.enrollProfile({
+          profile: 'hw',
+          context: 'admin',
+          token: 'yubi key',
+          user: 'jane',
+          groups: ['dev'],
+          keyType: 'ec-p256',
+        }),
+      ).toEqual({ started: true }),
+    reaches: 'enrollProfile hw yubi key jane dev',
+  },
   addProfile: { call: (t) => t.addProfile({ name: 'new', provider: 'static' }), reaches: 'addProfile new' },
   profileConfig: { call: (t) => t.profileConfig('a/b'), reaches: 'profileConfig a/b' },
   profileCertificate: { call: (t) => t.profileCertificate('a/b'), reaches: 'profileCertificate a/b' },
@@ -92,6 +107,8 @@ describe('the UI contract: every operation of the renderer reaches the broker po
       updateToken: async (t) => note(`updateToken ${t}`),
       preferences: async () => (note('preferences'), { profiles: [], tokens: [], startAtLogin: { enabled: false } }),
       setStartAtLogin: async (enabled) => note(`setStartAtLogin ${enabled}`),
+      kubeconfigContexts: async () => (note('kubeconfigContexts'), ['admin']),
+      enrollProfile: async (r) => note(`enrollProfile ${r.profile} ${r.token} ${r.user} ${r.groups.join(',')}`),
       kubeconfigImport: {
         preview: async () => (note('import preview'), { files: [], moves: [], left: [], diff: '', fingerprint: 'f1' }),
         apply: async (fingerprint) => (note(`import apply ${fingerprint}`), { moves: [], backups: [], leftFiles: [] }),

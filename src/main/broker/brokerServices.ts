@@ -1,4 +1,5 @@
 import type { ProxySupervisor } from '../proxy/proxySupervisor.js';
+import type { Pkcs11Service } from '../secrets/pkcs11/pkcs11Service.js';
 import type { SecretAdmin } from '../secrets/secretAdmin.js';
 import type { CredentialBroker } from './credentialBroker.js';
 import type { InteractionBoard } from '../ui/interactionBoard.js';
@@ -14,6 +15,8 @@ export interface BrokerServices {
   readonly interactions: InteractionBoard;
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
   readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
+  /** The broker's PKCS#11 service, for making and certifying keys (the window's enrollment). */
+  tokenKeys(): Promise<Pick<Pkcs11Service, 'generateKey' | 'publicKeyOf' | 'signDigest' | 'storeCertificate'>>;
   /** MFA codes typed in a terminal, for the eks profile that asked (POST /v1/profiles/:name/mfa). */
   readonly mfaCodes: Pick<ScreenedAnswers, 'offer'>;
   /** Keystone passwords typed in a terminal, for the profile that asked (POST /v1/profiles/:name/login-secret). */

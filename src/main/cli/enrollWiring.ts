@@ -1,22 +1,12 @@
-import path from 'node:path';
-import { loadConfig } from '../config/configLoader.js';
-import { addProfile } from '../config/configEditor.js';
 import { BrokerError } from '../core/brokerError.js';
 import { systemClock } from '../core/clock.js';
 import { silentLogger } from '../core/logger.js';
 import type { SecretPromptPort } from '../core/uiPorts.js';
 import type { EnrollmentConfiguration, EnrollmentToken } from '../enroll/enrollment.js';
-import { addContextBeside } from '../kubeconfig/contextBeside.js';
-import { contextUpstream } from '../kubeconfig/contextUpstream.js';
-import { readKubeconfigs } from '../kubeconfig/kubeconfigUsers.js';
-import { readTextWithMode } from '../platform/readTextWithMode.js';
-import { installProfile } from '../kubeconfig/installUser.js';
 import { kubeconfigFiles } from '../kubeconfig/kubeconfigFiles.js';
-import { turnOnProxy } from '../kubeconfig/proxyToggle.js';
-import { freePort } from '../platform/freePort.js';
 import { currentPlatformEnv } from '../platform/paths.js';
-import { nativeShimPath, nodeCliPath } from '../platform/shimLocation.js';
 import { createPkcs11Service, type Pkcs11Service } from '../secrets/pkcs11/pkcs11Service.js';
+import { enrollConfiguration } from '../hosts/enrollConfiguration.js';
 import type { CliContext } from './io.js';
 import { readSecretInput } from './readSecretInput.js';
 import { printBrokerError } from './printError.js';
@@ -47,81 +37,14 @@ export function terminalToken(context: CliContext, tokens: Parameters<typeof cre
   return { token, service, pinTyped: () => pinTyped };
 }
 
-/** The profile, its context and the exec proxy, written the way install and the window write them. */
+/** The profile, its context and the exec proxy, as the window's enrollment writes them too. */
 export function cliConfiguration(context: CliContext): EnrollmentConfiguration {
-  const { paths, io } = context;
-  const files = () => kubeconfigFiles({ ...currentPlatformEnv(), env: io.env });
-  const shim = nativeShimPath() ?? nodeCliPath();
-  return {
-    async config() {
-      const loaded = await loadConfig(paths.configFile);
-      if (!loaded.ok)
-        throw new BrokerError(
-          'config-invalid',
-          `config.yaml cannot be read: ${loaded.error}`,
-          'kubecred doctor says what is wrong',
-        );
-      return loaded.config;
-    },
-    async preflight({ fromContext, newContext }) {
-      const readings = await readKubeconfigs(files(), { read: readTextWithMode });
-      const contexts = readings.flatMap((reading) => (reading.state === 'read' ? reading.contexts : []));
-      if (!contexts.some((c) => c.name === fromContext))
-        throw new BrokerError(
-          'bad-request',
-          `no context "${fromContext}" in ${files().join(', ')}`,
-          'kubectl config get-contexts lists them; enroll from one that reaches the cluster',
-        );
-      if (contexts.some((c) => c.name === newContext))
-        throw new BrokerError(
-          'bad-request',
-          `there is a context "${newContext}" already, and enroll makes a new one for the new identity`,
-          'name another with --new-context <name>',
-        );
-      const upstream = contextUpstream(readings, fromContext);
-      if (!upstream?.server.startsWith('https://'))
-        throw new BrokerError(
-          'bad-request',
-          `the cluster of context "${fromContext}" is ${upstream?.server ?? 'missing'}, not https://`,
-          'the exec proxy authenticates with TLS: enroll from a context whose cluster is reached over https',
-        );
-    },
-    async configureNew({ profile, token, label, fromContext, newContext }) {
-      await addProfile(paths.configFile, { name: profile, provider: 'static', tokenCertificate: { token, label } });
-      const user = `kubecred-${profile}`;
-      await addContextBeside({
-        files: files(),
-        like: fromContext,
-        name: newContext,
-        user,
-        backupDir: paths.kubeconfigBackups,
-        now: new Date(),
-      });
-      await installProfile({
-        files: files(),
-        profile,
-        context: newContext,
-        command: shim,
-        backupDir: paths.kubeconfigBackups,
-        now: new Date(),
-      });
-      const proxy = await turnOnProxy(
-        {
-          configFile: paths.configFile,
-          caDir: path.join(paths.stateDir, 'proxy-ca'),
-          kubeconfigFiles: files,
-          backupDir: paths.kubeconfigBackups,
-          shim,
-          localCa: () => brokerLocalCa(context),
-          freePort,
-          logger: silentLogger,
-          now: () => new Date(),
-        },
-        profile,
-      );
-      return { port: proxy.port, upstream: proxy.upstream };
-    },
-  };
+  return enrollConfiguration({
+    paths: context.paths,
+    kubeconfigFiles: () => kubeconfigFiles({ ...currentPlatformEnv(), env: context.io.env }),
+    localCa: () => brokerLocalCa(context),
+    logger: silentLogger,
+  });
 }
 
 async function brokerLocalCa(context: CliContext): Promise<string> {

@@ -53,7 +53,15 @@ export type LoginPrompt =
       readonly verificationUriComplete?: string;
     }
   /** What a wrapped plugin says while it runs (kubelogin's "open this page, enter code X"). */
-  | { readonly profile: string; readonly kind: 'message'; readonly text: string };
+  | {
+      readonly profile: string;
+      readonly kind: 'message';
+      readonly text: string;
+      /** Who speaks, when not the profile's plugin (an enrollment the window started). */
+      readonly title?: string;
+      /** An outcome kept for the person to read: the page offers to dismiss it. */
+      readonly dismissable?: boolean;
+    };
 
 export interface FormField {
   readonly name: string;

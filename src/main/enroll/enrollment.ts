@@ -5,9 +5,10 @@ import { formatRemaining } from '../../shared/duration.js';
 import { certificateRequest } from './certificateRequest.js';
 import { awaitCertificate, submitCsr, type CsrProgress } from './clusterCsr.js';
 import type { Kubectl } from './kubectlRunner.js';
+import type { EnrollKeyType } from '../../shared/api/webUiApi.js';
 
-export type EnrollKeyType = 'ec-p256' | 'ec-p384' | 'rsa-2048';
-export const ENROLL_KEY_TYPES: readonly EnrollKeyType[] = ['ec-p256', 'ec-p384', 'rsa-2048'];
+// One list for the CLI's flag and the window's form.
+export { ENROLL_KEY_TYPES, type EnrollKeyType } from '../../shared/api/webUiApi.js';
 
 /** What the enrollment asks of the token; the PKCS#11 service gives it, the key never leaves it. */
 export interface EnrollmentToken {
@@ -70,6 +71,8 @@ export interface EnrollmentDeps {
   readonly pollMs?: number;
   /** How often a person still waiting hears so. */
   readonly remindMs?: number;
+  /** How the person stops waiting and waits again later, in the words of where they started. */
+  readonly resumeHint?: (csrName: string) => string;
 }
 
 const hashOf = (keyType: EnrollKeyType) => (keyType === 'ec-p384' ? 'sha384' : 'sha256');
@@ -86,10 +89,7 @@ const KEY_WORDS: Record<EnrollKeyType, string> = {
  * the wait for an admin says, at once, the command that ends it.
  */
 export async function enroll(deps: EnrollmentDeps, request: EnrollmentRequest): Promise<EnrollmentResult> {
-  const config = await deps.configuration.config();
-  checkRequest(config, request);
-  if (request.mode === 'new')
-    await deps.configuration.preflight({ fromContext: request.context, newContext: request.newContext });
+  await checkEnrollment(deps.configuration, request);
   const { token, label } = request;
   const hash = hashOf(request.keyType);
   let spki: Buffer;
@@ -121,7 +121,7 @@ export async function enroll(deps: EnrollmentDeps, request: EnrollmentRequest): 
     `certificate request ${csrName} (${who}) is in the cluster of context ${request.context}; a cluster admin approves it with:\n    kubectl certificate approve ${csrName}`,
   );
   deps.say(
-    `waiting for it up to ${formatRemaining(request.waitMs)} (Ctrl-C stops waiting; resume with --resume ${csrName})`,
+    `waiting for it up to ${formatRemaining(request.waitMs)} (${deps.resumeHint?.(csrName) ?? `Ctrl-C stops waiting; resume with --resume ${csrName}`})`,
   );
   const pem = await awaitCertificate(deps.kubectl, {
     context: request.context,
@@ -153,6 +153,19 @@ export async function enroll(deps: EnrollmentDeps, request: EnrollmentRequest): 
     newContext: request.newContext,
   });
   return { ...result, ...proxied };
+}
+
+/**
+ * What enroll refuses before it touches the token: an unknown token, a taken name, a context
+ * that is not there. A caller that answers before the enrollment ends (the window) asks first.
+ */
+export async function checkEnrollment(
+  configuration: EnrollmentConfiguration,
+  request: EnrollmentRequest,
+): Promise<void> {
+  checkRequest(await configuration.config(), request);
+  if (request.mode === 'new')
+    await configuration.preflight({ fromContext: request.context, newContext: request.newContext });
 }
 
 /** A line when the wait starts changing (approved, waiting for the signer) and every remindMs. */

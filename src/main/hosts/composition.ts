@@ -204,6 +204,7 @@ export function composeBroker({
     registries,
     interactions,
     proxies,
+    tokenKeys: currentTokens,
     mfaCodes: new ScreenedAnswers(mfaCodeKind(process.env), mfaCodes, (name) => credentials.profileNamed(name)),
     loginSecrets: new ScreenedAnswers(loginSecretKind, loginSecrets, (name) => credentials.profileNamed(name)),
     restoreLiveRefreshTokens: () =>

@@ -20,6 +20,10 @@ import type { KubecredPaths } from '../platform/paths.js';
 import { readAuditTail } from '../state/auditReader.js';
 import { startWebUi } from '../webui/startWebUi.js';
 import type { WebUi } from '../webui/webUiPorts.js';
+import { readKubeconfigs } from '../kubeconfig/kubeconfigUsers.js';
+import { readTextWithMode } from '../platform/readTextWithMode.js';
+import { enrollConfiguration } from './enrollConfiguration.js';
+import { WindowEnrollments } from './windowEnrollment.js';
 
 export interface BrokerWebUiOptions {
   /**
@@ -43,6 +47,19 @@ export async function startBrokerWebUi(
 ): Promise<WebUi> {
   const loginItem = options.loginItem ?? xdgLoginItem();
   const usedBy = new ProfileContexts(() => kubeconfigFiles(currentPlatformEnv()));
+  const enrollments = new WindowEnrollments({
+    token: () => services.tokenKeys(),
+    configuration: enrollConfiguration({
+      paths,
+      kubeconfigFiles: () => kubeconfigFiles(currentPlatformEnv()),
+      localCa: () => services.proxies.caCertificate(),
+      logger,
+      newContextTakenHint: 'choose another profile name: the new kubectl context takes it',
+    }),
+    board,
+    env: process.env,
+    logger,
+  });
   const webUi = await startWebUi({
     ports: {
       profiles: async () => {
@@ -67,7 +84,10 @@ export async function startBrokerWebUi(
       },
       login: (profile) => services.credentials.login(profile),
       logout: (profile) => services.credentials.logout(profile),
-      cancelLogin: (profile) => services.credentials.cancelLogin(profile),
+      // The card's button also takes a finished enrollment's outcome away.
+      cancelLogin: async (profile) => {
+        if (!enrollments.dismiss(profile)) await services.credentials.cancelLogin(profile);
+      },
       prompts,
       // config.yaml is the one source of truth: the broker re-reads it on its next request.
       addProfile: async (input) => {
@@ -120,6 +140,14 @@ export async function startBrokerWebUi(
         await loginItem.set(enabled);
         logger.info('start at login changed from the web UI', { enabled });
       },
+      kubeconfigContexts: async () => {
+        const readings = await readKubeconfigs(kubeconfigFiles(currentPlatformEnv()), { read: readTextWithMode });
+        const names = readings
+          .flatMap((reading) => (reading.state === 'read' ? reading.contexts : []))
+          .map((c) => c.name);
+        return [...new Set(names)];
+      },
+      enrollProfile: (request) => enrollments.start(request),
       kubeconfigImport: brokerImportService(services, paths, nativeShimPath() ?? nodeCliPath(), logger),
     },
     log: (line) => logger.info(line),
@@ -145,6 +173,7 @@ export async function startBrokerWebUi(
     ...webUi,
     close: async () => {
       unsubscribe();
+      enrollments.close();
       await webUi.close();
     },
   };

@@ -147,5 +147,19 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     setStartAtLogin: async ({ body }) => (await ports.setStartAtLogin(body.enabled), ok({})),
     importPreview: async () => ok(await importer().preview()),
     importKubeconfig: async ({ body }) => changed(ok(await importer().apply(body.fingerprint))),
+    kubeconfigContexts: async () => ok({ contexts: (await ports.kubeconfigContexts?.()) ?? [] }),
+    // Like a login, it waits minutes on someone (the PIN, the admin): the page follows it on the stream.
+    enrollProfile: async ({ body }) => {
+      if (!ports.enrollProfile)
+        throw new HttpFailure(
+          404,
+          'not-found',
+          'this shell cannot enroll a hardware key',
+          'run kubecred enroll in a terminal',
+        );
+      await ports.enrollProfile(body);
+      log(`web UI: enrollment of ${body.profile} started`);
+      return changed(ok({ started: true as const }, 202));
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type {
   AuditEntry,
   CertificateFacts,
+  EnrollRequest,
   Preferences,
   ProfileChanges,
   ProxyTurnedOn,
@@ -63,6 +64,13 @@ export interface WebUiPorts {
   updateToken(token: string, changes: TokenChanges): Promise<void>;
   preferences(): Promise<Preferences>;
   setStartAtLogin(enabled: boolean): Promise<void>;
+  /** The contexts of the broker's kubeconfig files; absent where the shell reads none. */
+  kubeconfigContexts?(): Promise<string[]>;
+  /**
+   * Starts an enrollment in the broker once its checks pass (throws the refusal); it goes on
+   * after this resolves, and shows on the interactions. Absent where the shell has no tokens.
+   */
+  enrollProfile?(request: EnrollRequest): Promise<void>;
   /** The kubeconfig import wizard; absent where the shell offers none. */
   kubeconfigImport?: ImportService;
 }

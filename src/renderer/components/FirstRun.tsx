@@ -14,6 +14,9 @@ export function FirstRun() {
         <a className="button secondary" href={routeHref({ section: 'profiles', view: 'add' })}>
           Add a profile
         </a>
+        <a className="button secondary" href={routeHref({ section: 'profiles', view: 'enroll' })}>
+          Use a hardware key
+        </a>
       </div>
     </section>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Interaction } from '../../shared/api/status.js';
 import { deviceLoginLink } from './deviceLoginLink.js';
 
-/** Logins waiting on the user: a page to open in the browser, or a code to type elsewhere. */
+/** Logins waiting on the user: a page to open in the browser, a code to type elsewhere, a plugin's or an enrollment's words. */
 export function PendingLogins({
   interactions,
   onCancel,
@@ -24,14 +24,33 @@ export function PendingLogins({
           case 'message':
             return (
               <div className="card" data-login={i.profile} key={i.profile}>
-                <h2>{i.profile}: its plugin says</h2>
-                <p className="plugin-message">{i.text}</p>
+                <h2>
+                  {i.profile}: {i.title ?? 'its plugin says'}
+                </h2>
+                <p className="plugin-message">
+                  <MessageLines text={i.text} />
+                </p>
+                {i.dismissable ? (
+                  <button type="button" className="secondary small cancel-login" onClick={() => onCancel(i.profile)}>
+                    Dismiss
+                  </button>
+                ) : null}
               </div>
             );
         }
       })}
     </section>
   );
+}
+
+/** An indented line is a command to copy (kubectl certificate approve …): it reads as code. */
+function MessageLines({ text }: { text: string }) {
+  return text.split('\n').map((line, n) => (
+    <span key={n}>
+      {n > 0 ? '\n' : null}
+      {/^ {4}\S/.test(line) ? <code className="message-command">{line.trim()}</code> : line}
+    </span>
+  ));
 }
 
 /** Stops the login for everyone waiting on it; the profile then shows it was cancelled. */

@@ -1,3 +1,4 @@
+import { EnrollForm } from '../components/EnrollForm.js';
 import { FirstRun } from '../components/FirstRun.js';
 import { ImportWizard } from '../components/ImportWizard.js';
 import { ProfileForm } from '../components/ProfileForm.js';
@@ -16,6 +17,18 @@ export function ProfilesSection(props: SectionProps) {
         <BackToProfiles />
         <h1 tabIndex={-1}>Add a profile</h1>
         <ProfileForm onAdd={async (profile) => (await transport.addProfile(profile), go({ section: 'profiles' }))} />
+      </section>
+    );
+  if (route.view === 'enroll')
+    return (
+      <section className="view" aria-label="use a hardware key">
+        <BackToProfiles />
+        <h1 tabIndex={-1}>Use a hardware key</h1>
+        <EnrollForm
+          transport={transport}
+          // The steps and the admin's command show in the band above the list from here on.
+          onEnroll={async (request) => (await transport.enrollProfile(request), go({ section: 'profiles' }))}
+        />
       </section>
     );
   if (route.view === 'import')
@@ -38,6 +51,9 @@ function ProfileListSection({ state, now, busy, run, tokenFor, transport }: Sect
           <div className="button-row">
             <a className="button secondary small" href={routeHref({ section: 'profiles', view: 'import' })}>
               Import kubeconfig
+            </a>
+            <a className="button secondary small" href={routeHref({ section: 'profiles', view: 'enroll' })}>
+              Use a hardware key
             </a>
             <a className="button small" href={routeHref({ section: 'profiles', view: 'add' })}>
               Add a profile

@@ -54,7 +54,15 @@ export const interactionSchema = z.union([
     verificationUri: z.string(),
     verificationUriComplete: z.string().optional(),
   }),
-  z.object({ profile: z.string(), kind: z.literal('message'), text: z.string() }),
+  z.object({
+    profile: z.string(),
+    kind: z.literal('message'),
+    text: z.string(),
+    /** Who speaks, when not the profile's plugin (an enrollment the window started). */
+    title: z.string().optional(),
+    /** An outcome kept for the person to read: the page offers to dismiss it. */
+    dismissable: z.boolean().optional(),
+  }),
 ]);
 export type Interaction = z.infer<typeof interactionSchema>;
 

@@ -3,9 +3,12 @@ import { z } from 'zod';
 import { promptAnswerSchema } from './prompts.js';
 import {
   auditResponseSchema,
+  enrollRequestSchema,
+  enrollStartedSchema,
   importPreviewSchema,
   importRequestSchema,
   importResultSchema,
+  kubeconfigContextsSchema,
   newProfileRequestSchema,
   preferencesSchema,
   profileChangesSchema,
@@ -146,6 +149,13 @@ export const UI_OPERATIONS = {
     request: importRequestSchema,
     response: importResultSchema,
   },
+  /** The contexts of the broker's kubeconfig files, for the forms that start from one. */
+  kubeconfigContexts: { method: 'GET', path: '/api/kubeconfig-contexts', response: kubeconfigContextsSchema },
+  /**
+   * Starts `kubecred enroll` in the broker and answers once its checks pass: the steps, the
+   * command an admin runs and the outcome reach the page as interactions on the stream.
+   */
+  enrollProfile: { method: 'POST', path: '/api/enroll', request: enrollRequestSchema, response: enrollStartedSchema },
 } as const satisfies Record<string, Operation>;
 
 export type UiOperation = keyof typeof UI_OPERATIONS;

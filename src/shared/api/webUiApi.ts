@@ -171,3 +171,23 @@ export const importResultSchema = z.object({
   leftFiles: z.array(z.string()),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
+
+/** The keys `kubecred enroll` can make on a token; the window's form offers the same. */
+export const ENROLL_KEY_TYPES = ['ec-p256', 'ec-p384', 'rsa-2048'] as const;
+export type EnrollKeyType = (typeof ENROLL_KEY_TYPES)[number];
+
+/** "Use a hardware key": a new profile whose key is made on a token and certified by the cluster. */
+export const enrollRequestSchema = z.strictObject({
+  profile: z.string().min(1).max(200),
+  /** The context that reaches the cluster now: the certificate request goes through it. */
+  context: z.string().min(1).max(500),
+  token: z.string().min(1).max(200),
+  user: z.string().min(1).max(500),
+  groups: z.array(z.string().min(1).max(500)).max(50),
+  keyType: z.enum(ENROLL_KEY_TYPES),
+});
+export type EnrollRequest = z.infer<typeof enrollRequestSchema>;
+export const enrollStartedSchema = z.object({ started: z.literal(true) });
+
+/** The contexts of the broker's kubeconfig files, by name. */
+export const kubeconfigContextsSchema = z.object({ contexts: z.array(z.string()) });

@@ -22,6 +22,7 @@ describe("the main window's routes", () => {
     expect(parseRoute('#/activity')).toEqual({ section: 'activity' });
     expect(parseRoute('#/profile/prod')).toEqual({ section: 'profiles', view: 'detail', profile: 'prod' });
     expect(parseRoute('#/profiles/import')).toEqual({ section: 'profiles', view: 'import' });
+    expect(parseRoute('#/profiles/enroll')).toEqual({ section: 'profiles', view: 'enroll' });
     expect(parseRoute('#/nowhere')).toEqual({ section: 'profiles' });
     expect(parseRoute('#/profile/%E0%A4%A')).toEqual({ section: 'profiles' });
     for (const hash of ['#/settings', '#/profile/a-b', '#/profiles/add'])
