@@ -1,3 +1,4 @@
+import { onPath } from '../../support/onPath.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -84,7 +85,8 @@ describe('the window’s enrollment', () => {
     await expect.poll(() => board.list().length).toBe(1);
   });
 
-  it('keeps every line on the board, and the failure with them until dismissed', async () => {
+  // openssl makes the other key's certificate; Windows has none (the unit suite runs there under Wine too).
+  it.runIf(onPath('openssl'))('keeps every line on the board, and the failure with them until dismissed', async () => {
     const dir = await mkdtemp(`${tmpdir()}/window-enroll-`);
     try {
       // A certificate for another key: the use case refuses it, and the window says so.
