@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
 import { BrokerError } from '../core/brokerError.js';
-import type { HashName, SignaturePlan, TokenKeyType } from '../secrets/pkcs11/signaturePlan.js';
+import { DIGEST_INFO, type HashName, type SignaturePlan, type TokenKeyType } from '../secrets/pkcs11/signaturePlan.js';
 import { isTls12ClientTranscript } from '../secrets/pkcs11/tls12Transcript.js';
 
 /** Which handshakes a profile's proxy may ask signatures for: its proxy.tlsVersion. */
 export type ProxyTlsVersion = '1.2' | '1.3';
-
-// RFC 8017, 9.2 note 1: the DER DigestInfo before each hash, for a token's raw CKM_RSA_PKCS.
-const DIGEST_INFO: Readonly<Record<HashName, Buffer>> = {
-  sha256: Buffer.from('3031300d060960864801650304020105000420', 'hex'),
-  sha384: Buffer.from('3041300d060960864801650304020205000430', 'hex'),
-  sha512: Buffer.from('3051300d060960864801650304020305000440', 'hex'),
-};
 
 // RFC 8446, 4.4.3: 64 spaces, the context string, a zero byte, then the transcript hash
 // (SHA-256 or SHA-384, the cipher suite's). Nothing else is ever signed with the token's key;

@@ -3,18 +3,12 @@ import { BrokerError } from '../../core/brokerError.js';
 import type { Handle } from './binding.js';
 import { CKM_ECDSA, CKM_RSA_PKCS } from './constants.js';
 import type { RequestHash } from './keyAlgorithms.js';
-import type { SignaturePlan } from './signaturePlan.js';
+import { DIGEST_INFO, type SignaturePlan } from './signaturePlan.js';
 import { tokenWanted } from './tokenErrors.js';
 import { findKeyPair } from './tokenKeyPair.js';
 import type { RunOffThread } from './tokenKeyGeneration.js';
 import type { Attached } from './tokenSession.js';
 
-// RFC 8017, 9.2 note 1: the DER DigestInfo before each hash, for a token's raw CKM_RSA_PKCS.
-// The same bytes as the proxy's (src/main/proxy/planSignature.ts), which may import them from here.
-export const DIGEST_INFO: Readonly<Record<RequestHash, Buffer>> = {
-  sha256: Buffer.from('3031300d060960864801650304020105000420', 'hex'),
-  sha384: Buffer.from('3041300d060960864801650304020205000430', 'hex'),
-};
 const DIGEST_BYTES: Readonly<Record<RequestHash, number>> = { sha256: 32, sha384: 48 };
 // Room for any signature: RSA-8192 is 1024 bytes, EC P-521 132.
 const MAX_SIGNATURE_BYTES = 1024;
