@@ -30,7 +30,7 @@ func brokerAddress(home string, _ getenvFunc) (addr string, fallback bool) {
 	return pipeName(home), false
 }
 
-func dialBroker(ctx context.Context, home string, getenv getenvFunc) (net.Conn, error) {
+func dialBroker(ctx context.Context, home string, getenv getenvFunc) (brokerConn, error) {
 	name, _ := brokerAddress(home, getenv)
 	deadline := time.Now().Add(connectTimeout)
 	for {

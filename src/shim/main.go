@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"runtime"
 	"strings"
@@ -51,6 +50,9 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer cancel()
 	notify := func(text string) { fmt.Fprintln(stderr, "kubecred: "+text) }
 	ans, err := askBroker(ctx, home, getenv, req, notify)
+	if errors.Is(err, errNoBroker) && !errors.Is(err, errBrokerBusy) && startBroker(ctx, home, env, getenv) == nil {
+		ans, err = askBroker(ctx, home, getenv, req, notify)
+	}
 	if errors.Is(err, errBrokerGone) {
 		// Give a dying broker's socket a moment to stop accepting, then ask
 		// once more: a live broker answers, a dead one means a handover that
@@ -58,7 +60,7 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		time.Sleep(brokerGoneBackoff)
 		ans, err = askBroker(ctx, home, getenv, req, notify)
 	}
-	if err == nil && ans.status == http.StatusUnauthorized {
+	if err == nil && ans.status == statusUnauthorized {
 		// A broker restarted between our reading its secret and connecting
 		// writes a new one: read it again, once.
 		ans, err = askBroker(ctx, home, getenv, req, notify)
@@ -74,7 +76,7 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Any handover reason, not only "terminal": whatever the broker
 		// cannot do through us, the CLI (the reference client) can.
 		return handover(args, env, getenv, stderr, msgTerminal)
-	case ans.status == 200:
+	case ans.status == statusOK:
 		if _, err := stdout.Write(ans.body); err != nil {
 			fmt.Fprintln(stderr, "kubecred: cannot write the credential: "+oneLine(err))
 			return 1

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
-	"net/http"
-	"net/http/httptrace"
-	"net/textproto"
 	"net/url"
 	"os"
 	"strconv"
@@ -33,18 +28,23 @@ const (
 // CLI, which can start the broker.
 var errNoBroker = errors.New("the Kubecred broker is not running")
 
+// errBrokerBusy: a broker listens but did not accept in time (its backlog is
+// full); starting another one would not help.
+var errBrokerBusy = errors.New("the broker did not accept the connection in time")
+
 // errBrokerGone: the broker took the request and died before answering (a
 // crash or a kill). A credential request is safe to repeat, so run asks again.
 var errBrokerGone = errors.New("the broker closed the connection without answering")
 
+// credentialRequest is the body of POST /v1/credential (encode writes it).
 type credentialRequest struct {
-	Argv            []string `json:"argv"`
-	ExecInfo        *string  `json:"execInfo"` // nil encodes as null: unset differs from ""
-	StdinIsTerminal bool     `json:"stdinIsTerminal"`
-	ParentPid       int      `json:"parentPid"`
-	Client          string   `json:"client"`
+	Argv            []string
+	ExecInfo        *string // nil encodes as null: unset differs from ""
+	StdinIsTerminal bool
+	ParentPid       int
+	Client          string
 	// Where the caller's secrets come from; the broker names the ones its own differ in.
-	Environment map[string]string `json:"environment,omitempty"`
+	Environment map[string]string
 }
 
 // secretSourceVariables: src/shared/api/secretSourceVariables.ts (addresses and paths, never secrets).
@@ -58,6 +58,13 @@ func secretSourceEnvironment(getenv func(string) string) map[string]string {
 		}
 	}
 	return picked
+}
+
+// brokerConn is the connection to the broker: a Unix socket, or a named pipe
+// on Windows.
+type brokerConn interface {
+	io.ReadWriteCloser
+	SetDeadline(time.Time) error
 }
 
 type answer struct {
@@ -90,8 +97,13 @@ func readSecret(home string) (string, error) {
 	return secret, nil
 }
 
-// noticeStatus is the interim status that carries a notice (docs/wire-protocol.md).
-const noticeStatus = 102
+// Statuses the shim acts on (docs/wire-protocol.md); 102 is the interim
+// answer that carries a notice.
+const (
+	noticeStatus       = 102
+	statusOK           = 200
+	statusUnauthorized = 401
+)
 
 // askBroker sends the request; notify gets each notice the broker sends while
 // the request waits on the user (a login, an approval).
@@ -100,78 +112,57 @@ func askBroker(ctx context.Context, home string, getenv getenvFunc, req credenti
 	if err != nil {
 		return nil, err
 	}
-	payload, err := json.Marshal(req)
-	if err != nil {
-		return nil, err
+	payload := req.encode()
+	headers := [][2]string{
+		{"Authorization", "Bearer " + secret},
+		{"Content-Type", "application/json"},
+		{"User-Agent", "kubecred-shim"},
+		{"Kubecred-Accept-Notices", "1"},
 	}
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialBroker(ctx, home, getenv)
-		},
-		Proxy:              nil, // HTTP(S)_PROXY must never see a local socket request
-		DisableKeepAlives:  true,
-		DisableCompression: true, // the body is relayed byte for byte
-	}}
-	// Host "localhost" is what `curl --unix-socket` sends; the broker may
-	// check Host against DNS rebinding.
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://localhost/v1/credential", bytes.NewReader(payload))
-	if err != nil {
-		return nil, err
-	}
-	hreq.Header.Set("Authorization", "Bearer "+secret)
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("User-Agent", "kubecred-shim")
-	hreq.Header.Set("Kubecred-Accept-Notices", "1")
 	if provesCallerByPipe {
-		hreq.Header.Set("Kubecred-Caller-Check", "1")
+		headers = append(headers, [2]string{"Kubecred-Caller-Check", "1"})
 	}
-	hreq = hreq.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		Got1xxResponse: func(code int, header textproto.MIMEHeader) error {
-			if v := header.Get("Kubecred-Notice"); code == noticeStatus && v != "" {
-				notify(decodeNotice(v))
-			}
-			// Windows: the broker names this process by the one-time pipe it opens.
-			if v := header.Get("Kubecred-Caller-Check"); code == noticeStatus && v != "" && provesCallerByPipe {
-				openCallerCheck(v)
-			}
-			return nil
-		},
-	}))
-
-	resp, err := client.Do(hreq)
+	conn, err := dialBroker(ctx, home, getenv)
 	if err != nil {
-		if errors.Is(err, errNoBroker) {
-			return nil, err
+		return nil, err
+	}
+	defer conn.Close()
+	if deadline, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(deadline)
+	}
+	resp, err := exchange(conn, formatRequest("POST", "/v1/credential", headers, payload), maxAnswer, func(code int, h header) {
+		if v := h.get("Kubecred-Notice"); code == noticeStatus && v != "" {
+			notify(decodeNotice(v))
 		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("no answer from the broker after %s", requestTimeout)
+		// Windows: the broker names this process by the one-time pipe it opens.
+		if v := h.get("Kubecred-Caller-Check"); code == noticeStatus && v != "" && provesCallerByPipe {
+			openCallerCheck(v)
 		}
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // drop the `Post "http://localhost/..."` noise
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
-			return nil, errBrokerGone
-		}
+	})
+	switch {
+	case err == nil:
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("no answer from the broker after %s", requestTimeout)
+	case errors.Is(err, errCutShort):
+		return nil, err
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return nil, errBrokerGone
+	default:
 		return nil, fmt.Errorf("no valid answer from the broker: %w", err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
-	if err != nil {
-		return nil, fmt.Errorf("the broker's answer was cut short: %w", err)
-	}
-	if len(body) > maxAnswer {
+	if len(resp.body) > maxAnswer {
 		return nil, fmt.Errorf("the broker's answer is larger than %d bytes", maxAnswer)
 	}
 	ans := &answer{
-		status:   resp.StatusCode,
-		handover: strings.TrimSpace(resp.Header.Get("Kubecred-Handover")),
-		body:     body,
-		exitCode: failureExitCode(resp.Header.Get("Kubecred-Exit-Code")),
+		status:   resp.status,
+		handover: strings.TrimSpace(resp.header.get("Kubecred-Handover")),
+		body:     resp.body,
+		exitCode: failureExitCode(resp.header.get("Kubecred-Exit-Code")),
 	}
 	// kubectl parses stdout as JSON; a 200 that is not JSON would give a
 	// confusing error there, so report it here instead.
-	if ans.status == http.StatusOK && ans.handover == "" && !json.Valid(body) {
+	if ans.status == statusOK && ans.handover == "" && !json.Valid(resp.body) {
 		return nil, errors.New("the broker answered 200 with a body that is not JSON")
 	}
 	return ans, nil

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DAEMON_NODE_FLAGS } from '../../src/main/platform/daemonNodeFlags.js';
 import { brokerEnv, daemonsOf, writeConfig } from '../support/broker.js';
 import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
@@ -27,7 +28,8 @@ describe('no broker running', () => {
   });
 
   it.each([
-    ['the native shim hands over to the Node CLI, which starts the daemon', NATIVE_SHIM, []],
+    // Issue 32: one Node start on the way to the first answer, not two (the CLI's, then the daemon's).
+    ['the native shim starts the daemon itself', NATIVE_SHIM, []],
     ['the Node CLI starts the daemon', process.execPath, [KUBECRED_CLI]],
   ])('%s and answers', async (_name, command, prefix) => {
     assertBuilt({ shim: true });
@@ -43,6 +45,13 @@ describe('no broker running', () => {
     });
     const status = await run(process.execPath, [KUBECRED_CLI, 'status', '-o', 'json'], { env: brokerEnv(home.dir) });
     expect(JSON.parse(status.stdout).running).toBe(true);
+    // Either way the broker runs with the daemon's Node flags (a small young generation).
+    const [pid] = await daemonsOf(home.dir);
+    const [cmdline, environ] = await Promise.all(
+      ['cmdline', 'environ'].map((file) => readFile(`/proc/${pid}/${file}`, 'utf8')),
+    );
+    const flags = [...cmdline!.split('\0'), ...environ!.split('\0').filter((v) => v.startsWith('NODE_OPTIONS='))];
+    expect(flags.join(' ')).toContain(DAEMON_NODE_FLAGS.join(' '));
   });
 
   it('many callers at once start one broker between them', async () => {

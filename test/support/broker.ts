@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { DAEMON_NODE_FLAGS } from '../../src/main/platform/daemonNodeFlags.js';
 import { KUBECRED_CLI } from './repo.js';
 
 export interface TestBroker {
@@ -20,14 +21,14 @@ export async function writeConfig(home: string, yaml: string): Promise<void> {
   await writeFile(path.join(home, 'config.yaml'), yaml);
 }
 
-/** Runs `kubecred daemon` for real in the given home and waits until it answers. */
+/** Runs `kubecred daemon` for real in the given home, as the CLI and the shim start it, and waits until it answers. */
 export async function startTestBroker(
   home: string,
   env: Record<string, string> = {},
   args: string[] = [],
 ): Promise<TestBroker> {
   const socket = path.join(home, 'run', 'broker.sock');
-  const child = spawn(process.execPath, [KUBECRED_CLI, 'daemon', ...args], {
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, KUBECRED_CLI, 'daemon', ...args], {
     env: brokerEnv(home, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -47,21 +47,19 @@ export class CredentialBroker {
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
   credential(request: CredentialRequest): Promise<string> {
-    // Read while the caller surely runs: after the answer kubectl may be gone, and the audit
-    // trail would name it by the client alone ("shim (pid N)" beside "kubectl (pid N)").
-    const caller = this.ports.callers.describe(request.parentPid).catch(() => ({}));
+    const caller = onFirstAsk(() => this.ports.callers.describe(request.parentPid).catch(() => ({})));
     const { asking } = this.ports;
     if (!asking) return this.serve(request, caller);
     const profile = request.argv[1] ?? '';
-    return asking.run({ profile, caller: () => caller, terminal: request.stdinIsTerminal }, () =>
-      this.serve(request, caller),
-    );
+    return asking.run({ profile, caller, terminal: request.stdinIsTerminal }, () => this.serve(request, caller));
   }
 
-  private async serve(
-    request: CredentialRequest,
-    described: Promise<{ pid?: number; name?: string }>,
-  ): Promise<string> {
+  /**
+   * `described` names the caller from /proc, on first ask: before the answer where an approval
+   * or a question needs it, else just after the answer is on its way, for the audit trail.
+   * kubectl still runs then: it waits for the plugin's exit before it goes on to the cluster.
+   */
+  private async serve(request: CredentialRequest, described: () => Promise<CallerDescription>): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     try {
       // client-go's automatic second try after a wrong PIN, a cancel or a denial: the same
@@ -73,7 +71,7 @@ export class CredentialBroker {
       const { provider, changed } = this.ports.providers.resolve(profile);
       if (changed) this.ports.cache.forget(profile.name);
       if (profile.approval !== 'never') {
-        const caller = await described;
+        const caller = await described();
         await this.ports.approvals.check(profile.approval, {
           profile: profile.name,
           caller,
@@ -100,13 +98,13 @@ export class CredentialBroker {
         provider,
       });
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
-      void this.audit(request, described, { profile: profileName, outcome: 'served', source });
+      setImmediate(() => void this.audit(request, described(), { profile: profileName, outcome: 'served', source }));
       return renderExecCredential(execInfo.apiVersion, credential);
     } catch (thrown) {
       const error = explainEnvironmentDifference(thrown, request.environment, this.ports.environment);
       this.answersTold.record(profileName, request.parentPid, error);
       const denied = error instanceof BrokerError && error.code === 'denied';
-      void this.audit(request, described, {
+      void this.audit(request, described(), {
         profile: profileName,
         outcome: denied ? 'denied' : 'failed',
         failure: error,
@@ -309,11 +307,19 @@ export class CredentialBroker {
 
   private audit(
     request: CredentialRequest,
-    described: Promise<{ pid?: number; name?: string }>,
+    described: Promise<CallerDescription>,
     record: Parameters<typeof recordAudit>[2],
   ): Promise<void> {
     return recordAudit(this.ports, { ...request, described }, record);
   }
+}
+
+type CallerDescription = { pid?: number; name?: string };
+
+/** The promise `start` makes, started when first asked for and shared after. */
+function onFirstAsk<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => (started ??= start());
 }
 
 /** `credential <profile> [--api-version <version>]`: the flag serves clients that send no KUBERNETES_EXEC_INFO. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir, open, readFile } from 'node:fs/promises';
+import { DAEMON_NODE_FLAGS } from '../platform/daemonNodeFlags.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { sessionEnvironment } from '../platform/sessionEnvironment.js';
 import { sharedSearchPath } from '../platform/sharedSearchPath.js';
@@ -23,7 +24,7 @@ export async function startDaemon({ paths, self, io }: CliContext): Promise<void
   const log = await open(paths.daemonLog, 'a', 0o600);
   // The broker outlives the kubectl that started it and serves every shell: it gets the
   // session's variables only, and the Kubecred home as its working directory.
-  const child = spawn(self.command, [...self.args, 'daemon'], {
+  const child = spawn(self.command, [...DAEMON_NODE_FLAGS, ...self.args, 'daemon'], {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],
     env: { ...sharedEnvironment(io.env), ...nodeMode(io.env) },

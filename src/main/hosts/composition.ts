@@ -219,6 +219,7 @@ export function composeBroker({
       cache.forgetAll();
       encryptedFiles.lock();
       await tokens.close();
+      await audit.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BrokerError } from '../core/brokerError.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { DAEMON_NODE_FLAGS } from './daemonNodeFlags.js';
 import type { PlatformEnv } from './paths.js';
 
 /**
@@ -16,7 +17,7 @@ export interface AutostartCommand {
 /** The headless broker at login, in the Kubecred home this process serves (a KUBECRED_HOME is kept). */
 export function daemonAutostart(node: string, cli: string, env: NodeJS.ProcessEnv): AutostartCommand {
   const home = env.KUBECRED_HOME ? ['env', `KUBECRED_HOME=${env.KUBECRED_HOME}`] : [];
-  return { argv: [...home, node, cli, 'daemon'] };
+  return { argv: [...home, node, ...DAEMON_NODE_FLAGS, cli, 'daemon'] };
 }
 
 /** $XDG_CONFIG_HOME/autostart/kubecred.desktop (XDG Autostart), ~/.config when the variable is unset or relative. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { NOTICE_HEADERS } from '../../shared/api/notices.js';
 import type { PeerCredentialReader } from '../platform/peerCredentials.js';
 import type { PipeCallerVerifier } from '../platform/pipeCaller.js';
-import { processFacts, type ProcessFacts } from '../platform/processTable.js';
+import { processFacts, processLineage, type ProcessFacts } from '../platform/processTable.js';
 import { sendCallerCheck } from './notice.js';
 
 /** How long a client has to open the one-time pipe: it does so the moment it reads the name. */
@@ -32,7 +32,7 @@ export async function verifiedParentPid(
   if (!peers.available) return claimed;
   const peer = peers.of(request.socket);
   if (!peer) return undefined;
-  const facts = await processFacts(peer.pid);
+  const facts = processLineage(peer.pid);
   // The pid now names another process than the one that connected: the caller is unknown.
   const startedAtConnect = peers.startTimeAtConnect(request.socket);
   if (startedAtConnect !== undefined && facts?.startTime !== startedAtConnect) return undefined;

@@ -1,4 +1,5 @@
-import { appendFile, mkdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditLog, AuditRecord } from '../core/auditLog.js';
 import { DEFAULT_LOG_LIMITS, type LogLimits } from '../../shared/config/schema.js';
@@ -24,13 +25,33 @@ export class FileAuditLog implements AuditLog {
   private outage: Outage | undefined;
   /** The file's size as this process knows it; read from disk once, then counted. */
   private size: number | undefined;
+  /**
+   * Kept open between records: one write per record, where opening, writing and closing were
+   * three trips through the thread pool on every credential served.
+   */
+  private handle: { readonly file: FileHandle; readonly inode: number } | undefined;
+  /** Records are written one after another, in the order they came: they share the handle. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly file: string,
     private readonly limits: () => Promise<LogLimits> = async () => DEFAULT_LOG_LIMITS,
   ) {}
 
-  async append(record: AuditRecord): Promise<void> {
+  append(record: AuditRecord): Promise<void> {
+    const appended = this.queue.then(() => this.appendNow(record));
+    this.queue = appended.catch(() => undefined);
+    return appended;
+  }
+
+  /** Closes the file; a later record opens it again. */
+  close(): Promise<void> {
+    const closed = this.queue.then(() => this.closeHandle());
+    this.queue = closed;
+    return closed;
+  }
+
+  private async appendNow(record: AuditRecord): Promise<void> {
     try {
       this.ready ??= mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
       await this.ready;
@@ -48,6 +69,7 @@ export class FileAuditLog implements AuditLog {
     } catch (error) {
       this.ready = undefined;
       this.size = undefined;
+      await this.closeHandle();
       if (this.outage) {
         this.outage.lost++;
         return;
@@ -64,17 +86,36 @@ export class FileAuditLog implements AuditLog {
   private async write(record: AuditRecord): Promise<void> {
     const line = `${JSON.stringify(record)}\n`;
     const bytes = Buffer.byteLength(line);
-    this.size ??= await stat(this.file).then(
-      (info) => info.size,
-      () => 0,
-    );
+    const onDisk = statSync(this.file, { throwIfNoEntry: false });
+    this.size ??= onDisk?.size ?? 0;
     const { maxBytes, keep } = await this.limits();
     if (this.size > 0 && this.size + bytes > maxBytes) {
+      await this.closeHandle();
       rotateLog(this.file, keep, 'rename');
       this.size = 0;
     }
-    await appendFile(this.file, line, { mode: 0o600 });
+    // Someone moved or deleted the trail (a rotation of theirs, a clean-up): the records go to
+    // a file at its path again, not into the one that is gone.
+    if (this.handle && this.handle.inode !== onDisk?.ino) await this.closeHandle();
+    this.handle ??= await this.openHandle();
+    await this.handle.file.write(line);
     this.size += bytes;
+  }
+
+  private async openHandle(): Promise<{ file: FileHandle; inode: number }> {
+    const file = await open(this.file, 'a', 0o600);
+    try {
+      return { file, inode: (await file.stat()).ino };
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.file.close().catch(() => undefined);
   }
 
   private gapRecord(outage: Outage, until: string): AuditRecord {

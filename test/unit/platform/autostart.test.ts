@@ -30,7 +30,7 @@ describe('start at login', () => {
     await setAutostart(true, command, linux());
     const text = await readFile(file, 'utf8');
     expect(text).toContain('[Desktop Entry]');
-    expect(text).toContain('Exec=/usr/bin/node "/opt/my apps/kubecred/bin/kubecred" daemon\n');
+    expect(text).toContain('Exec=/usr/bin/node --max-semi-space-size=1 "/opt/my apps/kubecred/bin/kubecred" daemon\n');
     // XDG autostart is of the Unix desktops; its file mode means nothing where modes do not exist.
     if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o644);
     expect(await autostartEnabled(linux())).toBe(true);
@@ -43,7 +43,9 @@ describe('start at login', () => {
   it('keeps the Kubecred home the broker serves, and runs the tray app as the app binary with --hidden', () => {
     expect(
       desktopEntry(daemonAutostart('/usr/bin/node', '/opt/k/bin/kubecred', { KUBECRED_HOME: '/home/ann/kc' })),
-    ).toContain('Exec=env KUBECRED_HOME=/home/ann/kc /usr/bin/node /opt/k/bin/kubecred daemon\n');
+    ).toContain(
+      'Exec=env KUBECRED_HOME=/home/ann/kc /usr/bin/node --max-semi-space-size=1 /opt/k/bin/kubecred daemon\n',
+    );
     expect(desktopEntry({ argv: ['/opt/Kubecred/kubecred', '--hidden'] })).toContain(
       'Exec=/opt/Kubecred/kubecred --hidden\n',
     );

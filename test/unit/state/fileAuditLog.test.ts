@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -56,5 +56,47 @@ describe.runIf(process.platform === 'linux')('the audit log on a full disk', () 
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual([record(1), record(2)]);
+  });
+
+  // Issue 32: the file stays open between records (one write each, not open, write, close).
+  const lines = async (file: string) =>
+    (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditRecord);
+  const openFiles = async () => (await readdir('/proc/self/fd')).length;
+
+  it('writes records that arrive together in their order, through one open file', async () => {
+    const file = path.join(dir, 'audit.log');
+    const log = new FileAuditLog(file);
+    const before = await openFiles();
+    await Promise.all(Array.from({ length: 40 }, (_, n) => log.append(record(n))));
+    expect(await openFiles()).toBeLessThanOrEqual(before + 1);
+    expect(await lines(file)).toEqual(Array.from({ length: 40 }, (_, n) => record(n)));
+    await log.close();
+    expect(await openFiles()).toBeLessThanOrEqual(before);
+  });
+
+  it('writes to a new file at its path when the trail was moved or deleted meanwhile', async () => {
+    const file = path.join(dir, 'audit.log');
+    const log = new FileAuditLog(file);
+    await log.append(record(1));
+    await rename(file, `${file}.old`);
+    await log.append(record(2));
+    await rm(file);
+    await log.append(record(3));
+    expect(await lines(`${file}.old`)).toEqual([record(1)]);
+    expect(await lines(file)).toEqual([record(3)]);
+    await log.close();
+  });
+
+  it('rotates at its limit and goes on in the fresh file', async () => {
+    const file = path.join(dir, 'audit.log');
+    const size = Buffer.byteLength(`${JSON.stringify(record(1))}\n`);
+    const log = new FileAuditLog(file, async () => ({ maxBytes: size * 2, keep: 1 }));
+    for (let n = 1; n <= 5; n++) await log.append(record(n));
+    expect(await lines(`${file}.1`)).toEqual([record(3), record(4)]);
+    expect(await lines(file)).toEqual([record(5)]);
+    await log.close();
   });
 });

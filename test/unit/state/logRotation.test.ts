@@ -69,5 +69,7 @@ describe('log rotation', () => {
     for (const size of await sizes(home.dir, files)) expect(size).toBeLessThanOrEqual(LIMITS.maxBytes);
     const newest = (await readFile(file, 'utf8')).trim().split('\n').pop()!;
     expect(JSON.parse(newest)).toMatchObject({ profile: 'p199' });
+    // The trail stays open between records; Windows removes no folder that holds an open file.
+    await audit.close();
   });
 });

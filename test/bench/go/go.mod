@@ -1,0 +1,3 @@
+module kubecred.dev/bench
+
+go 1.21
