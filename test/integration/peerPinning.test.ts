@@ -5,30 +5,31 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PeerCredentialReader } from '../../src/main/platform/peerCredentials.js';
+import { PeerCredentialReader, type PeerLineage } from '../../src/main/platform/peerCredentials.js';
 import { processFacts } from '../../src/main/platform/processTable.js';
 import { PipeCallerVerifier } from '../../src/main/platform/pipeCaller.js';
 import { verifiedParentPid } from '../../src/main/server/verifiedCaller.js';
 import { assertBuilt } from '../support/repo.js';
 
-/** The reader as the broker uses it, with the start time noted at accept set to what a test says. */
+/** The reader as the broker uses it, with what it noted at accept set to what a test says. */
 class NotedAs extends PeerCredentialReader {
-  constructor(private readonly noted: string | undefined) {
+  constructor(private readonly noted: PeerLineage) {
     super();
   }
-  override startTimeAtConnect(): string | undefined {
+  override lineageAtConnect(): PeerLineage {
     return this.noted;
   }
 }
 
 // Security review 3, I7: the caller was read from /proc at request time from a pid taken at
 // connect; the client could pass the socket on and exit, and a recycled pid name another
-// program. The start time noted at accept must still match.
+// program. The caller is read once, at accept, and never from that pid again (issue 32: one
+// read of /proc per request instead of two).
 describe('the caller of a connection is the process that connected', () => {
   let dir: string | undefined;
   afterEach(() => dir && rm(dir, { recursive: true, force: true }));
 
-  it('is named while its pid still names the process noted at accept, and unknown once it does not', async () => {
+  it('is the parent noted at accept, whatever its pid names later, and unknown where nothing was noted', async () => {
     assertBuilt({ shim: true });
     dir = await mkdtemp(path.join(os.tmpdir(), 'kc-peer-'));
     const socketPath = path.join(dir, 's.sock');
@@ -53,12 +54,16 @@ describe('the caller of a connection is the process that connected', () => {
       const pipes = new PipeCallerVerifier();
       const facts = await processFacts(client.pid!);
       expect(peers.of(socket)?.pid).toBe(client.pid);
-      expect(peers.startTimeAtConnect(socket)).toBe(facts?.startTime);
+      expect(peers.lineageAtConnect(socket)).toMatchObject({ parentPid: process.pid, startTime: facts?.startTime });
       expect(await verifiedParentPid(request, response, undefined, { peers, pipes })).toBe(process.pid);
-      // The same pid, but the process noted at accept started at another time: not this one.
-      const recycled = new NotedAs(String(Number(facts!.startTime) - 1));
-      recycled.pin(socket);
-      expect(await verifiedParentPid(request, response, 4242, { peers: recycled, pipes })).toBeUndefined();
+      // What was noted at accept names the caller, not what the pid names now (here: this test).
+      const noted = new NotedAs({ parentPid: 4242, startTime: facts?.startTime });
+      noted.pin(socket);
+      expect(await verifiedParentPid(request, response, 777, { peers: noted, pipes })).toBe(4242);
+      // Gone before it could be noted: unknown, never the client's claim and never a read now.
+      const gone = new NotedAs({});
+      gone.pin(socket);
+      expect(await verifiedParentPid(request, response, 777, { peers: gone, pipes })).toBeUndefined();
       socket.destroy();
     } finally {
       client.kill();

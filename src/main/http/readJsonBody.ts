@@ -13,14 +13,7 @@ export async function readJsonBody(
 ): Promise<unknown> {
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await readBody(request, limit)).toString('utf8');
   if (text === '' && emptyAs !== undefined) return emptyAs;
   try {
     return JSON.parse(text);
@@ -31,6 +24,31 @@ export async function readJsonBody(
       'send a JSON object as described in docs/wire-protocol.md',
     );
   }
+}
+
+/**
+ * The body's bytes, by the stream's events: an async iterator over the request cost more than
+ * the rest of a cached credential's answer. Past `limit` the request is destroyed, unread.
+ */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error?: Error) => {
+      request.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      settle(tooLarge(limit));
+      request.destroy();
+    };
+    const onEnd = () => settle();
+    const onClose = () => settle(new Error('the request was closed before its body was read'));
+    request.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
+  });
 }
 
 function tooLarge(limit: number): BrokerError {

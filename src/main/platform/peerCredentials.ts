@@ -2,13 +2,16 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { nativeAddonPath } from './nativeAddonPath.js';
-import { startTimeNow } from './processTable.js';
+import { processLineage, type ProcessFacts } from './processTable.js';
 
 /** Who is at the other end of a Unix socket, as the kernel recorded it at connect(). */
 export interface PeerCredentials {
   readonly pid: number;
   readonly uid: number;
 }
+
+/** What the kernel said of a connecting process when it was accepted. */
+export type PeerLineage = Pick<ProcessFacts, 'parentPid' | 'startTime'>;
 
 interface Addon {
   peerCredentials(fd: number): PeerCredentials;
@@ -22,23 +25,24 @@ interface Addon {
  */
 export class PeerCredentialReader {
   private addon: Addon | null | undefined;
-  private readonly atConnect = new WeakMap<Socket, { peer: PeerCredentials; startTime: string | undefined }>();
+  private readonly atConnect = new WeakMap<Socket, { peer: PeerCredentials; lineage: PeerLineage }>();
 
   constructor(private readonly addonPath: string = defaultAddonPath()) {}
 
   /**
-   * Notes the peer of a connection just accepted, and when its process started: a request
-   * read later is from that process only if the pid still names the same start time. The
-   * client may pass the socket on and exit, and its pid be reused by another program.
+   * Notes the peer of a connection just accepted, and its parent and start time, read at once:
+   * the client may pass the socket on and exit, and its pid be reused by another program, so
+   * nothing about the caller is read from that pid later.
    */
   pin(socket: Socket): void {
     const peer = this.read(socket);
-    if (peer) this.atConnect.set(socket, { peer, startTime: startTimeNow(peer.pid) });
+    // Gone already (or not ours to read): noted as unknown, never read again later.
+    if (peer) this.atConnect.set(socket, { peer, lineage: processLineage(peer.pid) ?? {} });
   }
 
-  /** When the peer's process had started, as noted at accept; undefined when not noted. */
-  startTimeAtConnect(socket: Socket): string | undefined {
-    return this.atConnect.get(socket)?.startTime;
+  /** The peer's parent and start time as noted at accept (empty where /proc could not tell); undefined when not pinned. */
+  lineageAtConnect(socket: Socket): PeerLineage | undefined {
+    return this.atConnect.get(socket)?.lineage;
   }
 
   /** The peer of a connection, or undefined where the kernel cannot be asked. */

@@ -95,14 +95,6 @@ function readProc<T>(read: () => T): T | undefined {
   }
 }
 
-/**
- * When the process started (clock ticks since boot), read at once: for the accept handler,
- * which must note it before any await lets the client go. Undefined where /proc cannot tell.
- */
-export function startTimeNow(pid: number): string | undefined {
-  return processLineage(pid)?.startTime;
-}
-
 /** /proc/<pid>/stat from the state field on: the name may hold spaces and parentheses, so it ends at the last ')'. */
 function fieldsAfterName(stat: string): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');

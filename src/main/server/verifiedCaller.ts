@@ -32,11 +32,9 @@ export async function verifiedParentPid(
   if (!peers.available) return claimed;
   const peer = peers.of(request.socket);
   if (!peer) return undefined;
-  const facts = processLineage(peer.pid);
-  // The pid now names another process than the one that connected: the caller is unknown.
-  const startedAtConnect = peers.startTimeAtConnect(request.socket);
-  if (startedAtConnect !== undefined && facts?.startTime !== startedAtConnect) return undefined;
-  return facts?.parentPid;
+  // Read when the connection was accepted, not from the pid now: by now it may name another
+  // program (the client passed the socket on and exited). A server that does not pin reads now.
+  return (peers.lineageAtConnect(request.socket) ?? processLineage(peer.pid))?.parentPid;
 }
 
 /**
