@@ -147,9 +147,6 @@ async function main(): Promise<void> {
       requests: SUSTAINED_REQUESTS,
       concurrency: 16,
     });
-    // V8 gives memory back once the broker has been idle a while: what a user sees between bursts.
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const settled = await footprint(broker.process.pid!);
     const answersOn = async (socket: string) =>
       summarize(
         await bareClientAnswers({
@@ -162,6 +159,9 @@ async function main(): Promise<void> {
         }),
       );
     const brokerAnswers = await answersOn(broker.socket);
+    // V8 gives memory back once the broker has been idle a while: what a user sees between bursts.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const settled = await footprint(broker.process.pid!);
     const floorServer = await startHttpFloor(path.join(home.dir, 'floor'));
     const floorAnswers = await answersOn(floorServer.socket);
     const floorSustained = await sustainedLoad({

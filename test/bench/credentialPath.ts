@@ -134,6 +134,8 @@ export async function inProcessAnswers(opts: {
     }
     return { answers, floor };
   } finally {
+    // The last answers' audit records are written just after them: let them land first.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await services.close();
   }
 }
