@@ -37,6 +37,25 @@ const originalModuleUrl = {
   },
 };
 
+/**
+ * zod's API re-exports every language's messages as `z.locales` (half of zod's bytes, parsed at
+ * every start); Kubecred speaks English, which zod configures from its own import of en.js.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!args.importer.includes(`${path.sep}zod${path.sep}`)) return undefined;
+      return { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english' };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 function escape(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -55,7 +74,7 @@ await build({
   banner: {
     js: "import { createRequire as kubecredRequire } from 'node:module'; const require = kubecredRequire(import.meta.url);",
   },
-  plugins: [originalModuleUrl],
+  plugins: [originalModuleUrl, englishOnlyZod],
   logLevel: 'warning',
   legalComments: 'none',
   minifyWhitespace: true,
