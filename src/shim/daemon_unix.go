@@ -22,6 +22,8 @@ const (
 	alreadyRunningExit = 3
 	brokerStartTimeout = 10 * time.Second
 	brokerStartPoll    = 5 * time.Millisecond
+	// A start takes a third of a second; past this, kubectl's terminal is told what it waits on.
+	brokerStartNotice = time.Second
 )
 
 // startBroker starts the broker when none answers, and waits until it does.
@@ -29,7 +31,7 @@ const (
 // then the daemon it starts); here it waits for the daemon's alone. Any
 // failure is returned, and the caller hands over to the CLI, which starts a
 // broker the long way or says what is wrong.
-func startBroker(ctx context.Context, home string, env []string, getenv getenvFunc) error {
+func startBroker(ctx context.Context, home string, env []string, getenv getenvFunc, notify func(string)) error {
 	cli, err := findCLI(getenv)
 	if err != nil {
 		return err
@@ -40,8 +42,14 @@ func startBroker(ctx context.Context, home string, env []string, getenv getenvFu
 			return err
 		}
 	}
-	deadline := time.Now().Add(brokerStartTimeout)
+	started := time.Now()
+	deadline := started.Add(brokerStartTimeout)
+	told := false
 	for time.Now().Before(deadline) {
+		if !told && time.Since(started) > brokerStartNotice {
+			told = true
+			notify(fmt.Sprintf("starting the Kubecred broker (its log: %s)", filepath.Join(home, "state", "daemon.log")))
+		}
 		if brokerAnswers(ctx, home, getenv) {
 			ours.settle(home, deadline)
 			return nil

@@ -50,7 +50,7 @@ func run(args, env []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer cancel()
 	notify := func(text string) { fmt.Fprintln(stderr, "kubecred: "+text) }
 	ans, err := askBroker(ctx, home, getenv, req, notify)
-	if errors.Is(err, errNoBroker) && !errors.Is(err, errBrokerBusy) && startBroker(ctx, home, env, getenv) == nil {
+	if errors.Is(err, errNoBroker) && !errors.Is(err, errBrokerBusy) && startBroker(ctx, home, env, getenv, notify) == nil {
 		ans, err = askBroker(ctx, home, getenv, req, notify)
 	}
 	if errors.Is(err, errBrokerGone) {

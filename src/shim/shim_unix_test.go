@@ -6,11 +6,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var credArgs = []string{"credential", "demo", "--flag=x y"}
@@ -376,4 +378,27 @@ func TestNoticesGoToStderrAsTheyComeWithoutEscapes(t *testing.T) {
 	if r.code != 0 || r.stdout != "{}" || r.stderr != want {
 		t.Fatalf("got %+v, want stderr %q", r, want)
 	}
+}
+
+// Issue 32: the shim starts the broker itself; a start that takes long says so on kubectl's
+// terminal, and a broker that will not start is the CLI's to report.
+func TestASlowBrokerStartIsToldThenHandedOver(t *testing.T) {
+	home := newHome(t)
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep")
+	}
+	slow := filepath.Join(shortDir(t), "kubecred")
+	// The daemon gets the session's PATH (here none): the script names sleep by its path.
+	writeFile(t, slow, "#!/bin/sh\n"+sleep+" 1.5\nexit 1\n", 0o755)
+	call := stubHandover(t, 7)
+	start := time.Now()
+	r := runShim(t, home, nil, credArgs, "KUBECRED_CLI="+slow)
+	if r.code != 7 || !call.calledWith {
+		t.Fatalf("got %+v", r)
+	}
+	if d := time.Since(start); d < time.Second || d > 5*time.Second {
+		t.Errorf("handed over after %s", d)
+	}
+	wantOneLine(t, r.stderr, "kubecred: starting the Kubecred broker (its log: "+filepath.Join(home, "state", "daemon.log")+")")
 }
