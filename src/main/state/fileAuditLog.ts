@@ -87,6 +87,12 @@ export class FileAuditLog implements AuditLog {
     const line = `${JSON.stringify(record)}\n`;
     const bytes = Buffer.byteLength(line);
     const onDisk = statSync(this.file, { throwIfNoEntry: false });
+    // Someone moved or deleted the trail (a rotation of theirs, a clean-up): the records go to
+    // a file at its path again, not into the one that is gone, and its size is that file's.
+    if (this.handle && this.handle.inode !== onDisk?.ino) {
+      await this.closeHandle();
+      this.size = onDisk?.size ?? 0;
+    }
     this.size ??= onDisk?.size ?? 0;
     const { maxBytes, keep } = await this.limits();
     if (this.size > 0 && this.size + bytes > maxBytes) {
@@ -94,9 +100,6 @@ export class FileAuditLog implements AuditLog {
       rotateLog(this.file, keep, 'rename');
       this.size = 0;
     }
-    // Someone moved or deleted the trail (a rotation of theirs, a clean-up): the records go to
-    // a file at its path again, not into the one that is gone.
-    if (this.handle && this.handle.inode !== onDisk?.ino) await this.closeHandle();
     this.handle ??= await this.openHandle();
     await this.handle.file.write(line);
     this.size += bytes;

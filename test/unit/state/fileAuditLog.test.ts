@@ -90,6 +90,20 @@ describe.runIf(process.platform === 'linux')('the audit log on a full disk', () 
     await log.close();
   });
 
+  it('counts the new file, not the one moved away, toward its rotation limit', async () => {
+    const file = path.join(dir, 'audit.log');
+    const size = Buffer.byteLength(`${JSON.stringify(record(1))}\n`);
+    const log = new FileAuditLog(file, async () => ({ maxBytes: size * 2, keep: 1 }));
+    await log.append(record(1));
+    await log.append(record(2));
+    await rename(file, `${file}.theirs`);
+    await log.append(record(3));
+    await log.append(record(4));
+    // Two records fit: the fresh file was not rotated because of the old one's size.
+    expect(await lines(file)).toEqual([record(3), record(4)]);
+    await log.close();
+  });
+
   it('rotates at its limit and goes on in the fresh file', async () => {
     const file = path.join(dir, 'audit.log');
     const size = Buffer.byteLength(`${JSON.stringify(record(1))}\n`);
