@@ -49,12 +49,7 @@ func isSessionVariable(name string) bool {
 // for every shell (sharedSearchPath); callerDir is kubectl's working directory.
 func sessionEnvironment(env []string, callerDir string) []string {
 	kept := []string{}
-	home := ""
-	for _, kv := range env {
-		if name, value, ok := strings.Cut(kv, "="); ok && name == "HOME" {
-			home = value
-		}
-	}
+	home, _ := lookupEnv(env, "HOME", false)
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || !isSessionVariable(name) {
