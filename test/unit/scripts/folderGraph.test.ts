@@ -33,7 +33,10 @@ afterAll(async () => {
   for (const root of trees) await rm(root, { recursive: true, force: true });
 });
 
-describe('scripts/folder-graph.mjs', () => {
+// Under Wine a node.exe child once printed other than this script prints (CI of 2026-11-27; 40
+// runs in a row here, 4 at a time, could not repeat it): retried there, never on Linux, where
+// the script itself is judged.
+describe('scripts/folder-graph.mjs', { retry: process.platform === 'win32' ? 2 : 0 }, () => {
   it('passes this repository: every import allowed by scripts/layers.mjs, no two folders importing each other', async () => {
     const result = await graph(path.join(import.meta.dirname, '..', '..', '..'), '--check');
     expect(result.stderr).toBe('');
@@ -70,14 +73,17 @@ describe('scripts/folder-graph.mjs', () => {
       'renderer/api/transport.ts': 'export type Transport = number;\n',
     });
     const result = await graph(root, '--check');
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('no cycles between folders\nno cycles between files\n3 import(s) not allowed\n');
-    expect(result.stderr.split('\n')).toEqual([
-      "not allowed: main/cli -> renderer: src/main/cli/io.ts:1 imports '../../renderer/api/transport.js': src/main never imports src/renderer; share through src/shared",
-      "not allowed: main/doctor -> main/broker: src/main/doctor/runChecks.ts:1 imports '../broker/credentialBroker.js': src/main/doctor may import only src/shared and src/main/core, src/main/platform, src/main/config, src/main/secrets, src/main/providers, src/main/kubeconfig, src/main/client (the layers in scripts/layers.mjs)",
-      "not allowed: main/platform -> main/broker: src/main/platform/version.ts:2 imports './../broker/credentialBroker.js': src/main/platform may import only src/shared and src/main/core (the layers in scripts/layers.mjs)",
-      '',
-    ]);
+    // One comparison, so a failure shows the exit code, stdout and stderr together.
+    expect({ ...result, stderr: result.stderr.split('\n') }).toEqual({
+      code: 1,
+      stdout: 'no cycles between folders\nno cycles between files\n3 import(s) not allowed\n',
+      stderr: [
+        "not allowed: main/cli -> renderer: src/main/cli/io.ts:1 imports '../../renderer/api/transport.js': src/main never imports src/renderer; share through src/shared",
+        "not allowed: main/doctor -> main/broker: src/main/doctor/runChecks.ts:1 imports '../broker/credentialBroker.js': src/main/doctor may import only src/shared and src/main/core, src/main/platform, src/main/config, src/main/secrets, src/main/providers, src/main/kubeconfig, src/main/client (the layers in scripts/layers.mjs)",
+        "not allowed: main/platform -> main/broker: src/main/platform/version.ts:2 imports './../broker/credentialBroker.js': src/main/platform may import only src/shared and src/main/core (the layers in scripts/layers.mjs)",
+        '',
+      ],
+    });
   });
 
   it('reads imports, not text: a comment or a string that looks like one is not an edge', async () => {
