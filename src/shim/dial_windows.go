@@ -90,10 +90,19 @@ func openCallerCheck(name string) {
 	if err != nil {
 		return
 	}
-	h, err := syscall.CreateFile(p, syscall.GENERIC_WRITE, 0, nil, syscall.OPEN_EXISTING,
-		securitySQOSPresent|securityIdentification, 0)
-	if err == nil {
-		syscall.CloseHandle(h)
+	// The broker made the pipe before it named it, but its one instance may not be free yet (a
+	// busy machine, Wine): a client retries a busy or not-yet-listening pipe for a moment, as
+	// Windows' own WaitNamedPipe would, instead of leaving the broker to call it an unknown caller.
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(10 * time.Millisecond) {
+		h, err := syscall.CreateFile(p, syscall.GENERIC_WRITE, 0, nil, syscall.OPEN_EXISTING,
+			securitySQOSPresent|securityIdentification, 0)
+		if err == nil {
+			syscall.CloseHandle(h)
+			return
+		}
+		if (err != errorPipeBusy && err != syscall.ERROR_FILE_NOT_FOUND) || time.Now().After(deadline) {
+			return
+		}
 	}
 }
 

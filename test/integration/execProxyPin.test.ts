@@ -13,6 +13,7 @@ import { freePort } from '../../src/main/platform/freePort.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
+import { writeUninstalledKubeconfig } from '../support/kubeconfig.js';
 import { findKubectlBuilds, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { createTestPki, type TestPki } from '../support/pki.js';
 import { launchChromium } from '../support/chromium.js';
@@ -135,23 +136,7 @@ describe("the exec proxy: the token's PIN, and kubectl's local certificate", () 
     }
     // The user's kubeconfig names the real cluster; install points the context at the proxy.
     kubeconfig = path.join(home.dir, 'kubeconfig');
-    await writeFile(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [
-          {
-            name: 'real',
-            cluster: { server: api.url, 'certificate-authority-data': Buffer.from(pki.caPem).toString('base64') },
-          },
-        ],
-        users: [{ name: 'prod', user: {} }],
-        contexts: [{ name: 'prod', context: { cluster: 'real', user: 'prod' } }],
-        'current-context': 'prod',
-      }),
-      { mode: 0o600 },
-    );
+    await writeUninstalledKubeconfig(kubeconfig, { server: api.url, caPem: pki.caPem }, 'prod');
   }, 300_000);
 
   const auditLog = async () =>

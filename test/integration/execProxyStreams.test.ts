@@ -4,9 +4,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { Exec, KubeConfig, PortForward } from '@kubernetes/client-node';
+import { Exec, PortForward } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClientGo, runClientGo } from '../support/clientGo.js';
+import { clientNodeConfig as clientNodeOf } from '../support/clientNode.js';
 import { findKubectlBuilds, runKubectl, type KubectlBuild } from '../support/kubectl.js';
 import { startProxiedCluster, type ProxiedCluster, type TokenUser } from '../support/proxiedCluster.js';
 import { run } from '../support/run.js';
@@ -333,15 +334,7 @@ describe('kubectl through the exec proxy: requests, watches and streams', () => 
   });
 
   describe('@kubernetes/client-node (WebSocket only)', () => {
-    /** The installed kubeconfig; client-node sends no KUBERNETES_EXEC_INFO, so the exec block names its API version. */
-    const clientNodeConfig = () => {
-      const config = new KubeConfig();
-      config.loadFromFile(cluster.kubeconfig);
-      const user = config.getCurrentUser() as { exec: { args: string[]; env?: { name: string; value: string }[] } };
-      user.exec.args = [...user.exec.args, '--api-version', 'client.authentication.k8s.io/v1'];
-      user.exec.env = Object.entries(cluster.env).map(([name, value]) => ({ name, value }));
-      return config;
-    };
+    const clientNodeConfig = () => clientNodeOf(cluster.kubeconfig, cluster.env);
 
     it('exec: stdin, stdout, stderr and the exit code', async () => {
       const stdout = collector();

@@ -97,3 +97,24 @@ export async function writeKubeconfigFixture(
   await writeFile(dest, text, { mode: 0o600 });
   return dest;
 }
+
+/**
+ * The kubeconfig a user has before Kubecred: one real cluster (server and CA inline) and a
+ * context `profile` whose user is still empty, for `kubecred install` to fill in.
+ */
+export async function writeUninstalledKubeconfig(
+  file: string,
+  cluster: { readonly server: string; readonly caPem: string },
+  profile: string,
+): Promise<void> {
+  const caData = Buffer.from(cluster.caPem).toString('base64');
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'real', cluster: { server: cluster.server, 'certificate-authority-data': caData } }],
+    users: [{ name: profile, user: {} }],
+    contexts: [{ name: profile, context: { cluster: 'real', user: profile } }],
+    'current-context': profile,
+  };
+  await writeFile(file, JSON.stringify(config), { mode: 0o600 });
+}

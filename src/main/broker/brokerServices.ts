@@ -5,6 +5,7 @@ import type { CredentialBroker } from './credentialBroker.js';
 import type { InteractionBoard } from '../ui/interactionBoard.js';
 import type { RegistryBroker } from './registryBroker.js';
 import type { ScreenedAnswers } from './screenedAnswers.js';
+import type { GuardControl } from './guardControl.js';
 
 /** What composeBroker hands its hosts: the use cases the server, the web UI and the tray call. */
 export interface BrokerServices {
@@ -13,6 +14,8 @@ export interface BrokerServices {
   /** Image registry credentials (kubelet credential provider, docker credential helper). */
   readonly registries: RegistryBroker;
   readonly interactions: InteractionBoard;
+  /** Profiles' guards: lifted for a while, or back (`kubecred guard`, the window, the tray). */
+  readonly guards: GuardControl;
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
   readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
   /** The broker's PKCS#11 service, for making and certifying keys (the window's enrollment). */

@@ -15,6 +15,17 @@ import { CERTIFICATE_FIELD } from '../providers/static/staticProvider.js';
 import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
 import { explainEnvironmentDifference, type BrokerEnvironment } from './environmentDifference.js';
+import type { Credential } from '../../shared/credential.js';
+import { sendsOwnCredentialUpstream, type ProxiedProfileConfig } from '../proxy/proxyWiring.js';
+
+/** kubectl's answer for a profile whose own credential goes upstream through kubecred-proxy. */
+export interface ProxiedAnswerPort {
+  localCredential(profile: ProxiedProfileConfig, upstream: Credential): Promise<Credential>;
+  /** A new credential of the profile (a refresh, a login, a new secret) for the proxy's next request. */
+  offerUpstream(profile: string, upstream: Credential): Promise<void>;
+  /** The profile logged out: the proxy drops its credential and the local certificates it issued. */
+  endUpstream(profile: string, reason: string): Promise<void>;
+}
 
 /** What the broker needs, beside what its after-serve checks and its profile summaries need. */
 export interface BrokerPorts extends AfterServePorts, SummaryPorts {
@@ -29,6 +40,8 @@ export interface BrokerPorts extends AfterServePorts, SummaryPorts {
   readonly asking?: AskingContext;
   /** The broker's pid and secret sources, to name the ones a failing caller's shell has otherwise. */
   readonly environment?: BrokerEnvironment;
+  /** Absent: a profile whose credential would go through the proxy is refused with what to do. */
+  readonly proxied?: ProxiedAnswerPort;
 }
 
 /** The broker's use cases, free of HTTP and Electron: the server and the tray both call these. */
@@ -78,13 +91,17 @@ export class CredentialBroker {
           ...(execInfo.cluster?.server ? { cluster: execInfo.cluster.server } : {}),
         });
       }
-      const key = credentialCacheKey(profile.name, execInfo.cluster);
+      // Through the proxy, the cluster kubectl names is the proxy's listener: the credential is for
+      // the real one, and kept under one key the proxy's own renewals find too.
+      const upstream = sendsOwnCredentialUpstream(profile);
+      const cluster = upstream ? undefined : execInfo.cluster;
+      const key = credentialCacheKey(profile.name, cluster);
       // A check of this profile's token under way may be about to drop it: not served again meanwhile.
       await this.afterServe.settled(profile.name);
-      const { credential, source } = await this.ports.cache.get(key, () =>
+      const { credential: fetched, source } = await this.ports.cache.get(key, () =>
         provider.getCredential({
           profile: profile.name,
-          cluster: execInfo.cluster,
+          cluster,
           interactive: request.stdinIsTerminal && execInfo.interactive,
           signal: this.stopping.signal,
         }),
@@ -92,11 +109,12 @@ export class CredentialBroker {
       this.afterServe.served({
         profile: profile.name,
         callerPid: request.parentPid,
-        cluster: execInfo.cluster,
-        credential,
+        cluster,
+        credential: fetched,
         fromCache: source === 'cache',
         provider,
       });
+      const credential = upstream ? await this.proxiedAnswer(profile, fetched) : fetched;
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
       setImmediate(() => void this.audit(request, described(), { profile: profileName, outcome: 'served', source }));
       return renderExecCredential(execInfo.apiVersion, credential);
@@ -111,6 +129,36 @@ export class CredentialBroker {
       });
       throw error;
     }
+  }
+
+  /**
+   * A proxied profile's credential for kubecred-proxy, which has nobody to ask: the cached one,
+   * or one renewed without the user (a refresh token, a stored secret, the plugin run again).
+   * When only a login would do, the proxy is told so (401), and client-go runs the plugin, which
+   * brings the login to the program's user.
+   */
+  async upstreamCredential(profileName: string, reason: 'missing' | 'expiring' | 'rejected'): Promise<Credential> {
+    const profile = await this.profile(profileName);
+    if (!sendsOwnCredentialUpstream(profile))
+      throw new BrokerError('denied', `profile "${profile.name}" sends no credential of its own upstream`);
+    const { provider } = this.ports.providers.resolve(profile);
+    // The cluster refused it: that one is done, whatever its expiry said.
+    if (reason === 'rejected') this.ports.cache.forget(profile.name);
+    if (!this.ports.cache.describe(profile.name).cached && provider.canRefreshSilently?.() === false)
+      throw new BrokerError(
+        'unauthorized',
+        `profile "${profile.name}" needs a login`,
+        `run the command again (Kubecred then asks you), or: kubecred login ${profile.name}`,
+      );
+    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () =>
+      provider.getCredential({
+        profile: profile.name,
+        cluster: undefined,
+        interactive: false,
+        signal: this.stopping.signal,
+      }),
+    );
+    return credential;
   }
 
   profiles(): Promise<ProfileSummary[]> {
@@ -138,6 +186,7 @@ export class CredentialBroker {
     await store.set({ profile: profile.name, field }, value);
     this.ports.cache.forget(profile.name);
     this.ports.logger.info('secret stored', { profile: profile.name, field, store: store.name });
+    await this.renewUpstream(profile);
   }
 
   async deleteSecret(profileName: string, field: string): Promise<boolean> {
@@ -189,6 +238,7 @@ export class CredentialBroker {
       provider.getCredential({ profile: profile.name, cluster: undefined, interactive: false }),
     );
     this.ports.logger.info('refreshed', { profile: profile.name });
+    await this.offerUpstream(profile, credential);
     return {
       expiresAt: credential.expiresAt?.toISOString() ?? null,
       ...(credential.account ? { account: credential.account } : {}),
@@ -219,6 +269,7 @@ export class CredentialBroker {
         login({ profile: profile.name, cluster: undefined, interactive: true, signal: controller.signal }),
       );
       this.ports.logger.info('logged in', { profile: profile.name });
+      await this.offerUpstream(profile, credential);
       return {
         expiresAt: credential.expiresAt?.toISOString() ?? null,
         ...(credential.account ? { account: credential.account } : {}),
@@ -272,6 +323,12 @@ export class CredentialBroker {
     const profile = await this.profile(profileName);
     this.ports.cache.forget(profile.name);
     await this.ports.providers.resolve(profile).provider.logout?.(profile.name);
+    // Programs holding a local certificate of the proxy are logged out too: their next request fails.
+    if (sendsOwnCredentialUpstream(profile))
+      await this.ports.proxied?.endUpstream(
+        profile.name,
+        `profile ${profile.name} was logged out of Kubecred: run the command again to log in`,
+      );
     this.ports.logger.info('logged out', { profile: profile.name });
   }
 
@@ -303,6 +360,42 @@ export class CredentialBroker {
       `no profile "${name}" in ${this.ports.configPath}${known.length ? ` (profiles: ${known.join(', ')})` : ' (it has no profiles)'}`,
       `add it under profiles: in that file, e.g. "- name: ${name}" and "provider: static"`,
     );
+  }
+
+  /**
+   * A proxied profile's secret changed: the proxy's next request shows the new credential, got
+   * now without anyone (a profile that needs a login gets it at the next kubectl).
+   */
+  private async renewUpstream(profile: ProfileConfig): Promise<void> {
+    if (!sendsOwnCredentialUpstream(profile) || !this.ports.proxied) return;
+    try {
+      await this.offerUpstream(profile, await this.upstreamCredential(profile.name, 'missing'));
+    } catch (error) {
+      this.ports.logger.info('the exec proxy keeps its credential until one can be made without you', {
+        profile: profile.name,
+        reason: (error as Error).message,
+      });
+    }
+  }
+
+  private async offerUpstream(profile: ProfileConfig, credential: Credential): Promise<void> {
+    if (!sendsOwnCredentialUpstream(profile)) return;
+    await this.ports.proxied?.offerUpstream(profile.name, credential).catch((error: Error) =>
+      this.ports.logger.warn('could not hand kubecred-proxy the new credential', {
+        profile: profile.name,
+        reason: error.message,
+      }),
+    );
+  }
+
+  private async proxiedAnswer(profile: ProxiedProfileConfig, upstream: Credential): Promise<Credential> {
+    if (!this.ports.proxied)
+      throw new BrokerError(
+        'broker-unavailable',
+        `profile "${profile.name}" goes through the exec proxy, which this broker does not run`,
+        'start the Kubecred broker (kubecred daemon, or the tray app)',
+      );
+    return this.ports.proxied.localCredential(profile, upstream);
   }
 
   private audit(

@@ -17,6 +17,8 @@ export interface SummaryPorts {
   readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
   /** The certificate (PEM) a profile with its key on a token presents, once read; undefined: not yet. */
   readonly tokenCertificate?: (profile: string) => string | undefined;
+  /** Until when the profile's guard is lifted; undefined: it holds. */
+  readonly guardOffUntil?: (profile: string) => Date | undefined;
 }
 
 /** Every profile of config.yaml as status and the UIs show it: its state now, its expiry, whether it renews by itself. */
@@ -42,6 +44,15 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
         ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore }
         : {}),
       ...certificateDates(ports.tokenCertificate?.(profile.name)),
+      ...(profile.proxy ? { proxyPort: profile.proxy.port } : {}),
+      ...(profile.guard
+        ? {
+            guard: {
+              rules: profile.guard.rules.length,
+              offUntil: ports.guardOffUntil?.(profile.name)?.toISOString() ?? null,
+            },
+          }
+        : {}),
     };
   });
 }

@@ -44,6 +44,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/login.js')).refreshCommand,
   },
   {
+    name: 'guard',
+    summary: "lift a proxied profile's guard for a while (it comes back by itself), put it back, or show it",
+    load: async () => (await import('./commands/guard.js')).guardCommand,
+  },
+  {
     name: 'enroll',
     summary: 'a key made on a hardware token, its certificate from the cluster, kubectl through the exec proxy',
     load: async () => (await import('./commands/enroll.js')).enrollCommand,

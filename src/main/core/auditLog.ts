@@ -19,7 +19,17 @@ export interface AuditRecord {
     readonly upgrade?: string;
     /** The serial of the local certificate kubectl presented: which issued certificate made the call. */
     readonly certificate?: string;
+    /** What the request does, as the guard names it: `delete`, `pods/exec`, its namespace and name. */
+    readonly verb?: string;
+    readonly resource?: string;
+    readonly namespace?: string;
+    readonly name?: string;
   };
+  /**
+   * A guard's decision on a proxied request (allowed, refused, confirmed, declined, unlocked, by
+   * which rule), or a change of the guard itself (lifted until a time, or back).
+   */
+  readonly guard?: { readonly decision: string; readonly rule?: string; readonly until?: string };
   /** A signature the token's key made for the proxy's handshake with the profile's cluster. */
   readonly signature?: { readonly token: string; readonly scheme: string };
 }

@@ -98,6 +98,11 @@ export interface ApprovalRequest {
   readonly cluster?: string;
   /** The program that asked: the shim's parent process. */
   readonly caller: { readonly pid?: number; readonly name?: string; readonly path?: string };
+  /**
+   * A request a guard's confirm rule matched, in words (`delete pods "web" in namespace
+   * "default"`): the user allows that one request, not the profile's credential.
+   */
+  readonly guard?: { readonly rule: string; readonly action: string };
 }
 
 /**

@@ -50,6 +50,9 @@ import {
 import { localCertificateSeconds } from '../proxy/localCertificateLifetime.js';
 import { proxyPath } from '../platform/shimLocation.js';
 import { TokenRemovalWatch } from '../proxy/tokenRemovalWatch.js';
+import { GuardUnlocks } from '../proxy/guardUnlocks.js';
+import { GuardControl } from '../broker/guardControl.js';
+import { confirmGuardedRequest } from '../broker/guardConfirmations.js';
 
 export interface CompositionOptions {
   readonly paths: KubecredPaths;
@@ -140,7 +143,8 @@ export function composeBroker({
     async () => (await config.current()).config.logs ?? DEFAULT_LOG_LIMITS,
   );
   const auditFailed = (error: Error) => logger.warn('audit log write failed', { reason: error.message });
-  const proxies = new ProxySupervisor({
+  const guardUnlocks = new GuardUnlocks(clock);
+  const proxies: ProxySupervisor = new ProxySupervisor({
     binary: () => proxyPath(),
     start: (binary, handlers, onEvent) => asking.outside(() => startProxyProcess(binary, handlers, onEvent, logger)),
     ...localCaInKeychain(keychainHealth),
@@ -152,13 +156,17 @@ export function composeBroker({
       ),
     audit: (event) => void recordProxiedRequest(audit, clock, event).catch(auditFailed),
     auditSignature: (signed) => void recordTokenSignature(audit, clock, signed).catch(auditFailed),
+    // Called by the proxy later, once `credentials` below exists.
+    upstreamCredential: (profile, reason) => credentials.upstreamCredential(profile, reason),
+    confirm: (confirmation) => confirmGuardedRequest(ui, callers, confirmation),
+    guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
     profilesNow: async () => new Set((await config.current()).config.profiles.map((p) => p.name)),
     logger,
     // Read once, at start: a bad value stops the broker with a message that names it.
     localCertificateSeconds: localCertificateSeconds(process.env),
     now: () => clock.now(),
   });
-  const credentials = new CredentialBroker({
+  const credentials: CredentialBroker = new CredentialBroker({
     clock,
     config,
     configPath: paths.configFile,
@@ -178,6 +186,15 @@ export function composeBroker({
       return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
     },
     tokenCertificate: (profile) => proxies.certificateOf(profile),
+    guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
+    proxied: {
+      localCredential: async (profile, upstream) => {
+        const local = await proxies.localCredential(proxiedProfile(profile), upstream);
+        return { clientCertificateData: local.certificatePem, clientKeyData: local.keyPem, expiresAt: local.expiresAt };
+      },
+      offerUpstream: (profile, upstream) => proxies.offerUpstream(profile, upstream),
+      endUpstream: (profile, reason) => proxies.revoke(profile, reason, true),
+    },
     environment: { pid: process.pid, secretSources: () => secretSourceEnvironment(process.env) },
   });
   const registries = new RegistryBroker({
@@ -190,7 +207,15 @@ export function composeBroker({
     logger,
     approvals,
   });
-  const admin = new SecretAdmin(config, encryptedFiles, tokens, cache, logger, [approvals, awsSessions], proxies);
+  const admin = new SecretAdmin(
+    config,
+    encryptedFiles,
+    tokens,
+    cache,
+    logger,
+    [approvals, awsSessions, guardUnlocks],
+    proxies,
+  );
   const tokenRemovals = new TokenRemovalWatch({
     tokensInUse: () => proxies.tokensInUse(),
     presence: async (token) => tokens.peek()?.presence(token) ?? 'idle',
@@ -198,7 +223,25 @@ export function composeBroker({
     logger,
   });
   tokenRemovals.start();
+  // A guard lifted or back reaches the proxy at once: it decides each request by itself.
+  guardUnlocks.onChange((profile) => {
+    // Every view shows the guard's state: they hear of it as of any other change of the profile.
+    cache.changes.notify();
+    void proxies
+      .refreshGuard(profile)
+      .catch((error: Error) =>
+        logger.warn('could not tell kubecred-proxy of a guard change', { profile, reason: error.message }),
+      );
+  });
+  const guards = new GuardControl({
+    unlocks: guardUnlocks,
+    profileNamed: (name) => credentials.profileNamed(name),
+    audit,
+    clock,
+    logger,
+  });
   return {
+    guards,
     credentials,
     admin,
     registries,
@@ -215,6 +258,7 @@ export function composeBroker({
     onProfilesChanged: (listener) => cache.changes.onChange(listener),
     close: async () => {
       tokenRemovals.stop();
+      guardUnlocks.close();
       await proxies.close();
       cache.forgetAll();
       encryptedFiles.lock();

@@ -33,19 +33,15 @@ export interface ProxyTurnedOn {
 }
 
 /**
- * Turns on the exec proxy for a profile whose key is on a token, from its kubeconfig as it is:
+ * Turns on the exec proxy for a profile, from its kubeconfig as it is: with a key on a token,
+ * the proxy signs with it; otherwise the profile's own credential goes upstream from the proxy
+ * and kubectl holds only a certificate for the listener. From the kubeconfig:
  * the upstream server, CA and TLS name come from the cluster of the first context that uses the
  * profile, a free port is chosen and kept in config.yaml, and every context of the profile is
  * pointed at the listener (as `kubecred install` does). Refuses, with what to do, anything else.
  */
 export async function turnOnProxy(deps: ProxyToggleDeps, profile: string): Promise<ProxyTurnedOn> {
   const config = await readProfile(deps.configFile, profile);
-  if (config.provider !== 'static' || typeof config.tokenCertificate !== 'object' || config.tokenCertificate === null)
-    throw new BrokerError(
-      'bad-request',
-      `profile "${profile}" keeps no key on a hardware token, and the exec proxy serves only those today`,
-      'put its certificate and key on a token (tokenCertificate in config.yaml) first',
-    );
   if (config.proxy !== undefined)
     throw new BrokerError('bad-request', `profile "${profile}" goes through the exec proxy already`, 'nothing to do');
   const readings = await readKubeconfigs(deps.kubeconfigFiles(), { read: readTextWithMode });

@@ -6,7 +6,7 @@ import type { SecretStore } from '../core/secretStore.js';
 import type { LoginUiPort } from '../core/uiPorts.js';
 import type { AwsSessions } from './eks/awsSessions.js';
 import type { Provider } from './provider.js';
-import type { ProxiedProfileConfig } from './static/staticProvider.js';
+import type { TokenProxiedProfileConfig } from './static/staticProvider.js';
 
 /**
  * Everything any provider may be given, built once by the composition root. Each descriptor
@@ -30,7 +30,9 @@ export interface ProviderDependencies {
   /** The environment an awsProfile's files are found by. */
   readonly env: Readonly<Record<string, string | undefined>>;
   tokenCertificate(token: string, label: string): Promise<{ certificatePem: string; keyPem: string }>;
-  proxyCredential(profile: ProxiedProfileConfig): Promise<{ certificatePem: string; keyPem: string; expiresAt: Date }>;
+  proxyCredential(
+    profile: TokenProxiedProfileConfig,
+  ): Promise<{ certificatePem: string; keyPem: string; expiresAt: Date }>;
 }
 
 export type ProfileOf<Kind extends ProviderKind> = Extract<ProfileConfig, { provider: Kind }>;

@@ -1,3 +1,4 @@
+import type { Credential } from '../../shared/credential.js';
 import type { Logger } from '../core/logger.js';
 import { BrokerError } from '../core/brokerError.js';
 import { LOCAL_CERTIFICATE_SECONDS } from './localCertificateLifetime.js';
@@ -7,6 +8,9 @@ import { planSignature } from './planSignature.js';
 import type { ProxiedProfile } from './proxiedProfile.js';
 import type { ProxyProcess } from './proxyProcess.js';
 import { tls12ServerRefusal, tls13Evidence, tls13ServerRefusal } from './handshakeBinding.js';
+import { guardMessage } from './guardMessage.js';
+import { upstreamCredentialMessage } from './upstreamCredentialMessage.js';
+import { guardedRequest, type GuardConfirmation } from './guardConfirmation.js';
 
 /** The local CA kubectl trusts for the proxy's listeners; its key never leaves the secret store and the proxy. */
 export interface LocalCa {
@@ -35,6 +39,16 @@ export interface ProxyDeps {
   ): Promise<{ certificatePem: string; keyType: TokenKeyType; loggedInUntil?: Date }>;
   /** `profile`: whose handshake the signature is for, to name it in a PIN prompt. */
   sign(token: string, label: string, plan: SignaturePlan, profile: string): Promise<Buffer>;
+  /**
+   * The profile's credential for the cluster, for a profile without a token key, asked by the
+   * proxy without anyone to ask (a refresh; an error that says to log in when it needs one).
+   * `reason`: none held, the held one ends soon, or the cluster refused it.
+   */
+  upstreamCredential?(profile: string, reason: 'missing' | 'expiring' | 'rejected'): Promise<Credential>;
+  /** Whether a request a guard's confirm rule matched may go on: the user's answer. */
+  confirm?(request: GuardConfirmation): Promise<{ readonly allow: boolean; readonly reason?: string }>;
+  /** Until when the profile's guard is lifted (`kubecred guard <profile> off --for`). */
+  guardOffUntil?(profile: string): Date | undefined;
   /** One proxied request, for the audit log. */
   audit(event: Readonly<Record<string, unknown>>): void;
   /** One signature of the token's key, for the audit log. */
@@ -86,10 +100,7 @@ const REMOVAL_CHECK_MS = 2_000;
 export class ProxySupervisor {
   private running: Promise<{ process: ProxyProcess; ca: LocalCa }> | undefined;
   /** What each listener was last told, by profile: a changed profile is told again. */
-  private readonly listening = new Map<
-    string,
-    { spec: string; profile: ProxiedProfile; keyType: TokenKeyType; certificatePem: string }
-  >();
+  private readonly listening = new Map<string, Listening>();
   private removalWatch: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: ProxyDeps) {}
@@ -102,7 +113,8 @@ export class ProxySupervisor {
   /** kubectl's certificate for `profile`: the listener is up and the token logged in before it is issued. */
   async credential(profile: ProxiedProfile): Promise<LocalCredential> {
     const { process } = await this.ensure();
-    const key = await this.deps.tokenKey(profile.token, profile.label);
+    if (!profile.tokenKey) throw new BrokerError('internal', `profile "${profile.name}" signs with no token key`);
+    const key = await this.deps.tokenKey(profile.tokenKey.token, profile.tokenKey.label);
     await this.listen(process, profile, key);
     const issued = await process.channel.request('issue', {
       profile: profile.name,
@@ -114,6 +126,66 @@ export class ProxySupervisor {
       keyPem: String(issued.keyPem),
       expiresAt: new Date(String(issued.notAfter)),
     };
+  }
+
+  /**
+   * kubectl's certificate for a profile whose own credential goes upstream: the proxy holds
+   * `upstream` (told again only when it changed), kubectl gets a certificate for the listener.
+   * One certificate serves calls until half its life is gone, so a burst of kubectl runs costs
+   * the proxy no new certificate each.
+   */
+  async localCredential(profile: ProxiedProfile, upstream: Credential): Promise<LocalCredential> {
+    const { process } = await this.ensure();
+    await this.listen(process, profile, undefined);
+    const listening = this.listening.get(profile.name)!;
+    const message = upstreamCredentialMessage(profile.name, upstream);
+    const pushed = JSON.stringify(message);
+    if (listening.pushed !== pushed) {
+      await process.channel.request('credential', { profile: profile.name, credential: message });
+      listening.pushed = pushed;
+    }
+    const now = (this.deps.now ?? Date.now)();
+    const lifetime = this.lifetimeSeconds(undefined);
+    const held = listening.local;
+    if (held && held.expiresAt.getTime() - now > (lifetime * 1000) / 2) return held;
+    const issued = await process.channel.request('issue', {
+      profile: profile.name,
+      ttlSeconds: lifetime,
+      caller: null,
+    });
+    const local = {
+      certificatePem: String(issued.certPem),
+      keyPem: String(issued.keyPem),
+      expiresAt: new Date(String(issued.notAfter)),
+    };
+    listening.local = local;
+    return local;
+  }
+
+  /**
+   * A new credential of a profile the proxy serves (a refresh, a login, a new secret): its next
+   * request upstream uses it, without the programs that hold a local certificate knowing.
+   */
+  async offerUpstream(profile: string, upstream: Credential): Promise<void> {
+    const listening = this.listening.get(profile);
+    const running = await this.running?.catch(() => undefined);
+    if (!listening || !running || listening.profile.tokenKey) return;
+    const message = upstreamCredentialMessage(profile, upstream);
+    const pushed = JSON.stringify(message);
+    if (listening.pushed === pushed) return;
+    await running.process.channel.request('credential', { profile, credential: message });
+    listening.pushed = pushed;
+  }
+
+  /** Tells the proxy the profile's guard anew: lifted, or back (`kubecred guard`). */
+  async refreshGuard(profile: string): Promise<void> {
+    const listening = this.listening.get(profile);
+    const running = await this.running?.catch(() => undefined);
+    if (!listening || !running) return;
+    await running.process.channel.request('guard', {
+      profile,
+      ...guardMessage(listening.profile.guard, this.deps.guardOffUntil?.(profile)),
+    });
   }
 
   /** The local CA's certificate, for a kubeconfig's certificate-authority-data. */
@@ -141,7 +213,10 @@ export class ProxySupervisor {
    */
   async revoke(profile: string, reason?: string, certificates = false): Promise<void> {
     const running = await this.running?.catch(() => undefined);
-    if (running && this.listening.has(profile))
+    const listening = this.listening.get(profile);
+    // The proxy forgets the profile's credential and certificates with these: neither is handed out again.
+    if (listening && certificates) listening.pushed = listening.local = undefined;
+    if (running && listening)
       await running.process.channel.request('revoke', {
         profile,
         ...(reason ? { reason } : {}),
@@ -153,7 +228,7 @@ export class ProxySupervisor {
   async revokeToken(token: string): Promise<void> {
     await Promise.all(
       [...this.listening.values()]
-        .filter(({ profile }) => profile.token === token)
+        .filter(({ profile }) => profile.tokenKey?.token === token)
         .map(({ profile }) =>
           this.revoke(
             profile.name,
@@ -165,7 +240,11 @@ export class ProxySupervisor {
 
   /** The tokens the proxy's listeners sign with now. */
   tokensInUse(): string[] {
-    return [...new Set([...this.listening.values()].map(({ profile }) => profile.token))];
+    return [
+      ...new Set(
+        [...this.listening.values()].flatMap(({ profile }) => (profile.tokenKey ? [profile.tokenKey.token] : [])),
+      ),
+    ];
   }
 
   /**
@@ -226,7 +305,12 @@ export class ProxySupervisor {
         'kubecred-proxy is not installed beside the shim',
         'reinstall Kubecred, or build it with npm run build',
       );
-    const process = this.deps.start(binary, { sign: (message) => this.sign(message) }, (event) => {
+    const handlers = {
+      sign: (message: Readonly<Record<string, unknown>>) => this.sign(message),
+      credential: (message: Readonly<Record<string, unknown>>) => this.upstreamFor(message),
+      confirm: (message: Readonly<Record<string, unknown>>) => this.confirm(message),
+    };
+    const process = this.deps.start(binary, handlers, (event) => {
       if (event.type === 'audit') this.deps.audit(event);
     });
     void process.exited.then(() => {
@@ -254,10 +338,11 @@ export class ProxySupervisor {
     }
   }
 
+  /** `key`: the token's certificate and key type; undefined: the profile's credential goes upstream. */
   private async listen(
     process: ProxyProcess,
     profile: ProxiedProfile,
-    key: { certificatePem: string; keyType: TokenKeyType },
+    key: { certificatePem: string; keyType: TokenKeyType } | undefined,
   ): Promise<void> {
     const request = {
       profile: profile.name,
@@ -266,20 +351,31 @@ export class ProxySupervisor {
         server: profile.server,
         caPem: profile.caPem ?? null,
         tlsServerName: profile.tlsServerName ?? null,
-        certificateChainPem: key.certificatePem,
-        keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa',
+        ...(key
+          ? { certificateChainPem: key.certificatePem, keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa' }
+          : { auth: 'credential' }),
         ...(profile.tlsVersion ? { tlsVersion: profile.tlsVersion } : {}),
       },
       headers: profile.headers ?? null,
+      guard: guardMessage(profile.guard, this.deps.guardOffUntil?.(profile.name)),
     };
     const spec = JSON.stringify(request);
-    if (this.listening.get(profile.name)?.spec === spec) return;
+    const before = this.listening.get(profile.name);
+    if (before?.spec === spec) return;
     try {
       await process.channel.request('listen', request);
     } catch (error) {
       throw new BrokerError('config-invalid', (error as Error).message, `kubecred doctor shows what holds the port`);
     }
-    this.listening.set(profile.name, { spec, profile, keyType: key.keyType, certificatePem: key.certificatePem });
+    // A new upstream (another server, mode or CA) starts without the old credential or certificates.
+    const sameUpstream = before && JSON.stringify(before.upstream) === JSON.stringify(request.upstream);
+    this.listening.set(profile.name, {
+      spec,
+      upstream: request.upstream,
+      profile,
+      ...(key ? { keyType: key.keyType, certificatePem: key.certificatePem } : {}),
+      ...(sameUpstream ? { pushed: before.pushed, local: before.local } : {}),
+    });
     this.watchRemovals();
   }
 
@@ -297,13 +393,51 @@ export class ProxySupervisor {
     return Math.max(MIN_LOCAL_CERTIFICATE_SECONDS, Math.min(lifetime, graceLeft));
   }
 
+  /** The proxy needs the credential of a profile it serves (first request, a refresh, a refusal upstream). */
+  private async upstreamFor(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
+    if (!listener || listener.profile.tokenKey || !this.deps.upstreamCredential)
+      throw new BrokerError(
+        'denied',
+        'kubecred-proxy asked for the credential of a profile it does not serve so',
+        'restart Kubecred',
+      );
+    const reason = message.reason === 'expiring' || message.reason === 'rejected' ? message.reason : 'missing';
+    const credential = await this.deps.upstreamCredential(listener.profile.name, reason);
+    const answer = upstreamCredentialMessage(listener.profile.name, credential);
+    listener.pushed = JSON.stringify(answer);
+    return { credential: answer };
+  }
+
+  /** A guard's confirm rule matched a request: the user decides. */
+  private async confirm(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
+    if (!listener || !this.deps.confirm)
+      throw new BrokerError(
+        'denied',
+        'kubecred-proxy asked to confirm a request of a profile it does not serve',
+        'restart Kubecred',
+      );
+    const request = (typeof message.request === 'object' && message.request) || {};
+    const decision = await this.deps.confirm({
+      profile: listener.profile.name,
+      rule: String(message.rule ?? '').slice(0, 64),
+      request: guardedRequest(request as Record<string, unknown>),
+      ...(typeof message.pid === 'number' && Number.isInteger(message.pid) && message.pid > 0
+        ? { pid: message.pid }
+        : {}),
+    });
+    return { allow: decision.allow, ...(decision.reason ? { reason: decision.reason } : {}) };
+  }
+
   /** The proxy's handshake for `profile` needs the token's signature. */
   private async sign(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
-    if (!listener)
+    // A profile whose own credential goes upstream has no token key: nothing is signed for it.
+    if (!listener?.keyType || !listener.profile.tokenKey)
       throw new BrokerError(
         'denied',
-        `kubecred-proxy asked to sign for a profile it does not serve`,
+        `kubecred-proxy asked to sign for a profile it does not serve with a token key`,
         'restart Kubecred',
       );
     const signed = Buffer.from(String(message.message ?? ''), 'base64');
@@ -320,7 +454,8 @@ export class ProxySupervisor {
         `refused to sign a TLS ${tls12 ? '1.2' : '1.3'} handshake for profile "${listener.profile.name}": ${refusal}`,
         'check proxy.server, proxy.caFile and proxy.tlsServerName of the profile in config.yaml',
       );
-    const { token, label, name } = listener.profile;
+    const { tokenKey, name } = listener.profile;
+    const { token, label } = tokenKey;
     await this.closeRemoved();
     if (!this.listening.has(name))
       throw new BrokerError(
@@ -350,4 +485,17 @@ export class ProxySupervisor {
       throw error;
     }
   }
+}
+
+/** What the supervisor keeps of a listener: what it was told, and for a credential profile what it holds. */
+interface Listening {
+  spec: string;
+  upstream: Readonly<Record<string, unknown>>;
+  profile: ProxiedProfile;
+  keyType?: TokenKeyType;
+  certificatePem?: string;
+  /** The credential the proxy holds (as sent), so an unchanged one is not sent again. */
+  pushed?: string | undefined;
+  /** kubectl's certificate, handed out again while it has half its life left. */
+  local?: LocalCredential | undefined;
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { AuditLog } from '../core/auditLog.js';
 import { BrokerError } from '../core/brokerError.js';
 import type { Clock } from '../core/clock.js';
-import type { ProxiedProfileConfig } from '../providers/static/staticProvider.js';
+import type { ProfileConfig } from '../../shared/config/schema.js';
+import type { ProxyConfig } from '../../shared/config/proxySchema.js';
 import type { SecretStore } from '../core/secretStore.js';
 import type { ProxiedProfile } from './proxiedProfile.js';
 import type { LocalCa } from './proxySupervisor.js';
@@ -29,9 +30,22 @@ export function localCaInKeychain(keychain: SecretStore): {
   };
 }
 
+/** A profile with `proxy:` in config.yaml. */
+export type ProxiedProfileConfig = ProfileConfig & { readonly proxy: ProxyConfig };
+
+/**
+ * Whether the profile's own credential (a token, a client certificate) goes to the cluster
+ * through the proxy, kubectl holding only a certificate for the listener. A static profile
+ * with a key on a token signs in the proxy instead, and its provider answers for it.
+ */
+export function sendsOwnCredentialUpstream(profile: ProfileConfig): profile is ProxiedProfileConfig {
+  return profile.proxy !== undefined && !(profile.provider === 'static' && profile.tokenCertificate);
+}
+
 /** What the supervisor needs of a profile's config: the CA file read now (a changed file is picked up). */
 export function proxiedProfile(profile: ProxiedProfileConfig): ProxiedProfile {
-  const { proxy, tokenCertificate } = profile;
+  const { proxy } = profile;
+  const tokenCertificate = profile.provider === 'static' ? profile.tokenCertificate : undefined;
   let caPem: string | undefined;
   if (proxy.caFile) {
     try {
@@ -52,8 +66,8 @@ export function proxiedProfile(profile: ProxiedProfileConfig): ProxiedProfile {
     ...(proxy.tlsServerName ? { tlsServerName: proxy.tlsServerName } : {}),
     ...(proxy.tlsVersion ? { tlsVersion: proxy.tlsVersion } : {}),
     ...(proxy.headers ? { headers: proxy.headers } : {}),
-    token: tokenCertificate.token,
-    label: tokenCertificate.label,
+    ...(tokenCertificate ? { tokenKey: { token: tokenCertificate.token, label: tokenCertificate.label } } : {}),
+    ...(profile.guard ? { guard: profile.guard } : {}),
   };
 }
 
@@ -64,19 +78,37 @@ export async function recordProxiedRequest(
   event: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   const status = Number(event.status);
+  const text = (field: string, max: number) =>
+    typeof event[field] === 'string' && event[field] !== '' ? { [field]: (event[field] as string).slice(0, max) } : {};
+  const guard = guardDecision(event.guard);
+  const refused = guard?.decision === 'refused' || guard?.decision === 'declined';
   await audit.append({
     time: new Date(clock.now()).toISOString(),
     profile: String(event.profile),
     caller: { client: 'kubecred-proxy' },
-    outcome: status >= 400 ? 'failed' : 'served',
+    outcome: refused ? 'denied' : status >= 400 ? 'failed' : 'served',
     request: {
       method: String(event.method).slice(0, 16),
       path: String(event.path).slice(0, 512),
       status,
-      ...(typeof event.upgrade === 'string' ? { upgrade: event.upgrade.slice(0, 32) } : {}),
-      ...(typeof event.certificate === 'string' ? { certificate: event.certificate.slice(0, 64) } : {}),
+      ...text('upgrade', 32),
+      ...text('certificate', 64),
+      ...text('verb', 32),
+      ...text('resource', 200),
+      ...text('namespace', 63),
+      ...text('name', 253),
     },
+    ...(guard ? { guard } : {}),
   });
+}
+
+const GUARD_DECISIONS = new Set(['allowed', 'refused', 'confirmed', 'declined', 'unlocked']);
+
+function guardDecision(raw: unknown): { decision: string; rule?: string } | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { decision, rule } = raw as Record<string, unknown>;
+  if (typeof decision !== 'string' || !GUARD_DECISIONS.has(decision)) return undefined;
+  return { decision, ...(typeof rule === 'string' && rule ? { rule: rule.slice(0, 64) } : {}) };
 }
 
 /** How a prompt and the audit trail name what asked for a signature: never the program that started the proxy. */

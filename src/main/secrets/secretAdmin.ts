@@ -24,7 +24,7 @@ export class SecretAdmin {
     private readonly tokens: TokenServiceHolder<TokenControl & { close(): Promise<void> }>,
     private readonly cache: CredentialCache,
     private readonly logger: Logger,
-    /** What else "Lock all" empties: approval grants, AWS sessions (an MFA role's keys). */
+    /** What else "Lock all" empties: approval grants, AWS sessions (an MFA role's keys), lifted guards. */
     private readonly memories: ReadonlyArray<{ forgetAll(): void }>,
     /** kubecred-proxy's open connections, which a lock must end too (they were opened with the token's key). */
     private readonly proxies?: { revokeAll(): Promise<void>; revokeToken(token: string): Promise<void> },

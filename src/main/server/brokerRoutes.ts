@@ -46,6 +46,7 @@ function brokerHandlers(
     interactions,
     registries,
     proxies,
+    guards,
     mfaCodes,
     loginSecrets,
     keychainFailure,
@@ -104,6 +105,9 @@ function brokerHandlers(
       await broker.logout(profile);
       replyJson(response, 200, { profile, loggedOut: true });
     },
+    guardState: async ({ params: { profile }, response }) => replyJson(response, 200, await guards.state(profile)),
+    guard: async ({ params: { profile }, body, response }) =>
+      replyJson(response, 200, body.off ? await guards.off(profile, body.forSeconds * 1000) : await guards.on(profile)),
     refresh: async ({ params: { profile }, response }) =>
       replyJson(response, 200, { profile, ...(await broker.refresh(profile)) }),
     // It opens the profile's AWS session now, so the retry is served from memory.

@@ -125,12 +125,15 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
     };
     // One prompt per profile however many programs ask at once; it names every one of them,
     // so an Allow covers exactly the programs the user saw listed.
+    // A guarded request shares its prompt only with the same request: an Allow covers what was shown.
+    const guard = request.guard ? `\u0000guard\u0000${request.guard.rule}\u0000${request.guard.action}` : '';
     const answer = await this.ask(
-      `approval:${request.profile}`,
+      `approval:${request.profile}${guard}`,
       {
         kind: 'approval',
         profile: request.profile,
         ...(request.cluster ? { cluster: request.cluster } : {}),
+        ...(request.guard ? { guard: request.guard } : {}),
         caller,
         callers: [caller],
       },

@@ -51,19 +51,39 @@ export function ApprovalPrompt({
     if (armed) onAnswer(true);
   };
   const several = prompt.callers.length > 1;
+  const { guard } = prompt;
   return (
     <section className="prompt" aria-label={`approval for ${prompt.profile}`}>
       <form onSubmit={submit}>
         <PromptHeading kind="approval" ids={ids}>
-          Allow access to {prompt.profile}?
+          {guard ? `Allow this request to ${prompt.profile}?` : `Allow access to ${prompt.profile}?`}
         </PromptHeading>
-        <p id={ids.description} className="prompt-who">
-          <strong className="prompt-caller">{prompt.callers.map(describeCaller).join(', ')}</strong>{' '}
-          {several ? 'want' : 'wants'} the credential of profile <strong>{prompt.profile}</strong>.
-        </p>
+        {guard ? (
+          <p id={ids.description} className="prompt-who">
+            <strong className="prompt-caller">{prompt.callers.map(describeCaller).join(', ')}</strong>{' '}
+            {several ? 'want' : 'wants'} to <strong className="prompt-action">{guard.action}</strong> through profile{' '}
+            <strong>{prompt.profile}</strong>.
+          </p>
+        ) : (
+          <p id={ids.description} className="prompt-who">
+            <strong className="prompt-caller">{prompt.callers.map(describeCaller).join(', ')}</strong>{' '}
+            {several ? 'want' : 'wants'} the credential of profile <strong>{prompt.profile}</strong>.
+          </p>
+        )}
         <dl className="prompt-facts">
-          <dt>Cluster, as the program names it</dt>
-          <dd>{prompt.cluster ?? 'not named'}</dd>
+          {guard ? (
+            <>
+              <dt>Guard rule</dt>
+              <dd>“{guard.rule}” asks before requests like this one</dd>
+              <dt>Allow once</dt>
+              <dd>lets this request alone through; the next one asks again</dd>
+            </>
+          ) : (
+            <>
+              <dt>Cluster, as the program names it</dt>
+              <dd>{prompt.cluster ?? 'not named'}</dd>
+            </>
+          )}
         </dl>
         <details className="prompt-details">
           <summary>Where {several ? 'these programs run' : 'this program runs'} from</summary>
@@ -88,18 +108,20 @@ export function ApprovalPrompt({
             <button type="submit" ref={allowOnce} disabled={!armed}>
               Allow once
             </button>
-            <span className="allow-for">
-              <button type="button" className="secondary" disabled={!armed} onClick={() => onAnswer(true, minutes)}>
-                Allow for
-              </button>
-              <select aria-label="minutes" value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
-                {ALLOW_FOR_CHOICES.map((m) => (
-                  <option key={m} value={m}>
-                    {m} min
-                  </option>
-                ))}
-              </select>
-            </span>
+            {guard ? null : (
+              <span className="allow-for">
+                <button type="button" className="secondary" disabled={!armed} onClick={() => onAnswer(true, minutes)}>
+                  Allow for
+                </button>
+                <select aria-label="minutes" value={minutes} onChange={(e) => setMinutes(Number(e.target.value))}>
+                  {ALLOW_FOR_CHOICES.map((m) => (
+                    <option key={m} value={m}>
+                      {m} min
+                    </option>
+                  ))}
+                </select>
+              </span>
+            )}
             <button type="button" className="danger" onClick={() => onAnswer(false)}>
               Deny
             </button>

@@ -77,6 +77,18 @@ export function certificateRenewal(profile: Pick<ProfileSummary, 'name' | 'certi
   return ending && `${ending}: renew it with kubecred enroll ${profile.name} --renew --context <context>`;
 }
 
+/**
+ * Where a guarded profile stands, in the words every view uses: "guard on (2 rules)", or
+ * "guard lifted, back in 14 min"; null for a profile without a guard.
+ */
+export function guardWords(profile: Pick<ProfileSummary, 'guard'>, now: number): string | null {
+  const { guard } = profile;
+  if (!guard) return null;
+  const left = guard.offUntil ? Date.parse(guard.offUntil) - now : 0;
+  if (left > 0) return `guard lifted, back in ${formatRemaining(left)}`;
+  return `guard on (${guard.rules} rule${guard.rules === 1 ? '' : 's'})`;
+}
+
 function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
   if (profile.state === 'locked') return { kind: 'needsLogin', text: 'locked: needs its token PIN', timeLeft: null };

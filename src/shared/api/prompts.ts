@@ -53,6 +53,8 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
     kind: z.literal('approval'),
     profile: z.string(),
     cluster: z.string().optional(),
+    /** A request a guard's confirm rule matched: allowed or declined once, by itself. */
+    guard: z.strictObject({ rule: z.string(), action: z.string() }).optional(),
     caller: promptCallerSchema,
     callers: z.array(promptCallerSchema).min(1),
   }),

@@ -5,6 +5,7 @@ import { fillTemplate, type TemplateParams } from './pathTemplate.js';
 import {
   loginSecretSchema,
   mfaCodeSchema,
+  guardChangeSchema,
   passphraseSchema,
   pinSchema,
   secretWriteSchema,
@@ -50,6 +51,9 @@ export const BROKER_OPERATIONS = {
   logout: { method: 'POST', path: '/v1/profiles/:profile/logout' },
   /** A new credential now, keeping the login. */
   refresh: { method: 'POST', path: '/v1/profiles/:profile/refresh' },
+  /** A profile's guard: its state (GET), lifted for a while or back (POST). */
+  guardState: { method: 'GET', path: '/v1/profiles/:profile/guard' },
+  guard: { method: 'POST', path: '/v1/profiles/:profile/guard', request: guardChangeSchema },
   /** (eks) An MFA code typed in a terminal. */
   mfaCode: { method: 'POST', path: '/v1/profiles/:profile/mfa', request: mfaCodeSchema },
   /** (keystone) A password or application credential secret typed in a terminal. */

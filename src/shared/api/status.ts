@@ -32,6 +32,10 @@ export const profileSummarySchema = z.object({
    * proxy has read it): when it began and ends, so every view can say when to renew it.
    */
   certificate: z.object({ notBefore: z.string(), notAfter: z.string() }).optional(),
+  /** kubectl reaches the cluster through kubecred-proxy at this loopback port. */
+  proxyPort: z.number().optional(),
+  /** The proxy's guard: how many rules, and until when it is lifted (null: it holds). */
+  guard: z.object({ rules: z.number(), offUntil: z.string().nullable() }).optional(),
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 
@@ -101,5 +105,18 @@ export const mfaCode = z
 /** An MFA code typed in a terminal. */
 export const mfaCodeSchema = z.object({ code: mfaCode });
 export const pinSchema = z.object({ pin: z.string().min(1).max(256) });
+/** Lift a profile's guard for `forSeconds` (at most 12 h), or put it back (`off: false`). */
+export const guardChangeSchema = z.discriminatedUnion('off', [
+  z.strictObject({
+    off: z.literal(true),
+    forSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(12 * 3600),
+  }),
+  z.strictObject({ off: z.literal(false) }),
+]);
+export type GuardChange = z.infer<typeof guardChangeSchema>;
 /** A login provider's secret typed in a terminal (Keystone's password), taken as typed. */
 export const loginSecretSchema = z.object({ secret: z.string().min(1).max(4096) });

@@ -3,6 +3,7 @@ import { EXEC_API_VERSIONS } from '../execCredential.js';
 import { parseDuration } from '../duration.js';
 import { CACHE_KEY_TYPES } from '../registry/credentialProvider.js';
 import { isValidMatcher } from '../registry/imageMatcher.js';
+import { guardSchema, proxySchema } from './proxySchema.js';
 import { secretStoreRefSchema, tokenOfStoreRef, TOKEN_NAME_PATTERN } from './secretStoreRef.js';
 
 export const profileName = z.string().regex(/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/, {
@@ -26,6 +27,9 @@ const profileBase = {
   name: profileName,
   description: z.string().optional(),
   approval: approvalPolicy,
+  proxy: proxySchema.optional(),
+  /** Needs proxy: the proxy is what sees each request. */
+  guard: guardSchema.optional(),
 };
 
 const tokenName = z.string().regex(TOKEN_NAME_PATTERN, {
@@ -57,34 +61,6 @@ const staticProfile = z.strictObject({
   secretStore: secretStoreRef.optional(),
   /** The client certificate and its private key as objects on a PKCS#11 token, found by label. */
   tokenCertificate: z.strictObject({ token: tokenName, label: z.string().min(1) }).optional(),
-  /**
-   * kubectl reaches the cluster through kubecred-proxy on 127.0.0.1:<port>, which does the
-   * cluster's mTLS with the token's key (it never leaves the token); kubectl gets a local
-   * certificate for the proxy instead. Needs tokenCertificate.
-   */
-  proxy: z
-    .strictObject({
-      /** Stable: kubectl's discovery cache is keyed by the server's host and port. */
-      port: z.number().int().min(1024).max(65535),
-      /** The real API server. */
-      server: z.url({ protocol: /^https$/, message: "the cluster's server is an https:// URL" }),
-      /** Its CA (PEM file); the system's roots when absent. */
-      caFile: z.string().min(1).optional(),
-      tlsServerName: z.string().min(1).optional(),
-      /**
-       * "1.2" for a token without RSA-PSS (TLS 1.3 requires it): the handshake stays at TLS 1.2
-       * and RSA keys sign PKCS#1 v1.5. TLS 1.3 when absent; never one falling back to the other.
-       */
-      tlsVersion: z.enum(['1.2', '1.3'], { message: 'proxy.tlsVersion is "1.2" or "1.3"' }).optional(),
-      /** Added to every request (a header kubectl sent under the same name is replaced). */
-      headers: z
-        .record(
-          z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'a header name is letters, digits and "-"' }),
-          z.string().max(4096),
-        )
-        .optional(),
-    })
-    .optional(),
 });
 
 /** kubeconfig's exec env is a list of {name, value}; a map is accepted too. */
@@ -346,15 +322,16 @@ export const configSchema = z
           message: `no token "${profile.tokenCertificate.token}" under tokens:`,
         });
       }
-      if (profile.provider === 'static' && profile.proxy) {
-        if (!profile.tokenCertificate)
-          ctx.addIssue({
-            code: 'custom',
-            path: ['profiles', index, 'proxy'],
-            message: 'a proxy signs with a key on a token: give the profile tokenCertificate: {token, label}',
-          });
+      if (profile.guard && !profile.proxy)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', index, 'guard'],
+          message:
+            'a guard works through the exec proxy, which sees each request: give the profile proxy: {port, server}',
+        });
+      if (profile.proxy) {
         const port = profile.proxy.port;
-        const first = config.profiles.findIndex((other) => other.provider === 'static' && other.proxy?.port === port);
+        const first = config.profiles.findIndex((other) => other.proxy?.port === port);
         if (first !== index)
           ctx.addIssue({
             code: 'custom',

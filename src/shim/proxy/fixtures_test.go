@@ -47,6 +47,13 @@ type fakeBroker struct {
 	signs  atomic.Int64
 	refuse atomic.Pointer[refusal]
 	hold   atomic.Pointer[chan struct{}] // when set, sign replies wait for it to close
+
+	// The broker's side of credential mode and of the request guard: what the proxy asked,
+	// and how the test answers (the fields of an ok reply, or "ok": false with error/status).
+	credentialAsks   []string // reasons, in order
+	credentialAnswer func(profile, reason string) map[string]any
+	confirms         []map[string]any
+	confirmAnswer    func(request map[string]any) map[string]any
 }
 
 type refusal struct {
@@ -126,6 +133,10 @@ func (b *fakeBroker) read(out io.Reader) {
 			answer <- message
 		case message["type"] == "sign" && hasID:
 			go b.sign(int64(id), message)
+		case message["type"] == "credential" && hasID:
+			go b.credential(int64(id), message)
+		case message["type"] == "confirm" && hasID:
+			go b.confirm(int64(id), message)
 		case message["type"] == "audit" && !hasID:
 			b.mu.Lock()
 			b.audits = append(b.audits, message)
@@ -134,6 +145,67 @@ func (b *fakeBroker) read(out io.Reader) {
 			b.t.Errorf("an unexpected line from the proxy: %v", message)
 		}
 	}
+}
+
+// answer replies to the proxy's call id with fields; ok unless fields say otherwise.
+func (b *fakeBroker) answer(id int64, fields map[string]any) {
+	reply := map[string]any{"ok": true}
+	for k, v := range fields {
+		reply[k] = v
+	}
+	reply["id"], reply["reply"] = id, true
+	b.write(reply)
+}
+
+func (b *fakeBroker) credential(id int64, message map[string]any) {
+	profile, _ := message["profile"].(string)
+	reason, _ := message["reason"].(string)
+	b.mu.Lock()
+	b.credentialAsks = append(b.credentialAsks, reason)
+	answer := b.credentialAnswer
+	b.mu.Unlock()
+	if answer == nil {
+		b.answer(id, map[string]any{"ok": false, "error": "the fake broker has no credential"})
+		return
+	}
+	b.answer(id, answer(profile, reason))
+}
+
+func (b *fakeBroker) confirm(id int64, message map[string]any) {
+	b.mu.Lock()
+	b.confirms = append(b.confirms, message)
+	answer := b.confirmAnswer
+	b.mu.Unlock()
+	if answer == nil {
+		b.answer(id, map[string]any{"allow": false, "reason": "nobody set an answer"})
+		return
+	}
+	b.answer(id, answer(message))
+}
+
+// answerCredentials sets how the broker answers credential calls.
+func (b *fakeBroker) answerCredentials(answer func(profile, reason string) map[string]any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.credentialAnswer = answer
+}
+
+func (b *fakeBroker) answerConfirms(answer func(request map[string]any) map[string]any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.confirmAnswer = answer
+}
+
+func (b *fakeBroker) asked() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.credentialAsks...)
+}
+
+func (b *fakeBroker) confirmed() []map[string]any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]map[string]any(nil), b.confirms...)
 }
 
 var clientVerifyPrefix = append(bytes.Repeat([]byte{0x20}, 64), []byte("TLS 1.3, client CertificateVerify\x00")...)
@@ -261,6 +333,8 @@ type cluster struct {
 	caPEM        string
 	tokenCertPEM string
 	tokenKey     crypto.Signer
+	caCert       *x509.Certificate // signs software client certificates too (credential mode)
+	caKey        crypto.Signer
 	release      chan struct{} // ends /base/stream
 	full, resume atomic.Int64  // handshakes the cluster saw
 }
@@ -291,8 +365,15 @@ func newCluster(t *testing.T, keyKind string) *cluster {
 	serverDER, _ := x509.CreateCertificate(rand.Reader, &x509.Certificate{SerialNumber: big.NewInt(3), NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"kube.internal"}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}, caCert, &serverKey.PublicKey, caKey)
 	pool := x509.NewCertPool()
 	pool.AddCert(caCert)
-	c := &cluster{tokenKey: tokenKey, release: make(chan struct{})}
+	c := &cluster{tokenKey: tokenKey, release: make(chan struct{}), caCert: caCert, caKey: caKey}
 	mux := http.NewServeMux()
+	// The API itself: every API request is answered with what the cluster saw of it.
+	for _, prefix := range []string{"/base/api/", "/base/apis/"} {
+		mux.HandleFunc(prefix, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"user": r.TLS.PeerCertificates[0].Subject.CommonName, "method": r.Method, "path": r.URL.Path})
+		})
+	}
 	mux.HandleFunc("/base/whoami", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
@@ -359,6 +440,113 @@ func newCluster(t *testing.T, keyKind string) *cluster {
 	c.caPEM = pemCert(caDER)
 	c.tokenCertPEM = pemCert(clientDER)
 	return c
+}
+
+// clientPEM issues a software client certificate of the cluster's CA, its key PEM-encoded as
+// keyFormat says: "pkcs1" (RSA), "sec1" (EC) or "pkcs8" (EC).
+func (c *cluster) clientPEM(t *testing.T, commonName, keyFormat string) (certPEM, keyPEM string) {
+	t.Helper()
+	var key crypto.Signer
+	var block *pem.Block
+	switch keyFormat {
+	case "pkcs1":
+		rsaKey, _ := rsa.GenerateKey(rand.Reader, 2048)
+		key, block = rsaKey, &pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(rsaKey)}
+	case "sec1":
+		ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		der, _ := x509.MarshalECPrivateKey(ecKey)
+		key, block = ecKey, &pem.Block{Type: "EC PRIVATE KEY", Bytes: der}
+	case "pkcs8":
+		ecKey, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+		der, _ := x509.MarshalPKCS8PrivateKey(ecKey)
+		key, block = ecKey, &pem.Block{Type: "PRIVATE KEY", Bytes: der}
+	default:
+		t.Fatalf("key format %q", keyFormat)
+	}
+	now := time.Now()
+	der, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{SerialNumber: big.NewInt(now.UnixNano()), Subject: pkix.Name{CommonName: commonName}, NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour), ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}, c.caCert, key.Public(), c.caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pemCert(der), string(pem.EncodeToMemory(block))
+}
+
+// bearerCluster is a cluster that takes bearer tokens (no client certificate), as managed
+// clusters do: it answers 401 to any token but the valid ones, and reports what it saw.
+type bearerCluster struct {
+	server *httptest.Server
+	caPEM  string
+	mu     sync.Mutex
+	valid  map[string]bool
+}
+
+func newBearerCluster(t *testing.T, valid ...string) *bearerCluster {
+	t.Helper()
+	c := &bearerCluster{valid: map[string]bool{}}
+	c.accept(valid...)
+	c.server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Values("Authorization")
+		c.mu.Lock()
+		ok := len(auth) == 1 && strings.HasPrefix(auth[0], "Bearer ") && c.valid[strings.TrimPrefix(auth[0], "Bearer ")]
+		c.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if !ok {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}`)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"auth": auth, "path": r.URL.Path, "method": r.Method, "proto": r.Proto})
+	}))
+	c.server.EnableHTTP2 = true
+	c.server.Config.ErrorLog = quietLog()
+	c.server.StartTLS()
+	t.Cleanup(c.server.Close)
+	c.caPEM = pemCert(c.server.Certificate().Raw)
+	return c
+}
+
+// accept makes tokens valid, reject makes them invalid: the issuer rotated them.
+func (c *bearerCluster) accept(tokens ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, token := range tokens {
+		c.valid[token] = true
+	}
+}
+
+func (c *bearerCluster) reject(tokens ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, token := range tokens {
+		delete(c.valid, token)
+	}
+}
+
+// listenCredential opens profile's listener in credential mode toward server.
+func (e *env) listenCredential(profile, server, caPEM string, fields map[string]any) int {
+	e.t.Helper()
+	request := map[string]any{"profile": profile, "port": 0, "upstream": map[string]any{"server": server, "caPem": caPEM, "tlsServerName": nil, "auth": "credential"}, "headers": nil}
+	for k, v := range fields {
+		request[k] = v
+	}
+	reply := e.b.mustCall("listen", request)
+	return int(reply["port"].(float64))
+}
+
+// do sends one request as kubectl would and returns the code and body.
+func (e *env) do(client *http.Client, method, url string, header http.Header) (int, string) {
+	e.t.Helper()
+	request, _ := http.NewRequest(method, url, nil)
+	for k, v := range header {
+		request.Header[k] = v
+	}
+	response, err := client.Do(request)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer response.Body.Close()
+	body, _ := io.ReadAll(response.Body)
+	return response.StatusCode, string(body)
 }
 
 func pemCert(der []byte) string {

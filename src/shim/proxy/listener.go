@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -39,12 +40,15 @@ type listener struct {
 	generations []*upstream // every generation since the last revoke; their streams may run
 	inFlight    map[*http.Request]context.CancelCauseFunc
 
+	guard       atomic.Pointer[requestGuard] // nil: no guard
+	credentials *credentialHolder            // used in credential mode only
+
 	certMu     sync.Mutex
 	serverCert *tls.Certificate
 	ca         *localCA
 }
 
-func startListener(ca *localCA, profile string, port int, ctl *controller, r *route) (*listener, error) {
+func startListener(ca *localCA, profile string, port int, ctl *controller, r *route, guard *requestGuard) (*listener, error) {
 	socket, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		if addrInUse(err) {
@@ -61,6 +65,7 @@ func startListener(ca *localCA, profile string, port int, ctl *controller, r *ro
 		inFlight: map[*http.Request]context.CancelCauseFunc{},
 		ca:       ca,
 	}
+	l.credentials = newCredentialHolder(brokerCredential(ctl, profile), l.renewGeneration, l.diag.Printf)
 	if _, err := l.certificate(nil); err != nil {
 		_ = socket.Close()
 		return nil, err
@@ -84,6 +89,7 @@ func startListener(ca *localCA, profile string, port int, ctl *controller, r *ro
 		},
 	}
 	l.configure(r)
+	l.setGuard(guard) // before the first connection: no request slips past it
 	// The guard hands the server finished handshakes only (*tls.Conn, so HTTP/2 still works).
 	go func() {
 		_ = l.server.Serve(newGuardedListener(socket, l.server.TLSConfig, errorLog, defaultGuardLimits))
@@ -142,17 +148,50 @@ func (l *listener) configure(r *route) {
 	if l.current != nil && l.current.route.key == r.key {
 		return
 	}
-	fresh := newUpstream(l.profile, r, brokerAsk(l.ctl, l.profile), l.conns, l.diag, sessionCacheSize)
 	if old := l.current; old != nil {
+		// A credential is for the cluster it was asked for: never shown to another.
+		if old.route.server != r.server || old.route.credential != r.credential {
+			l.credentials.forget()
+		}
 		old.closeIdle()
 	}
+	fresh := l.newGeneration(r)
 	l.current = fresh
 	l.generations = append(l.generations, fresh)
 }
 
+// newGeneration is a fresh way to the cluster: new connections, new TLS sessions.
+func (l *listener) newGeneration(r *route) *upstream {
+	u := newUpstream(l.profile, r, brokerAsk(l.ctl, l.profile), l.conns, l.diag, sessionCacheSize)
+	if r.credential {
+		u.credentials = l.credentials
+	}
+	return u
+}
+
+// renewGeneration follows a new client certificate: a connection already open shows the
+// cluster the one its handshake showed (HTTP/2 would carry new requests on it), so new
+// requests go to new connections. Open streams keep theirs.
+func (l *listener) renewGeneration() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, old := range l.generations {
+		old.closeIdle()
+	}
+	fresh := l.newGeneration(l.current.route)
+	l.current = fresh
+	l.generations = append(l.generations, fresh)
+}
+
+// credentialMode: the listener shows the cluster a credential the broker hands over.
+func (l *listener) credentialMode() bool { return l.currentGeneration().route.credential }
+
+// setGuard replaces the request guard for requests to come; nil is none.
+func (l *listener) setGuard(g *requestGuard) { l.guard.Store(g) }
+
 func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{ResponseWriter: w, started: time.Now()}
-	rec.audit = func(code int) { l.audit(r, code, rec.started) }
+	rec.audit = func(code int) { l.audit(r, rec, code) }
 	defer rec.finish()
 	if !l.ownHost(r.Host) {
 		writeStatus(rec, http.StatusMisdirectedRequest, fmt.Sprintf("refused: Host header %s is not this proxy", r.Host))
@@ -166,7 +205,6 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
 	l.mu.Lock()
-	up := l.current
 	l.inFlight[r] = cancel
 	l.mu.Unlock()
 	defer func() {
@@ -175,7 +213,54 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		l.mu.Unlock()
 		cancel(nil)
 	}()
-	up.proxy.ServeHTTP(rec, r.WithContext(ctx))
+	r = r.WithContext(ctx)
+	// The guard first: a refused request costs no credential and never leaves the machine.
+	if guard := l.guard.Load(); guard != nil {
+		facts := factsOf(r)
+		rec.facts = &facts
+		rec.verdict = guard.decide(ctx, l.profile, facts, time.Now(), brokerConfirm(l.ctl, l.profile, r))
+		if rec.verdict.refused() {
+			writeStatus(rec, rec.verdict.status, rec.verdict.message)
+			return
+		}
+	}
+	// Taken after the guard, which can wait minutes for a confirm: a revoke meanwhile has
+	// ended ctx, and a listen meanwhile has made another generation current.
+	up := l.currentGeneration()
+	if up.route.credential {
+		held, err := l.credentials.credential(ctx)
+		if err != nil {
+			l.failCredential(rec, r, up, err)
+			return
+		}
+		r = r.WithContext(context.WithValue(ctx, credentialKey{}, held))
+		up = l.currentGeneration() // a new certificate came with a new generation
+	}
+	up.proxy.ServeHTTP(rec, r)
+}
+
+func (l *listener) currentGeneration() *upstream {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.current
+}
+
+// failCredential answers a request that has no usable credential: the broker's words and
+// status (401 when a login is needed, so client-go runs the exec plugin), else 502.
+func (l *listener) failCredential(w http.ResponseWriter, r *http.Request, up *upstream, err error) {
+	var refusal *brokerError
+	switch {
+	case errors.Is(err, errRevoked) || r.Context().Err() != nil:
+		up.fail(w, r, err)
+	case errors.As(err, &refusal):
+		code := refusal.status
+		if code == 0 {
+			code = http.StatusBadGateway
+		}
+		writeStatus(w, code, refusal.message)
+	default:
+		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy has no upstream credential for profile %s: %v", l.profile, err))
+	}
 }
 
 // ownHost is kubectl proxy's --accept-hosts idea: a web page that rebinds its own name to
@@ -189,12 +274,27 @@ func (l *listener) ownHost(host string) bool {
 	return false
 }
 
-func (l *listener) audit(r *http.Request, code int, started time.Time) {
+func (l *listener) audit(r *http.Request, rec *recorder, code int) {
 	var certificate any
 	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 		certificate = r.TLS.PeerCertificates[0].SerialNumber.Text(16)
 	}
-	event := map[string]any{"type": "audit", "profile": l.profile, "caller": nil, "certificate": certificate, "method": r.Method, "path": r.URL.Path, "status": code, "ms": time.Since(started).Milliseconds()}
+	event := map[string]any{"type": "audit", "profile": l.profile, "caller": nil, "certificate": certificate, "method": r.Method, "path": r.URL.Path, "status": code, "ms": time.Since(rec.started).Milliseconds()}
+	// What the guard decided, and about what, when a rule had a say (or the guard was off).
+	if v := rec.verdict; v != nil {
+		guard := map[string]any{"decision": v.decision}
+		if v.rule != "" {
+			guard["rule"] = v.rule
+		}
+		event["guard"] = guard
+		f := rec.facts
+		event["verb"] = f.verb
+		for field, value := range map[string]string{"resource": f.qualifiedResource(), "namespace": f.namespace, "name": f.name} {
+			if value != "" {
+				event[field] = value
+			}
+		}
+	}
 	// Which stream protocol an exec or port-forward used (websocket, SPDY/3.1): the first thing
 	// to ask when one kubectl build streams and another does not.
 	if upgrade := r.Header.Get("Upgrade"); upgrade != "" {
@@ -217,7 +317,7 @@ func (l *listener) revoke(reason string) {
 	for _, g := range l.generations {
 		g.retire(cause)
 	}
-	fresh := newUpstream(l.profile, l.current.route, brokerAsk(l.ctl, l.profile), l.conns, l.diag, sessionCacheSize)
+	fresh := l.newGeneration(l.current.route)
 	l.current, l.generations = fresh, []*upstream{fresh}
 	l.mu.Unlock()
 	// After the generations' contexts end, so no dial still in progress can register later.
@@ -227,6 +327,7 @@ func (l *listener) revoke(reason string) {
 // close stops the listener and ends everything it carried.
 func (l *listener) close() {
 	_ = l.server.Close() // the port, and kubectl's connections (not hijacked ones)
+	l.credentials.close()
 	l.mu.Lock()
 	for _, cancel := range l.inFlight {
 		cancel(errRevoked) // hijacked (upgraded) connections end with their request
@@ -247,6 +348,9 @@ type recorder struct {
 	status  int
 	audit   func(code int)
 	once    sync.Once
+	// What the request guard saw and decided; verdict nil: no rule had a say.
+	facts   *requestFacts
+	verdict *guardVerdict
 }
 
 func (r *recorder) WriteHeader(code int) {

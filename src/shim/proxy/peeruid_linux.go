@@ -14,14 +14,31 @@ import (
 // (uid 0), so it must never be mistaken for the peer.
 const tcpTimeWait = "06"
 
+// Columns of a /proc/net/tcp row: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+const (
+	procTCPUID   = 7
+	procTCPInode = 9
+)
+
 // peerUID names the user owning the other end of an accepted loopback TCP connection: the
 // row of /proc/net/tcp (or tcp6) whose local end is our peer's address and whose remote end
 // is ours. The kernel fills that row from the peer's socket, so the peer cannot forge it.
 func peerUID(c net.Conn) (uint32, bool) {
-	local, lok := c.LocalAddr().(*net.TCPAddr)
-	remote, rok := c.RemoteAddr().(*net.TCPAddr)
-	if !lok || !rok {
+	row, ok := peerSocketRow(c.LocalAddr(), c.RemoteAddr())
+	if !ok {
 		return 0, false
+	}
+	uid, err := strconv.ParseUint(row[procTCPUID], 10, 32)
+	return uint32(uid), err == nil
+}
+
+// peerSocketRow is the /proc/net/tcp{,6} row of the peer's socket of the connection between
+// local (ours) and remote (the peer's).
+func peerSocketRow(localAddr, remoteAddr net.Addr) ([]string, bool) {
+	local, lok := localAddr.(*net.TCPAddr)
+	remote, rok := remoteAddr.(*net.TCPAddr)
+	if !lok || !rok {
+		return nil, false
 	}
 	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		v6 := strings.HasSuffix(table, "6")
@@ -29,31 +46,29 @@ func peerUID(c net.Conn) (uint32, bool) {
 		if peer == "" || self == "" {
 			continue
 		}
-		if uid, ok := uidInTable(table, peer, self); ok {
-			return uid, true
+		if row, ok := rowInTable(table, peer, self); ok {
+			return row, true
 		}
 	}
-	return 0, false
+	return nil, false
 }
 
-// uidInTable reads one table for the row local=peer, remote=self.
-func uidInTable(path, peer, self string) (uint32, bool) {
+// rowInTable reads one table for the row local=peer, remote=self.
+func rowInTable(path, peer, self string) ([]string, bool) {
 	file, err := os.Open(path)
 	if err != nil {
-		return 0, false
+		return nil, false
 	}
 	defer file.Close()
 	rows := bufio.NewScanner(file)
 	for rows.Scan() {
-		// sl local_address rem_address st tx:rx tr:when retrnsmt uid ...
 		fields := strings.Fields(rows.Text())
-		if len(fields) < 8 || fields[1] != peer || fields[2] != self || fields[3] == tcpTimeWait {
+		if len(fields) <= procTCPInode || fields[1] != peer || fields[2] != self || fields[3] == tcpTimeWait {
 			continue
 		}
-		uid, err := strconv.ParseUint(fields[7], 10, 32)
-		return uint32(uid), err == nil
+		return fields, true
 	}
-	return 0, false
+	return nil, false
 }
 
 // procEndpoint spells an address as /proc/net/tcp does: each 32-bit word of the address in

@@ -10,21 +10,7 @@ import (
 )
 
 func TestPeerUIDNamesThisProcessUser(t *testing.T) {
-	socket, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer socket.Close()
-	client, err := net.Dial("tcp", socket.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	server, err := socket.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer server.Close()
+	server := loopbackConnection(t)
 	if uid, ok := peerUID(server); !ok || uid != uint32(os.Getuid()) {
 		t.Fatalf("peerUID = %d, %v; want %d", uid, ok, os.Getuid())
 	}
@@ -54,4 +40,26 @@ func TestAnotherUsersConnectionIsClosedAtOnce(t *testing.T) {
 	if len(w.g.handshakes) != 0 || w.g.live.Load() != 0 {
 		t.Fatal("nobody's connection took a slot")
 	}
+}
+
+// loopbackConnection is the accepted end of a fresh loopback TCP connection from this process,
+// closed with the test.
+func loopbackConnection(t *testing.T) net.Conn {
+	t.Helper()
+	socket, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { socket.Close() })
+	client, err := net.Dial("tcp", socket.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	server, err := socket.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close() })
+	return server
 }

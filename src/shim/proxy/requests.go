@@ -35,6 +35,18 @@ type listenRequest struct {
 	Port     int               `json:"port"`
 	Upstream upstreamSettings  `json:"upstream"`
 	Headers  map[string]string `json:"headers"`
+	// Guard, when given, replaces the request guard; absent, the listener keeps the one it has.
+	Guard *guardSettings `json:"guard"`
+}
+
+type guardRequest struct {
+	Profile string `json:"profile"`
+	guardSettings
+}
+
+type credentialRequest struct {
+	Profile    string              `json:"profile"`
+	Credential *credentialSettings `json:"credential"`
 }
 
 type profileRequest struct {
@@ -58,7 +70,7 @@ func (p *proxy) handle(kind string, raw json.RawMessage) (map[string]any, error)
 		return p.init(r.CA)
 	case "stats":
 		return p.stats(), nil
-	case "listen", "close", "issue", "revoke":
+	case "listen", "close", "issue", "revoke", "guard", "credential":
 	default:
 		return nil, fmt.Errorf("kubecred-proxy has no request %.40q: install the kubecred-proxy built with this broker", kind)
 	}
@@ -68,12 +80,17 @@ func (p *proxy) handle(kind string, raw json.RawMessage) (map[string]any, error)
 	if ca == nil {
 		return nil, errors.New("not initialised: send init (with the stored local CA, or null) first")
 	}
-	if kind == "listen" {
+	switch kind {
+	case "listen":
 		var r listenRequest
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, fmt.Errorf("a malformed listen request: %v", err)
 		}
 		return p.listen(ca, r)
+	case "guard":
+		return p.setGuard(raw)
+	case "credential":
+		return p.setCredential(raw)
 	}
 	var r profileRequest
 	if err := json.Unmarshal(raw, &r); err != nil {
@@ -111,10 +128,70 @@ func (p *proxy) handle(kind string, raw json.RawMessage) (map[string]any, error)
 		l := p.listeners[r.Profile]
 		p.mu.Unlock()
 		if l != nil {
+			// A lock ends what the broker handed over too: the next request asks anew.
+			if r.Certificates {
+				l.credentials.forget()
+			}
 			l.revoke(r.Reason)
 		}
 		return map[string]any{}, nil
 	}
+}
+
+// listenerOf is the profile's listener, or the error a guard or credential message gets
+// before its listen.
+func (p *proxy) listenerOf(kind, profile string) (*listener, error) {
+	if profile == "" {
+		return nil, fmt.Errorf("a %s request needs a profile", kind)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.listeners[profile]
+	if l == nil {
+		return nil, fmt.Errorf("profile %s has no listener: send its listen before its %s", profile, kind)
+	}
+	return l, nil
+}
+
+func (p *proxy) setGuard(raw json.RawMessage) (map[string]any, error) {
+	var r guardRequest
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("a malformed guard request: %v", err)
+	}
+	l, err := p.listenerOf("guard", r.Profile)
+	if err != nil {
+		return nil, err
+	}
+	guard, err := compileGuard(r.guardSettings)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %w", r.Profile, err)
+	}
+	l.setGuard(guard)
+	return map[string]any{}, nil
+}
+
+func (p *proxy) setCredential(raw json.RawMessage) (map[string]any, error) {
+	var r credentialRequest
+	// The decoder's error is left out: it could quote the line, which holds the secret.
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, errors.New("a malformed credential request: not the protocol's shape")
+	}
+	l, err := p.listenerOf("credential", r.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if !l.credentialMode() {
+		return nil, fmt.Errorf(`profile %s signs with its token key: a credential is for a listener whose upstream.auth is "credential"`, r.Profile)
+	}
+	if r.Credential == nil {
+		return nil, fmt.Errorf("profile %s: the credential request has no credential", r.Profile)
+	}
+	credential, err := parseCredential(*r.Credential)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %w", r.Profile, err)
+	}
+	l.credentials.set(credential)
+	return map[string]any{}, nil
 }
 
 // init sets the local CA once. The same CA again (a retried init) is answered as before; a
@@ -153,6 +230,12 @@ func (p *proxy) listen(ca *localCA, r listenRequest) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("profile %s: %w", r.Profile, err)
 	}
+	var guard *requestGuard
+	if r.Guard != nil {
+		if guard, err = compileGuard(*r.Guard); err != nil {
+			return nil, fmt.Errorf("profile %s: %w", r.Profile, err)
+		}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -160,7 +243,12 @@ func (p *proxy) listen(ca *localCA, r listenRequest) (map[string]any, error) {
 	}
 	current := p.listeners[r.Profile]
 	if current != nil && (r.Port == 0 || r.Port == current.port) {
+		// The guard is not part of the route: a guard change keeps the generation and its
+		// connections.
 		current.configure(target)
+		if r.Guard != nil {
+			current.setGuard(guard)
+		}
 		return map[string]any{"port": current.port}, nil
 	}
 	for name, other := range p.listeners {
@@ -169,7 +257,10 @@ func (p *proxy) listen(ca *localCA, r listenRequest) (map[string]any, error) {
 		}
 	}
 	// A move opens the new port before closing the old, so a taken port changes nothing.
-	moved, err := startListener(ca, r.Profile, r.Port, p.ctl, target)
+	if r.Guard == nil && current != nil {
+		guard = current.guard.Load() // a move keeps the guard the listen did not change
+	}
+	moved, err := startListener(ca, r.Profile, r.Port, p.ctl, target, guard)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"log"
@@ -22,15 +21,19 @@ import (
 	"kubecred.dev/shim/handshakelog"
 )
 
-// upstreamSettings is the real cluster of a profile, and the token certificate to show it.
+// upstreamSettings is the real cluster of a profile, and how the proxy authenticates to it:
+// the token certificate (the broker signs each handshake), or with auth "credential" a
+// credential the broker hands over (a bearer token, a software client certificate).
 type upstreamSettings struct {
 	Server              string  `json:"server"`
 	CaPem               *string `json:"caPem"`
 	TLSServerName       *string `json:"tlsServerName"`
 	CertificateChainPem string  `json:"certificateChainPem"`
 	KeyType             string  `json:"keyType"`
+	Auth                string  `json:"auth,omitempty"`
 	// TLSVersion "1.2" holds the upstream handshake to TLS 1.2 (and RSA keys to PKCS#1 v1.5):
-	// for tokens without RSA-PSS, which TLS 1.3 requires. Empty: TLS 1.3.
+	// for tokens without RSA-PSS, which TLS 1.3 requires. Empty: TLS 1.3 for the token key;
+	// 1.2 or 1.3 for a credential, as kubectl would (nothing is signed by the broker then).
 	TLSVersion string `json:"tlsVersion,omitempty"`
 }
 
@@ -43,9 +46,15 @@ type route struct {
 	roots      *x509.CertPool // nil: the system's
 	serverName string
 	tls12      bool
+	tls13      bool // "1.3" given: a credential-mode route then refuses 1.2 too
+	credential bool // upstream.auth "credential": no token key, the held credential speaks
 	headers    http.Header
 	key        string // the settings as given: a listen that changes nothing keeps the sessions
 }
+
+// authCredential is upstream.auth for a listener that shows the cluster a credential the
+// broker hands over; absent, the token key signs the handshake.
+const authCredential = "credential"
 
 // Headers a profile may not set: net/http owns them, or they would break the framing.
 var reservedHeaders = map[string]bool{"Host": true, "Connection": true, "Upgrade": true, "Transfer-Encoding": true, "Content-Length": true, "Te": true, "Trailer": true, "Keep-Alive": true, "Proxy-Connection": true}
@@ -56,39 +65,24 @@ func parseRoute(s upstreamSettings, headers map[string]string) (*route, error) {
 		return nil, fmt.Errorf("the cluster's server %q is not an https://host:port URL: fix proxy.server in config.yaml", s.Server)
 	}
 	var chain [][]byte
-	for rest := []byte(s.CertificateChainPem); ; {
-		var block *pem.Block
-		if block, rest = pem.Decode(rest); block == nil {
-			break
+	var leaf *x509.Certificate
+	switch s.Auth {
+	case "":
+		if chain, leaf, err = tokenCertificate(s); err != nil {
+			return nil, err
 		}
-		if block.Type == "CERTIFICATE" {
-			chain = append(chain, block.Bytes)
-		}
-	}
-	if len(chain) == 0 {
-		return nil, errors.New("the token's certificate chain has no PEM certificate")
-	}
-	leaf, err := x509.ParseCertificate(chain[0])
-	if err != nil {
-		return nil, fmt.Errorf("the token's certificate: %w", err)
-	}
-	switch leaf.PublicKey.(type) {
-	case *rsa.PublicKey:
-		if s.KeyType != "rsa" {
-			return nil, fmt.Errorf("the token's certificate has an RSA key, but keyType is %q", s.KeyType)
-		}
-	case *ecdsa.PublicKey:
-		if s.KeyType != "ecdsa" {
-			return nil, fmt.Errorf("the token's certificate has an ECDSA key, but keyType is %q", s.KeyType)
+	case authCredential:
+		if s.CertificateChainPem != "" || s.KeyType != "" {
+			return nil, errors.New(`upstream.auth "credential" takes no certificateChainPem or keyType: the broker hands the credential over`)
 		}
 	default:
-		return nil, fmt.Errorf("the token's certificate has a %T key: only RSA and ECDSA keys can sign", leaf.PublicKey)
+		return nil, fmt.Errorf(`upstream.auth %.20q: use "credential", or leave it out for the token key`, s.Auth)
 	}
 	key, _ := json.Marshal([]any{s, headers}) // map keys are sorted, so equal settings give equal keys
 	if s.TLSVersion != "" && s.TLSVersion != "1.2" && s.TLSVersion != "1.3" {
 		return nil, fmt.Errorf("proxy.tlsVersion %.10q: use 1.2 or 1.3 in config.yaml", s.TLSVersion)
 	}
-	r := &route{server: s.Server, target: target, chain: chain, leaf: leaf, serverName: target.Hostname(), tls12: s.TLSVersion == "1.2", headers: http.Header{}, key: string(key)}
+	r := &route{server: s.Server, target: target, chain: chain, leaf: leaf, serverName: target.Hostname(), tls12: s.TLSVersion == "1.2", tls13: s.TLSVersion == "1.3", credential: s.Auth == authCredential, headers: http.Header{}, key: string(key)}
 	if s.CaPem != nil {
 		r.roots = x509.NewCertPool()
 		if !r.roots.AppendCertsFromPEM([]byte(*s.CaPem)) {
@@ -106,6 +100,32 @@ func parseRoute(s upstreamSettings, headers map[string]string) (*route, error) {
 		r.headers.Set(canonical, value)
 	}
 	return r, nil
+}
+
+// tokenCertificate is the token's certificate chain, checked against the key type the broker
+// signs with.
+func tokenCertificate(s upstreamSettings) ([][]byte, *x509.Certificate, error) {
+	chain := pemCertificates([]byte(s.CertificateChainPem))
+	if len(chain) == 0 {
+		return nil, nil, errors.New("the token's certificate chain has no PEM certificate")
+	}
+	leaf, err := x509.ParseCertificate(chain[0])
+	if err != nil {
+		return nil, nil, fmt.Errorf("the token's certificate: %w", err)
+	}
+	switch leaf.PublicKey.(type) {
+	case *rsa.PublicKey:
+		if s.KeyType != "rsa" {
+			return nil, nil, fmt.Errorf("the token's certificate has an RSA key, but keyType is %q", s.KeyType)
+		}
+	case *ecdsa.PublicKey:
+		if s.KeyType != "ecdsa" {
+			return nil, nil, fmt.Errorf("the token's certificate has an ECDSA key, but keyType is %q", s.KeyType)
+		}
+	default:
+		return nil, nil, fmt.Errorf("the token's certificate has a %T key: only RSA and ECDSA keys can sign", leaf.PublicKey)
+	}
+	return chain, leaf, nil
 }
 
 func validHeaderName(name string) bool {
@@ -151,6 +171,8 @@ type upstream struct {
 	ask     askFunc
 	conns   *connSet
 	diag    *log.Logger
+	// credentials is the listener's held credential, in credential mode (route.credential).
+	credentials *credentialHolder
 
 	ctx    context.Context // ends when the generation is revoked
 	cancel context.CancelCauseFunc
@@ -173,8 +195,12 @@ func newUpstream(profile string, r *route, ask askFunc, conns *connSet, diag *lo
 		ServerName:           r.serverName,
 		GetClientCertificate: u.clientCertificate,
 	}
-	if r.tls12 {
+	switch {
+	case r.tls12:
 		u.tls.MinVersion, u.tls.MaxVersion = tls.VersionTLS12, tls.VersionTLS12
+	case r.credential && !r.tls13:
+		// No broker signature to keep to one TLS version: as kubectl itself would.
+		u.tls.MinVersion = tls.VersionTLS12
 	}
 	if cacheSize > 0 {
 		u.cache = newSessionCache(cacheSize)
@@ -200,16 +226,23 @@ func newUpstream(profile string, r *route, ask askFunc, conns *connSet, diag *lo
 		DisableCompression: true,
 	}
 	u.proxy = &httputil.ReverseProxy{
-		Rewrite:       u.rewrite,
-		Transport:     u,
-		FlushInterval: -1, // watches and logs -f: every chunk as it comes
-		ErrorLog:      diag,
-		ErrorHandler:  u.fail,
+		Rewrite:        u.rewrite,
+		Transport:      u,
+		FlushInterval:  -1, // watches and logs -f: every chunk as it comes
+		ErrorLog:       diag,
+		ErrorHandler:   u.fail,
+		ModifyResponse: u.noteRejection,
 	}
 	return u
 }
 
 func (u *upstream) clientCertificate(info *tls.CertificateRequestInfo) (*tls.Certificate, error) {
+	if u.route.credential {
+		if u.credentials == nil {
+			return &tls.Certificate{}, nil
+		}
+		return u.credentials.certificate(), nil
+	}
 	signer := &remoteSigner{ctx: info.Context(), public: u.route.leaf.PublicKey, ask: u.ask}
 	if a, ok := info.Context().Value(attemptKey{}).(*attempt); ok {
 		signer.refusal = &a.refusal
@@ -240,6 +273,25 @@ func (u *upstream) rewrite(r *httputil.ProxyRequest) {
 	for name, values := range u.route.headers {
 		r.Out.Header[name] = append([]string(nil), values...)
 	}
+	// After the profile's headers: the held credential's token is the one that speaks.
+	if held, ok := r.In.Context().Value(credentialKey{}).(*upstreamCredential); ok && held.token != "" {
+		r.Out.Header.Set("Authorization", "Bearer "+held.token)
+	}
+}
+
+// credentialKey carries the credential a request was sent with, so its 401 can be pinned on it.
+type credentialKey struct{}
+
+// noteRejection marks the held credential rejected on the cluster's 401, which itself goes to
+// kubectl unchanged: client-go then runs the exec plugin again, and the broker can log in.
+func (u *upstream) noteRejection(response *http.Response) error {
+	if response.StatusCode != http.StatusUnauthorized || u.credentials == nil {
+		return nil
+	}
+	if used, ok := response.Request.Context().Value(credentialKey{}).(*upstreamCredential); ok {
+		u.credentials.rejectedByCluster(used)
+	}
+	return nil
 }
 
 func (u *upstream) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -257,6 +309,10 @@ func (u *upstream) fail(w http.ResponseWriter, r *http.Request, err error) {
 		var why *revocation
 		if errors.As(context.Cause(r.Context()), &why) || errors.As(err, &why) {
 			writeStatus(w, http.StatusServiceUnavailable, fmt.Sprintf("kubecred-proxy ended this request: %.300s", why.reason))
+			return
+		}
+		if u.route.credential {
+			writeStatus(w, http.StatusServiceUnavailable, fmt.Sprintf("kubecred-proxy ended this request: the upstream credential of profile %s was revoked; run the command again", u.profile))
 			return
 		}
 		writeStatus(w, http.StatusServiceUnavailable, fmt.Sprintf("kubecred-proxy ended this request: the token key of profile %s was locked or removed; unlock or insert it and run the command again", u.profile))

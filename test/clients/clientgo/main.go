@@ -8,6 +8,10 @@
 //
 //	clientgo KUBECONFIG exec POD websocket|spdy COMMAND...
 //	clientgo KUBECONFIG port-forward POD PORT websocket|spdy PATH
+//
+// or lists or deletes ConfigMaps (objects.go):
+//
+//	clientgo KUBECONFIG list-configmaps | delete-configmap NAME
 package main
 
 import (
@@ -26,6 +30,9 @@ func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: clientgo KUBECONFIG [exec POD PROTOCOL COMMAND... | port-forward POD PORT PROTOCOL PATH]")
 		os.Exit(2)
+	}
+	if len(os.Args) > 2 && (os.Args[2] == "list-configmaps" || os.Args[2] == "delete-configmap") {
+		os.Exit(objects(os.Args[1], os.Args[2:]))
 	}
 	if len(os.Args) > 2 {
 		os.Exit(stream(os.Args[1], os.Args[2:]))

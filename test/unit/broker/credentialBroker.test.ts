@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Approvals } from '../../../src/main/broker/approvals.js';
 import type { AuditRecord } from '../../../src/main/core/auditLog.js';
 import { BrokerError } from '../../../src/main/core/brokerError.js';
-import { CredentialBroker } from '../../../src/main/broker/credentialBroker.js';
+import {
+  CredentialBroker,
+  type BrokerPorts,
+  type ProxiedAnswerPort,
+} from '../../../src/main/broker/credentialBroker.js';
 import { CredentialCache } from '../../../src/main/cache/credentialCache.js';
 import { ProviderRegistry } from '../../../src/main/broker/providerRegistry.js';
 import type { ApprovalDecision } from '../../../src/main/core/uiPorts.js';
@@ -39,6 +43,7 @@ function world(
   provider: ScriptedProvider,
   decide: () => ApprovalDecision = () => ({ allow: true }),
   signsIn?: () => boolean | undefined,
+  more: Partial<BrokerPorts> = {},
 ) {
   const clock = new FakeClock(Date.parse('2026-11-25T12:00:00Z'));
   let config: KubecredConfig = configSchema.parse(yaml);
@@ -58,6 +63,7 @@ function world(
     approvals: new Approvals({ askApproval: async (request) => (asked.push(request.profile), decide()) }, clock),
     secretFields: () => [],
     ...(signsIn ? { signsIn: async () => signsIn() } : {}),
+    ...more,
   });
   const request = (pid = 4242) =>
     broker.credential({
@@ -210,5 +216,77 @@ describe('CredentialBroker, in process', () => {
     expect(await silent()).toBe(true);
     signs = undefined; // not an eks profile: the provider says
     expect(await silent()).toBe(false);
+  });
+});
+
+// Issue 33: a profile whose own credential goes to the cluster from kubecred-proxy.
+describe('CredentialBroker, a profile through the exec proxy', () => {
+  const proxiedProfiles = {
+    profiles: [{ name: 'prod', provider: 'static', proxy: { port: 47031, server: 'https://k8s.example:6443' } }],
+  };
+  function proxiedWorld(provider: ScriptedProvider, silent?: boolean) {
+    const handed: Array<{ profile: string; token?: string }> = [];
+    const offered: string[] = [];
+    const ended: string[] = [];
+    const proxied: ProxiedAnswerPort = {
+      localCredential: async (profile, upstream) => (
+        handed.push({ profile: profile.name, ...(upstream.token ? { token: upstream.token } : {}) }),
+        { clientCertificateData: 'LOCAL CERT', clientKeyData: 'LOCAL KEY', expiresAt: new Date('2026-11-25T12:10:00Z') }
+      ),
+      offerUpstream: async (profile, upstream) => void offered.push(`${profile}:${upstream.token}`),
+      endUpstream: async (profile) => void ended.push(profile),
+    };
+    if (silent !== undefined) Object.assign(provider, { canRefreshSilently: () => silent });
+    return { ...world(proxiedProfiles, provider, undefined, undefined, { proxied }), handed, offered, ended };
+  }
+
+  it('kubectl gets the local certificate; the token stays in the broker and goes to the proxy', async () => {
+    const provider = new ScriptedProvider(() => token(SECRET));
+    const { request, handed, broker } = proxiedWorld(provider);
+    const answer = JSON.parse(await request()) as { status: Record<string, string> };
+    expect(answer.status).toEqual({
+      clientCertificateData: 'LOCAL CERT',
+      clientKeyData: 'LOCAL KEY',
+      expirationTimestamp: '2026-11-25T12:10:00Z',
+    });
+    expect(JSON.stringify(answer)).not.toContain(SECRET);
+    expect(handed).toEqual([{ profile: 'prod', token: SECRET }]);
+    // The proxy's own ask finds the same cached credential: the provider is not asked again.
+    expect((await broker.upstreamCredential('prod', 'missing')).token).toBe(SECRET);
+    expect(provider.calls).toBe(1);
+  });
+
+  it("the proxy's ask after a refusal upstream drops the cached token and gets a new one without anyone", async () => {
+    const provider = new ScriptedProvider((call) => token(`token-${call}`));
+    const { broker } = proxiedWorld(provider);
+    expect((await broker.upstreamCredential('prod', 'missing')).token).toBe('token-1');
+    expect((await broker.upstreamCredential('prod', 'expiring')).token).toBe('token-1');
+    expect((await broker.upstreamCredential('prod', 'rejected')).token).toBe('token-2');
+  });
+
+  it('when only a login would do, the proxy is told 401 with what to run, and nobody is asked', async () => {
+    const provider = new ScriptedProvider(() => token(SECRET));
+    const { broker } = proxiedWorld(provider, false);
+    const refusal = await broker.upstreamCredential('prod', 'missing').catch((error: BrokerError) => error);
+    expect(refusal).toBeInstanceOf(BrokerError);
+    expect((refusal as BrokerError).httpStatus).toBe(401);
+    expect((refusal as BrokerError).hint).toContain('kubecred login prod');
+    expect(provider.calls).toBe(0);
+  });
+
+  it('a profile without proxy: is answered as before, and the proxy never gets its credential', async () => {
+    const provider = new ScriptedProvider(() => token(SECRET));
+    const { broker, request } = world(profiles(), provider);
+    expect(tokenOf(await request())).toBe(SECRET);
+    await expect(broker.upstreamCredential('prod', 'missing')).rejects.toThrow(/sends no credential of its own/);
+  });
+
+  it('a refresh is handed to the proxy; a logout ends what the proxy holds', async () => {
+    const provider = new ScriptedProvider((call) => token(`token-${call}`));
+    const { broker, offered, ended } = proxiedWorld(provider);
+    await broker.refresh('prod');
+    expect(offered).toEqual(['prod:token-1']);
+    await broker.logout('prod');
+    expect(ended).toEqual(['prod']);
   });
 });

@@ -135,11 +135,57 @@ describe("a profile's proxy:", () => {
     });
   });
 
+  // Issue 33: every provider's credential can go upstream from the proxy; a guard rides on it.
+  it('accepts a proxy on a profile of any provider, its own credential then going upstream', () => {
+    const result = parseConfig(
+      `profiles:\n${proxied('dev', '{ port: 47012, server: "https://k8s.example" }', '')}  - { name: sso, provider: oidc, issuer: "https://idp.example", clientId: k, proxy: { port: 47013, server: "https://k8s.example" } }\n`,
+      FILE,
+    );
+    expect(result.ok && result.config.profiles.map((p) => p.proxy?.port)).toEqual([47012, 47013]);
+  });
+
+  it('reads "guard: read-only" as one read-only rule, and names every rule', () => {
+    const result = parseConfig(
+      `profiles:\n${proxied('prod', '{ port: 47011, server: "https://k8s.example" }, guard: read-only', '')}${proxied('stage', '{ port: 47012, server: "https://k8s.example" }, guard: { rules: [{ action: read-only }, { action: confirm, verbs: [delete], resources: [pods, "deployments.apps"] }, { name: no secrets, action: deny, resources: [secrets] }] }', '')}`,
+      FILE,
+    );
+    expect(result.ok && result.config.profiles.map((p) => p.guard)).toEqual([
+      { rules: [{ name: 'read-only', action: 'read-only' }] },
+      {
+        rules: [
+          { name: 'read-only', action: 'read-only' },
+          { name: 'confirm #2', action: 'confirm', verbs: ['delete'], resources: ['pods', 'deployments.apps'] },
+          { name: 'no secrets', action: 'deny', resources: ['secrets'] },
+        ],
+      },
+    ]);
+  });
+
   it.each([
     [
-      'no key on a token to sign with',
-      proxied('prod', '{ port: 47011, server: "https://k8s.example" }', ''),
-      'give the profile tokenCertificate',
+      'a guard without a proxy to apply it',
+      '  - { name: prod, provider: static, guard: read-only }\n',
+      'a guard works through the exec proxy',
+    ],
+    [
+      'a guard rule with an action it does not know',
+      proxied('prod', '{ port: 47011, server: "https://k8s.example" }, guard: { rules: [{ action: allow }] }', ''),
+      'a guard rule action is read-only, confirm or deny',
+    ],
+    [
+      'a guard rule with a verb the API does not have',
+      proxied(
+        'prod',
+        '{ port: 47011, server: "https://k8s.example" }, guard: { rules: [{ action: deny, verbs: [remove] }] }',
+        '',
+      ),
+      'a verb is one of',
+    ],
+    [
+      'two profiles of different providers on one port',
+      proxied('a', '{ port: 47011, server: "https://a.example" }') +
+        '  - { name: b, provider: oidc, issuer: "https://idp.example", clientId: k, proxy: { port: 47011, server: "https://b.example" } }\n',
+      'port 47011 is the proxy port of profile "a" too',
     ],
     ['a plain http server', proxied('prod', '{ port: 47011, server: "http://k8s.example" }'), 'https:// URL'],
     ['a privileged port', proxied('prod', '{ port: 443, server: "https://k8s.example" }'), 'profiles[0].proxy.port'],

@@ -46,13 +46,13 @@ describe('turning the exec proxy on from the kubeconfig as it is', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it('refuses a profile without a key on a token, an unknown one, and one already proxied, writing nothing', async () => {
+  it('refuses a profile no context uses, an unknown one, and one already proxied, writing nothing', async () => {
     await writeKubeconfig('https://10.0.0.1:6443', {
       'certificate-authority-data': Buffer.from(CA).toString('base64'),
     });
     const before = await readFile(configFile(), 'utf8');
     await expect(turnOnProxy(deps, 'plain')).rejects.toMatchObject({
-      hint: expect.stringContaining('tokenCertificate'),
+      hint: expect.stringContaining('kubecred install --profile plain --context'),
     });
     await expect(turnOnProxy(deps, 'nope')).rejects.toMatchObject({ code: 'unknown-profile' });
     expect(await readFile(configFile(), 'utf8')).toBe(before);
@@ -95,5 +95,25 @@ describe('turning the exec proxy on from the kubeconfig as it is', () => {
     );
     // The real cluster stays for any other context.
     expect(after.clusters.find((c) => c.name === 'real')?.cluster.server).toBe('https://10.0.0.1:6443');
+  });
+
+  // Issue 33: a profile without a key on a token: its own credential then goes upstream.
+  it('turns the proxy on for a profile of any provider', async () => {
+    await writeFile(
+      kubeconfig(),
+      JSON.stringify({
+        clusters: [{ name: 'real', cluster: { server: 'https://10.0.0.2:6443' } }],
+        users: [
+          { name: 'p', user: { exec: { command: '/opt/kubecred/kubecred-shim', args: ['credential', 'plain'] } } },
+        ],
+        contexts: [{ name: 'dev', context: { cluster: 'real', user: 'p' } }],
+      }),
+    );
+    expect(await turnOnProxy(deps, 'plain')).toEqual({
+      port: 47123,
+      upstream: 'https://10.0.0.2:6443',
+      contexts: ['dev'],
+    });
+    expect(await readFile(configFile(), 'utf8')).toMatch(/name: plain[\s\S]*proxy:[\s\S]*port: 47123/);
   });
 });

@@ -80,6 +80,8 @@ function fakeProxy() {
     requests,
     exit: () => exit(),
     sign: (message: Record<string, unknown>) => handlersOfBroker.sign!(message),
+    /** A request of the proxy's own to the broker (credential, confirm). */
+    ask: (type: string, message: Record<string, unknown>) => handlersOfBroker[type]!(message),
   };
 }
 
@@ -110,8 +112,7 @@ function setup(stored?: LocalCa, more: Partial<ProxyDeps> = {}) {
     port: 47011,
     server: 'https://127.0.0.1:6443',
     caPem: cluster.caPem,
-    token: 'card',
-    label: 'tls',
+    tokenKey: { token: 'card', label: 'tls' },
   };
   return {
     supervisor: new ProxySupervisor(deps),
@@ -162,7 +163,12 @@ describe.runIf(HAS_OPENSSL)("the broker's supervision of kubecred-proxy", () => 
     const { supervisor, proxy, profile, signed, pull } = setup();
     await supervisor.credential(profile);
     await supervisor.credential({ ...profile, name: 'prod-admin', port: 47013 });
-    await supervisor.credential({ ...profile, name: 'lab', port: 47014, token: 'other-card' });
+    await supervisor.credential({
+      ...profile,
+      name: 'lab',
+      port: 47014,
+      tokenKey: { token: 'other-card', label: 'tls' },
+    });
     const answer = await proxy.sign({
       profile: 'prod',
       scheme: 'rsa_pss_sha256',
@@ -285,5 +291,149 @@ describe.runIf(HAS_OPENSSL)("the broker's supervision of kubecred-proxy", () => 
       message: 'kubecred-proxy is not installed beside the shim',
       hint: expect.stringContaining('npm run build'),
     });
+  });
+});
+
+// Issue 33: a profile whose own credential goes upstream; no token, no openssl needed.
+describe('the supervisor for a profile whose own credential goes upstream', () => {
+  const BEARER = { token: 'bearer-of-prod', expiresAt: new Date('2026-11-25T11:00:00Z') };
+  const profile = {
+    name: 'prod',
+    port: 47021,
+    server: 'https://k8s.example:6443',
+    guard: { rules: [{ name: 'read-only', action: 'read-only' as const }] },
+  };
+  function credentialSetup(more: Partial<ProxyDeps> = {}) {
+    const proxy = fakeProxy();
+    let now = Date.parse('2026-11-25T10:00:00Z');
+    const supervisor = new ProxySupervisor({
+      binary: () => '/opt/kubecred/kubecred-proxy',
+      start: proxy.start,
+      loadCa: async () => ({ certPem: 'CA', keyPem: 'CA KEY' }),
+      saveCa: async () => undefined,
+      tokenKey: async () => {
+        throw new Error('no token is read for this profile');
+      },
+      sign: async () => {
+        throw new Error('nothing is signed for this profile');
+      },
+      audit: () => undefined,
+      auditSignature: () => undefined,
+      logger,
+      now: () => now,
+      ...more,
+    });
+    return { supervisor, proxy, advance: (ms: number) => (now += ms) };
+  }
+  const sent = (proxy: ReturnType<typeof fakeProxy>, type: string) => proxy.requests.filter((r) => r.type === type);
+
+  it('listens in credential mode with the guard, hands over the credential once, and reuses the local certificate for half its life', async () => {
+    const { supervisor, proxy, advance } = credentialSetup();
+    const first = await supervisor.localCredential(profile, BEARER);
+    expect(first).toMatchObject({ certificatePem: 'LOCAL prod', keyPem: 'LOCAL KEY' });
+    expect(sent(proxy, 'listen')).toEqual([
+      expect.objectContaining({
+        profile: 'prod',
+        upstream: { server: profile.server, caPem: null, tlsServerName: null, auth: 'credential' },
+        guard: { rules: profile.guard.rules, offUntil: null },
+      }),
+    ]);
+    expect(JSON.stringify(sent(proxy, 'listen'))).not.toContain('bearer-of-prod');
+    expect(sent(proxy, 'credential')).toEqual([
+      expect.objectContaining({
+        profile: 'prod',
+        credential: { token: 'bearer-of-prod', expiresAt: '2026-11-25T11:00:00.000Z' },
+      }),
+    ]);
+    // The same credential again: nothing new told; the certificate (ending 10:10) is still young.
+    advance(60_000);
+    expect(await supervisor.localCredential(profile, BEARER)).toBe(first);
+    expect(sent(proxy, 'credential')).toHaveLength(1);
+    expect(sent(proxy, 'issue')).toHaveLength(1);
+    // A refreshed token reaches the proxy for its next request; past half its life, a new certificate.
+    advance(5 * 60_000);
+    await supervisor.localCredential(profile, { ...BEARER, token: 'refreshed' });
+    expect(sent(proxy, 'credential').at(-1)).toMatchObject({ credential: { token: 'refreshed' } });
+    expect(sent(proxy, 'issue')).toHaveLength(2);
+  });
+
+  it('offers a new credential only to a listener that runs, and only when it changed', async () => {
+    const { supervisor, proxy } = credentialSetup();
+    await supervisor.offerUpstream('prod', BEARER);
+    expect(proxy.requests).toEqual([]);
+    await supervisor.localCredential(profile, BEARER);
+    await supervisor.offerUpstream('prod', BEARER);
+    await supervisor.offerUpstream('prod', { ...BEARER, token: 'next' });
+    expect(sent(proxy, 'credential').map((r) => (r.credential as { token: string }).token)).toEqual([
+      'bearer-of-prod',
+      'next',
+    ]);
+  });
+
+  it("answers the proxy's own ask for a credential through the broker, with the reason it gave", async () => {
+    const asked: string[] = [];
+    const { supervisor, proxy } = credentialSetup({
+      upstreamCredential: async (name, reason) => (asked.push(`${name}:${reason}`), { token: 'fresh' }),
+    });
+    await supervisor.localCredential(profile, BEARER);
+    expect(await proxy.ask('credential', { profile: 'prod', reason: 'rejected' })).toEqual({
+      credential: { token: 'fresh', expiresAt: null },
+    });
+    expect(await proxy.ask('credential', { profile: 'prod', reason: 'whatever' })).toMatchObject({
+      credential: { token: 'fresh' },
+    });
+    expect(asked).toEqual(['prod:rejected', 'prod:missing']);
+    await expect(proxy.ask('credential', { profile: 'stage', reason: 'missing' })).rejects.toThrow(/does not serve/);
+    // Nothing is signed for a profile without a token key, whatever the proxy asks.
+    await expect(proxy.ask('sign', { profile: 'prod', scheme: 'rsa_pss_sha256', message: '' })).rejects.toThrow(
+      /token key/,
+    );
+  });
+
+  it("asks the user about a confirm rule's request, with the proxy's words bounded", async () => {
+    const asked: unknown[] = [];
+    const { supervisor, proxy } = credentialSetup({
+      confirm: async (confirmation) => (asked.push(confirmation), { allow: false, reason: 'nobody answered' }),
+    });
+    await supervisor.localCredential(profile, BEARER);
+    const answer = await proxy.ask('confirm', {
+      profile: 'prod',
+      rule: 'ask',
+      pid: 4321,
+      request: { verb: 'delete', resource: 'pods', namespace: 'default', name: 'x'.repeat(400), dryRun: 'yes' },
+    });
+    expect(answer).toEqual({ allow: false, reason: 'nobody answered' });
+    expect(asked).toEqual([
+      {
+        profile: 'prod',
+        rule: 'ask',
+        pid: 4321,
+        request: expect.objectContaining({ verb: 'delete', resource: 'pods', name: 'x'.repeat(253), dryRun: false }),
+      },
+    ]);
+  });
+
+  it('a logout drops what the proxy held: the next answer hands the credential over again', async () => {
+    const { supervisor, proxy } = credentialSetup();
+    await supervisor.localCredential(profile, BEARER);
+    await supervisor.revoke('prod', 'logged out', true);
+    expect(sent(proxy, 'revoke')).toEqual([expect.objectContaining({ profile: 'prod', certificates: true })]);
+    await supervisor.localCredential(profile, BEARER);
+    expect(sent(proxy, 'credential')).toHaveLength(2);
+    expect(sent(proxy, 'issue')).toHaveLength(2);
+  });
+
+  it('tells the proxy of a guard lifted or back, for a listener that runs', async () => {
+    let until: Date | undefined = new Date('2026-11-25T10:15:00Z');
+    const { supervisor, proxy } = credentialSetup({ guardOffUntil: () => until });
+    await supervisor.refreshGuard('prod');
+    expect(sent(proxy, 'guard')).toEqual([]);
+    await supervisor.localCredential(profile, BEARER);
+    expect(sent(proxy, 'listen')[0]).toMatchObject({ guard: { offUntil: '2026-11-25T10:15:00.000Z' } });
+    until = undefined;
+    await supervisor.refreshGuard('prod');
+    expect(sent(proxy, 'guard')).toEqual([
+      expect.objectContaining({ profile: 'prod', rules: profile.guard.rules, offUntil: null }),
+    ]);
   });
 });

@@ -1,4 +1,8 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { turnOnProxy } from '../../kubeconfig/proxyToggle.js';
+import { freePort } from '../../platform/freePort.js';
+import { silentLogger } from '../../core/logger.js';
 import { loadServedConfig } from '../../config/configSource.js';
 import { installProfile } from '../../kubeconfig/installUser.js';
 import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
@@ -14,7 +18,7 @@ import { requestStartingBroker } from '../withBroker.js';
 export const installCommand: Command = {
   name: 'install',
   usage:
-    "kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace] [--force]   (--force: point at a profile config.yaml does not have yet; a profile with proxy: also points the context's cluster at kubecred-proxy)",
+    "kubecred install --profile <profile> [--context <context>] [--kubeconfig <file>] [--api-version v1|v1beta1] [--replace] [--force] [--proxy]   (--force: point at a profile config.yaml does not have yet; --proxy: turn the exec proxy on for it; a profile with proxy: also points the context's cluster at kubecred-proxy)",
   async run(args, context) {
     const { values } = parseFlags(args);
     if (!values.profile) throw new UsageError('say which profile the user should call: --profile <name>');
@@ -39,7 +43,7 @@ export const installCommand: Command = {
       return 1;
     }
     const profile = served.config?.profiles.find((p) => p.name === values.profile);
-    const proxyPort = profile?.provider === 'static' ? profile.proxy?.port : undefined;
+    const proxyPort = profile?.proxy?.port;
     const proxy = proxyPort === undefined ? undefined : await localProxyCluster(context, proxyPort);
     if (proxy && 'failed' in proxy) return proxy.failed;
     const result = await installProfile({
@@ -61,6 +65,41 @@ export const installCommand: Command = {
       io.stderr.write(
         `  context "${result.context}" now reaches the cluster through kubecred-proxy at ${proxy.server} (cluster ${proxyClusterName(values.profile)}${result.proxyFile ? ` in ${result.proxyFile.file}` : ''})\n`,
       );
+    if (values.proxy && !proxy) {
+      if (!exists) {
+        io.stderr.write(`kubecred: --proxy needs profile "${values.profile}" in ${paths.configFile} first\n`);
+        return 1;
+      }
+      // As the window's toggle does: the upstream from the context just installed, a free port
+      // kept in config.yaml, every context of the profile pointed at the listener.
+      const files = kubeconfigFiles({ ...currentPlatformEnv(), env: io.env }, values.kubeconfig);
+      let localCa: ProxyCluster | { failed: number } | undefined;
+      const on = await turnOnProxy(
+        {
+          configFile: paths.configFile,
+          caDir: path.join(paths.stateDir, 'proxy-ca'),
+          kubeconfigFiles: () => files,
+          backupDir: paths.kubeconfigBackups,
+          shim: nativeShimPath() ?? nodeCliPath(),
+          localCa: async () => {
+            localCa = await localProxyCluster(context, 0);
+            if ('failed' in localCa) throw new Error('the broker did not give the local CA');
+            return localCa.caPem;
+          },
+          freePort,
+          logger: silentLogger,
+          now: () => new Date(),
+        },
+        values.profile,
+      ).catch((error: unknown) => {
+        if (localCa && 'failed' in localCa) return localCa;
+        throw error;
+      });
+      if ('failed' in on) return on.failed;
+      io.stderr.write(
+        `  profile ${values.profile} now goes through kubecred-proxy at https://127.0.0.1:${on.port} to ${on.upstream} (contexts: ${on.contexts.join(', ')}); the kubeconfig holds no credential of it\n`,
+      );
+    }
     if (!exists) {
       io.stderr.write(
         `  note: there is no profile "${values.profile}" in ${paths.configFile} yet: add it with kubecred profile add ${values.profile} --provider ...\n`,
@@ -94,6 +133,7 @@ function parseFlags(args: string[]) {
         'api-version': { type: 'string' },
         replace: { type: 'boolean' },
         force: { type: 'boolean' },
+        proxy: { type: 'boolean' },
       },
       allowPositionals: false,
     });

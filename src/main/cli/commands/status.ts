@@ -6,7 +6,7 @@ import {
   secretSourceEnvironment,
 } from '../../../shared/api/secretSourceVariables.js';
 import { PROVIDER_FACTS } from '../../../shared/config/providerFacts.js';
-import { certificateRenewal } from '../../../shared/api/profileWords.js';
+import { certificateRenewal, guardWords } from '../../../shared/api/profileWords.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { summarizeRegistry } from '../../../shared/api/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
@@ -109,7 +109,9 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number)
   ]);
   const renewals = profiles.flatMap((p) => {
     const renewal = certificateRenewal(p, now);
-    return renewal ? [`${p.name}: ${renewal}\n`] : [];
+    const guard = guardWords(p, now);
+    const proxy = p.proxyPort ? `through kubecred-proxy on 127.0.0.1:${p.proxyPort}${guard ? `, ${guard}` : ''}` : null;
+    return [renewal, proxy].flatMap((line) => (line ? [`${p.name}: ${line}\n`] : []));
   });
   return (
     renderTable(['PROFILE', 'PROVIDER', 'STATE', 'SIGNED IN AS', 'EXPIRES IN', 'LAST ERROR'], rows) + renewals.join('')

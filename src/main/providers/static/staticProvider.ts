@@ -14,11 +14,13 @@ export interface StaticProviderDeps {
   storeFor(profile: string): Promise<SecretStore>;
   tokenCertificate(token: string, label: string): Promise<{ certificatePem: string; keyPem: string }>;
   /** kubectl's certificate for the exec proxy's listener of a profile with `proxy:`. */
-  proxyCredential(profile: ProxiedProfileConfig): Promise<{ certificatePem: string; keyPem: string; expiresAt: Date }>;
+  proxyCredential(
+    profile: TokenProxiedProfileConfig,
+  ): Promise<{ certificatePem: string; keyPem: string; expiresAt: Date }>;
 }
 
 /** A static profile whose token key signs in kubecred-proxy. */
-export type ProxiedProfileConfig = StaticProfileConfig &
+export type TokenProxiedProfileConfig = StaticProfileConfig &
   Required<Pick<StaticProfileConfig, 'proxy' | 'tokenCertificate'>>;
 
 /** A long-lived token or client certificate, kept in a secret store or on a token instead of the kubeconfig. */

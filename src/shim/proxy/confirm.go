@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"time"
+)
+
+// confirmTimeout: a confirm rule's question waits this long for the user in Kubecred's
+// window; after it the request is refused, as nobody answered.
+const confirmTimeout = 3 * time.Minute
+
+// brokerConfirm asks the broker (the user, in Kubecred's window) about one request. The pid
+// of the kubectl on the other end lets the window say which program asks, where the OS names it.
+func brokerConfirm(ctl *controller, profile string, r *http.Request) confirmFunc {
+	return func(ctx context.Context, rule string, f requestFacts) (bool, string, error) {
+		fields := map[string]any{"profile": profile, "rule": rule, "request": map[string]any{
+			"verb": f.verb, "group": f.group, "resource": f.resource, "subresource": f.subresource,
+			"namespace": f.namespace, "name": f.name, "path": f.path, "method": f.method, "dryRun": f.dryRun,
+		}}
+		if pid, ok := requestPeerPID(r); ok {
+			fields["pid"] = pid
+		}
+		ctx, cancel := context.WithTimeout(ctx, confirmTimeout)
+		defer cancel()
+		raw, err := ctl.call(ctx, "confirm", fields)
+		if err != nil {
+			return false, "", err
+		}
+		var answer struct {
+			Allow  bool   `json:"allow"`
+			Reason string `json:"reason"`
+		}
+		if err := json.Unmarshal(raw, &answer); err != nil {
+			return false, "", fmt.Errorf("the broker's confirm reply: %v", err)
+		}
+		return answer.Allow, answer.Reason, nil
+	}
+}
+
+// requestPeerPID names the process on kubectl's end of the request's TCP connection.
+func requestPeerPID(r *http.Request) (int, bool) {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return 0, false
+	}
+	remote, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return 0, false
+	}
+	return peerPID(local, net.TCPAddrFromAddrPort(remote))
+}

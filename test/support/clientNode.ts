@@ -1,0 +1,14 @@
+import { KubeConfig } from '@kubernetes/client-node';
+
+/**
+ * A kubeconfig installed by Kubecred as @kubernetes/client-node loads it. client-node sends no
+ * KUBERNETES_EXEC_INFO, so the plugin is told its API version; `env` reaches the plugin.
+ */
+export function clientNodeConfig(kubeconfig: string, env: Readonly<Record<string, string>>): KubeConfig {
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfig);
+  const user = config.getCurrentUser() as { exec: { args: string[]; env?: { name: string; value: string }[] } };
+  user.exec.args = [...user.exec.args, '--api-version', 'client.authentication.k8s.io/v1'];
+  user.exec.env = Object.entries(env).map(([name, value]) => ({ name, value }));
+  return config;
+}
