@@ -11,6 +11,8 @@ export type AuditRow =
       /** Requests the cluster answered with 2xx/3xx, refused itself (4xx: RBAC, not found), or Kubecred could not pass on. */
       readonly served: number;
       readonly refusedByCluster: number;
+      /** Requests the profile's guard stopped (a rule, or a no at its question): the cluster never saw them. */
+      readonly refusedByGuard: number;
       readonly failed: number;
     };
 
@@ -18,10 +20,48 @@ export type AuditRow =
 // `kubectl get` makes several (discovery, then the call).
 const BURST_MS = 60_000;
 
+/** The guard's no: a rule refused the request, or nobody allowed it at the guard's question. */
+export function refusedByGuard(entry: AuditEntry): boolean {
+  const decision = entry.guard?.decision;
+  return decision === 'refused' || decision === 'declined';
+}
+
 /** The cluster's own no: kubectl got the cluster's answer, Kubecred did its part. */
 export function refusedByCluster(entry: AuditEntry): boolean {
   const status = entry.request?.status;
-  return status !== undefined && status >= 400 && status < 500;
+  return status !== undefined && status >= 400 && status < 500 && !refusedByGuard(entry);
+}
+
+/** A change of the guard itself (`kubecred guard`, the window, the tray), not a request. */
+export function isGuardChange(entry: AuditEntry): boolean {
+  const decision = entry.guard?.decision;
+  return decision === 'lifted' || decision === 'back';
+}
+
+/**
+ * What the guard did, in words: "guard lifted until 14:32:05", "refused by the guard (rule
+ * “read-only”)"; null where it has nothing to add (no rule matched, or one allowed it plainly).
+ */
+export function guardText(entry: AuditEntry, time: (iso: string) => string): string | null {
+  const guard = entry.guard;
+  if (!guard) return null;
+  const rule = guard.rule ? ` (rule “${guard.rule}”)` : '';
+  switch (guard.decision) {
+    case 'lifted':
+      return `guard lifted${guard.until ? ` until ${time(guard.until)}` : ''}`;
+    case 'back':
+      return 'guard put back';
+    case 'refused':
+      return `refused by the guard${rule}`;
+    case 'declined':
+      return `refused at the guard's question${rule}`;
+    case 'confirmed':
+      return `allowed at the guard's question${rule}`;
+    case 'unlocked':
+      return 'passed unchecked: the guard was lifted';
+    default:
+      return null;
+  }
 }
 
 const isProxied = (entry: AuditEntry) => entry.caller.client === 'kubecred-proxy' && entry.request !== undefined;
@@ -38,13 +78,15 @@ export function auditRows(records: readonly AuditEntry[]): AuditRow[] {
     if (burst.length === 1) rows.push({ kind: 'record', entry: burst[0]! });
     else if (burst.length > 1) {
       const refused = burst.filter(refusedByCluster).length;
-      const failed = burst.filter((e) => e.outcome !== 'served' && !refusedByCluster(e)).length;
+      const guarded = burst.filter(refusedByGuard).length;
+      const failed = burst.filter((e) => e.outcome !== 'served' && !refusedByCluster(e) && !refusedByGuard(e)).length;
       rows.push({
         kind: 'proxied',
         profile: burst[0]!.profile,
         entries: burst,
-        served: burst.length - refused - failed,
+        served: burst.length - refused - guarded - failed,
         refusedByCluster: refused,
+        refusedByGuard: guarded,
         failed,
       });
     }

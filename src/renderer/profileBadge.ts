@@ -89,10 +89,14 @@ export function secretHome(
   return "the default secret store (the OS keychain, unless config.yaml's top-level secretStore says encrypted-file)";
 }
 
-/** How often the time left must be redrawn: every second in its last minutes, else every 15 s. */
+/**
+ * How often the time left must be redrawn: every second in the last minutes of a credential
+ * or of a lifted guard, else every 15 s.
+ */
 export function tickMs(profiles: readonly ProfileSummary[], now: number): number {
-  const soon = profiles.some(
-    (p) => p.expiresAt && Date.parse(p.expiresAt) - now < 2 * 60_000 && Date.parse(p.expiresAt) > now,
-  );
-  return soon ? 1_000 : 15_000;
+  const near = (iso: string | null | undefined) => {
+    const left = iso ? Date.parse(iso) - now : Number.NaN;
+    return left > 0 && left < 2 * 60_000;
+  };
+  return profiles.some((p) => near(p.expiresAt) || near(p.guard?.offUntil)) ? 1_000 : 15_000;
 }

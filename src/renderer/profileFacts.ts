@@ -15,14 +15,12 @@ const APPROVAL_WORDS: Readonly<Record<string, string>> = {
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 
-/** Whether the exec proxy can be turned on here: a key on a token, no proxy yet (the proxy serves only those). */
-export function offersProxy(provider: string, config: Readonly<Record<string, unknown>>): boolean {
-  return (
-    provider === 'static' &&
-    typeof config.tokenCertificate === 'object' &&
-    config.tokenCertificate !== null &&
-    config.proxy === undefined
-  );
+/**
+ * Whether the exec proxy can be turned on here: any profile that does not go through it yet
+ * (with a key on a token the proxy signs with it; otherwise it sends the profile's credential).
+ */
+export function offersProxy(config: Readonly<Record<string, unknown>>): boolean {
+  return config.proxy === undefined || config.proxy === null;
 }
 
 /**

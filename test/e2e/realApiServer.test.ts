@@ -2,10 +2,13 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
+import { AuthenticationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/main/platform/freePort.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { callersFor } from '../support/callers.js';
+import { clientNodeConfig } from '../support/clientNode.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { findKubectlBuilds, runKubectl } from '../support/kubectl.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
@@ -201,7 +204,56 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect(issuer.counts.grants.refresh_token ?? 0).toBeGreaterThan(refreshesBefore);
     expect(issuer.counts.authorizations).toBe(1);
   }, 60_000);
+
+  // Issue 33: the same OIDC profile through kubecred-proxy. The ID token stays in the broker and
+  // the proxy; kubectl holds a certificate for the listener only. A program that keeps its local
+  // certificate goes on past the ID token's end: the proxy gets the refreshed token from the
+  // broker, and the program never runs the plugin again.
+  it('OIDC through the exec proxy: the server sees the same user, the kubeconfig holds no token, a refresh reaches the proxy', async () => {
+    const port = await freePort();
+    const config = await readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+    await writeConfig(
+      home.dir,
+      config.replace(
+        'flow: browser, clockSkew: 5s }',
+        `flow: browser, clockSkew: 5s, proxy: { port: ${port}, server: '${api.url}', caFile: '${pki.caCertPath}' } }`,
+      ),
+    );
+    const installed = await cli(['install', '--profile', 'sso', '--context', 'sso', '--kubeconfig', kubeconfig]);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).toContain(`through kubecred-proxy at https://127.0.0.1:${port}`);
+    const direct = (await whoami('admin')).username;
+    expect(direct).toBe('alice');
+    const user = await whoami('sso');
+    expect(user.username).toMatch(/^oidc:/);
+    expect(user.groups).toEqual(expect.arrayContaining(['oidc:kubecred-users']));
+    const text = await readFile(kubeconfig, 'utf8');
+    expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    expect(text).toContain(`https://127.0.0.1:${port}`);
+
+    const client = clientNodeConfig(kubeconfig, { KUBECRED_HOME: home.dir }, 'sso');
+    const whoamiOf = async () =>
+      (await client.makeApiClient(AuthenticationV1Api).createSelfSubjectReview({ body: {} })).status?.userInfo
+        ?.username;
+    expect(await whoamiOf()).toBe(user.username);
+    const pluginRuns = await servedToPlugins(home.dir, 'sso');
+    const refreshesBefore = issuer.counts.grants.refresh_token ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, (ID_TOKEN_TTL_S + 1) * 1000));
+    expect(await whoamiOf()).toBe(user.username);
+    expect(issuer.counts.grants.refresh_token ?? 0).toBeGreaterThan(refreshesBefore);
+    expect(await servedToPlugins(home.dir, 'sso')).toBe(pluginRuns);
+    expect(issuer.counts.authorizations).toBe(1);
+  }, 90_000);
 });
+
+/** How many credentials the broker served to exec plugins for a profile: one per plugin run. */
+async function servedToPlugins(home: string, profile: string): Promise<number> {
+  const lines = (await readFile(path.join(home, 'state', 'audit.jsonl'), 'utf8')).trim().split('\n');
+  return lines.filter((line) => {
+    const record = JSON.parse(line) as { profile: string; outcome: string; caller: { client: string } };
+    return record.profile === profile && record.outcome === 'served' && ['shim', 'node'].includes(record.caller.client);
+  }).length;
+}
 
 /** A SoftHSM2 token holding a client certificate the API server's CA signed, and its key. */
 async function hsmWithClientCertificate(dir: string, pki: TestPki): Promise<SoftHsm> {

@@ -51,6 +51,7 @@ const OPERATIONS: Record<string, { call: (t: HttpTransport) => Promise<unknown>;
   profileConfig: { call: (t) => t.profileConfig('a/b'), reaches: 'profileConfig a/b' },
   profileCertificate: { call: (t) => t.profileCertificate('a/b'), reaches: 'profileCertificate a/b' },
   turnOnProxy: { call: (t) => t.turnOnProxy('a/b'), reaches: 'turnOnProxy a/b' },
+  guard: { call: (t) => t.guard('a/b', { off: true, forSeconds: 900 }), reaches: 'guard a/b off 900' },
   registryLogin: {
     call: (t) => t.registryLogin({ server: 'quay.io', username: 'robot', password: 'p' }),
     reaches: 'registryLogin quay.io robot',
@@ -99,6 +100,10 @@ describe('the UI contract: every operation of the renderer reaches the broker po
       profileConfig: async (p) => (note(`profileConfig ${p}`), { name: p }),
       profileCertificate: async (p) => (note(`profileCertificate ${p}`), null),
       turnOnProxy: async (p) => (note(`turnOnProxy ${p}`), { port: 47000, upstream: 'https://k8s:6443', contexts: [] }),
+      guard: async (p, change) => (
+        note(`guard ${p} ${change.off ? `off ${change.forSeconds}` : 'on'}`),
+        { profile: p, rules: 1, offUntil: null }
+      ),
       registryLogin: async ({ server, username }) => (note(`registryLogin ${server} ${username}`), { registry: 'r' }),
       updateProfile: async (p) => note(`updateProfile ${p}`),
       storeSecret: async (p, field) => note(`storeSecret ${p} ${field}`),

@@ -1,9 +1,11 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { describeProfile, hasLogin } from '../../shared/api/profileWords.js';
+import { describeProfile, guardWords, hasLogin } from '../../shared/api/profileWords.js';
 
 export type TrayAction =
   | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
+  /** Lift the profile's guard for TRAY_GUARD_LIFT_MS, or put it back now. */
+  | { readonly kind: 'liftGuard' | 'guardBack'; readonly profile: string }
   | { readonly kind: 'open' | 'lockAll' | 'quit' | 'toggleStartAtLogin' };
 
 /** A menu as plain data, so it is tested without Electron; tray.ts turns it into a Menu. */
@@ -37,7 +39,14 @@ export function trayIconImage(profiles: readonly ProfileSummary[], now: number):
   return TRAY_ICONS[trayIconState(profiles, now)];
 }
 
+/** "Kubecred: 2 signed in", and "; guard lifted on prod" while a guard is lifted. */
 export function trayTooltip(profiles: readonly ProfileSummary[], now: number): string {
+  const lifted = profiles.filter((p) => guardLifted(p, now)).map((p) => p.name);
+  const guards = lifted.length > 0 ? `; guard lifted on ${lifted.join(', ')}` : '';
+  return `${stateTooltip(profiles, now)}${guards}`;
+}
+
+function stateTooltip(profiles: readonly ProfileSummary[], now: number): string {
   const signedIn = profiles.filter((p) => p.state === 'ready').length;
   const failing = profiles.filter((p) => p.state === 'error').length;
   if (failing > 0)
@@ -45,19 +54,49 @@ export function trayTooltip(profiles: readonly ProfileSummary[], now: number): s
   return trayIconState(profiles, now) === 'locked' ? 'Kubecred: locked' : `Kubecred: ${signedIn} signed in`;
 }
 
-/** "prod: signed in as ada, 42 min": the same words and time left as the window (src/shared/api/profileWords.ts). */
+/** How long the tray lifts a guard for: one choice, the window's default; the window and the CLI offer others. */
+export const TRAY_GUARD_LIFT_MS = 15 * 60_000;
+
+/**
+ * "prod: signed in as ada, 42 min": the same words and time left as the window
+ * (src/shared/api/profileWords.ts); "; guard lifted" after them while its guard is lifted, so
+ * nobody forgets it in a submenu.
+ */
 export function profileLabel(profile: ProfileSummary, now: number): string {
-  return `${profile.name}: ${describeProfile(profile, now)}`;
+  const lifted = guardLifted(profile, now) ? '; guard lifted' : '';
+  return `${profile.name}: ${describeProfile(profile, now)}${lifted}`;
 }
 
-/** The window's actions for the profile: a profile with nothing to log in to (static, exec, EKS) offers no Log in, and Forget for Log out. */
-function profileSubmenu(profile: ProfileSummary): MenuItemModel[] {
+function guardLifted(profile: ProfileSummary, now: number): boolean {
+  const until = profile.guard?.offUntil;
+  return until != null && Date.parse(until) > now;
+}
+
+/** A guarded profile's guard: its state in the window's words, and the one change that fits now. */
+function guardItems(profile: ProfileSummary, now: number): MenuItemModel[] {
+  const words = guardWords(profile, now);
+  if (words === null) return [];
+  const change: MenuItemModel = guardLifted(profile, now)
+    ? { label: 'Put guard back now', action: { kind: 'guardBack', profile: profile.name } }
+    : {
+        label: `Lift guard for ${TRAY_GUARD_LIFT_MS / 60_000} minutes`,
+        action: { kind: 'liftGuard', profile: profile.name },
+      };
+  return [{ label: '', separator: true }, { label: words, enabled: false }, change];
+}
+
+/**
+ * The window's actions for the profile: a profile with nothing to log in to (static, exec, EKS)
+ * offers no Log in, and Forget for Log out; a guarded one, its guard's state and change.
+ */
+function profileSubmenu(profile: ProfileSummary, now: number): MenuItemModel[] {
   const signedIn = profile.state === 'ready';
   const login = hasLogin(profile);
   const items: MenuItemModel[] = [
     ...(login ? [{ label: 'Log in', action: { kind: 'login', profile: profile.name } } as const] : []),
     { label: login ? 'Log out' : 'Forget', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
     { label: 'Refresh', enabled: signedIn, action: { kind: 'refresh', profile: profile.name } },
+    ...guardItems(profile, now),
   ];
   if (profile.state === 'error' && profile.lastError)
     items.unshift({ label: profile.lastError, enabled: false }, { label: '', separator: true });
@@ -71,7 +110,7 @@ export function trayMenuModel(
 ): MenuItemModel[] {
   const items: MenuItemModel[] = profiles.map((profile) => ({
     label: profileLabel(profile, now),
-    submenu: profileSubmenu(profile),
+    submenu: profileSubmenu(profile, now),
   }));
   if (items.length === 0) items.push({ label: 'No profiles yet', enabled: false });
   return [

@@ -114,6 +114,9 @@ export async function startBrokerWebUi(
           },
           profile,
         ),
+      // Audited and logged by GuardControl; the proxy and every view hear of the change at once.
+      guard: (profile, change) =>
+        change.off ? services.guards.off(profile, change.forSeconds * 1000) : services.guards.on(profile),
       profileCertificate: async (profile) => certificateFacts(await services.credentials.storedCertificate(profile)),
       updateProfile: async (profile, changes) => {
         await updateProfile(paths.configFile, profile, changes);

@@ -126,6 +126,16 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
       log(`web UI: exec proxy turned on for ${profile}`);
       return changed(ok(turnedOn));
     },
+    guard: async ({ params: { profile }, body }) => {
+      if (!ports.guard) throw new HttpFailure(404, 'not-found', 'this broker runs no exec proxy, so no guard');
+      const state = await ports.guard(profile, body);
+      log(
+        body.off
+          ? `web UI: guard of ${profile} lifted for ${body.forSeconds} s`
+          : `web UI: guard of ${profile} put back`,
+      );
+      return changed(ok(state));
+    },
     profileCertificate: async ({ params: { profile } }) =>
       ok({ certificate: (await ports.profileCertificate?.(profile)) ?? null }),
     updateProfile: async ({ params: { profile }, body }) => (await ports.updateProfile(profile, body), changed(ok({}))),

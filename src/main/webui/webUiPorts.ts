@@ -9,7 +9,8 @@ import type {
   TokenChanges,
   TokenView,
 } from '../../shared/api/webUiApi.js';
-import type { Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
+import type { GuardChange, Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
+import type { GuardState } from '../broker/guardControl.js';
 import type { Clock } from '../core/clock.js';
 import type { PromptQueue } from '../ui/promptQueue.js';
 import type { ImportService } from '../kubeconfig/importService.js';
@@ -48,6 +49,12 @@ export interface WebUiPorts {
   profileConfig(profile: string): Promise<Record<string, unknown>>;
   /** Absent where the shell cannot run the exec proxy. */
   turnOnProxy?(profile: string): Promise<ProxyTurnedOn>;
+  /**
+   * Lifts a proxied profile's guard for a while, or puts it back (the broker's GuardControl:
+   * it refuses a profile without a guard, and audits each change). Absent where the shell
+   * runs no exec proxy.
+   */
+  guard?(profile: string, change: GuardChange): Promise<GuardState>;
   /** Absent where there is no store to read a certificate from. */
   profileCertificate?(profile: string): Promise<CertificateFacts | null>;
   /** Throws the schema's complaint (with `field`) when the changed profile is invalid. */

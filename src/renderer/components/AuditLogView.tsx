@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { AuditEntry } from '../../shared/api/webUiApi.js';
-import { auditRows, refusedByCluster, type AuditRow } from '../auditRows.js';
+import { auditRows, guardText, isGuardChange, refusedByCluster, refusedByGuard, type AuditRow } from '../auditRows.js';
 
 /** "kubectl (pid 4242)": the program the kernel named, else the client kind. */
 export function callerText(entry: AuditEntry): string {
@@ -60,13 +60,16 @@ function OutcomeCell({ entry }: { entry: AuditEntry }) {
         the cluster said no ({entry.request!.status})<div className="audit-error">{requestText(entry)}</div>
       </td>
     );
+  const guard = guardText(entry, auditTime);
+  const change = isGuardChange(entry);
   return (
     <td className={`outcome outcome-${entry.outcome}`}>
       <span className="outcome-mark" aria-hidden="true">
         {OUTCOME_MARK[entry.outcome]}
       </span>{' '}
-      {entry.signature ? 'token signature' : entry.outcome}
+      {entry.signature ? 'token signature' : change ? guard : entry.outcome}
       {entry.source ? ` (${entry.source})` : ''}
+      {guard && !change ? <div className="audit-detail">{guard}</div> : null}
       {entry.request ? <div className="audit-detail">{requestText(entry)}</div> : null}
       {entry.error ? <div className="audit-error">{entry.error}</div> : null}
     </td>
@@ -77,10 +80,17 @@ function OutcomeCell({ entry }: { entry: AuditEntry }) {
 function ProxiedCells({ row, showProfile }: { row: Extract<AuditRow, { kind: 'proxied' }>; showProfile: boolean }) {
   const parts = [
     row.served ? `${row.served} served` : '',
+    row.refusedByGuard ? `${row.refusedByGuard} refused by the guard` : '',
     row.refusedByCluster ? `${row.refusedByCluster} refused by the cluster` : '',
     row.failed ? `${row.failed} failed` : '',
   ].filter(Boolean);
-  const tone = row.failed ? 'outcome-failed' : row.refusedByCluster ? 'outcome-cluster' : 'outcome-served';
+  const tone = row.failed
+    ? 'outcome-failed'
+    : row.refusedByGuard
+      ? 'outcome-denied'
+      : row.refusedByCluster
+        ? 'outcome-cluster'
+        : 'outcome-served';
   return (
     <>
       <td>kubecred-proxy</td>
@@ -93,6 +103,7 @@ function ProxiedCells({ row, showProfile }: { row: Extract<AuditRow, { kind: 'pr
             {row.entries.slice(0, 50).map((e, i) => (
               <li key={`${e.time}-${i}`}>
                 <span className="tabular">{auditTime(e.time).slice(11)}</span> {requestText(e)}
+                {refusedByGuard(e) ? `: ${guardText(e, auditTime)}` : ''}
               </li>
             ))}
           </ul>

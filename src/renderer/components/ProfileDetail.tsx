@@ -2,12 +2,16 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type {
   AuditEntry,
   CertificateFacts,
+  GuardStateView,
   ProfileChanges,
   ProxyTurnedOn,
   TokenView,
 } from '../../shared/api/webUiApi.js';
 import { ProxyOffer } from './ProxyOffer.js';
-import type { ProfileSummary } from '../../shared/api/status.js';
+import { GuardPanel } from './GuardPanel.js';
+import { guardRuleLines } from '../guardView.js';
+import { isGuardChange } from '../auditRows.js';
+import type { GuardChange, ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge, secretHome } from '../profileBadge.js';
 import { routeHref } from '../route.js';
 import { formatTimeLeft, hasLogin } from '../../shared/api/profileWords.js';
@@ -40,6 +44,8 @@ interface Props {
   /** The client certificate the profile presents from its store, or null. */
   loadCertificate(profile: string): Promise<CertificateFacts | null>;
   onTurnOnProxy(): Promise<ProxyTurnedOn>;
+  /** Lifts the profile's guard for a while, or puts it back; answers where it stands. */
+  onGuard(change: GuardChange): Promise<GuardStateView>;
   onLogin(): void;
   onLogout(): void;
   onRemove(): void;
@@ -59,6 +65,7 @@ export function ProfileDetail({
   load,
   loadCertificate,
   onTurnOnProxy,
+  onGuard,
   onLogin,
   onLogout,
   onRemove,
@@ -119,7 +126,10 @@ export function ProfileDetail({
   const error = loginError ?? profile.lastError;
   const offer = loginOffer(profile);
   const left = formatTimeLeft(profile.expiresAt, now);
-  const last = activity[0];
+  const keyOnToken = typeof config?.tokenCertificate === 'object' && config.tokenCertificate !== null;
+  const proxyOffer = !config || !offersProxy(config) ? 'none' : keyOnToken ? 'token' : 'credential';
+  // A change of the guard is in the activity, but no program called.
+  const last = activity.find((r) => !isGuardChange(r));
   return (
     <section aria-label={`profile ${name}`} className="view" data-profile-detail={name}>
       {back}
@@ -180,8 +190,17 @@ export function ProfileDetail({
           onClose={() => setEditing(false)}
         />
       ) : null}
-      {config && offersProxy(profile.provider, config) ? (
-        <ProxyOffer contexts={profile.contexts ?? []} onTurnOn={onTurnOnProxy} />
+      {/* For a key on a token the proxy is the way to use it: offered first. For others, after the facts. */}
+      {proxyOffer === 'token' ? (
+        <ProxyOffer contexts={profile.contexts ?? []} keyOnToken onTurnOn={onTurnOnProxy} />
+      ) : null}
+      {profile.guard ? (
+        <GuardPanel
+          profile={{ ...profile, guard: profile.guard }}
+          rules={config ? guardRuleLines(config) : null}
+          now={now}
+          onChange={onGuard}
+        />
       ) : null}
       <dl className="facts detail-facts">
         <dt>Provider</dt>
@@ -265,6 +284,9 @@ export function ProfileDetail({
         <dt>Last caller</dt>
         <dd>{last ? `${callerText(last)}, ${auditTime(last.time)}, ${last.outcome}` : 'nobody yet'}</dd>
       </dl>
+      {proxyOffer === 'credential' ? (
+        <ProxyOffer contexts={profile.contexts ?? []} keyOnToken={false} onTurnOn={onTurnOnProxy} />
+      ) : null}
       <h2 className="section">Recent activity</h2>
       {activity.length === 0 ? (
         <p className="empty">No request for this profile in the audit log.</p>

@@ -6,6 +6,8 @@ import { routeHref } from '../route.js';
 import { hasLogin } from '../../shared/api/profileWords.js';
 import { loginOffer } from '../profileTone.js';
 import { StatusBadge } from './StatusBadge.js';
+import { GuardTag } from './GuardTag.js';
+import { guardTag } from '../guardView.js';
 
 interface Props {
   readonly profiles: readonly ProfileSummary[];
@@ -53,6 +55,7 @@ export function ProfileList({ profiles, now, busy, loginErrors, tokenOf, onLogin
           const badge = profileBadge(p, now, tokenOf(p.name));
           const error = loginErrors[p.name] ?? p.lastError;
           const offer = loginOffer(p);
+          const guard = guardTag(p, now);
           return (
             <li key={p.name} className={`profile tone-${badge.tone}`} data-profile={p.name}>
               <div className="profile-text">
@@ -66,6 +69,7 @@ export function ProfileList({ profiles, now, busy, loginErrors, tokenOf, onLogin
                   </a>
                   <span className="provider">{p.provider}</span>
                   <StatusBadge badge={badge} stateClass={`state-${p.state}`} />
+                  {guard ? <GuardTag words={guard.words} lifted={guard.lifted} title={guard.full} /> : null}
                   {p.contexts?.length ? <span className="contexts">{usedByText(p.contexts)}</span> : null}
                 </div>
                 {error ? <div className="error-text">{error}</div> : null}

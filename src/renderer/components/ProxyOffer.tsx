@@ -2,20 +2,26 @@ import { useState } from 'react';
 import type { ProxyTurnedOn } from '../../shared/api/webUiApi.js';
 
 /**
- * For a profile whose key is on a token and that does not go through the exec proxy yet: what
- * the proxy gives, and one button that turns it on from the kubeconfig as it is (the broker
- * takes the cluster, its CA and a free port, and points the contexts at the listener).
+ * For a profile that does not go through the exec proxy yet: what the proxy gives, and one
+ * button that turns it on from the kubeconfig as it is (the broker takes the cluster, its CA
+ * and a free port, and points the contexts at the listener). `keyOnToken`: the listener signs
+ * in with the key on a hardware token; otherwise it sends the profile's own credential.
  */
 export function ProxyOffer({
   contexts,
+  keyOnToken,
   onTurnOn,
 }: {
   contexts: readonly string[];
+  keyOnToken: boolean;
   onTurnOn(): Promise<ProxyTurnedOn>;
 }) {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<ProxyTurnedOn | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const nextKubectl = keyOnToken
+    ? 'the next kubectl there uses the key on the token'
+    : "the next kubectl there holds only a certificate for the listener, which sends the cluster the profile's credential";
   if (done)
     return (
       <div className="card proxy-offer" role="status" aria-label="exec proxy">
@@ -28,7 +34,7 @@ export function ProxyOffer({
         <p>
           kubectl → <code>https://127.0.0.1:{done.port}</code> → <code>{done.upstream}</code>. Context
           {done.contexts.length === 1 ? '' : 's'} {done.contexts.join(', ')} now go
-          {done.contexts.length === 1 ? 'es' : ''} through it; the next kubectl there uses the key on the token.
+          {done.contexts.length === 1 ? 'es' : ''} through it; {nextKubectl}.
         </p>
       </div>
     );
@@ -36,8 +42,10 @@ export function ProxyOffer({
     <div className="card proxy-offer" aria-label="exec proxy">
       <h2>Exec proxy: off</h2>
       <p className="hint">
-        With it on, kubectl talks to a local listener with a short-lived certificate, and the listener signs in to the
-        cluster with the key on the token, which never leaves it: a copied kubeconfig grants nothing.
+        {keyOnToken
+          ? 'With it on, kubectl talks to a local listener with a short-lived certificate, and the listener signs in to the cluster with the key on the token, which never leaves it: a copied kubeconfig grants nothing.'
+          : "With it on, kubectl talks to a local listener, and the listener shows the cluster this profile's credential; kubectl holds only a short-lived certificate for the listener: a copied kubeconfig grants nothing."}{' '}
+        It also lets you give the profile a guard in config.yaml (read-only, or rules that confirm or deny requests).
       </p>
       {contexts.length === 0 ? (
         <p className="hint">No context of your kubeconfig uses this profile yet: install it for one first.</p>
@@ -49,6 +57,7 @@ export function ProxyOffer({
       ) : null}
       <button
         type="button"
+        className={keyOnToken ? undefined : 'secondary'}
         disabled={busy || contexts.length === 0}
         onClick={() => {
           setBusy(true);

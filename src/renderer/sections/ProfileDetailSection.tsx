@@ -32,6 +32,7 @@ export function ProfileDetailSection({
       load={load}
       loadCertificate={async (profile) => (await transport.profileCertificate(profile)).certificate}
       onTurnOnProxy={() => transport.turnOnProxy(name)}
+      onGuard={(change) => transport.guard(name, change)}
       onLogin={() => void run(name, () => transport.login(name))}
       onLogout={() => void run(name, () => transport.logout(name))}
       onRemove={() => void run(name, async () => (await transport.removeProfile(name), go({ section: 'profiles' })))}

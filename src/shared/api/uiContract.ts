@@ -5,6 +5,7 @@ import {
   auditResponseSchema,
   enrollRequestSchema,
   enrollStartedSchema,
+  guardStateSchema,
   importPreviewSchema,
   importRequestSchema,
   importResultSchema,
@@ -25,7 +26,7 @@ import {
   tokensResponseSchema,
   webUiStateSchema,
 } from './webUiApi.js';
-import { secretWriteSchema } from './status.js';
+import { guardChangeSchema, secretWriteSchema } from './status.js';
 import { fillTemplate, templatePattern, type TemplateParamNames, type TemplateParams } from './pathTemplate.js';
 
 // The one contract between the UI and the broker. Every window (the browser tab of the
@@ -86,14 +87,24 @@ export const UI_OPERATIONS = {
   /** The profile as config.yaml has it (never a secret: those live in stores). */
   profileConfig: { method: 'GET', path: '/api/profiles/:profile/config', response: profileConfigResponseSchema },
   /**
-   * Turns the exec proxy on for a profile whose key is on a token, from its kubeconfig context;
-   * a refusal carries the broker's words.
+   * Turns the exec proxy on for a profile, from its kubeconfig context; a refusal carries the
+   * broker's words.
    */
   turnOnProxy: {
     method: 'POST',
     path: '/api/profiles/:profile/proxy',
     request: nothing,
     response: proxyTurnedOnSchema,
+  },
+  /**
+   * Lifts a proxied profile's guard for `forSeconds` (it comes back by itself), or puts it back
+   * now (`off: false`); answers where the guard stands. Every change is audited.
+   */
+  guard: {
+    method: 'POST',
+    path: '/api/profiles/:profile/guard',
+    request: guardChangeSchema,
+    response: guardStateSchema,
   },
   /** The client certificate the profile presents (subject, issuer, expiry), or null. */
   profileCertificate: {

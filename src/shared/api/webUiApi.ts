@@ -81,6 +81,14 @@ export const proxyTurnedOnSchema = z.object({
 });
 export type ProxyTurnedOn = z.infer<typeof proxyTurnedOnSchema>;
 
+/** A proxied profile's guard after a change: how many rules, and until when it is lifted (null: it holds). */
+export const guardStateSchema = z.object({
+  profile: z.string(),
+  rules: z.number().int(),
+  offUntil: z.string().nullable(),
+});
+export type GuardStateView = z.infer<typeof guardStateSchema>;
+
 /** A profile's fields as config.yaml has them, for the edit form. */
 export const profileConfigResponseSchema = z.object({ profile: z.record(z.string(), z.unknown()) });
 
@@ -98,6 +106,11 @@ export const auditEntrySchema = z.object({
     .optional(),
   /** A signature of the token's key for the proxy's handshake with the cluster. */
   signature: z.object({ token: z.string(), scheme: z.string() }).optional(),
+  /**
+   * The guard's decision on a proxied request (allowed, refused, confirmed, declined, unlocked;
+   * by which rule), or a change of the guard itself (lifted until a time, or back).
+   */
+  guard: z.object({ decision: z.string(), rule: z.string().optional(), until: z.string().optional() }).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponseSchema = z.object({ records: z.array(auditEntrySchema) });
