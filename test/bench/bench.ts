@@ -17,6 +17,7 @@ import { makeTempHome } from '../support/tempHome.js';
 import { coldCacheStampede } from './coldCacheStampede.js';
 import { bareClientAnswers, coldFirstCalls, inProcessAnswers, startHttpFloor } from './credentialPath.js';
 import { goalTable, type GoalRow } from './goals.js';
+import { guardedProxyBench } from './guardedProxyBench.js';
 import { buildGoTools } from './goTools.js';
 import { execProxyBench } from './execProxyBench.js';
 import { summarize, type Stats } from './stats.js';
@@ -316,6 +317,21 @@ async function main(): Promise<void> {
     const proxy = await execProxyBench(kubectl, KUBECTL_RUNS);
     process.stdout.write(
       `kubectl through kubecred-proxy (RSA-2048 on SoftHSM2, real kube-apiserver): p50 ${proxy.viaProxy.p50.toFixed(1)} ms vs ${proxy.direct.p50.toFixed(1)} ms doing mTLS itself with a key file = ${proxy.ratioP50.toFixed(3)}x (target <= 1.2x); proxy RSS ${proxy.proxyIdleRssMiB.toFixed(1)} MiB (target < 20)\n`,
+    );
+    // Issue 33: a token profile through the proxy, its guard deciding each request.
+    const guarded = await guardedProxyBench(kubectl, KUBECTL_RUNS);
+    const guardedGoal: GoalRow = {
+      figure: 'kubectl, token profile through kubecred-proxy (guard on) / token inline (p50)',
+      measured: guarded.ratioP50,
+      floor: 1 + noopP50 / guarded.inline.p50,
+      floorIs: 'plus one Go no-op',
+      goal: 1.15,
+      unit: 'x',
+      bound: '<=',
+    };
+    goals.push(guardedGoal);
+    process.stdout.write(
+      `\n${goalTable([guardedGoal])}\n(p50 ${guarded.viaProxy.p50.toFixed(1)} ms through the proxy vs ${guarded.inline.p50.toFixed(1)} ms inline)\n\n`,
     );
     const { load } = proxy;
     process.stdout.write(
