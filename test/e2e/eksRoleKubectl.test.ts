@@ -1,6 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { freePort } from '../../src/main/platform/freePort.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { xmlText } from '../../src/main/providers/eks/stsClient.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
@@ -274,6 +276,42 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     });
     expect([after.code, after.stdout], after.stderr).toEqual([0, before.stdout]);
     expect(moto.count('AssumeRole') - assumedBefore).toBe(1);
+  });
+
+  // Issue 33: the imported eks profile through kubecred-proxy: the cluster sees the same role,
+  // and the EKS token stays with the broker and the proxy.
+  it('the eks profile through the exec proxy: the same role, and no token in the kubeconfig', async () => {
+    const kubeconfig = path.join(home.dir, 'aws.kubeconfig');
+    const configFile = path.join(home.dir, 'config.yaml');
+    const config = parseYaml(await readFile(configFile, 'utf8')) as {
+      profiles: Array<{ name: string; provider: string; proxy?: object }>;
+    };
+    const imported = config.profiles.find(
+      (p) => p.provider === 'eks' && !['eks-prod', 'eks-staging'].includes(p.name),
+    )!;
+    imported.proxy = { port: await freePort(), server: api.url, caFile: api.caFile };
+    await writeFile(configFile, stringifyYaml(config));
+    const installed = await cli([
+      'install',
+      '--profile',
+      imported.name,
+      '--context',
+      'stand-in',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(installed.code, installed.stderr).toBe(0);
+    const through = await runKubectl(kubectl.path, [...WHOAMI_ARGS], {
+      kubeconfig,
+      env: { ...brokerEnv(home.dir), PATH: '/usr/bin:/bin' },
+    });
+    expect([through.code, through.stdout], through.stderr).toEqual([
+      0,
+      'arn:aws:sts::123456789012:assumed-role/admin/ops',
+    ]);
+    const text = await readFile(kubeconfig, 'utf8');
+    expect(text).not.toContain('k8s-aws-v1.');
+    expect(text).toContain('https://127.0.0.1:');
   });
 });
 

@@ -196,6 +196,22 @@ describe('a token profile through the exec proxy, guarded read-only, against a r
     expect(await shimServed(cluster)).toBe(pluginRuns);
     expect(cluster.broker.output()).not.toContain(FRANK_TOKEN);
   });
+
+  it('kubecred logout ends what a program holds: its next request is told why, and kubectl logs in anew', async () => {
+    const config = clientNodeConfig(cluster.kubeconfig, cluster.env);
+    const core = config.makeApiClient(CoreV1Api);
+    expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items.length).toBeGreaterThan(0);
+    expect((await cluster.cli(['logout', 'prod'])).code).toBe(0);
+    const ended = await core.listNamespacedConfigMap({ namespace: 'default' }).then(
+      () => undefined,
+      (error: { code?: number; body?: unknown }) => error,
+    );
+    expect(ended?.code).toBe(503);
+    expect(String(ended?.body)).toContain('profile prod was logged out of Kubecred');
+    // A static profile's token is still in the keychain: the next kubectl gets a new certificate.
+    const again = await cluster.kubectl([...WHOAMI_ARGS]);
+    expect(again.stdout, again.stderr).toBe('frank');
+  });
 });
 
 /** How many credentials the broker served to an exec plugin: one per plugin run. */

@@ -16,16 +16,10 @@ import { renderExecCredential } from './renderExecCredential.js';
 import { AnswersTold } from './answersTold.js';
 import { explainEnvironmentDifference, type BrokerEnvironment } from './environmentDifference.js';
 import type { Credential } from '../../shared/credential.js';
-import { sendsOwnCredentialUpstream, type ProxiedProfileConfig } from '../proxy/proxyWiring.js';
+import { sendsOwnCredentialUpstream } from '../proxy/proxyWiring.js';
+import { UpstreamCredentials, type ProxiedAnswerPort, type UpstreamReason } from './upstreamCredentials.js';
 
-/** kubectl's answer for a profile whose own credential goes upstream through kubecred-proxy. */
-export interface ProxiedAnswerPort {
-  localCredential(profile: ProxiedProfileConfig, upstream: Credential): Promise<Credential>;
-  /** A new credential of the profile (a refresh, a login, a new secret) for the proxy's next request. */
-  offerUpstream(profile: string, upstream: Credential): Promise<void>;
-  /** The profile logged out: the proxy drops its credential and the local certificates it issued. */
-  endUpstream(profile: string, reason: string): Promise<void>;
-}
+export type { ProxiedAnswerPort };
 
 /** What the broker needs, beside what its after-serve checks and its profile summaries need. */
 export interface BrokerPorts extends AfterServePorts, SummaryPorts {
@@ -52,10 +46,12 @@ export class CredentialBroker {
   private readonly stopping = new AbortController();
   private readonly afterServe: AfterServe;
   private readonly answersTold: AnswersTold;
+  private readonly upstream: UpstreamCredentials;
 
   constructor(private readonly ports: BrokerPorts) {
     this.afterServe = new AfterServe(ports);
     this.answersTold = new AnswersTold(ports.clock);
+    this.upstream = new UpstreamCredentials(ports, this.stopping.signal);
   }
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
@@ -114,7 +110,7 @@ export class CredentialBroker {
         fromCache: source === 'cache',
         provider,
       });
-      const credential = upstream ? await this.proxiedAnswer(profile, fetched) : fetched;
+      const credential = upstream ? await this.upstream.answer(profile, fetched) : fetched;
       // Recorded after the answer is on its way: the audit trail must not slow the hot path.
       setImmediate(() => void this.audit(request, described(), { profile: profileName, outcome: 'served', source }));
       return renderExecCredential(execInfo.apiVersion, credential);
@@ -131,34 +127,9 @@ export class CredentialBroker {
     }
   }
 
-  /**
-   * A proxied profile's credential for kubecred-proxy, which has nobody to ask: the cached one,
-   * or one renewed without the user (a refresh token, a stored secret, the plugin run again).
-   * When only a login would do, the proxy is told so (401), and client-go runs the plugin, which
-   * brings the login to the program's user.
-   */
-  async upstreamCredential(profileName: string, reason: 'missing' | 'expiring' | 'rejected'): Promise<Credential> {
-    const profile = await this.profile(profileName);
-    if (!sendsOwnCredentialUpstream(profile))
-      throw new BrokerError('denied', `profile "${profile.name}" sends no credential of its own upstream`);
-    const { provider } = this.ports.providers.resolve(profile);
-    // The cluster refused it: that one is done, whatever its expiry said.
-    if (reason === 'rejected') this.ports.cache.forget(profile.name);
-    if (!this.ports.cache.describe(profile.name).cached && provider.canRefreshSilently?.() === false)
-      throw new BrokerError(
-        'unauthorized',
-        `profile "${profile.name}" needs a login`,
-        `run the command again (Kubecred then asks you), or: kubecred login ${profile.name}`,
-      );
-    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () =>
-      provider.getCredential({
-        profile: profile.name,
-        cluster: undefined,
-        interactive: false,
-        signal: this.stopping.signal,
-      }),
-    );
-    return credential;
+  /** A proxied profile's credential for kubecred-proxy, which has nobody to ask (UpstreamCredentials). */
+  async upstreamCredential(profileName: string, reason: UpstreamReason): Promise<Credential> {
+    return this.upstream.credential(await this.profile(profileName), reason);
   }
 
   profiles(): Promise<ProfileSummary[]> {
@@ -186,7 +157,7 @@ export class CredentialBroker {
     await store.set({ profile: profile.name, field }, value);
     this.ports.cache.forget(profile.name);
     this.ports.logger.info('secret stored', { profile: profile.name, field, store: store.name });
-    await this.renewUpstream(profile);
+    await this.upstream.renew(profile);
   }
 
   async deleteSecret(profileName: string, field: string): Promise<boolean> {
@@ -238,7 +209,7 @@ export class CredentialBroker {
       provider.getCredential({ profile: profile.name, cluster: undefined, interactive: false }),
     );
     this.ports.logger.info('refreshed', { profile: profile.name });
-    await this.offerUpstream(profile, credential);
+    await this.upstream.offer(profile, credential);
     return {
       expiresAt: credential.expiresAt?.toISOString() ?? null,
       ...(credential.account ? { account: credential.account } : {}),
@@ -269,7 +240,7 @@ export class CredentialBroker {
         login({ profile: profile.name, cluster: undefined, interactive: true, signal: controller.signal }),
       );
       this.ports.logger.info('logged in', { profile: profile.name });
-      await this.offerUpstream(profile, credential);
+      await this.upstream.offer(profile, credential);
       return {
         expiresAt: credential.expiresAt?.toISOString() ?? null,
         ...(credential.account ? { account: credential.account } : {}),
@@ -323,12 +294,7 @@ export class CredentialBroker {
     const profile = await this.profile(profileName);
     this.ports.cache.forget(profile.name);
     await this.ports.providers.resolve(profile).provider.logout?.(profile.name);
-    // Programs holding a local certificate of the proxy are logged out too: their next request fails.
-    if (sendsOwnCredentialUpstream(profile))
-      await this.ports.proxied?.endUpstream(
-        profile.name,
-        `profile ${profile.name} was logged out of Kubecred: run the command again to log in`,
-      );
+    await this.upstream.end(profile);
     this.ports.logger.info('logged out', { profile: profile.name });
   }
 
@@ -360,42 +326,6 @@ export class CredentialBroker {
       `no profile "${name}" in ${this.ports.configPath}${known.length ? ` (profiles: ${known.join(', ')})` : ' (it has no profiles)'}`,
       `add it under profiles: in that file, e.g. "- name: ${name}" and "provider: static"`,
     );
-  }
-
-  /**
-   * A proxied profile's secret changed: the proxy's next request shows the new credential, got
-   * now without anyone (a profile that needs a login gets it at the next kubectl).
-   */
-  private async renewUpstream(profile: ProfileConfig): Promise<void> {
-    if (!sendsOwnCredentialUpstream(profile) || !this.ports.proxied) return;
-    try {
-      await this.offerUpstream(profile, await this.upstreamCredential(profile.name, 'missing'));
-    } catch (error) {
-      this.ports.logger.info('the exec proxy keeps its credential until one can be made without you', {
-        profile: profile.name,
-        reason: (error as Error).message,
-      });
-    }
-  }
-
-  private async offerUpstream(profile: ProfileConfig, credential: Credential): Promise<void> {
-    if (!sendsOwnCredentialUpstream(profile)) return;
-    await this.ports.proxied?.offerUpstream(profile.name, credential).catch((error: Error) =>
-      this.ports.logger.warn('could not hand kubecred-proxy the new credential', {
-        profile: profile.name,
-        reason: error.message,
-      }),
-    );
-  }
-
-  private async proxiedAnswer(profile: ProxiedProfileConfig, upstream: Credential): Promise<Credential> {
-    if (!this.ports.proxied)
-      throw new BrokerError(
-        'broker-unavailable',
-        `profile "${profile.name}" goes through the exec proxy, which this broker does not run`,
-        'start the Kubecred broker (kubecred daemon, or the tray app)',
-      );
-    return this.ports.proxied.localCredential(profile, upstream);
   }
 
   private audit(

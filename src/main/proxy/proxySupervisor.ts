@@ -10,7 +10,10 @@ import type { ProxyProcess } from './proxyProcess.js';
 import { tls12ServerRefusal, tls13Evidence, tls13ServerRefusal } from './handshakeBinding.js';
 import { guardMessage } from './guardMessage.js';
 import { upstreamCredentialMessage } from './upstreamCredentialMessage.js';
-import { guardedRequest, type GuardConfirmation } from './guardConfirmation.js';
+import type { GuardConfirmation } from './guardConfirmation.js';
+import { proxyAsks, type Listening, type LocalCredential } from './proxyAsks.js';
+
+export type { LocalCredential };
 
 /** The local CA kubectl trusts for the proxy's listeners; its key never leaves the secret store and the proxy. */
 export interface LocalCa {
@@ -73,13 +76,6 @@ export interface ProxyStatus {
   readonly goroutines?: number;
   /** -1 where the proxy cannot count them (no /proc). */
   readonly openFiles?: number;
-}
-
-/** What kubectl gets for a proxied profile: a short-lived certificate for the local listener. */
-export interface LocalCredential {
-  readonly certificatePem: string;
-  readonly keyPem: string;
-  readonly expiresAt: Date;
 }
 
 // A grace that ends in a moment still gives a certificate kubectl can use for its command
@@ -307,8 +303,7 @@ export class ProxySupervisor {
       );
     const handlers = {
       sign: (message: Readonly<Record<string, unknown>>) => this.sign(message),
-      credential: (message: Readonly<Record<string, unknown>>) => this.upstreamFor(message),
-      confirm: (message: Readonly<Record<string, unknown>>) => this.confirm(message),
+      ...proxyAsks((profile) => this.listening.get(profile), this.deps),
     };
     const process = this.deps.start(binary, handlers, (event) => {
       if (event.type === 'audit') this.deps.audit(event);
@@ -393,43 +388,6 @@ export class ProxySupervisor {
     return Math.max(MIN_LOCAL_CERTIFICATE_SECONDS, Math.min(lifetime, graceLeft));
   }
 
-  /** The proxy needs the credential of a profile it serves (first request, a refresh, a refusal upstream). */
-  private async upstreamFor(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
-    const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
-    if (!listener || listener.profile.tokenKey || !this.deps.upstreamCredential)
-      throw new BrokerError(
-        'denied',
-        'kubecred-proxy asked for the credential of a profile it does not serve so',
-        'restart Kubecred',
-      );
-    const reason = message.reason === 'expiring' || message.reason === 'rejected' ? message.reason : 'missing';
-    const credential = await this.deps.upstreamCredential(listener.profile.name, reason);
-    const answer = upstreamCredentialMessage(listener.profile.name, credential);
-    listener.pushed = JSON.stringify(answer);
-    return { credential: answer };
-  }
-
-  /** A guard's confirm rule matched a request: the user decides. */
-  private async confirm(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
-    const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
-    if (!listener || !this.deps.confirm)
-      throw new BrokerError(
-        'denied',
-        'kubecred-proxy asked to confirm a request of a profile it does not serve',
-        'restart Kubecred',
-      );
-    const request = (typeof message.request === 'object' && message.request) || {};
-    const decision = await this.deps.confirm({
-      profile: listener.profile.name,
-      rule: String(message.rule ?? '').slice(0, 64),
-      request: guardedRequest(request as Record<string, unknown>),
-      ...(typeof message.pid === 'number' && Number.isInteger(message.pid) && message.pid > 0
-        ? { pid: message.pid }
-        : {}),
-    });
-    return { allow: decision.allow, ...(decision.reason ? { reason: decision.reason } : {}) };
-  }
-
   /** The proxy's handshake for `profile` needs the token's signature. */
   private async sign(message: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const listener = typeof message.profile === 'string' ? this.listening.get(message.profile) : undefined;
@@ -485,17 +443,4 @@ export class ProxySupervisor {
       throw error;
     }
   }
-}
-
-/** What the supervisor keeps of a listener: what it was told, and for a credential profile what it holds. */
-interface Listening {
-  spec: string;
-  upstream: Readonly<Record<string, unknown>>;
-  profile: ProxiedProfile;
-  keyType?: TokenKeyType;
-  certificatePem?: string;
-  /** The credential the proxy holds (as sent), so an unchanged one is not sent again. */
-  pushed?: string | undefined;
-  /** kubectl's certificate, handed out again while it has half its life left. */
-  local?: LocalCredential | undefined;
 }

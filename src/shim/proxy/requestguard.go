@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -48,6 +49,12 @@ type confirmFunc func(ctx context.Context, rule string, f requestFacts) (allow b
 func (g *requestGuard) decide(ctx context.Context, profile string, f requestFacts, now time.Time, confirm confirmFunc) *guardVerdict {
 	if now.Before(g.offUntil) {
 		return &guardVerdict{decision: decisionUnlocked}
+	}
+	// "/api//v1/…", "/api/v1/./…", "…/x/../y": no client writes these, and a server that
+	// cleans a path the guard read otherwise could serve what a rule refuses. Refused unread.
+	if len(g.rules) > 0 && !canonicalPath(f.path) {
+		message := fmt.Sprintf("kubecred guard refused: %s %.200q is not a plain API path (an empty, \".\" or \"..\" segment), so the guard of profile %s cannot tell what it would do", f.method, f.path, profile)
+		return &guardVerdict{decision: decisionRefused, status: http.StatusBadRequest, message: message}
 	}
 	var first, readOnly, confirmRule *guardRule
 	for i := range g.rules {
@@ -122,4 +129,18 @@ func askToConfirm(ctx context.Context, profile string, rule *guardRule, f reques
 		v.message = fmt.Sprintf("kubecred guard refused: %s (profile %s, %s): %v", f.sentence(), profile, ruleWords(rule), err)
 	}
 	return v
+}
+
+// canonicalPath: a path as clients write it, "/" and segments that are neither empty nor "."
+// nor ".." (a trailing "/" is allowed: the apiserver reads it as the same path).
+func canonicalPath(path string) bool {
+	if !strings.HasPrefix(path, "/") {
+		return false
+	}
+	for _, segment := range strings.Split(strings.TrimSuffix(path[1:], "/"), "/") {
+		if segment == "." || segment == ".." || (segment == "" && path != "/") {
+			return false
+		}
+	}
+	return true
 }

@@ -138,3 +138,30 @@ func TestAnUnlockedGuardAllowsEverything(t *testing.T) {
 		t.Fatalf("after offUntil: %+v", v)
 	}
 }
+
+// A path a server might clean into another is refused before any rule reads it.
+func TestAPathThatIsNotPlainIsRefusedWhileAGuardHolds(t *testing.T) {
+	g := &requestGuard{rules: []guardRule{{name: "no secrets", action: actionDeny, resources: []resourcePattern{parseResourcePattern("secrets")}}}}
+	for _, path := range []string{
+		"//api/v1/namespaces/default/secrets/db",
+		"/api//v1/namespaces/default/secrets/db",
+		"/api/v1/namespaces/default/./secrets/db",
+		"/api/v1/namespaces/default/configmaps/../secrets/db",
+		"/api/v1/namespaces/default/secrets/db/..",
+	} {
+		v := g.decide(context.Background(), "prod", factsAt(t, "GET", path), time.Now(), nil)
+		if !v.refused() || v.status != http.StatusBadRequest || !strings.Contains(v.message, "not a plain API path") {
+			t.Errorf("%s: %+v", path, v)
+		}
+	}
+	for _, path := range []string{"/", "/version", "/api/v1/namespaces/default/configmaps/", "/apis/apps/v1/deployments"} {
+		if v := g.decide(context.Background(), "prod", factsAt(t, "GET", path), time.Now(), nil); v.refused() {
+			t.Errorf("%s refused: %+v", path, v)
+		}
+	}
+	// Lifted, the guard reads nothing at all.
+	lifted := &requestGuard{rules: g.rules, offUntil: time.Now().Add(time.Minute)}
+	if v := lifted.decide(context.Background(), "prod", factsAt(t, "GET", "//x"), time.Now(), nil); v.refused() {
+		t.Errorf("lifted: %+v", v)
+	}
+}
