@@ -231,7 +231,7 @@ describe('kubectl through Kubecred against a real kube-apiserver', () => {
     expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
     expect(text).toContain(`https://127.0.0.1:${port}`);
 
-    const client = clientNodeConfig(kubeconfig, { KUBECRED_HOME: home.dir }, 'sso');
+    const client = clientNodeConfig(kubeconfig, { KUBECRED_HOME: home.dir }, { context: 'sso' });
     const whoamiOf = async () =>
       (await client.makeApiClient(AuthenticationV1Api).createSelfSubjectReview({ body: {} })).status?.userInfo
         ?.username;

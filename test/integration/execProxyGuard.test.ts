@@ -7,6 +7,7 @@ import { buildClientGo, runClientGo } from '../support/clientGo.js';
 import { clientNodeConfig } from '../support/clientNode.js';
 import { startGuardedCluster, type GuardedCluster } from '../support/guardedCluster.js';
 import { findKubectlBuilds, WHOAMI_ARGS } from '../support/kubectl.js';
+import { startKubectl } from '../support/runningKubectl.js';
 
 const KUBECTL = findKubectlBuilds().at(-1)!;
 // Planted secrets: neither may ever show in the kubeconfig, an error or a log.
@@ -197,8 +198,24 @@ describe('a token profile through the exec proxy, guarded read-only, against a r
     expect(cluster.broker.output()).not.toContain(FRANK_TOKEN);
   });
 
+  it('kubecred lock ends a watch through the proxy at once, and the guard, lifted before, is back', async () => {
+    expect((await cluster.cli(['guard', 'prod', 'off', '--for', '10m'])).code).toBe(0);
+    const watch = startKubectl(KUBECTL.path, ['get', 'configmaps', '-w'], cluster);
+    try {
+      await watch.waitFor(/keep/, 15_000);
+      const locked = await cluster.cli(['lock']);
+      expect(locked.code, locked.stderr).toBe(0);
+      await watch.exited(5_000);
+    } finally {
+      watch.stop();
+    }
+    expect((await cluster.cli(['guard', 'prod'])).stdout).toContain('guard of prod: on');
+    refusedByReadOnly(await cluster.kubectl(['delete', 'configmap', 'keep']));
+  });
+
   it('kubecred logout ends what a program holds: its next request is told why, and kubectl logs in anew', async () => {
-    const config = clientNodeConfig(cluster.kubeconfig, cluster.env);
+    // A user name of its own: client-node would show the certificate an earlier test's lock ended.
+    const config = clientNodeConfig(cluster.kubeconfig, cluster.env, { userName: 'prod-after-lock' });
     const core = config.makeApiClient(CoreV1Api);
     expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items.length).toBeGreaterThan(0);
     expect((await cluster.cli(['logout', 'prod'])).code).toBe(0);

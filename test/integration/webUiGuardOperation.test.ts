@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BrokerError } from '../../../src/main/core/brokerError.js';
-import { startWebUi } from '../../../src/main/webui/startWebUi.js';
-import type { WebUi, WebUiPorts } from '../../../src/main/webui/webUiPorts.js';
-import { httpTransport, type HttpTransport } from '../../../src/renderer/api/httpTransport.js';
-import type { GuardChange } from '../../../src/shared/api/status.js';
-import { uiPath } from '../../../src/shared/api/uiContract.js';
-import { bareWebUiPorts } from '../../support/bareWebUiPorts.js';
+import { BrokerError } from '../../src/main/core/brokerError.js';
+import { startWebUi } from '../../src/main/webui/startWebUi.js';
+import type { WebUi, WebUiPorts } from '../../src/main/webui/webUiPorts.js';
+import { httpTransport, type HttpTransport } from '../../src/renderer/api/httpTransport.js';
+import type { GuardChange } from '../../src/shared/api/status.js';
+import { uiPath } from '../../src/shared/api/uiContract.js';
+import { bareWebUiPorts } from '../support/bareWebUiPorts.js';
 
 class MemoryStorage {
   private readonly items = new Map<string, string>();
