@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { refusalWords } from './refusalWords.js';
 
 /** The actions on profiles under way (log in, log out, remove, cancel), and how to start one. */
 export interface ProfileWork {
@@ -19,7 +20,7 @@ export function useProfileWork(report: (problem: string | null) => void): Profil
         report(null);
       } catch (error) {
         const e = error as Error & { hint?: string };
-        report(e.hint ? `${e.message}. ${e.hint}` : e.message);
+        report(refusalWords(e));
       } finally {
         setBusy((b) => {
           const next = new Set(b);

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ENROLL_KEY_TYPES, type EnrollKeyType, type EnrollRequest } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
 import { FieldErrorText, FormErrorText, type FieldError } from './FieldInput.js';
+import { refusalWords } from '../refusalWords.js';
 
 const KEY_TYPE_WORDS: Record<EnrollKeyType, string> = {
   'ec-p256': 'EC P-256',
@@ -73,7 +74,7 @@ export function EnrollForm({ transport, onEnroll }: Props) {
       const failure = e as Error & { field?: string; hint?: string };
       setError({
         field: failure.field ?? 'form',
-        text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message,
+        text: refusalWords(failure),
       });
     } finally {
       setSaving(false);

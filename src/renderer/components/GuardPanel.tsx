@@ -5,6 +5,7 @@ import { guardWords } from '../../shared/api/profileWords.js';
 import { DEFAULT_LIFT_MINUTES, LIFT_CHOICES, guardLifted, type GuardRuleLine } from '../guardView.js';
 import { auditTime } from './AuditLogView.js';
 import { GuardTag } from './GuardTag.js';
+import { refusalWords } from '../refusalWords.js';
 
 interface Props {
   readonly profile: ProfileSummary & { readonly guard: NonNullable<ProfileSummary['guard']> };
@@ -37,7 +38,7 @@ export function GuardPanel({ profile, rules, now, onChange }: Props) {
     setProblem(null);
     onChange(next).then(
       (state) => (setAnswered({ for: before, guard: state }), setBusy(false)),
-      (e: Error & { hint?: string }) => (setProblem(e.hint ? `${e.message}. ${e.hint}` : e.message), setBusy(false)),
+      (e: Error & { hint?: string }) => (setProblem(refusalWords(e)), setBusy(false)),
     );
   };
   return (

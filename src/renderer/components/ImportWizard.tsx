@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { ImportPreview, ImportResult } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
+import { refusalWords } from '../refusalWords.js';
+import { ImportDone } from './ImportDone.js';
 
 // What happens to a user with no secret to move, by the provider it becomes.
 const NOTHING_MOVES: Readonly<Record<string, string>> = {
@@ -15,7 +17,11 @@ type Step = { at: 'start' } | { at: 'preview'; preview: ImportPreview } | { at: 
  * which users become which profiles and the diff of each file (values redacted), and only
  * the plan shown is ever run.
  */
-export function ImportWizard({ transport }: { transport: Pick<Transport, 'importPreview' | 'importKubeconfig'> }) {
+export function ImportWizard({
+  transport,
+}: {
+  transport: Pick<Transport, 'importPreview' | 'importKubeconfig' | 'turnOnProxy'>;
+}) {
   const [step, setStep] = useState<Step>({ at: 'start' });
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -26,8 +32,7 @@ export function ImportWizard({ transport }: { transport: Pick<Transport, 'import
     try {
       setStep(await work());
     } catch (error) {
-      const e = error as Error & { hint?: string };
-      setProblem(e.hint ? `${e.message}. ${e.hint}` : e.message);
+      setProblem(refusalWords(error));
     } finally {
       setBusy(false);
     }
@@ -65,7 +70,9 @@ export function ImportWizard({ transport }: { transport: Pick<Transport, 'import
           }
         />
       ) : null}
-      {step.at === 'done' ? <Done result={step.result} /> : null}
+      {step.at === 'done' ? (
+        <ImportDone result={step.result} onTurnOnProxy={(profile) => transport.turnOnProxy(profile)} />
+      ) : null}
     </section>
   );
 }
@@ -189,52 +196,5 @@ function DiffView({ diff }: { diff: string }) {
         </span>
       ))}
     </pre>
-  );
-}
-
-function Done({ result }: { result: ImportResult }) {
-  const count = `${result.moves.length} user${result.moves.length === 1 ? '' : 's'}`;
-  return (
-    <div role="status" aria-label="import done" className="import-done">
-      <h2 className="done-head">
-        <span className="done-mark" aria-hidden="true">
-          ✓
-        </span>
-        Moved {count} into Kubecred
-      </h2>
-      <p>
-        New profiles: {result.moves.map((m) => m.profile).join(', ')}. kubectl now asks Kubecred for their credentials,
-        with the same contexts.
-      </p>
-      <ul className="done-notes">
-        {result.backups.map((b) => (
-          <li key={b.file}>
-            {b.file} as it was is saved in <code>{b.backup}</code> (readable by you only).
-            {b.plaintext ? (
-              <>
-                {' '}
-                It still holds the old credentials: once kubectl works, <code>
-                  kubecred import --prune-backups
-                </code>{' '}
-                deletes it.
-              </>
-            ) : null}
-          </li>
-        ))}
-        {result.backups.length > 0 ? (
-          <li>
-            To take this import back: <code>kubecred import --undo</code>
-          </li>
-        ) : null}
-        {result.leftFiles.length > 0 ? (
-          <li>Now in the secret store, and safe to delete: {result.leftFiles.join(', ')}</li>
-        ) : null}
-      </ul>
-      <p className="actions">
-        <a className="button" href="#/profiles">
-          See the profiles
-        </a>
-      </p>
-    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Preferences } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
+import { refusalWords } from '../refusalWords.js';
 
 type Approval = Preferences['profiles'][number]['approval'];
 
@@ -63,7 +64,7 @@ export function PreferencesView({
       (e: Error & { hint?: string }) =>
         setOutcomes((now) => ({
           ...now,
-          [key]: { state: 'refused', words: e.hint ? `${e.message}. ${e.hint}` : e.message },
+          [key]: { state: 'refused', words: refusalWords(e) },
         })),
     );
   };

@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { ProfileChanges } from '../../shared/api/webUiApi.js';
 import { editableFields, editValues, profileChanges, secretFields } from '../profileEdit.js';
 import { fieldOf } from '../profileFields.js';
+import { refusalWords } from '../refusalWords.js';
 
 interface Props {
   readonly name: string;
@@ -62,7 +63,7 @@ export function ProfileEditForm({ name, provider, load, onSave, onStoreSecret, o
       const failure = e as Error & { field?: string; hint?: string };
       setError({
         field: field || fieldOf(failure.field),
-        text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message,
+        text: refusalWords(failure),
       });
     } finally {
       setSaving(false);

@@ -1,6 +1,7 @@
 import { FieldErrorText, FieldInput, FormErrorText } from './FieldInput.js';
 import { useState, type FormEvent } from 'react';
 import { fieldOf, PROVIDER_FIELDS, PROVIDERS, profileRequest, type ProviderName } from '../profileFields.js';
+import { refusalWords } from '../refusalWords.js';
 
 interface Props {
   /** Rejects with an error carrying `field` when the broker refuses the profile. */
@@ -27,7 +28,7 @@ export function ProfileForm({ onAdd }: Props) {
       const failure = e as Error & { field?: string; hint?: string };
       setError({
         field: fieldOf(failure.field),
-        text: failure.hint ? `${failure.message}. ${failure.hint}` : failure.message,
+        text: refusalWords(failure),
       });
     } finally {
       setSaving(false);

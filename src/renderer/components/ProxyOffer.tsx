@@ -1,5 +1,26 @@
-import { useState } from 'react';
 import type { ProxyTurnedOn } from '../../shared/api/webUiApi.js';
+import { useProxyTurnOn } from '../useProxyTurnOn.js';
+
+/** What the proxy gives a profile whose own credential goes to the cluster; `whose`: "this profile's". */
+export const proxyGives = (whose: string) =>
+  `With it on, kubectl talks to a local listener, and the listener shows the cluster ${whose} credential; kubectl holds only a short-lived certificate for the listener: a copied kubeconfig grants nothing.`;
+
+/** What else the proxy opens up, for every provider. */
+export const PROXY_GUARD =
+  'It also lets you give the profile a guard in config.yaml (read-only, or rules that confirm or deny requests).';
+
+/** "Context a" or "Contexts a, b": the contexts the proxy now stands in front of. */
+export const contextsWords = (contexts: readonly string[]) =>
+  `Context${contexts.length === 1 ? '' : 's'} ${contexts.join(', ')}`;
+
+/** Where kubectl's requests go once the proxy is on: kubectl → https://127.0.0.1:<port> → the cluster. */
+export function ProxyRoute({ on }: { on: ProxyTurnedOn }) {
+  return (
+    <>
+      kubectl → <code>https://127.0.0.1:{on.port}</code> → <code>{on.upstream}</code>
+    </>
+  );
+}
 
 /**
  * For a profile that does not go through the exec proxy yet: what the proxy gives, and one
@@ -16,9 +37,7 @@ export function ProxyOffer({
   keyOnToken: boolean;
   onTurnOn(): Promise<ProxyTurnedOn>;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<ProxyTurnedOn | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { busy, done, problem, start } = useProxyTurnOn(onTurnOn);
   const nextKubectl = keyOnToken
     ? 'the next kubectl there uses the key on the token'
     : "the next kubectl there holds only a certificate for the listener, which sends the cluster the profile's credential";
@@ -32,9 +51,8 @@ export function ProxyOffer({
           The exec proxy is on
         </p>
         <p>
-          kubectl → <code>https://127.0.0.1:{done.port}</code> → <code>{done.upstream}</code>. Context
-          {done.contexts.length === 1 ? '' : 's'} {done.contexts.join(', ')} now go
-          {done.contexts.length === 1 ? 'es' : ''} through it; {nextKubectl}.
+          <ProxyRoute on={done} />. {contextsWords(done.contexts)} now go{done.contexts.length === 1 ? 'es' : ''}{' '}
+          through it; {nextKubectl}.
         </p>
       </div>
     );
@@ -44,8 +62,8 @@ export function ProxyOffer({
       <p className="hint">
         {keyOnToken
           ? 'With it on, kubectl talks to a local listener with a short-lived certificate, and the listener signs in to the cluster with the key on the token, which never leaves it: a copied kubeconfig grants nothing.'
-          : "With it on, kubectl talks to a local listener, and the listener shows the cluster this profile's credential; kubectl holds only a short-lived certificate for the listener: a copied kubeconfig grants nothing."}{' '}
-        It also lets you give the profile a guard in config.yaml (read-only, or rules that confirm or deny requests).
+          : proxyGives("this profile's")}{' '}
+        {PROXY_GUARD}
       </p>
       {contexts.length === 0 ? (
         <p className="hint">No context of your kubeconfig uses this profile yet: install it for one first.</p>
@@ -59,14 +77,7 @@ export function ProxyOffer({
         type="button"
         className={keyOnToken ? undefined : 'secondary'}
         disabled={busy || contexts.length === 0}
-        onClick={() => {
-          setBusy(true);
-          setProblem(null);
-          onTurnOn().then(setDone, (e: Error & { hint?: string }) => {
-            setProblem(e.hint ? `${e.message}. ${e.hint}` : e.message);
-            setBusy(false);
-          });
-        }}
+        onClick={start}
       >
         Turn on the exec proxy
       </button>

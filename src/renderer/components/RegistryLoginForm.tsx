@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { RegistrySummary } from '../../shared/api/status.js';
 import type { RegistryLoginRequest } from '../../shared/api/webUiApi.js';
 import { registryHosts } from '../registryHosts.js';
+import { refusalWords } from '../refusalWords.js';
 
 /**
  * Log in to a registry whose login lives in the secret store, as `docker login` would store
@@ -46,7 +47,7 @@ export function RegistryLoginForm({
         setBusy(false);
       },
       (e: Error & { hint?: string }) => {
-        setOutcome({ ok: false, text: e.hint ? `${e.message}. ${e.hint}` : e.message });
+        setOutcome({ ok: false, text: refusalWords(e) });
         setBusy(false);
       },
     );
