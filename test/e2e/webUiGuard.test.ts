@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { freePort } from '../../src/main/platform/freePort.js';
 import { PromptQueue } from '../../src/main/ui/promptQueue.js';
 import { startWebUi } from '../../src/main/webui/startWebUi.js';
@@ -18,6 +20,8 @@ import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
+const WIDE = { width: 1280, height: 800 };
+const SMALL = { width: 800, height: 600 };
 
 // Issue 33, "editable in the window": a proxied profile's guard is seen, lifted for a while and
 // put back from its page in a real browser, and the broker (kubecred guard, the page's state)
@@ -29,17 +33,36 @@ describe("a proxied profile's guard in the window of a real broker (kubecred dae
   let page: Page;
   let browserStandIn: RecordingBrowser;
   let port: number;
+  let stagingPort: number;
   const { cli } = callersFor(() => home.dir);
   const panel = () => page.locator('section.guard-panel');
-  /** Light and dark at 1280x800, each with no serious or critical axe violation. */
-  const shootAndCheck = async (name: string) => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: path.join(SHOTS, `guard-${name}-${colorScheme}.png`) });
-      expect(await seriousAxeViolations(page), `${name} in ${colorScheme}`).toEqual([]);
+  /**
+   * Light and dark at 1280x800 (and 800x600 with `small`, the name ending in -800), each with no
+   * serious or critical axe violation; `show` is scrolled into view first.
+   */
+  const shootAndCheck = async (name: string, { small = false, show }: { small?: boolean; show?: Locator } = {}) => {
+    for (const size of small ? [WIDE, SMALL] : [WIDE]) {
+      await page.setViewportSize(size);
+      await show?.scrollIntoViewIfNeeded();
+      const shot = size === WIDE ? name : `${name}-${size.width}`;
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: path.join(SHOTS, `guard-${shot}-${colorScheme}.png`) });
+        expect(await seriousAxeViolations(page), `${shot} in ${colorScheme}`).toEqual([]);
+      }
     }
+    await page.setViewportSize(WIDE);
     await page.emulateMedia({ colorScheme: 'light' });
   };
+  /** config.yaml as the broker reads it. */
+  const configText = () => readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+  const guardInConfig = async (profile: string) =>
+    (parse(await configText()) as { profiles: Array<{ name: string; guard?: unknown }> }).profiles.find(
+      (p) => p.name === profile,
+    )?.guard;
+  /** The element that has the keyboard's focus: its tag and its words. */
+  const focused = () =>
+    page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`);
   /** The page's own view of the broker: GET /api/state with its session, as the page reads it. */
   const pageState = () =>
     page.evaluate(async () => {
@@ -53,6 +76,7 @@ describe("a proxied profile's guard in the window of a real broker (kubecred dae
     await buildRenderer();
     home = await makeTempHome();
     port = await freePort();
+    stagingPort = await freePort();
     await writeConfig(
       home.dir,
       [
@@ -64,6 +88,9 @@ describe("a proxied profile's guard in the window of a real broker (kubecred dae
         '    guard: read-only',
         '  - name: lab',
         '    provider: static',
+        '  - name: staging',
+        '    provider: static',
+        `    proxy: { port: ${stagingPort}, server: "https://127.0.0.1:1" }`,
         '',
       ].join('\n'),
     );
@@ -172,6 +199,144 @@ describe("a proxied profile's guard in the window of a real broker (kubecred dae
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/profile "lab" has no guard/);
     await page.screenshot({ path: path.join(SHOTS, 'guard-proxy-offer-light.png') });
+  });
+
+  // The rules themselves, edited in the window and written to config.yaml.
+  const offer = () => page.locator('section.guard-offer');
+  const editor = () => page.locator('form.guard-editor');
+  const rule = (index: number) => editor().locator(`[data-guard-rule="${index}"]`);
+  const ruleLines = () => panel().locator('ul[aria-label="guard rules"] li').allInnerTexts();
+
+  it('offers a proxied profile without a guard one, and adds it by preset', async () => {
+    await page.goto(new URL('#/profile/staging', page.url()).toString());
+    await offer().waitFor({ timeout: 10_000 });
+    expect(await panel().count()).toBe(0);
+    expect(await offer().getByRole('button').allInnerTexts()).toEqual(['Read-only', 'Ask before deletes', 'Custom…']);
+    await shootAndCheck('add', { small: true, show: offer() });
+
+    await offer().getByRole('button', { name: 'Ask before deletes' }).click();
+    await panel().waitFor({ timeout: 10_000 });
+    await expect
+      .poll(ruleLines, { timeout: 10_000 })
+      .toEqual(['confirm: delete, deletecollection on anything (rule “deletes”)']);
+    expect(await offer().count()).toBe(0);
+    // The new card takes the focus of the one that went.
+    expect(await focused()).toBe('H2 Guard');
+    expect(await guardInConfig('staging')).toEqual({
+      rules: [{ name: 'deletes', action: 'confirm', verbs: ['delete', 'deletecollection'] }],
+    });
+    expect((await pageState()).profiles.find((p) => p.name === 'staging')?.guard).toEqual({
+      rules: 1,
+      offUntil: null,
+    });
+    // Nothing else of the file changed: prod keeps its short form.
+    expect(await guardInConfig('prod')).toBe('read-only');
+  });
+
+  it('edits the rules with the keyboard: a deny rule on secrets in namespace prod, saved with Enter', async () => {
+    await panel().getByRole('button', { name: 'Edit rules…' }).press('Enter');
+    await editor().waitFor({ timeout: 10_000 });
+    // The editor opens on the first rule, as it is in config.yaml.
+    expect(await focused()).toMatch(/^SELECT /);
+    expect(await rule(0).getByLabel('Action').inputValue()).toBe('confirm');
+    expect(await rule(0).getByLabel('Name (optional)').inputValue()).toBe('deletes');
+    expect(await rule(0).getByRole('checkbox', { checked: true }).count()).toBe(2);
+    expect(await rule(0).getByRole('button', { name: 'Remove rule 1' }).isDisabled()).toBe(true);
+
+    await editor().getByRole('button', { name: 'Add rule' }).press('Enter');
+    await rule(1).waitFor();
+    // The new rule's action takes the focus: the keyboard goes on from there.
+    expect(await focused()).toMatch(/^SELECT /);
+    // Down twice, from read-only: confirm, then deny.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await rule(1).getByLabel('Action').inputValue()).toBe('deny');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('no secrets in prod');
+    await rule(1).getByLabel('Resources').fill('secrets');
+    await rule(1).getByLabel('Namespaces').fill('prod');
+    await shootAndCheck('edit', { small: true, show: editor() });
+    await rule(1).getByLabel('Namespaces').press('Enter');
+
+    await editor().waitFor({ state: 'detached', timeout: 10_000 });
+    await expect
+      .poll(ruleLines, { timeout: 10_000 })
+      .toEqual([
+        'confirm: delete, deletecollection on anything (rule “deletes”)',
+        'deny: secrets in namespace prod (rule “no secrets in prod”)',
+      ]);
+    expect(await focused()).toBe('BUTTON Edit rules…');
+    expect(await guardInConfig('staging')).toEqual({
+      rules: [
+        { name: 'deletes', action: 'confirm', verbs: ['delete', 'deletecollection'] },
+        { name: 'no secrets in prod', action: 'deny', resources: ['secrets'], namespaces: ['prod'] },
+      ],
+    });
+    await expect
+      .poll(async () => (await pageState()).profiles.find((p) => p.name === 'staging')?.guard, { timeout: 10_000 })
+      .toMatchObject({ rules: 2 });
+    await shootAndCheck('edited', { show: panel() });
+  });
+
+  it("refuses an invalid entry under its field, in config.yaml's words, and writes nothing", async () => {
+    const before = await configText();
+    await panel().getByRole('button', { name: 'Edit rules…' }).click();
+    await rule(1).getByLabel('Resources').fill('secrets, Pods!');
+    await editor().getByRole('button', { name: 'Save' }).click();
+    const refusal = rule(1).locator('[data-error-for="rules[1].resources"]');
+    await refusal.waitFor({ timeout: 10_000 });
+    // The schema's words about the entry refused, not the whole profile's.
+    expect(await refusal.innerText()).toBe(
+      '“Pods!”: a resource looks like pods, pods/exec, pods/*, deployments.apps or *',
+    );
+    expect(await rule(1).getByLabel('Resources').getAttribute('aria-invalid')).toBe('true');
+    // The field refused has the focus, to be put right at once.
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('secrets, Pods!');
+    expect(await configText()).toBe(before);
+    await shootAndCheck('refused', { small: true, show: refusal });
+
+    // Escape leaves the editor with nothing written; the rules are as they were.
+    await rule(1).getByLabel('Resources').press('Escape');
+    await editor().waitFor({ state: 'detached' });
+    expect(await ruleLines()).toHaveLength(2);
+    expect(await configText()).toBe(before);
+  });
+
+  it('removes the guard after asking, and offers one again', async () => {
+    await panel().getByRole('button', { name: 'Remove the guard…' }).click();
+    const ask = panel().getByRole('group', { name: 'remove the guard of staging?' });
+    expect(await ask.innerText()).toMatch(/reach the cluster unchecked/);
+    await shootAndCheck('remove', { show: ask });
+    await ask.getByRole('button', { name: 'Remove the guard' }).click();
+    await offer().waitFor({ timeout: 10_000 });
+    expect(await panel().count()).toBe(0);
+    expect(await focused()).toBe('H2 Add a guard');
+    expect(await guardInConfig('staging')).toBeUndefined();
+    expect((await pageState()).profiles.find((p) => p.name === 'staging')?.guard).toBeUndefined();
+    expect(await guardInConfig('prod')).toBe('read-only');
+  });
+
+  it('refuses a guard for a profile that does not go through the proxy, saying what to do', async () => {
+    const before = await configText();
+    const answer = await page.evaluate(async () => {
+      const response = await fetch('/api/profiles/lab/guard-rules', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${sessionStorage.getItem('kubecred-session')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ rules: [{ action: 'read-only' }] }),
+      });
+      return { status: response.status, body: (await response.json()) as { error: { message: string; hint: string } } };
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toMatch(/profile "lab" does not go through the exec proxy/);
+    expect(answer.body.error.hint).toMatch(/^turn the exec proxy on first/);
+    expect(await configText()).toBe(before);
+    // Its page offers the proxy, not a guard.
+    await page.goto(new URL('#/profile/lab', page.url()).toString());
+    await page.locator('.proxy-offer').waitFor({ timeout: 10_000 });
+    expect(await offer().count()).toBe(0);
   });
 });
 

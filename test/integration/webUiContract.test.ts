@@ -52,6 +52,10 @@ const OPERATIONS: Record<string, { call: (t: HttpTransport) => Promise<unknown>;
   profileCertificate: { call: (t) => t.profileCertificate('a/b'), reaches: 'profileCertificate a/b' },
   turnOnProxy: { call: (t) => t.turnOnProxy('a/b'), reaches: 'turnOnProxy a/b' },
   guard: { call: (t) => t.guard('a/b', { off: true, forSeconds: 900 }), reaches: 'guard a/b off 900' },
+  setGuard: {
+    call: (t) => t.setGuard('a/b', { rules: [{ action: 'deny', resources: ['secrets'] }] }),
+    reaches: 'setGuard a/b 1 rule',
+  },
   registryLogin: {
     call: (t) => t.registryLogin({ server: 'quay.io', username: 'robot', password: 'p' }),
     reaches: 'registryLogin quay.io robot',
@@ -104,6 +108,7 @@ describe('the UI contract: every operation of the renderer reaches the broker po
         note(`guard ${p} ${change.off ? `off ${change.forSeconds}` : 'on'}`),
         { profile: p, rules: 1, offUntil: null }
       ),
+      setGuard: async (p, guard) => note(`setGuard ${p} ${guard ? `${guard.rules.length} rule` : 'none'}`),
       registryLogin: async ({ server, username }) => (note(`registryLogin ${server} ${username}`), { registry: 'r' }),
       updateProfile: async (p) => note(`updateProfile ${p}`),
       storeSecret: async (p, field) => note(`storeSecret ${p} ${field}`),

@@ -160,7 +160,7 @@ export function composeBroker({
     upstreamCredential: (profile, reason) => credentials.upstreamCredential(profile, reason),
     confirm: (confirmation) => confirmGuardedRequest(ui, callers, confirmation),
     guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
-    profilesNow: async () => new Set((await config.current()).config.profiles.map((p) => p.name)),
+    profilesNow: async () => new Map((await config.current()).config.profiles.map((p) => [p.name, p.guard])),
     logger,
     // Read once, at start: a bad value stops the broker with a message that names it.
     localCertificateSeconds: localCertificateSeconds(process.env),

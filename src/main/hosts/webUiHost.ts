@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { tokenViewSchema } from '../../shared/api/webUiApi.js';
+import { BrokerError } from '../core/brokerError.js';
 import { certificateFacts } from '../platform/certificateFacts.js';
 import { freePort } from '../platform/freePort.js';
 import { turnOnProxy } from '../kubeconfig/proxyToggle.js';
@@ -117,6 +118,20 @@ export async function startBrokerWebUi(
       // Audited and logged by GuardControl; the proxy and every view hear of the change at once.
       guard: (profile, change) =>
         change.off ? services.guards.off(profile, change.forSeconds * 1000) : services.guards.on(profile),
+      // Written as any edit from the window: config.yaml's own schema decides, and a refusal writes nothing.
+      setGuard: async (profile, guard) => {
+        if (guard && !(await readProfile(paths.configFile, profile)).proxy)
+          throw new BrokerError(
+            'bad-request',
+            `profile "${profile}" does not go through the exec proxy, and a guard works only there: the proxy is what sees each request`,
+            'turn the exec proxy on first ("Turn on the exec proxy" on the profile\'s page), then add the guard',
+          );
+        await updateProfile(paths.configFile, profile, { guard });
+        logger.info(guard ? 'guard rules changed from the web UI' : 'guard removed from the web UI', {
+          profile,
+          ...(guard ? { rules: guard.rules.length } : {}),
+        });
+      },
       profileCertificate: async (profile) => certificateFacts(await services.credentials.storedCertificate(profile)),
       updateProfile: async (profile, changes) => {
         await updateProfile(paths.configFile, profile, changes);

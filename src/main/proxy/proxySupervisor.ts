@@ -1,4 +1,5 @@
 import type { Credential } from '../../shared/credential.js';
+import type { GuardConfig } from '../../shared/config/proxySchema.js';
 import type { Logger } from '../core/logger.js';
 import { BrokerError } from '../core/brokerError.js';
 import { LOCAL_CERTIFICATE_SECONDS } from './localCertificateLifetime.js';
@@ -57,10 +58,11 @@ export interface ProxyDeps {
   /** One signature of the token's key, for the audit log. */
   auditSignature(signed: { readonly profile: string; readonly token: string; readonly scheme: string }): void;
   /**
-   * The profiles config.yaml has now: a listener whose profile left is closed, and never
-   * signs again. Absent: listeners close only with the proxy.
+   * The profiles config.yaml has now, each with its guard: a listener whose profile left is
+   * closed, and never signs again; a guard edited is told to the proxy at once, not at the next
+   * kubectl. Absent: listeners close only with the proxy.
    */
-  profilesNow?(): Promise<ReadonlySet<string>>;
+  profilesNow?(): Promise<ReadonlyMap<string, GuardConfig | undefined>>;
   readonly logger: Logger;
   /** How long kubectl's local certificates last, in seconds; ten minutes when absent. */
   readonly localCertificateSeconds?: number;
@@ -250,7 +252,15 @@ export class ProxySupervisor {
   async closeRemoved(): Promise<void> {
     const configured = await this.deps.profilesNow?.().catch(() => undefined);
     if (!configured) return;
-    for (const name of [...this.listening.keys()]) if (!configured.has(name)) await this.closeListener(name);
+    for (const [name, listening] of [...this.listening]) {
+      if (!configured.has(name)) await this.closeListener(name);
+      else if (JSON.stringify(configured.get(name)) !== JSON.stringify(listening.profile.guard)) {
+        const guard = configured.get(name);
+        const { guard: _before, ...profile } = listening.profile;
+        listening.profile = guard ? { ...profile, guard } : profile;
+        await this.refreshGuard(name).catch(() => undefined);
+      }
+    }
   }
 
   private async closeListener(name: string): Promise<void> {

@@ -136,6 +136,16 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
       );
       return changed(ok(state));
     },
+    setGuard: async ({ params: { profile }, body: { rules } }) => {
+      if (!ports.setGuard) throw new HttpFailure(404, 'not-found', 'this broker runs no exec proxy, so no guard');
+      await ports.setGuard(profile, rules ? { rules } : null);
+      log(
+        rules
+          ? `web UI: guard of ${profile} set to ${rules.length} rule${rules.length === 1 ? '' : 's'}`
+          : `web UI: guard of ${profile} removed`,
+      );
+      return changed(ok({}));
+    },
     profileCertificate: async ({ params: { profile } }) =>
       ok({ certificate: (await ports.profileCertificate?.(profile)) ?? null }),
     updateProfile: async ({ params: { profile }, body }) => (await ports.updateProfile(profile, body), changed(ok({}))),

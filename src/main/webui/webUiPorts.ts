@@ -2,6 +2,7 @@ import type {
   AuditEntry,
   CertificateFacts,
   EnrollRequest,
+  GuardRulesRequest,
   Preferences,
   ProfileChanges,
   ProxyTurnedOn,
@@ -55,6 +56,12 @@ export interface WebUiPorts {
    * runs no exec proxy.
    */
   guard?(profile: string, change: GuardChange): Promise<GuardState>;
+  /**
+   * Writes the profile's guard rules to config.yaml, or takes its guard away (null). Throws the
+   * schema's complaint (with `field`) when the result is invalid, and refuses a profile without
+   * proxy:. Absent where the shell runs no exec proxy.
+   */
+  setGuard?(profile: string, guard: { readonly rules: NonNullable<GuardRulesRequest['rules']> } | null): Promise<void>;
   /** Absent where there is no store to read a certificate from. */
   profileCertificate?(profile: string): Promise<CertificateFacts | null>;
   /** Throws the schema's complaint (with `field`) when the changed profile is invalid. */

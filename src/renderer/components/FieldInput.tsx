@@ -26,6 +26,16 @@ export function FormErrorText({ error, fields }: { error: FieldError | null; fie
   );
 }
 
+/** A refusal in the broker's words under what was refused (a card's button); nothing when there is none. */
+export function ProblemText({ problem }: { problem: string | null }) {
+  if (!problem) return null;
+  return (
+    <p className="error-text" role="alert">
+      {problem}
+    </p>
+  );
+}
+
 /** One profile field of the add and edit forms: a line, or one item per line for lists. */
 export function FieldInput({
   spec,

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { GuardChange, ProfileSummary } from '../../shared/api/status.js';
 import type { GuardStateView } from '../../shared/api/webUiApi.js';
 import { guardWords } from '../../shared/api/profileWords.js';
@@ -6,22 +6,40 @@ import { DEFAULT_LIFT_MINUTES, LIFT_CHOICES, guardLifted, type GuardRuleLine } f
 import { auditTime } from './AuditLogView.js';
 import { GuardTag } from './GuardTag.js';
 import { refusalWords } from '../refusalWords.js';
+import type { GuardRuleInput, GuardRuleRow } from '../guardEdit.js';
+import { GuardRulesEditor } from './GuardRulesEditor.js';
+import { ProblemText } from './FieldInput.js';
+import { useFocusOnClose, useFocusWhen } from '../useFocusOnClose.js';
 
 interface Props {
   readonly profile: ProfileSummary & { readonly guard: NonNullable<ProfileSummary['guard']> };
   /** config.yaml's rules in words; null while the page still reads config.yaml. */
   readonly rules: readonly GuardRuleLine[] | null;
+  /** The same rules as the editor starts from them; null while the page still reads config.yaml. */
+  readonly editRows: readonly GuardRuleRow[] | null;
   readonly now: number;
+  /** Takes the focus as it appears (the guard was just added). */
+  readonly autoFocus?: boolean;
   onChange(change: GuardChange): Promise<GuardStateView>;
+  /** Writes new rules to config.yaml, or takes the guard away (null); rejects with the broker's refusal. */
+  onSetGuard(rules: GuardRuleInput[] | null): Promise<void>;
 }
 
 /**
  * A proxied profile's guard: where it stands (the tray's words), its rules, and the one change
  * that fits now: lift it for a while (it comes back by itself) or put it back at once. Every
  * change is the broker's (GuardControl): audited, and heard by the proxy and every view at once.
+ * Its rules are edited here too, or the guard taken away: both are written to config.yaml.
  */
-export function GuardPanel({ profile, rules, now, onChange }: Props) {
+export function GuardPanel({ profile, rules, editRows, now, autoFocus, onChange, onSetGuard }: Props) {
   const heading = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const [mode, setMode] = useState<'view' | 'editing' | 'removing'>('view');
+  useFocusWhen(autoFocus, headingRef);
+  useFocusOnClose(mode === 'editing', editButton);
+  useFocusOnClose(mode === 'removing', removeButton);
   const [minutes, setMinutes] = useState<number>(DEFAULT_LIFT_MINUTES);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -41,16 +59,70 @@ export function GuardPanel({ profile, rules, now, onChange }: Props) {
       (e: Error & { hint?: string }) => (setProblem(refusalWords(e)), setBusy(false)),
     );
   };
+  const remove = () => {
+    setBusy(true);
+    setProblem(null);
+    // On success the stream's next state has no guard, and this panel goes.
+    onSetGuard(null).catch((e: unknown) => (setProblem(refusalWords(e)), setBusy(false)));
+  };
   return (
     <section className="card guard-panel" aria-labelledby={heading} data-guard-panel={lifted ? 'lifted' : 'on'}>
       <div className="guard-head">
-        <h2 id={heading}>Guard</h2>
+        <h2 id={heading} ref={headingRef} tabIndex={-1}>
+          Guard
+        </h2>
         <GuardTag words={words} lifted={lifted} />
+        {mode === 'editing' ? null : (
+          <span className="guard-head-actions">
+            <button
+              type="button"
+              className="secondary small"
+              ref={editButton}
+              disabled={busy || editRows === null}
+              onClick={() => (setMode('editing'), setProblem(null))}
+            >
+              Edit rules…
+            </button>
+            <button
+              type="button"
+              className="secondary small"
+              ref={removeButton}
+              disabled={busy}
+              aria-expanded={mode === 'removing'}
+              onClick={() => (setMode('removing'), setProblem(null))}
+            >
+              Remove the guard…
+            </button>
+          </span>
+        )}
       </div>
       <p className="hint">
         kubecred-proxy checks every request sent through this profile against these rules, whatever program sends it.
       </p>
-      {rules === null ? (
+      {mode === 'removing' ? (
+        <div className="confirm-panel" role="group" aria-label={`remove the guard of ${profile.name}?`}>
+          <p>
+            <strong>Take the guard of {profile.name} out of config.yaml?</strong>
+          </p>
+          <p className="warning-line">Requests through this profile then reach the cluster unchecked.</p>
+          <div className="actions">
+            <button type="button" className="danger" disabled={busy} onClick={remove}>
+              Remove the guard
+            </button>
+            <button type="button" className="secondary" disabled={busy} onClick={() => setMode('view')}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {mode === 'editing' && editRows !== null ? (
+        <GuardRulesEditor
+          profile={profile.name}
+          initial={editRows}
+          onSave={onSetGuard}
+          onClose={() => setMode('view')}
+        />
+      ) : rules === null ? (
         <p className="hint">Reading the rules from config.yaml…</p>
       ) : rules.length === 0 ? (
         <p className="hint">
@@ -66,7 +138,7 @@ export function GuardPanel({ profile, rules, now, onChange }: Props) {
           ))}
         </ul>
       )}
-      {lifted && guard.offUntil ? (
+      {mode === 'editing' ? null : lifted && guard.offUntil ? (
         <>
           <p className="warning-line" role="status">
             Lifted until <span className="tabular">{auditTime(guard.offUntil).slice(11)}</span>: requests through this
@@ -103,11 +175,7 @@ export function GuardPanel({ profile, rules, now, onChange }: Props) {
           <span className="hint">It comes back by itself; every change is in the audit log.</span>
         </div>
       )}
-      {problem ? (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ProblemText problem={problem} />
     </section>
   );
 }

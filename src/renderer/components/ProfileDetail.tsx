@@ -9,7 +9,9 @@ import type {
 } from '../../shared/api/webUiApi.js';
 import { ProxyOffer } from './ProxyOffer.js';
 import { GuardPanel } from './GuardPanel.js';
+import { GuardOffer } from './GuardOffer.js';
 import { guardRuleLines } from '../guardView.js';
+import { guardRows, type GuardRuleInput } from '../guardEdit.js';
 import { isGuardChange } from '../auditRows.js';
 import type { GuardChange, ProfileSummary } from '../../shared/api/status.js';
 import { profileBadge, secretHome } from '../profileBadge.js';
@@ -46,6 +48,8 @@ interface Props {
   onTurnOnProxy(): Promise<ProxyTurnedOn>;
   /** Lifts the profile's guard for a while, or puts it back; answers where it stands. */
   onGuard(change: GuardChange): Promise<GuardStateView>;
+  /** Writes the guard's rules to config.yaml, or takes the guard away (null); rejects with the broker's refusal. */
+  onSetGuard(rules: GuardRuleInput[] | null): Promise<void>;
   onLogin(): void;
   onLogout(): void;
   onRemove(): void;
@@ -66,6 +70,7 @@ export function ProfileDetail({
   loadCertificate,
   onTurnOnProxy,
   onGuard,
+  onSetGuard,
   onLogin,
   onLogout,
   onRemove,
@@ -76,10 +81,12 @@ export function ProfileDetail({
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [config, setConfig] = useState<Record<string, unknown> | null>(null);
-  // config.yaml is read once for this page; the edit form gets the same answer.
+  // config.yaml is read once for this page (again after the page changed the guard); the edit form gets the same answer.
   const exists = profile !== undefined;
   const loaded = useMemo(() => (exists ? load(name) : null), [load, name, exists]);
   const loadOnce = useMemo(() => () => loaded ?? load(name), [loaded, load, name]);
+  /** After a guard was added or taken away, the card that took the used one's place has the focus. */
+  const [guardFocus, setGuardFocus] = useState<'panel' | 'offer' | null>(null);
   useEffect(() => {
     let live = true;
     loaded?.then(
@@ -130,6 +137,13 @@ export function ProfileDetail({
   const proxyOffer = !config || !offersProxy(config) ? 'none' : keyOnToken ? 'token' : 'credential';
   // A change of the guard is in the activity, but no program called.
   const last = activity.find((r) => !isGuardChange(r));
+  const setGuard = async (rules: GuardRuleInput[] | null) => {
+    await onSetGuard(rules);
+    // An edit keeps the Guard card (and the focus where it was); an added or removed guard swaps the cards.
+    if (rules === null) setGuardFocus('offer');
+    else if (!profile.guard) setGuardFocus('panel');
+    load(name).then(setConfig, () => undefined);
+  };
   return (
     <section aria-label={`profile ${name}`} className="view" data-profile-detail={name}>
       {back}
@@ -198,9 +212,14 @@ export function ProfileDetail({
         <GuardPanel
           profile={{ ...profile, guard: profile.guard }}
           rules={config ? guardRuleLines(config) : null}
+          editRows={config ? guardRows(config.guard) : null}
           now={now}
+          autoFocus={guardFocus === 'panel'}
           onChange={onGuard}
+          onSetGuard={setGuard}
         />
+      ) : profile.proxyPort !== undefined ? (
+        <GuardOffer profile={name} autoFocus={guardFocus === 'offer'} onSetGuard={setGuard} />
       ) : null}
       <dl className="facts detail-facts">
         <dt>Provider</dt>

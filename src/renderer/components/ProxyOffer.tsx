@@ -1,5 +1,6 @@
 import type { ProxyTurnedOn } from '../../shared/api/webUiApi.js';
 import { useProxyTurnOn } from '../useProxyTurnOn.js';
+import { ProblemText } from './FieldInput.js';
 
 /** What the proxy gives a profile whose own credential goes to the cluster; `whose`: "this profile's". */
 export const proxyGives = (whose: string) =>
@@ -68,11 +69,7 @@ export function ProxyOffer({
       {contexts.length === 0 ? (
         <p className="hint">No context of your kubeconfig uses this profile yet: install it for one first.</p>
       ) : null}
-      {problem ? (
-        <p className="error-text" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ProblemText problem={problem} />
       <button
         type="button"
         className={keyOnToken ? undefined : 'secondary'}

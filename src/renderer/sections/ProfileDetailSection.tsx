@@ -33,6 +33,7 @@ export function ProfileDetailSection({
       loadCertificate={async (profile) => (await transport.profileCertificate(profile)).certificate}
       onTurnOnProxy={() => transport.turnOnProxy(name)}
       onGuard={(change) => transport.guard(name, change)}
+      onSetGuard={(rules) => transport.setGuard(name, { rules })}
       onLogin={() => void run(name, () => transport.login(name))}
       onLogout={() => void run(name, () => transport.logout(name))}
       onRemove={() => void run(name, async () => (await transport.removeProfile(name), go({ section: 'profiles' })))}

@@ -5,6 +5,7 @@ import {
   auditResponseSchema,
   enrollRequestSchema,
   enrollStartedSchema,
+  guardRulesRequestSchema,
   guardStateSchema,
   importPreviewSchema,
   importRequestSchema,
@@ -105,6 +106,17 @@ export const UI_OPERATIONS = {
     path: '/api/profiles/:profile/guard',
     request: guardChangeSchema,
     response: guardStateSchema,
+  },
+  /**
+   * Writes a proxied profile's guard rules to config.yaml, or takes its guard away
+   * (`rules: null`); refused, like updateProfile, when the result is invalid, and for a profile
+   * that does not go through the exec proxy.
+   */
+  setGuard: {
+    method: 'POST',
+    path: '/api/profiles/:profile/guard-rules',
+    request: guardRulesRequestSchema,
+    response: nothing,
   },
   /** The client certificate the profile presents (subject, issuer, expiry), or null. */
   profileCertificate: {

@@ -43,11 +43,22 @@ export const apiErrorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), field: z.string().optional() }),
 });
 
+/** Fields of a config.yaml entry as a form sends them: text, or lists of text. */
+const formFieldsSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
 /**
  * A profile the main window adds. Only the shape is checked here; the server validates it
  * with config.yaml's own schema, so the file and the form can never disagree.
  */
-export const newProfileRequestSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+export const newProfileRequestSchema = formFieldsSchema;
+
+/**
+ * A proxied profile's guard as the window writes it: its rules (`{ action, verbs?, resources?,
+ * namespaces?, names?, name? }`), or null to take the guard away. Only the shape is checked
+ * here, as for a new profile: the broker validates the rules with config.yaml's own schema.
+ */
+export const guardRulesRequestSchema = z.strictObject({ rules: z.array(formFieldsSchema).max(100).nullable() });
+export type GuardRulesRequest = z.infer<typeof guardRulesRequestSchema>;
 
 /** Changes to a profile: a value sets the field, null takes it out; fields not named stay. */
 export const profileChangesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.null()]));

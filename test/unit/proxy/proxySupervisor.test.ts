@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError } from '../../../src/main/core/brokerError.js';
+import type { GuardConfig } from '../../../src/shared/config/proxySchema.js';
 import { ControlChannel, type RequestHandler } from '../../../src/main/proxy/controlChannel.js';
 import type { ProxyProcess } from '../../../src/main/proxy/proxyProcess.js';
 import { ProxySupervisor, type LocalCa, type ProxyDeps } from '../../../src/main/proxy/proxySupervisor.js';
@@ -217,7 +218,10 @@ describe.runIf(HAS_OPENSSL)("the broker's supervision of kubecred-proxy", () => 
   });
 
   it('audits every signature; a profile that left config.yaml gets none, and its listener closes (security review 3, C3, C8)', async () => {
-    let configured = new Set(['prod', 'stage']);
+    let configured = new Map<string, undefined>([
+      ['prod', undefined],
+      ['stage', undefined],
+    ]);
     const { supervisor, proxy, profile, signed, audited } = setup(undefined, { profilesNow: async () => configured });
     await supervisor.credential(profile);
     await supervisor.credential({ ...profile, name: 'stage', port: 47012 });
@@ -225,14 +229,14 @@ describe.runIf(HAS_OPENSSL)("the broker's supervision of kubecred-proxy", () => 
     await proxy.sign({ profile: 'prod', ...verify });
     expect(audited).toEqual([{ profile: 'prod', token: 'card', scheme: 'rsa_pss_sha256' }]);
 
-    configured = new Set(['stage']);
+    configured = new Map<string, undefined>([['stage', undefined]]);
     await expect(proxy.sign({ profile: 'prod', ...verify })).rejects.toThrow('no longer in config.yaml');
     expect(signed).toHaveLength(1);
     expect(proxy.requests.filter((r) => r.type === 'close').map((r) => r.profile)).toEqual(['prod']);
     expect((await supervisor.status()).listeners.map((l) => l.profile)).toEqual(['stage']);
 
     // Without any signature asked, the timer closes it too.
-    configured = new Set();
+    configured = new Map<string, undefined>();
     await supervisor.closeRemoved();
     expect(proxy.requests.filter((r) => r.type === 'close').map((r) => r.profile)).toEqual(['prod', 'stage']);
     await supervisor.close();
@@ -421,6 +425,22 @@ describe('the supervisor for a profile whose own credential goes upstream', () =
     await supervisor.localCredential(profile, BEARER);
     expect(sent(proxy, 'credential')).toHaveLength(2);
     expect(sent(proxy, 'issue')).toHaveLength(2);
+  });
+
+  it('tells the proxy of a guard edited in config.yaml at once, not at the next kubectl', async () => {
+    let guard: GuardConfig | undefined = profile.guard;
+    const { supervisor, proxy } = credentialSetup({ profilesNow: async () => new Map([['prod', guard]]) });
+    await supervisor.localCredential(profile, BEARER);
+    await supervisor.closeRemoved();
+    expect(sent(proxy, 'guard')).toEqual([]);
+    const denyAll: GuardConfig = { rules: [{ name: 'deny', action: 'deny' }] };
+    guard = denyAll;
+    await supervisor.closeRemoved();
+    expect(sent(proxy, 'guard')).toEqual([expect.objectContaining({ profile: 'prod', rules: denyAll.rules })]);
+    guard = undefined;
+    await supervisor.closeRemoved();
+    expect(sent(proxy, 'guard').at(-1)).toMatchObject({ profile: 'prod', rules: [] });
+    await supervisor.close();
   });
 
   it('tells the proxy of a guard lifted or back, for a listener that runs', async () => {
