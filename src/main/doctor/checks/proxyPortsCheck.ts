@@ -6,9 +6,7 @@ export type PortHolder = 'free' | 'kubecred-proxy' | 'another program';
 
 /** The profiles that go through kubecred-proxy, with their ports. */
 export function proxiedPorts(config: KubecredConfig | undefined): { profile: string; port: number }[] {
-  return (config?.profiles ?? []).flatMap((p) =>
-    p.provider === 'static' && p.proxy ? [{ profile: p.name, port: p.proxy.port }] : [],
-  );
+  return (config?.profiles ?? []).flatMap((p) => (p.proxy ? [{ profile: p.name, port: p.proxy.port }] : []));
 }
 
 /**
