@@ -1,5 +1,6 @@
 import { parseDuration } from '../../../shared/duration.js';
 import { printable } from '../../../shared/printable.js';
+import { MAX_GUARD_OFF_MS } from '../../proxy/guardUnlocks.js';
 import { UsageError, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
 import { requestStartingBroker } from '../withBroker.js';
@@ -23,7 +24,7 @@ export const guardCommand: Command = {
         const duration = rest[0] === '--for' ? rest[1] : rest[0]?.startsWith('--for=') ? rest[0].slice(6) : undefined;
         const used = rest[0] === '--for' ? 2 : 1;
         const ms = duration === undefined ? undefined : parseDuration(duration);
-        if (ms === undefined || rest.length !== used)
+        if (ms === undefined || ms <= 0 || ms > MAX_GUARD_OFF_MS || rest.length !== used)
           throw new UsageError(
             'a guard is lifted for a while only: kubecred guard <profile> off --for 15m (at most 12h); it comes back by itself',
           );
