@@ -58,6 +58,22 @@ console.log(JSON.stringify({ available: verifier.available, named: await check.c
     expect(seen.named).not.toBe(seen.self);
   });
 
+  it('names a process that opened the pipe and closed it before the broker began to wait (a busy thread pool)', async () => {
+    // The broker's wait runs on libuv's thread pool; on a busy machine the client may have come
+    // and gone before it starts. Windows still knows who connected: that is the proof.
+    const seen = await onWindows(`
+const name = '\\\\\\\\.\\\\pipe\\\\kubecred-caller-' + crypto.randomUUID().replaceAll('-', '');
+const slot = addon.createVerifier(name);
+const child = spawn(process.execPath, ['-e', \`const fs = require('fs'); fs.closeSync(fs.openSync(\${JSON.stringify(name)}, 'w')); console.log('closed'); setTimeout(() => {}, 5000)\`], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((resolve) => child.stdout.once('data', resolve));
+let named;
+try { named = await addon.awaitClient(slot, 3000); } catch (error) { named = error.message; }
+child.kill();
+console.log(JSON.stringify({ named, child: child.pid }));
+`);
+    expect(seen.named).toBe(seen.child);
+  });
+
   it('refuses a pipe name another process holds already, and gives up on a pipe nobody opens', async () => {
     const seen = await onWindows(`
 const name = '\\\\\\\\.\\\\pipe\\\\kubecred-caller-squatted-' + process.pid;

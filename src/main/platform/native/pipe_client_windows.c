@@ -193,8 +193,11 @@ static void wait_execute(napi_env env, void *data) {
       snprintf(job->error, sizeof job->error, "no caller connected within %lu ms", (unsigned long)job->timeout_ms);
     }
   }
+  /* ERROR_NO_DATA: the client opened the pipe and closed it before this wait began (the thread
+     pool was busy). Its connection happened all the same, and Windows keeps its pid until the
+     disconnect below: that is the same proof. */
   if (!job->error[0]) {
-    if (error != ERROR_PIPE_CONNECTED)
+    if (error != ERROR_PIPE_CONNECTED && error != ERROR_NO_DATA)
       snprintf(job->error, sizeof job->error, "ConnectNamedPipe failed (Windows error %lu)", (unsigned long)error);
     else if (!GetNamedPipeClientProcessId(pipe, &job->pid))
       fail_with(job->error, sizeof job->error, "GetNamedPipeClientProcessId");
