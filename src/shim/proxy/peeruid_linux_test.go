@@ -41,25 +41,3 @@ func TestAnotherUsersConnectionIsClosedAtOnce(t *testing.T) {
 		t.Fatal("nobody's connection took a slot")
 	}
 }
-
-// loopbackConnection is the accepted end of a fresh loopback TCP connection from this process,
-// closed with the test.
-func loopbackConnection(t *testing.T) net.Conn {
-	t.Helper()
-	socket, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { socket.Close() })
-	client, err := net.Dial("tcp", socket.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { client.Close() })
-	server, err := socket.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { server.Close() })
-	return server
-}

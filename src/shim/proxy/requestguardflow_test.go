@@ -112,9 +112,10 @@ func TestAConfirmRuleAsksTheBrokerAndFollowsItsAnswer(t *testing.T) {
 		t.Fatalf("confirm call %v", ask)
 	}
 	// The kubectl here is this test process.
-	if pid, ok := ask["pid"].(float64); runtime.GOOS == "linux" && (!ok || int(pid) != os.Getpid()) {
+	namesPeers := runtime.GOOS == "linux" || runtime.GOOS == "windows"
+	if pid, ok := ask["pid"].(float64); namesPeers && (!ok || int(pid) != os.Getpid()) {
 		t.Errorf("pid %v, want %d", ask["pid"], os.Getpid())
-	} else if runtime.GOOS != "linux" && ask["pid"] != nil {
+	} else if !namesPeers && ask["pid"] != nil {
 		t.Errorf("pid %v where the OS names none", ask["pid"])
 	}
 	expectAudit(t, e.auditOf("DELETE", "/api/v1/namespaces/default/pods/web"), map[string]any{"status": 200, "guard": map[string]any{"decision": "confirmed", "rule": "ask before deletes"}})
