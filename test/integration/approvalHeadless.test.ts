@@ -44,6 +44,10 @@ describe('approval on a broker that was started without its web UI', () => {
   let broker: TestBroker;
   let browserStandIn: RecordingBrowser;
   const { cli, credential } = callersFor(() => home.dir);
+  const withoutBrowser = callersFor(
+    () => home.dir,
+    () => ({ DISPLAY: '', WAYLAND_DISPLAY: '', KUBECRED_BROWSER: '' }),
+  );
 
   beforeAll(async () => {
     assertBuilt({ shim: true });
@@ -147,6 +151,17 @@ describe('approval on a broker that was started without its web UI', () => {
       caller.kill();
       following.destroy();
     }
+  });
+
+  it('kubecred ui where no browser can open: the link alone on stdout, and on stderr why and what to do with it', async () => {
+    const printed = await withoutBrowser.cli(['ui']);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+\n$/);
+    expect(printed.stderr).toBe(
+      'kubecred: could not open a browser here; open this link in a browser on this machine (it works once), or set KUBECRED_BROWSER to a browser program:\n',
+    );
+    // --print is for scripts: the link, and nothing said.
+    expect((await withoutBrowser.cli(['ui', '--print'])).stderr).toBe('');
   });
 
   it('serves profiles whose policy is never without asking', async () => {

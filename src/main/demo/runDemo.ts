@@ -101,7 +101,7 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
     say(`Kubecred demo
   broker     ${server.socket} (home ${paths.home})
   API        ${api.url} (${api.description})
-  issuer     ${issuer ? `${issuer.issuer} (a local OIDC issuer: any user name signs in)` : services.issuerProblem}
+  issuer     ${issuer ? `${issuer.issuer} (a local OIDC issuer: any user name signs in; its certificate is from the demo's throw-away CA, so a browser warns once)` : services.issuerProblem}
   token      in the OS keychain as kubecred/demo/token; the kubeconfig holds none
   kubeconfig ${kubeconfig}, exec plugin ${shim}`);
     const kubectl = (context: string) => [

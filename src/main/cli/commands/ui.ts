@@ -21,7 +21,12 @@ export const uiCommand: Command = {
       io.stderr.write('kubecred: opened the web UI in your browser\n');
       return 0;
     }
-    // The link works once and only from this machine's loopback.
+    // The link works once and only from this machine's loopback. stdout holds the link alone (for
+    // scripts); a person is told on stderr why no browser came up and what to do with it.
+    if (!print)
+      io.stderr.write(
+        'kubecred: could not open a browser here; open this link in a browser on this machine (it works once), or set KUBECRED_BROWSER to a browser program:\n',
+      );
     io.stdout.write(`${url}\n`);
     return 0;
   },
