@@ -9,6 +9,7 @@ import { hasLogin } from '../shared/api/profileWords.js';
 export type ProfileTone = 'ok' | 'waiting' | 'bad';
 
 export function profileTone(profile: ProfileSummary): ProfileTone {
+  if (profile.signingIn && profile.state !== 'ready') return 'waiting';
   if (profile.state === 'error') return 'bad';
   if (profile.state === 'ready' || !hasLogin(profile) || profile.silentRefresh === true) return 'ok';
   return 'waiting';
@@ -19,6 +20,7 @@ export function profileTone(profile: ProfileSummary): ProfileTone {
  * still offers it (to sign in as someone else now), and a signed-in one offers Log out instead.
  */
 export function loginOffer(profile: ProfileSummary): 'primary' | 'secondary' | 'none' {
-  if (!hasLogin(profile) || profile.state === 'ready') return 'none';
+  // A login already waits for the person: its card above says where, and offers Cancel.
+  if (!hasLogin(profile) || profile.state === 'ready' || profile.signingIn) return 'none';
   return profileTone(profile) === 'ok' ? 'secondary' : 'primary';
 }

@@ -182,6 +182,9 @@ describe('headless web UI in chromium', () => {
     const card = page.locator('[data-login="staging"]');
     await card.waitFor();
     expect(await card.innerText()).toContain('Continue in your browser');
+    // The site a person checks before typing a password, not a wall of query string.
+    expect(await card.innerText()).toContain('Signing in to staging at http://127.0.0.1:9.');
+    expect(await card.locator('a').innerText()).toBe('Open the sign-in page');
     expect(await card.locator('a').getAttribute('href')).toBe(
       'http://127.0.0.1:9/authorize?client_id=kubecred&profile=staging',
     );

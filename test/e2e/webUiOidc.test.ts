@@ -60,6 +60,11 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
     const waiting = page.locator('[data-login="sso"]');
     await waiting.waitFor({ timeout: 10_000 });
     expect(await waiting.locator('a.login-link').getAttribute('href')).toBe(authorize);
+    // The row tells the truth while the login waits: not "signed out", and no second Log in.
+    await expect
+      .poll(() => item.locator('.state').innerText(), { timeout: 10_000 })
+      .toBe('signing in: waiting for you');
+    expect(await item.locator('button', { hasText: 'Log in' }).count()).toBe(0);
     await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-waiting.png'), fullPage: true });
   });
 

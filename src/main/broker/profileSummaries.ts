@@ -19,6 +19,8 @@ export interface SummaryPorts {
   readonly tokenCertificate?: (profile: string) => string | undefined;
   /** Until when the profile's guard is lifted; undefined: it holds. */
   readonly guardOffUntil?: (profile: string) => Date | undefined;
+  /** Whether a login of the profile waits for a person now (its browser page or device code is showing). */
+  readonly signingIn?: (profile: string) => boolean;
 }
 
 /** Every profile of config.yaml as status and the UIs show it: its state now, its expiry, whether it renews by itself. */
@@ -33,6 +35,7 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
       provider: profile.provider,
       ...(signsIn[index] !== undefined ? { login: signsIn[index] } : {}),
       state: cached.cached ? 'ready' : token !== undefined ? 'locked' : cached.lastError ? 'error' : 'idle',
+      ...(!cached.cached && ports.signingIn?.(profile.name) ? { signingIn: true } : {}),
       ...(token !== undefined ? { waitsOn: `token ${token} needs its PIN (run: kubecred token login ${token})` } : {}),
       expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
       lastError: cached.lastError,

@@ -187,6 +187,7 @@ export function composeBroker({
     },
     tokenCertificate: (profile) => proxies.certificateOf(profile),
     guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
+    signingIn: (profile) => interactions.list().some((shown) => shown.profile === profile && shown.kind !== 'message'),
     proxied: {
       localCredential: async (profile, upstream) => {
         const local = await proxies.localCredential(proxiedProfile(profile), upstream);

@@ -62,22 +62,47 @@ function CancelButton({ onCancel }: { onCancel: () => void }) {
   );
 }
 
+/**
+ * The sign-in page as a button, not a 300-character address: the address (with its one-time
+ * state) stays one click away for a person who wants to read it, and Copy takes it whole.
+ */
 function BrowserLogin({ profile, url, onCancel }: { profile: string; url: string; onCancel: () => void }) {
+  const site = siteOf(url);
   return (
     <div className="card" data-login={profile}>
       <h2>Continue in your browser</h2>
       <p>
-        Signing in to <strong>{profile}</strong>. If no browser tab opened, open this link:
+        Signing in to <strong>{profile}</strong>
+        {site ? (
+          <>
+            {' '}
+            at <code>{site}</code>
+          </>
+        ) : null}
+        . If no browser tab opened, open the sign-in page here.
       </p>
-      <p className="link-row">
-        <a href={url} target="_blank" rel="noreferrer noopener" className="login-link">
-          {url}
+      <div className="button-row">
+        <a href={url} target="_blank" rel="noreferrer noopener" className="button small login-link">
+          Open the sign-in page
         </a>
-        <CopyButton text={url} />
-      </p>
-      <CancelButton onCancel={onCancel} />
+        <CopyButton text={url} label="Copy link" />
+        <CancelButton onCancel={onCancel} />
+      </div>
+      <details className="login-address">
+        <summary>Show the address</summary>
+        <code>{url}</code>
+      </details>
     </div>
   );
+}
+
+/** The page's scheme, host and port: what a person checks before they type a password there. */
+function siteOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function DeviceLogin({
@@ -119,7 +144,7 @@ function DeviceLogin({
   );
 }
 
-function CopyButton({ text }: { text: string }) {
+function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -132,7 +157,7 @@ function CopyButton({ text }: { text: string }) {
   };
   return (
     <button type="button" className="secondary small" onClick={() => void copy()}>
-      {copied ? 'Copied' : 'Copy'}
+      {copied ? 'Copied' : label}
     </button>
   );
 }

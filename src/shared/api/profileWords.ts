@@ -89,7 +89,12 @@ export function guardWords(profile: Pick<ProfileSummary, 'guard'>, now: number):
   return `guard on (${guard.rules} rule${guard.rules === 1 ? '' : 's'})`;
 }
 
+/** What every view says while a login's page or code waits for the person. */
+export const SIGNING_IN_WORDS = 'signing in: waiting for you';
+
 function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
+  if (profile.signingIn && profile.state !== 'ready')
+    return { kind: 'needsLogin', text: SIGNING_IN_WORDS, timeLeft: null };
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
   if (profile.state === 'locked') return { kind: 'needsLogin', text: 'locked: needs its token PIN', timeLeft: null };
   if (profile.state === 'idle') {

@@ -17,6 +17,8 @@ export const profileSummarySchema = z.object({
   silentRefresh: z.boolean().optional(),
   /** Log in means something: a person signs in (OIDC, Keystone) or types an MFA code or approves an SSO login (eks). */
   login: z.boolean().optional(),
+  /** A login for it waits for a person now (a browser page, a device code): it is not signed out, it is signing in. */
+  signingIn: z.boolean().optional(),
   /** Who is signed in (an OIDC email or user name), while a credential is cached. */
   account: z.string().nullable().optional(),
   /** config.yaml's description (an import says where the profile came from). */

@@ -217,6 +217,19 @@ describe('CredentialBroker, in process', () => {
     signs = undefined; // not an eks profile: the provider says
     expect(await silent()).toBe(false);
   });
+
+  it('a profile whose login waits for the person is signing in until a credential is cached', async () => {
+    let waiting = true;
+    const provider = new ScriptedProvider(() => token('t'));
+    const { broker, request } = world(profiles(), provider, undefined, undefined, { signingIn: () => waiting });
+    expect((await broker.profiles())[0]).toMatchObject({ state: 'idle', signingIn: true });
+    await request();
+    // Served: the state is the cached credential's, whatever the board still shows.
+    expect((await broker.profiles())[0]).toMatchObject({ state: 'ready' });
+    expect((await broker.profiles())[0]?.signingIn).toBeUndefined();
+    waiting = false;
+    expect((await broker.profiles())[0]?.signingIn).toBeUndefined();
+  });
 });
 
 // Issue 33: a profile whose own credential goes to the cluster from kubecred-proxy.

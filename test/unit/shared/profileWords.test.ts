@@ -50,6 +50,13 @@ describe('one source for state words and time left', () => {
       'signed in, expired',
     ],
     ['error', profile({ name: 'lab', state: 'error', lastError: 'keychain locked' }), 'error', 'failed'],
+    ['signing in', profile({ name: 'sso', signingIn: true }), 'needsLogin', 'signing in: waiting for you'],
+    [
+      'signing in again after a failure',
+      profile({ name: 'sso', state: 'error', lastError: 'cancelled', signingIn: true }),
+      'needsLogin',
+      'signing in: waiting for you',
+    ],
   ];
 
   it.each(states)("%s: the tray label is the profile name and the window's text", (_, p, kind, text) => {
@@ -125,5 +132,15 @@ describe("a profile's certificate nearing its end", () => {
     expect(certificateRenewal(proxied(days(-30), days(-1)), now)).toMatch(/^certificate ended: renew it/);
     const failing = { ...proxied(days(-90), days(2)), state: 'error' as const };
     expect(profileStatus(failing, now).text).toBe('failed');
+  });
+});
+
+describe('a login that waits for the person', () => {
+  it('kubecred status calls it signing-in, not idle; once signed in the state is the credential again', () => {
+    expect(renderProfiles([profile({ name: 'sso', signingIn: true })], now)).toMatch(/^sso\s+oidc\s+signing-in\s/m);
+    expect(renderProfiles([profile({ name: 'sso' })], now)).toMatch(/^sso\s+oidc\s+idle\s/m);
+    const signedIn = profile({ name: 'sso', state: 'ready', account: 'ada', expiresAt: at(30), signingIn: true });
+    expect(renderProfiles([signedIn], now)).toMatch(/^sso\s+oidc\s+ready\s+ada\s/m);
+    expect(profileStatus(signedIn, now).text).toBe('signed in as ada, 30 min');
   });
 });

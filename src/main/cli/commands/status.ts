@@ -102,7 +102,7 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number)
   const rows = profiles.map((p) => [
     p.name,
     p.provider,
-    p.state,
+    p.signingIn && p.state !== 'ready' ? 'signing-in' : p.state,
     p.account ?? '-',
     p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
     p.waitsOn ?? p.lastError ?? '',
