@@ -4,7 +4,8 @@
 //      Windows builds;
 //   2. the Windows end to end (test/windows): the broker on node.exe, the named pipe,
 //      Credential Manager, kubecred-shim.exe and a Windows kubectl.exe against a real
-//      kube-apiserver, and kubecred-proxy's Go tests built for Windows.
+//      kube-apiserver; kubectl.exe through kubecred-proxy.exe with a guard; and kubecred-proxy's
+//      Go tests built for Windows.
 // Writes test-results/windows.json ({passed, failed, skipped, failures}) for npm test, and ends
 // with one line "windows: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';

@@ -100,3 +100,22 @@ export class WineRunner {
     spawnSync('wineserver', ['-k'], { env: { ...process.env, WINEPREFIX: world.prefix } });
   }
 }
+
+/**
+ * Ends a test's Windows world: the prefix is kept between runs, so its Credential Manager is left
+ * as it was found (the profiles' tokens removed), the broker stopped, then every Windows process.
+ */
+export async function endWindowsWorld(parts: {
+  readonly world: WineWorld | undefined;
+  readonly kubecred: ((args: string[]) => Promise<WineResult>) | undefined;
+  readonly profiles: readonly string[];
+  readonly stopAlso: ReadonlyArray<(() => Promise<void>) | undefined>;
+}): Promise<void> {
+  const { world, kubecred } = parts;
+  if (kubecred) {
+    for (const profile of parts.profiles) await kubecred(['secret', 'rm', profile, 'token']).catch(() => undefined);
+    await kubecred(['stop']).catch(() => undefined);
+  }
+  if (world) WineRunner.stopAll(world);
+  for (const stop of parts.stopAlso) await stop?.();
+}

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WHOAMI_ARGS } from '../support/kubectl.js';
 import { writeConfig } from '../support/broker.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
-import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
-import { createTestPki } from '../support/pki.js';
+import type { KubeApiServer } from '../support/kubeApiServer.js';
 import { REPO_ROOT } from '../support/repo.js';
-import { makeTempHome, type TempHome } from '../support/tempHome.js';
-import { WineRunner, windowsPath, wineWorld, type WineWorld } from '../support/wine.js';
+import { startWindowsCluster } from '../support/windowsCluster.js';
+import type { TempHome } from '../support/tempHome.js';
+import { endWindowsWorld, WineRunner, windowsPath, type WineWorld } from '../support/wine.js';
 
 const TOKEN = 'kc-windows-token-3f9a6c1e8b';
 // Credential Manager holds at most 2,560 bytes a credential: this one takes chunks.
@@ -37,17 +37,11 @@ describe('Windows, under Wine: kubectl.exe through kubecred-shim.exe and the nam
     wine.run(world.kubectl, ['--kubeconfig', windowsPath(kubeconfig), '--context', context, ...WHOAMI_ARGS]);
 
   beforeAll(async () => {
-    world = wineWorld();
-    home = await makeTempHome();
-    const pki = await createTestPki(path.join(home.dir, 'pki'));
-    api = await startKubeApiServer({
-      dir: path.join(home.dir, 'apiserver'),
-      pki,
-      tokens: [
-        { token: TOKEN, user: 'windows-user' },
-        { token: BIG_TOKEN, user: 'windows-big' },
-      ],
-    });
+    const cluster = await startWindowsCluster([
+      { token: TOKEN, user: 'windows-user' },
+      { token: BIG_TOKEN, user: 'windows-big' },
+    ]);
+    ({ world, home, api } = cluster);
     await writeConfig(
       home.dir,
       'profiles:\n  - { name: win, provider: static }\n  - { name: big, provider: static }\n',
@@ -85,15 +79,16 @@ describe('Windows, under Wine: kubectl.exe through kubecred-shim.exe and the nam
     await writeFile(kubeconfig, stringify(doc), { mode: 0o600 });
   }, 600_000);
 
-  afterAll(async () => {
-    // The prefix is kept between runs: leave its Credential Manager as it was found.
-    if (wine)
-      for (const profile of ['win', 'big']) await kubecred(['secret', 'rm', profile, 'token']).catch(() => undefined);
-    if (wine) await kubecred(['stop']).catch(() => undefined);
-    if (world) WineRunner.stopAll(world);
-    await api?.stop();
-    await home?.cleanup();
-  }, 60_000);
+  afterAll(
+    () =>
+      endWindowsWorld({
+        world,
+        kubecred: wine ? kubecred : undefined,
+        profiles: ['win', 'big'],
+        stopAlso: [() => api?.stop(), () => home?.cleanup()],
+      }),
+    60_000,
+  );
 
   it('stores a token in Credential Manager through a broker on node.exe, listening on the named pipe only', async () => {
     const stored = await kubecred(['secret', 'set', 'win', 'token'], TOKEN);
