@@ -93,7 +93,7 @@ function profileSubmenu(profile: ProfileSummary, now: number): MenuItemModel[] {
   const signedIn = profile.state === 'ready';
   const login = hasLogin(profile);
   const items: MenuItemModel[] = [
-    ...(login ? [{ label: 'Log in', action: { kind: 'login', profile: profile.name } } as const] : []),
+    ...(login ? [loginItem(profile)] : []),
     { label: login ? 'Log out' : 'Forget', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
     { label: 'Refresh', enabled: signedIn, action: { kind: 'refresh', profile: profile.name } },
     ...guardItems(profile, now),
@@ -101,6 +101,13 @@ function profileSubmenu(profile: ProfileSummary, now: number): MenuItemModel[] {
   if (profile.state === 'error' && profile.lastError)
     items.unshift({ label: profile.lastError, enabled: false }, { label: '', separator: true });
   return items;
+}
+
+/** Log in; while a login already waits for the person, the way to where it waits (its page or code is in the window). */
+function loginItem(profile: ProfileSummary): MenuItemModel {
+  if (profile.signingIn && profile.state !== 'ready')
+    return { label: 'Signing in: show where…', action: { kind: 'open' } };
+  return { label: 'Log in', action: { kind: 'login', profile: profile.name } };
 }
 
 export function trayMenuModel(

@@ -82,6 +82,13 @@ describe('tray menu model', () => {
     expect(find(dev, 'Refresh')?.enabled).toBe(false);
     expect(find(dev, 'Log in')?.enabled ?? true).toBe(true);
   });
+  it('while a login waits for the person, the profile says so and its item leads to where it waits', () => {
+    const waiting = { ...profile('dev', 'idle'), signingIn: true };
+    const [item] = trayMenuModel([waiting], now);
+    expect(item?.label).toBe('dev: signing in: waiting for you');
+    expect(find(item?.submenu, 'Log in')).toBeUndefined();
+    expect(find(item?.submenu, 'Signing in: show where…')?.action).toEqual({ kind: 'open' });
+  });
   it('shows a failed profile its error, disabled, above the actions', () => {
     const lab = menu[2]?.submenu ?? [];
     expect(lab[0]).toEqual({ label: 'keychain locked', enabled: false });
