@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
+import { seriousAxeViolations } from '../support/axe.js';
 import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
@@ -65,6 +66,11 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
       .poll(() => item.locator('.state').innerText(), { timeout: 10_000 })
       .toBe('signing in: waiting for you');
     expect(await item.locator('button', { hasText: 'Log in' }).count()).toBe(0);
+    for (const colorScheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await seriousAxeViolations(page), colorScheme).toEqual([]);
+      await page.screenshot({ path: path.join(SHOTS, `webui-oidc-waiting-${colorScheme}.png`), fullPage: true });
+    }
     await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-waiting.png'), fullPage: true });
   });
 
