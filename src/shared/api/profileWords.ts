@@ -90,7 +90,7 @@ export function guardWords(profile: Pick<ProfileSummary, 'guard'>, now: number):
 }
 
 /** What every view says while a login's page or code waits for the person. */
-export const SIGNING_IN_WORDS = 'signing in: waiting for you';
+const SIGNING_IN_WORDS = 'signing in: waiting for you';
 
 function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
   if (profile.signingIn && profile.state !== 'ready')
