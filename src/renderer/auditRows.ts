@@ -23,7 +23,7 @@ const BURST_MS = 60_000;
 /** The guard's no: a rule refused the request, or nobody allowed it at the guard's question. */
 export function refusedByGuard(entry: AuditEntry): boolean {
   const decision = entry.guard?.decision;
-  return decision === 'refused' || decision === 'declined';
+  return decision === 'refused' || decision === 'declined' || decision === 'timed-out';
 }
 
 /** The cluster's own no: kubectl got the cluster's answer, Kubecred did its part. */
@@ -55,6 +55,8 @@ export function guardText(entry: AuditEntry, time: (iso: string) => string): str
       return `refused by the guard${rule}`;
     case 'declined':
       return `refused at the guard's question${rule}`;
+    case 'timed-out':
+      return `nobody answered the guard's question in time${rule}`;
     case 'confirmed':
       return `allowed at the guard's question${rule}`;
     case 'unlocked':

@@ -10,7 +10,7 @@ export async function confirmGuardedRequest(
   ui: ApprovalUiPort,
   callers: CallerPort,
   confirmation: GuardConfirmation,
-): Promise<{ allow: boolean; reason?: string }> {
+): Promise<{ allow: boolean; reason?: string; timedOut?: true }> {
   const caller = confirmation.pid !== undefined ? await callers.describe(confirmation.pid).catch(() => ({})) : {};
   const decision = await ui.askApproval({
     profile: confirmation.profile,
@@ -19,5 +19,6 @@ export async function confirmGuardedRequest(
   });
   if (decision.allow) return { allow: true };
   // A plain No needs no words: the proxy says it was declined.
-  return decision.timedOut ? { allow: false, reason: 'nobody answered in Kubecred in time' } : { allow: false };
+  // Nobody answered: the proxy refuses it in its own words and audits it as timed out, not declined.
+  return decision.timedOut ? { allow: false, timedOut: true } : { allow: false };
 }

@@ -26,7 +26,7 @@ export interface AuditRecord {
     readonly name?: string;
   };
   /**
-   * A guard's decision on a proxied request (allowed, refused, confirmed, declined, unlocked, by
+   * A guard's decision on a proxied request (allowed, refused, confirmed, declined, timed-out, unlocked, by
    * which rule), or a change of the guard itself (lifted until a time, or back).
    */
   readonly guard?: { readonly decision: string; readonly rule?: string; readonly until?: string };

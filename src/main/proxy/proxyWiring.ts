@@ -81,7 +81,7 @@ export async function recordProxiedRequest(
   const text = (field: string, max: number) =>
     typeof event[field] === 'string' && event[field] !== '' ? { [field]: (event[field] as string).slice(0, max) } : {};
   const guard = guardDecision(event.guard);
-  const refused = guard?.decision === 'refused' || guard?.decision === 'declined';
+  const refused = guard !== undefined && GUARD_REFUSALS.has(guard.decision);
   await audit.append({
     time: new Date(clock.now()).toISOString(),
     profile: String(event.profile),
@@ -102,7 +102,8 @@ export async function recordProxiedRequest(
   });
 }
 
-const GUARD_DECISIONS = new Set(['allowed', 'refused', 'confirmed', 'declined', 'unlocked']);
+const GUARD_REFUSALS = new Set(['refused', 'declined', 'timed-out']);
+const GUARD_DECISIONS = new Set(['allowed', 'confirmed', 'unlocked', ...GUARD_REFUSALS]);
 
 function guardDecision(raw: unknown): { decision: string; rule?: string } | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;

@@ -118,7 +118,7 @@ export const auditEntrySchema = z.object({
   /** A signature of the token's key for the proxy's handshake with the cluster. */
   signature: z.object({ token: z.string(), scheme: z.string() }).optional(),
   /**
-   * The guard's decision on a proxied request (allowed, refused, confirmed, declined, unlocked;
+   * The guard's decision on a proxied request (allowed, refused, confirmed, declined, timed-out, unlocked;
    * by which rule), or a change of the guard itself (lifted until a time, or back).
    */
   guard: z.object({ decision: z.string(), rule: z.string().optional(), until: z.string().optional() }).optional(),

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,6 +14,10 @@ import (
 // confirmTimeout: a confirm rule's question waits this long for the user in Kubecred's
 // window; after it the request is refused, as nobody answered.
 const confirmTimeout = 3 * time.Minute
+
+// errNobodyAnswered: the question ended with no answer (the window's own timeout, or this
+// proxy's): a refusal, but not the user's, and the audit trail says so.
+var errNobodyAnswered = errors.New("nobody answered in Kubecred in time")
 
 // brokerConfirm asks the broker (the user, in Kubecred's window) about one request. The pid
 // of the kubectl on the other end lets the window say which program asks, where the OS names it.
@@ -32,11 +37,15 @@ func brokerConfirm(ctl *controller, profile string, r *http.Request) confirmFunc
 			return false, "", err
 		}
 		var answer struct {
-			Allow  bool   `json:"allow"`
-			Reason string `json:"reason"`
+			Allow    bool   `json:"allow"`
+			Reason   string `json:"reason"`
+			TimedOut bool   `json:"timedOut"`
 		}
 		if err := json.Unmarshal(raw, &answer); err != nil {
 			return false, "", fmt.Errorf("the broker's confirm reply: %v", err)
+		}
+		if !answer.Allow && answer.TimedOut {
+			return false, "", errNobodyAnswered
 		}
 		return answer.Allow, answer.Reason, nil
 	}

@@ -25,6 +25,7 @@ const (
 	decisionConfirmed = "confirmed"
 	decisionDeclined  = "declined"
 	decisionUnlocked  = "unlocked"
+	decisionTimedOut  = "timed-out"
 )
 
 // guardVerdict is the guard's answer to one request; nil when no rule matched (nothing to
@@ -37,7 +38,7 @@ type guardVerdict struct {
 }
 
 func (v *guardVerdict) refused() bool {
-	return v != nil && (v.decision == decisionRefused || v.decision == decisionDeclined)
+	return v != nil && (v.decision == decisionRefused || v.decision == decisionDeclined || v.decision == decisionTimedOut)
 }
 
 // confirmFunc asks the broker whether the user allows the request a confirm rule matched;
@@ -123,7 +124,11 @@ func askToConfirm(ctx context.Context, profile string, rule *guardRule, f reques
 		if brokerSaid.status != 0 {
 			v.status = brokerSaid.status
 		}
+	case errors.Is(err, errNobodyAnswered):
+		v.decision = decisionTimedOut
+		v.message = fmt.Sprintf("kubecred guard refused: %s (profile %s, %s): %v. %s", f.sentence(), profile, ruleWords(rule), err, liftHint(profile))
 	case errors.Is(err, context.DeadlineExceeded):
+		v.decision = decisionTimedOut
 		v.message = fmt.Sprintf("kubecred guard refused: %s (profile %s, %s): nobody answered in Kubecred within %d minutes. %s", f.sentence(), profile, ruleWords(rule), int(confirmTimeout.Minutes()), liftHint(profile))
 	default:
 		v.message = fmt.Sprintf("kubecred guard refused: %s (profile %s, %s): %v", f.sentence(), profile, ruleWords(rule), err)

@@ -43,7 +43,8 @@ func TestTheStrictestMatchingRuleDecides(t *testing.T) {
 		{"confirm allowed", []guardRuleSettings{confirmDeletes}, "DELETE", "/api/v1/namespaces/dev/pods/web", "allow", decisionConfirmed, "ask before deletes", true},
 		{"confirm declined", []guardRuleSettings{confirmDeletes}, "DELETE", "/api/v1/namespaces/dev/pods/web", "decline", decisionDeclined, "ask before deletes", true},
 		{"confirm error", []guardRuleSettings{confirmDeletes}, "DELETE", "/api/v1/namespaces/dev/pods/web", "error", decisionRefused, "ask before deletes", true},
-		{"confirm timeout", []guardRuleSettings{confirmDeletes}, "DELETE", "/api/v1/namespaces/dev/pods/web", "timeout", decisionRefused, "ask before deletes", true},
+		{"confirm timeout", []guardRuleSettings{confirmDeletes}, "DELETE", "/api/v1/namespaces/dev/pods/web", "timeout", decisionTimedOut, "ask before deletes", true},
+		{"confirm nobody answered in the window", []guardRuleSettings{confirmDeletes}, "DELETE", "/api/v1/namespaces/dev/pods/web", "unanswered", decisionTimedOut, "ask before deletes", true},
 	} {
 		t.Run(c.what, func(t *testing.T) {
 			g, err := compileGuard(guardSettings{Rules: c.rules})
@@ -62,6 +63,8 @@ func TestTheStrictestMatchingRuleDecides(t *testing.T) {
 					return false, "", &brokerError{message: "Kubecred is locked", status: http.StatusServiceUnavailable}
 				case "timeout":
 					return false, "", context.DeadlineExceeded
+				case "unanswered":
+					return false, "", errNobodyAnswered
 				}
 				t.Fatalf("asked to confirm rule %s", rule)
 				return false, "", nil
@@ -79,7 +82,7 @@ func TestTheStrictestMatchingRuleDecides(t *testing.T) {
 			if v == nil || v.decision != c.want || v.rule != c.rule {
 				t.Fatalf("verdict %+v, want %s by rule %q", v, c.want, c.rule)
 			}
-			if v.refused() != (c.want == decisionRefused || c.want == decisionDeclined) {
+			if v.refused() != (c.want == decisionRefused || c.want == decisionDeclined || c.want == decisionTimedOut) {
 				t.Errorf("refused() = %v", v.refused())
 			}
 		})
@@ -119,6 +122,10 @@ func TestGuardRefusalsSayWhatWhyAndHowToLiftIt(t *testing.T) {
 	v = g.decide(context.Background(), "prod", get, time.Now(), answer(false, "", context.DeadlineExceeded))
 	if !strings.Contains(v.message, "nobody answered in Kubecred within 3 minutes") || !strings.HasSuffix(v.message, lift) {
 		t.Errorf("timeout: %s", v.message)
+	}
+	v = g.decide(context.Background(), "prod", get, time.Now(), answer(false, "", errNobodyAnswered))
+	if want := `kubecred guard refused: get secrets "db" in namespace "default" (profile prod, rule "ask": confirm): nobody answered in Kubecred in time. ` + lift; v.message != want || v.decision != decisionTimedOut {
+		t.Errorf("nobody answered in the window:\n%s %s\nwant\n%s", v.decision, v.message, want)
 	}
 	v = g.decide(context.Background(), "prod", get, time.Now(), answer(false, "", errors.New("the broker is gone")))
 	if !strings.HasSuffix(v.message, "the broker is gone") || v.status != 403 {

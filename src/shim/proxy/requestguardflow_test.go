@@ -131,6 +131,17 @@ func TestAConfirmRuleAsksTheBrokerAndFollowsItsAnswer(t *testing.T) {
 	}
 	expectAudit(t, e.auditOf("DELETE", "/api/v1/namespaces/default/pods/db"), map[string]any{"status": 403, "guard": map[string]any{"decision": "declined", "rule": "ask before deletes"}})
 
+	// The window's question ran out: a refusal, audited as nobody's answer, not the user's no.
+	e.b.answerConfirms(func(map[string]any) map[string]any {
+		return map[string]any{"allow": false, "timedOut": true, "reason": "ignored"}
+	})
+	code, body = e.do(client, "DELETE", local(port, "/api/v1/namespaces/default/pods/cache"), nil)
+	want = `kubecred guard refused: delete pods "cache" in namespace "default" (profile a, rule "ask before deletes": confirm): nobody answered in Kubecred in time. To lift the guard for 15 minutes: kubecred guard a off --for 15m`
+	if s := decodeStatus(t, body); code != 403 || s.Message != want {
+		t.Fatalf("unanswered: %d %s\nwant %s", code, s.Message, want)
+	}
+	expectAudit(t, e.auditOf("DELETE", "/api/v1/namespaces/default/pods/cache"), map[string]any{"status": 403, "guard": map[string]any{"decision": "timed-out", "rule": "ask before deletes"}})
+
 	e.b.answerConfirms(func(map[string]any) map[string]any {
 		return map[string]any{"ok": false, "error": "Kubecred is locked: unlock it to answer", "status": 423}
 	})
@@ -139,7 +150,7 @@ func TestAConfirmRuleAsksTheBrokerAndFollowsItsAnswer(t *testing.T) {
 		t.Fatalf("broker error: %d %s", code, s.Message)
 	}
 	// Reads are not asked about.
-	if code, _ := e.do(client, "GET", local(port, "/api/v1/namespaces/default/pods/db"), nil); code != 200 || len(e.b.confirmed()) != 3 {
+	if code, _ := e.do(client, "GET", local(port, "/api/v1/namespaces/default/pods/db"), nil); code != 200 || len(e.b.confirmed()) != 4 {
 		t.Fatalf("a read: %d, %d confirm calls", code, len(e.b.confirmed()))
 	}
 }

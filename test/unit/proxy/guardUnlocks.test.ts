@@ -126,5 +126,8 @@ describe("a guarded request in the proxy's words", () => {
     expect(records[1]).not.toHaveProperty('guard');
     expect(records[1]!.request).not.toHaveProperty('verb');
     expect(records[1]!.outcome).toBe('served');
+    // A question nobody answered is a refusal of its own kind: denied, and said to have timed out.
+    await recordProxiedRequest(audit, clock, { ...base, guard: { decision: 'timed-out', rule: 'deletes' } });
+    expect(records[2]).toMatchObject({ outcome: 'denied', guard: { decision: 'timed-out', rule: 'deletes' } });
   });
 });

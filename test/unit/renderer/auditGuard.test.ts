@@ -13,7 +13,7 @@ const proxied = (second: number, status: number, guard?: AuditEntry['guard']): A
   time: at(second),
   profile: 'prod',
   caller: { client: 'kubecred-proxy' },
-  outcome: guard?.decision === 'refused' || guard?.decision === 'declined' ? 'denied' : 'served',
+  outcome: guard && ['refused', 'declined', 'timed-out'].includes(guard.decision) ? 'denied' : 'served',
   request: { method: 'DELETE', path: '/api/v1/namespaces/default/pods/web', status },
   ...(guard ? { guard } : {}),
 });
@@ -33,10 +33,11 @@ describe('the activity table and the guard', () => {
     const [row] = auditRows([
       proxied(3, 403, { decision: 'refused', rule: 'read-only' }),
       proxied(2, 403, { decision: 'declined', rule: 'deletes' }),
+      proxied(2, 403, { decision: 'timed-out', rule: 'deletes' }),
       proxied(1, 403),
       proxied(0, 200),
     ]);
-    expect(row).toMatchObject({ kind: 'proxied', served: 1, refusedByGuard: 2, refusedByCluster: 1, failed: 0 });
+    expect(row).toMatchObject({ kind: 'proxied', served: 1, refusedByGuard: 3, refusedByCluster: 1, failed: 0 });
   });
 
   it('says what the guard did, and what changed it', () => {
@@ -56,6 +57,9 @@ describe('the activity table and the guard', () => {
     );
     expect(guardText(proxied(0, 403, { decision: 'declined', rule: 'deletes' }), time)).toBe(
       "refused at the guard's question (rule “deletes”)",
+    );
+    expect(guardText(proxied(0, 403, { decision: 'timed-out', rule: 'deletes' }), time)).toBe(
+      "nobody answered the guard's question in time (rule “deletes”)",
     );
     expect(guardText(proxied(0, 200, { decision: 'confirmed', rule: 'deletes' }), time)).toBe(
       "allowed at the guard's question (rule “deletes”)",
