@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../shared/api/webUiApi.js';
+import { isGuardRefusal } from '../shared/api/guardDecisions.js';
 
 /** One row of the activity table: a record, or a burst of requests through the exec proxy. */
 export type AuditRow =
@@ -22,8 +23,7 @@ const BURST_MS = 60_000;
 
 /** The guard's no: a rule refused the request, or nobody allowed it at the guard's question. */
 export function refusedByGuard(entry: AuditEntry): boolean {
-  const decision = entry.guard?.decision;
-  return decision === 'refused' || decision === 'declined' || decision === 'timed-out';
+  return isGuardRefusal(entry.guard?.decision);
 }
 
 /** The cluster's own no: kubectl got the cluster's answer, Kubecred did its part. */

@@ -1,5 +1,5 @@
 import type { ProfileSummary } from '../shared/api/status.js';
-import { hasLogin } from '../shared/api/profileWords.js';
+import { hasLogin, waitsForSignIn } from '../shared/api/profileWords.js';
 
 // The state words and time-left text are src/shared/api/profileWords.ts's, which the tray menu
 // uses too: the window and the tray say the same thing about a profile. Here only what the
@@ -9,7 +9,7 @@ import { hasLogin } from '../shared/api/profileWords.js';
 export type ProfileTone = 'ok' | 'waiting' | 'bad';
 
 export function profileTone(profile: ProfileSummary): ProfileTone {
-  if (profile.signingIn && profile.state !== 'ready') return 'waiting';
+  if (waitsForSignIn(profile)) return 'waiting';
   if (profile.state === 'error') return 'bad';
   if (profile.state === 'ready' || !hasLogin(profile) || profile.silentRefresh === true) return 'ok';
   return 'waiting';
@@ -21,6 +21,6 @@ export function profileTone(profile: ProfileSummary): ProfileTone {
  */
 export function loginOffer(profile: ProfileSummary): 'primary' | 'secondary' | 'none' {
   // A login already waits for the person: its card above says where, and offers Cancel.
-  if (!hasLogin(profile) || profile.state === 'ready' || profile.signingIn) return 'none';
+  if (!hasLogin(profile) || profile.state === 'ready' || waitsForSignIn(profile)) return 'none';
   return profileTone(profile) === 'ok' ? 'secondary' : 'primary';
 }

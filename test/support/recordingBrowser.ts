@@ -40,16 +40,8 @@ export async function recordingBrowser(dir: string): Promise<RecordingBrowser> {
     `#!/bin/sh\nn=$(cat '${log}' 2>/dev/null | wc -l)\ncase "$1" in file://*) cp "\${1#file://}" '${dir}'/page-$n.html ;; esac\nprintf '%s\\n' "$1" >> '${log}'\n`,
     { mode: 0o755 },
   );
-  const opened = async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-  const argument = async (index: number, timeoutMs = 30_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const urls = await opened();
-      if (urls.length > index) return urls[index]!;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the broker did not open URL #${index + 1} in the browser within ${timeoutMs} ms`);
-  };
+  const opened = () => recordedUrls(log);
+  const argument = (index: number, timeoutMs = 30_000) => nthRecordedUrl(log, index, timeoutMs);
   return {
     command,
     opened,
@@ -73,4 +65,20 @@ export function redirectTarget(page: string): string {
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
+}
+
+/** The URLs a stand-in browser noted in `log`, one a line, in the order it was handed them. */
+export async function recordedUrls(log: string): Promise<string[]> {
+  return (await readFile(log, 'utf8').catch(() => '')).split(/\r?\n/).filter(Boolean);
+}
+
+/** The n-th URL a stand-in browser noted in `log` (0-based), waiting for it to come. */
+export async function nthRecordedUrl(log: string, index: number, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const urls = await recordedUrls(log);
+    if (urls.length > index) return urls[index]!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the broker did not open URL #${index + 1} in the browser within ${timeoutMs} ms`);
 }

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { followLink } from '../../src/main/demo/scriptedBrowser.js';
+import { nthRecordedUrl } from './recordingBrowser.js';
 import { windowsPath } from './wine.js';
 
 // The stand-in browser as a Windows program: it keeps a copy of the page it is handed (Kubecred's
@@ -57,19 +58,10 @@ export async function windowsRecordingBrowser(dir: string): Promise<WindowsRecor
   });
   if (built.status !== 0) throw new Error(`building the Windows stand-in browser failed: ${built.stderr}`);
   const log = path.join(dir, 'opened-urls.txt');
-  const recorded = async (index: number, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const urls = (await readFile(log, 'utf8').catch(() => '')).split(/\r?\n/).filter(Boolean);
-      if (urls.length > index) return urls[index]!;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the broker did not open URL #${index + 1} in the browser within ${timeoutMs} ms`);
-  };
   return {
     command: windowsPath(exe),
     openIn: async (page, index, timeoutMs = 60_000) => {
-      const url = await recorded(index, timeoutMs);
+      const url = await nthRecordedUrl(log, index, timeoutMs);
       return followLink(page, url.startsWith('file:') ? `file://${path.join(dir, `page-${index}.html`)}` : url);
     },
   };

@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { describeProfile, guardWords, hasLogin } from '../../shared/api/profileWords.js';
+import { describeProfile, guardWords, hasLogin, waitsForSignIn } from '../../shared/api/profileWords.js';
 
 export type TrayAction =
   | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
@@ -105,8 +105,7 @@ function profileSubmenu(profile: ProfileSummary, now: number): MenuItemModel[] {
 
 /** Log in; while a login already waits for the person, the way to where it waits (its page or code is in the window). */
 function loginItem(profile: ProfileSummary): MenuItemModel {
-  if (profile.signingIn && profile.state !== 'ready')
-    return { label: 'Signing in: show where…', action: { kind: 'open' } };
+  if (waitsForSignIn(profile)) return { label: 'Signing in: show where…', action: { kind: 'open' } };
   return { label: 'Log in', action: { kind: 'login', profile: profile.name } };
 }
 

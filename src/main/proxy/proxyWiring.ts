@@ -7,6 +7,7 @@ import type { ProxyConfig } from '../../shared/config/proxySchema.js';
 import type { SecretStore } from '../core/secretStore.js';
 import type { ProxiedProfile } from './proxiedProfile.js';
 import type { LocalCa } from './proxySupervisor.js';
+import { GUARD_DECISIONS, isGuardRefusal } from '../../shared/api/guardDecisions.js';
 
 // A name no profile can have (profile names start with a letter or digit): the local CA's
 // place in the keychain can never collide with a profile's secrets.
@@ -81,7 +82,7 @@ export async function recordProxiedRequest(
   const text = (field: string, max: number) =>
     typeof event[field] === 'string' && event[field] !== '' ? { [field]: (event[field] as string).slice(0, max) } : {};
   const guard = guardDecision(event.guard);
-  const refused = guard !== undefined && GUARD_REFUSALS.has(guard.decision);
+  const refused = isGuardRefusal(guard?.decision);
   await audit.append({
     time: new Date(clock.now()).toISOString(),
     profile: String(event.profile),
@@ -101,9 +102,6 @@ export async function recordProxiedRequest(
     ...(guard ? { guard } : {}),
   });
 }
-
-const GUARD_REFUSALS = new Set(['refused', 'declined', 'timed-out']);
-const GUARD_DECISIONS = new Set(['allowed', 'confirmed', 'unlocked', ...GUARD_REFUSALS]);
 
 function guardDecision(raw: unknown): { decision: string; rule?: string } | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;

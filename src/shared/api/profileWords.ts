@@ -92,9 +92,13 @@ export function guardWords(profile: Pick<ProfileSummary, 'guard'>, now: number):
 /** What every view says while a login's page or code waits for the person. */
 const SIGNING_IN_WORDS = 'signing in: waiting for you';
 
+/** A login waits for the person (its page or code is showing) and nothing is cached yet: every view says so. */
+export function waitsForSignIn(profile: Pick<ProfileSummary, 'signingIn' | 'state'>): boolean {
+  return profile.signingIn === true && profile.state !== 'ready';
+}
+
 function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
-  if (profile.signingIn && profile.state !== 'ready')
-    return { kind: 'needsLogin', text: SIGNING_IN_WORDS, timeLeft: null };
+  if (waitsForSignIn(profile)) return { kind: 'needsLogin', text: SIGNING_IN_WORDS, timeLeft: null };
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
   if (profile.state === 'locked') return { kind: 'needsLogin', text: 'locked: needs its token PIN', timeLeft: null };
   if (profile.state === 'idle') {

@@ -6,7 +6,7 @@ import {
   secretSourceEnvironment,
 } from '../../../shared/api/secretSourceVariables.js';
 import { PROVIDER_FACTS } from '../../../shared/config/providerFacts.js';
-import { certificateRenewal, guardWords } from '../../../shared/api/profileWords.js';
+import { certificateRenewal, guardWords, waitsForSignIn } from '../../../shared/api/profileWords.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { summarizeRegistry } from '../../../shared/api/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
@@ -102,7 +102,7 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number)
   const rows = profiles.map((p) => [
     p.name,
     p.provider,
-    p.signingIn && p.state !== 'ready' ? 'signing-in' : p.state,
+    waitsForSignIn(p) ? 'signing-in' : p.state,
     p.account ?? '-',
     p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
     p.waitsOn ?? p.lastError ?? '',
