@@ -37,7 +37,7 @@ export function prepareWineWorld() {
     ['x86_64-w64-mingw32-gcc', 'gcc-mingw-w64-x86-64-win32'],
   ])
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-      fail(`${tool} is not installed (scripts/setup.sh installs the Debian package ${pkg})`);
+      fail(`${tool} is not installed (scripts/setup-tests.sh installs the Debian package ${pkg})`);
   mkdirSync(cache, { recursive: true });
   const nodeExe = windowsNode();
   for (const [name, installedAs] of WINDOWS_PACKAGES) windowsPackage(name, installedVersion(installedAs, name));
