@@ -32,14 +32,30 @@ export function refusedByCluster(entry: AuditEntry): boolean {
   return status !== undefined && status >= 400 && status < 500 && !refusedByGuard(entry);
 }
 
-/** A change of the guard itself (`kubecred guard`, the window, the tray), not a request. */
+const GUARD_CHANGES: ReadonlySet<string> = new Set([
+  'lifted',
+  'back',
+  'changed',
+  'removed',
+  'lift-refused',
+  'change-refused',
+  'removal-refused',
+]);
+
+/** A change of the guard itself (`kubecred guard`, the window, the tray), or a refused lift; not a request. */
 export function isGuardChange(entry: AuditEntry): boolean {
-  const decision = entry.guard?.decision;
-  return decision === 'lifted' || decision === 'back';
+  return GUARD_CHANGES.has(entry.guard?.decision ?? '');
+}
+
+/** "kubectl (pid 4242)": who changed a guard, as the kernel named it, else how it came. */
+function changedBy(entry: AuditEntry): string {
+  const { name, pid, client } = entry.caller;
+  const who = name ?? client;
+  return pid === undefined ? who : `${who} (pid ${pid})`;
 }
 
 /**
- * What the guard did, in words: "guard lifted until 14:32:05", "refused by the guard (rule
+ * What the guard did, in words: "guard lifted by kubectl (pid 4242) until 14:32:05", "refused by the guard (rule
  * “read-only”)"; null where it has nothing to add (no rule matched, or one allowed it plainly).
  */
 export function guardText(entry: AuditEntry, time: (iso: string) => string): string | null {
@@ -48,9 +64,19 @@ export function guardText(entry: AuditEntry, time: (iso: string) => string): str
   const rule = guard.rule ? ` (rule “${guard.rule}”)` : '';
   switch (guard.decision) {
     case 'lifted':
-      return `guard lifted${guard.until ? ` until ${time(guard.until)}` : ''}`;
+      return `guard lifted by ${changedBy(entry)}${guard.until ? ` until ${time(guard.until)}` : ''}`;
     case 'back':
-      return 'guard put back';
+      return `guard put back by ${changedBy(entry)}`;
+    case 'lift-refused':
+      return `guard not lifted for ${changedBy(entry)}: not allowed`;
+    case 'change-refused':
+      return `guard rules not changed for ${changedBy(entry)}: not allowed`;
+    case 'removal-refused':
+      return `guard not removed for ${changedBy(entry)}: not allowed`;
+    case 'changed':
+      return `guard rules changed by ${changedBy(entry)}${guard.rules !== undefined ? ` (${guard.rules} rule${guard.rules === 1 ? '' : 's'})` : ''}`;
+    case 'removed':
+      return `guard removed by ${changedBy(entry)}`;
     case 'refused':
       return `refused by the guard${rule}`;
     case 'declined':

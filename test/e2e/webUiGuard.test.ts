@@ -179,7 +179,8 @@ describe("a proxied profile's guard in the window of a real broker (kubecred dae
         },
         { timeout: 10_000 },
       )
-      .toMatch(/guard put back[\s\S]*guard lifted until/);
+      // Who changed it, as the broker knew them (security review 4, D5): this page, the broker's own.
+      .toMatch(/guard put back by a Kubecred page[\s\S]*guard lifted by a Kubecred page \(link of [^)]+\) until/);
     // A change of the guard is no program's call.
     expect(await page.locator('.detail-facts').innerText()).toMatch(/Last caller\s+nobody yet/);
     await shootAndCheck('back');

@@ -33,7 +33,7 @@ interface Csr {
 const missing = !kubeApiServerBinary()
   ? 'no kube-apiserver or etcd: run scripts/setup.sh'
   : !kubeControllerManagerBinary()
-    ? 'no kube-controller-manager: run scripts/setup.sh (node scripts/build-kube-apiserver.mjs --controller-manager)'
+    ? 'no kube-controller-manager: run scripts/setup-tests.sh (node scripts/build-kube-apiserver.mjs --controller-manager)'
     : undefined;
 const title = 'a real kube-controller-manager signs approved CSRs with the API server client CA';
 

@@ -27,7 +27,7 @@ const tools = await execa(
   ['-c', 'command -v aws && command -v faketime && command -v moto_server && command -v setsid'],
   { reject: false },
 );
-// scripts/setup.sh installs them; in CI a missing one fails here instead of skipping.
+// scripts/setup-tests.sh installs them; in CI a missing one fails here instead of skipping.
 const available = tools.exitCode === 0 || process.env.CI === 'true';
 
 /** Tokens carry the signing keys' id and session token in the presigned URL. */

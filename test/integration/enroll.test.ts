@@ -164,6 +164,10 @@ describe('kubecred enroll: a hardware-bound identity from the cluster’s CSR AP
     expect(session.screen()).toMatch(/ask the cluster admin why/i);
     const config = await readFile(path.join(home.dir, 'config.yaml'), 'utf8');
     expect(config).not.toContain('denied');
+    // Nor on the token: the key made for the request went with it (D8).
+    expect(session.screen()).toContain(`removed the key made for ${csr} from token hsm`);
+    const keys = await pkcs11Tool(hsm, ['--list-objects', '--login', '--pin', PIN, '--type', 'privkey']);
+    expect(keys).not.toContain('kubecred-denied');
   }, 180_000);
 
   it('a request nobody approves: the wait ends at --wait, naming the command that approves it', async () => {

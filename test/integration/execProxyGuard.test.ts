@@ -8,6 +8,9 @@ import { clientNodeConfig } from '../support/clientNode.js';
 import { startGuardedCluster, type GuardedCluster } from '../support/guardedCluster.js';
 import { findKubectlBuilds, WHOAMI_ARGS } from '../support/kubectl.js';
 import { startKubectl } from '../support/runningKubectl.js';
+import { brokerEnv } from '../support/broker.js';
+import { KUBECRED_CLI } from '../support/repo.js';
+import { inTerminal } from '../support/terminal.js';
 
 const KUBECTL = findKubectlBuilds().at(-1)!;
 // Planted secrets: neither may ever show in the kubeconfig, an error or a log.
@@ -19,6 +22,22 @@ const configMap = (name: string, data: Record<string, string>) =>
   JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
 
 /** What the transcript in the closing note shows: the command, and what kubectl printed. */
+/**
+ * `kubecred guard prod off --for <duration>` as a person runs it, in a terminal: the one place a
+ * CLI's lift is taken at once; without one, the person is asked in the window (issue 41).
+ */
+async function liftInTerminal(
+  cluster: GuardedCluster,
+  duration: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const session = inTerminal(
+    [process.execPath, KUBECRED_CLI, 'guard', 'prod', 'off', '--for', duration],
+    brokerEnv(cluster.home.dir),
+  );
+  const { code } = await session.exited;
+  return { code, stdout: session.screen(), stderr: '' };
+}
+
 function transcript(command: string, result: { code: number | null; stdout: string; stderr: string }): void {
   process.stdout.write(
     `journey guard: $ ${command}  (exit ${result.code})\n${`${result.stdout}${result.stderr}`.trim()}\n`,
@@ -143,7 +162,7 @@ describe('a token profile through the exec proxy, guarded read-only, against a r
   });
 
   it('kubecred guard prod off --for lets a delete through, and the guard comes back by itself', async () => {
-    const lifted = await cluster.cli(['guard', 'prod', 'off', '--for', '4s']);
+    const lifted = await liftInTerminal(cluster, '4s');
     transcript('kubecred guard prod off --for 4s', lifted);
     expect(lifted.code, lifted.stderr).toBe(0);
     expect(lifted.stdout).toContain('guard of prod: lifted until');
@@ -199,7 +218,7 @@ describe('a token profile through the exec proxy, guarded read-only, against a r
   });
 
   it('kubecred lock ends a watch through the proxy at once, and the guard, lifted before, is back', async () => {
-    expect((await cluster.cli(['guard', 'prod', 'off', '--for', '10m'])).code).toBe(0);
+    expect((await liftInTerminal(cluster, '10m')).code).toBe(0);
     const watch = startKubectl(KUBECTL.path, ['get', 'configmaps', '-w'], cluster);
     try {
       await watch.waitFor(/keep/, 15_000);

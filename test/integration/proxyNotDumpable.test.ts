@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { unshieldedBecause } from '../../src/main/platform/processShield.js';
 import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 
 const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
@@ -32,6 +33,10 @@ describe.skipIf(!isRoot)('kubecred-proxy is not dumpable', () => {
       expect(proxy.exitCode).toBeNull();
       expect(readableByNobody(ordinary.pid!)).toBe(true);
       expect(readableByNobody(proxy.pid!)).toBe(false);
+      // Security review 4, D3: what the broker checks before it takes the proxy's channel, as
+      // that user's broker would: the proxy is shielded, the ordinary process is not.
+      expect(unshieldedBecause(proxy.pid!, 'linux', 65534)).toBeUndefined();
+      expect(unshieldedBecause(ordinary.pid!, 'linux', 65534)).toBe('it is still dumpable');
     } finally {
       proxy.stdin!.end();
       ordinary.kill();

@@ -196,3 +196,166 @@ describe("the web UI's guard rules operation", () => {
     await expect(transport.setGuard('prod', { rules: null })).rejects.toMatchObject({ code: 'not-found' });
   });
 });
+
+// Issue 41 item 2, security review 4 D5: lifting, changing or removing a guard is the person's
+// act, as an approval's Allow is. A page whose link came through the socket (any program of the
+// user can ask for one) may put a guard back, nothing more; a page the broker opened may, and
+// the broker hears who did it.
+describe('who may lift, change or remove a guard from a page', () => {
+  let ui: WebUi | undefined;
+  const lines: string[] = [];
+  afterEach(async () => {
+    await ui?.close();
+    ui = undefined;
+    lines.length = 0;
+  });
+
+  it('a session minted through the socket gets 403 for a lift, new rules or a removal, and the broker hears of none', async () => {
+    const asked: unknown[] = [];
+    const opened = await openWebUi(
+      {
+        guard: async (profile, change, asker) => (
+          asked.push(['guard', change, asker]),
+          { profile, rules: 1, offUntil: null }
+        ),
+        setGuard: async (profile, guard, asker) => void asked.push(['setGuard', guard, asker]),
+      },
+      lines,
+    );
+    ui = opened.ui;
+    const socketLink = new URL(ui.newLink({ label: 'python3 (pid 666)', overSocket: true }));
+    const socketPage = httpTransport(new MemoryStorage(), socketLink.origin);
+    await socketPage.openSession(new URLSearchParams(socketLink.hash.slice(1)).get('token')!);
+    const refusals = [
+      socketPage.guard('prod', { off: true, forSeconds: 43_200 }),
+      socketPage.setGuard('prod', { rules: null }),
+      socketPage.setGuard('prod', { rules: [{ action: 'confirm', verbs: ['get'] }] }),
+    ];
+    for (const refused of refusals)
+      await expect(refused).rejects.toMatchObject({
+        code: 'denied',
+        message: expect.stringContaining('a page opened through the socket (kubecred ui, or any other program) cannot'),
+      });
+    expect(asked).toEqual([]);
+    // Putting it back only tightens: any page may.
+    await socketPage.guard('prod', { off: false });
+    expect(asked).toEqual([
+      [
+        'guard',
+        { off: false },
+        { caller: { name: 'a Kubecred page (link of python3 (pid 666))' }, client: 'web-ui', byThePerson: false },
+      ],
+    ]);
+    expect(lines.filter((l) => l.includes('refused'))).toEqual([
+      'web UI: refused to lift the guard of prod for a session opened from the link of python3 (pid 666)',
+      'web UI: refused to remove the guard of prod for a session opened from the link of python3 (pid 666)',
+      'web UI: refused to change the guard rules of prod for a session opened from the link of python3 (pid 666)',
+    ]);
+  });
+
+  it("a page the broker opened lifts and removes, and the broker is told it was the person's page", async () => {
+    const asked: unknown[] = [];
+    const opened = await openWebUi(
+      {
+        guard: async (profile, change, asker) => (
+          asked.push(['guard', change, asker]),
+          { profile, rules: 1, offUntil: '2026-01-01T12:15:00.000Z' }
+        ),
+        setGuard: async (profile, guard, asker) => void asked.push(['setGuard', guard, asker]),
+      },
+      lines,
+    );
+    ui = opened.ui;
+    const link = new URL(ui.newLink({ label: 'the broker, for an approval' }));
+    const page = httpTransport(new MemoryStorage(), link.origin);
+    await page.openSession(new URLSearchParams(link.hash.slice(1)).get('token')!);
+    await page.guard('prod', { off: true, forSeconds: 900 });
+    await page.setGuard('prod', { rules: null });
+    const person = {
+      caller: { name: 'a Kubecred page (link of the broker, for an approval)' },
+      client: 'web-ui',
+      byThePerson: true,
+    };
+    expect(asked).toEqual([
+      ['guard', { off: true, forSeconds: 900 }, person],
+      ['setGuard', null, person],
+    ]);
+  });
+});
+
+// Security review 4 D5's other door: the profile edit form writes config.yaml's fields as given,
+// so without a gate a page would take a guard away with `guard: null`, unasked and unaudited.
+describe("the profile edit form and the person's gates", () => {
+  let ui: WebUi | undefined;
+  let home: TempHome | undefined;
+  const lines: string[] = [];
+  afterEach(async () => {
+    await ui?.close();
+    ui = undefined;
+    lines.length = 0;
+    await home?.cleanup();
+  });
+  const CONFIG = [
+    'profiles:',
+    '  - name: prod',
+    '    provider: static',
+    '    approval: always',
+    '    proxy: { port: 47100, server: "https://k8s.example:6443" }',
+    '    guard: read-only',
+    '',
+  ].join('\n');
+
+  async function pages() {
+    home = await makeTempHome();
+    const configFile = path.join(home.dir, 'config.yaml');
+    await writeFile(configFile, CONFIG);
+    const opened = await openWebUi(
+      { updateProfile: async (profile, changes) => void (await updateProfile(configFile, profile, changes)) },
+      lines,
+    );
+    ui = opened.ui;
+    const pageOf = async (origin: Parameters<WebUi['newLink']>[0]) => {
+      const link = new URL(ui!.newLink(origin));
+      const page = httpTransport(new MemoryStorage(), link.origin);
+      await page.openSession(new URLSearchParams(link.hash.slice(1)).get('token')!);
+      return page;
+    };
+    return {
+      configFile,
+      socketPage: await pageOf({ label: 'python3 (pid 666)', overSocket: true }),
+      brokerPage: await pageOf({ label: 'the broker' }),
+    };
+  }
+
+  it('no page takes a guard or the exec proxy away through the edit form, and a socket page cannot turn approval off', async () => {
+    const { configFile, socketPage, brokerPage } = await pages();
+    for (const page of [socketPage, brokerPage]) {
+      await expect(page.updateProfile('prod', { guard: null })).rejects.toMatchObject({
+        code: 'bad-request',
+        message: 'the edit form does not change guard: of profile prod',
+        hint: expect.stringContaining('Guard card'),
+      });
+      await expect(page.updateProfile('prod', { description: 'x', proxy: null })).rejects.toMatchObject({
+        code: 'bad-request',
+      });
+    }
+    await expect(socketPage.updateProfile('prod', { approval: 'never' })).rejects.toMatchObject({
+      code: 'denied',
+      message: expect.stringContaining(
+        'a page opened through the socket (kubecred ui, or any other program) cannot change approval',
+      ),
+    });
+    expect(await readFile(configFile, 'utf8')).toBe(CONFIG);
+    expect(lines.filter((l) => l.includes('refused a change'))).toHaveLength(5);
+    // The person's page changes approval; any page changes what is no gate.
+    await brokerPage.updateProfile('prod', { approval: 'once-per-process' });
+    await socketPage.updateProfile('prod', { description: 'the big one' });
+    expect(
+      (parse(await readFile(configFile, 'utf8')) as { profiles: Record<string, unknown>[] }).profiles[0],
+    ).toMatchObject({
+      approval: 'once-per-process',
+      description: 'the big one',
+      guard: 'read-only',
+    });
+  });
+});

@@ -40,6 +40,8 @@ export async function startGuardedCluster(options: {
   users: readonly StaticTokenUser[];
   kubectl: string;
   guard?: string;
+  /** The API server keeps its audit log (api.auditLog): what really arrived. */
+  audit?: boolean;
   /** The broker's own flags and environment (`--ui`, a browser stand-in). */
   broker?: { readonly args?: string[]; readonly env?: Record<string, string> };
 }): Promise<GuardedCluster> {
@@ -49,7 +51,12 @@ export async function startGuardedCluster(options: {
   const started: Array<() => unknown> = [() => home.cleanup()];
   try {
     const pki = await createTestPki(path.join(home.dir, 'pki'));
-    const api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki, tokens: users });
+    const api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      tokens: users,
+      ...(options.audit ? { audit: true } : {}),
+    });
     started.push(() => api.stop());
     const adminKubeconfig = await writeAdminKubeconfig(path.join(home.dir, 'admin.kubeconfig'), {
       server: api.url,

@@ -7,7 +7,7 @@ import { stopChild } from './kubeApiServer.js';
 import type { TestPki } from './pki.js';
 import { REPO_ROOT } from './repo.js';
 
-/** Built by scripts/setup.sh from test/kubelet: the kubelet's own streaming code, commands run locally. */
+/** Built by scripts/setup-tests.sh (npm test runs it) from test/kubelet: the kubelet's own streaming code, commands run locally. */
 export const TEST_KUBELET = path.join(REPO_ROOT, 'dist', 'test', 'test-kubelet');
 
 export interface TestNode {
@@ -30,7 +30,8 @@ export async function startTestNode(options: {
   name?: string;
   pod?: string;
 }): Promise<TestNode> {
-  if (!existsSync(TEST_KUBELET)) throw new Error(`no ${TEST_KUBELET}: run scripts/setup.sh (it builds test/kubelet)`);
+  if (!existsSync(TEST_KUBELET))
+    throw new Error(`no ${TEST_KUBELET}: run scripts/setup-tests.sh (npm test runs it; it builds test/kubelet)`);
   const { dir, pki, adminKubeconfig, kubectl } = options;
   const name = options.name ?? 'test-node';
   const root = path.join(dir, 'root');

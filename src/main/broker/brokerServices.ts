@@ -19,7 +19,9 @@ export interface BrokerServices {
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
   readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
   /** The broker's PKCS#11 service, for making and certifying keys (the window's enrollment). */
-  tokenKeys(): Promise<Pick<Pkcs11Service, 'generateKey' | 'publicKeyOf' | 'signDigest' | 'storeCertificate'>>;
+  tokenKeys(): Promise<
+    Pick<Pkcs11Service, 'generateKey' | 'publicKeyOf' | 'signDigest' | 'storeCertificate' | 'discardKey'>
+  >;
   /** MFA codes typed in a terminal, for the eks profile that asked (POST /v1/profiles/:name/mfa). */
   readonly mfaCodes: Pick<ScreenedAnswers, 'offer'>;
   /** Keystone passwords typed in a terminal, for the profile that asked (POST /v1/profiles/:name/login-secret). */

@@ -19,6 +19,8 @@ export interface SummaryPorts {
   readonly tokenCertificate?: (profile: string) => string | undefined;
   /** Until when the profile's guard is lifted; undefined: it holds. */
   readonly guardOffUntil?: (profile: string) => Date | undefined;
+  /** Who lifted the profile's guard ("kubectl (pid 4242)"), while it is lifted. */
+  readonly guardLiftedBy?: (profile: string) => string | undefined;
   /** Whether a login of the profile waits for a person now (its browser page or device code is showing). */
   readonly signingIn?: (profile: string) => boolean;
 }
@@ -50,10 +52,7 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
       ...(profile.proxy ? { proxyPort: profile.proxy.port } : {}),
       ...(profile.guard
         ? {
-            guard: {
-              rules: profile.guard.rules.length,
-              offUntil: ports.guardOffUntil?.(profile.name)?.toISOString() ?? null,
-            },
+            guard: guardSummary(profile.name, profile.guard.rules.length, ports),
           }
         : {}),
     };
@@ -84,4 +83,15 @@ function silentRefresh(profile: ProfileConfig, signsIn: boolean | undefined, pro
   if (signsIn === true) return provider?.canRefreshSilently?.() === true;
   if (signsIn === false) return true;
   return provider?.canRefreshSilently?.() ?? PROVIDER_FACTS[profile.provider].renewsSilently;
+}
+
+/** A guard's rules and lift, and while lifted, who lifted it. */
+function guardSummary(
+  profile: string,
+  rules: number,
+  ports: Pick<SummaryPorts, 'guardOffUntil' | 'guardLiftedBy'>,
+): NonNullable<ProfileSummary['guard']> {
+  const offUntil = ports.guardOffUntil?.(profile)?.toISOString() ?? null;
+  const liftedBy = offUntil ? ports.guardLiftedBy?.(profile) : undefined;
+  return { rules, offUntil, ...(liftedBy ? { liftedBy } : {}) };
 }

@@ -81,7 +81,7 @@ async function addNamedEntry(
       'check the values you gave',
     );
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, next, 0o600);
+  await writeFileAtomic(file, next, 0o600, { throughLink: true });
 }
 
 /**
@@ -107,7 +107,7 @@ export async function removeProfile(file: string, name: string): Promise<void> {
       `removing the profile would make config.yaml invalid: ${check.error}`,
       'edit the file by hand',
     );
-  await writeFileAtomic(file, next, 0o600);
+  await writeFileAtomic(file, next, 0o600, { throughLink: true });
 }
 
 /** A profile's fields as the user wrote them in config.yaml (defaults stay implicit). */
@@ -200,7 +200,7 @@ async function updateNamedEntry<T>(
       `the change would make config.yaml invalid: ${check.error}`,
       'check the values you gave',
     );
-  await writeFileAtomic(file, next, 0o600);
+  await writeFileAtomic(file, next, 0o600, { throughLink: true });
   return parsed.data;
 }
 

@@ -7,7 +7,7 @@ import type { Logger } from './logger.js';
 export interface AuditRecord {
   readonly time: string;
   readonly profile: string;
-  readonly caller: { readonly pid?: number; readonly name?: string; readonly client: string };
+  readonly caller: { readonly pid?: number; readonly name?: string; readonly path?: string; readonly client: string };
   readonly outcome: 'served' | 'denied' | 'failed';
   readonly source?: 'cache' | 'provider';
   readonly error?: string;
@@ -27,9 +27,20 @@ export interface AuditRecord {
   };
   /**
    * A guard's decision on a proxied request (allowed, refused, confirmed, declined, timed-out, unlocked, by
-   * which rule), or a change of the guard itself (lifted until a time, or back).
+   * which rule), or a change of the guard itself: lifted until a time, back, lift-refused (the person
+   * did not allow it), changed (to `rules` rules) or removed.
    */
-  readonly guard?: { readonly decision: string; readonly rule?: string; readonly until?: string };
+  readonly guard?: {
+    readonly decision: string;
+    readonly rule?: string;
+    readonly until?: string;
+    readonly rules?: number;
+  };
+  /**
+   * The profile's credential for the cluster, handed to kubecred-proxy because it asked (none
+   * held, the held one ends soon, the cluster refused it); `outcome` says whether it got it.
+   */
+  readonly handover?: { readonly reason: string };
   /** A signature the token's key made for the proxy's handshake with the profile's cluster. */
   readonly signature?: { readonly token: string; readonly scheme: string };
 }

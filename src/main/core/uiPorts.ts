@@ -1,4 +1,4 @@
-import type { PinFlags } from '../../shared/api/prompts.js';
+import type { GuardedRequestView, PinFlags } from '../../shared/api/prompts.js';
 
 /** What a token reports about its user PIN, to warn before a card locks itself (one shape from the page to the token). */
 export type { PinFlags };
@@ -100,9 +100,10 @@ export interface ApprovalRequest {
   readonly caller: { readonly pid?: number; readonly name?: string; readonly path?: string };
   /**
    * A request a guard's confirm rule matched, in words (`delete pods "web" in namespace
-   * "default"`): the user allows that one request, not the profile's credential.
+   * "default"`): the user allows that one request, not the profile's credential. `request`:
+   * what it sends (its digest and body), which the prompt shows and is bound to.
    */
-  readonly guard?: { readonly rule: string; readonly action: string };
+  readonly guard?: { readonly rule: string; readonly action: string; readonly request?: GuardedRequestView };
 }
 
 /**

@@ -10,7 +10,7 @@ import { cachedKubeBinary, stopChild, type KubeApiServer } from './realApiServer
  * the CSR signing controller: a CertificateSigningRequest for kubernetes.io/kube-apiserver-client,
  * once approved, gets a certificate from the CA the API server trusts as --client-ca-file, so the
  * certificate authenticates at once. The binary is built once per version by
- * scripts/build-kube-apiserver.mjs --controller-manager (scripts/setup.sh runs it).
+ * scripts/build-kube-apiserver.mjs --controller-manager (scripts/setup-tests.sh runs it).
  */
 export interface CsrSigner {
   /** The one signer it runs. */
@@ -43,7 +43,7 @@ export function assertKubeControllerManager(): string {
   const binary = kubeControllerManagerBinary();
   if (!binary)
     throw new Error(
-      'no kube-controller-manager: run scripts/setup.sh (it builds it into ~/.cache/kubecred/kube with node scripts/build-kube-apiserver.mjs --controller-manager)',
+      'no kube-controller-manager: run scripts/setup-tests.sh (npm test runs it; it builds it into ~/.cache/kubecred/kube with node scripts/build-kube-apiserver.mjs --controller-manager)',
     );
   return binary;
 }

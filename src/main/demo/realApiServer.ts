@@ -27,6 +27,8 @@ export interface KubeApiServer {
   readonly logFile: string;
   /** Both processes' output, for a failure's message. */
   log(): Promise<string>;
+  /** With `audit`: the API server's own audit log (JSON lines), what really arrived. */
+  readonly auditLog?: string;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,8 @@ export interface ApiServerOptions {
   readonly oidc?: { readonly issuer: string; readonly clientId: string; readonly caFile: string };
   /** --authentication-token-webhook-config-file: a kubeconfig naming the webhook. */
   readonly tokenWebhookConfig?: string;
+  /** Keep an audit log: every request at its end, writes with their request body (not the response). */
+  readonly audit?: boolean;
 }
 
 const ETCD = '/usr/bin/etcd';
@@ -179,6 +183,7 @@ async function startOnce(options: ApiServerOptions): Promise<KubeApiServer> {
             '--authentication-token-webhook-version=v1',
           ]
         : []),
+      ...(options.audit ? await auditFlags(dir) : []),
     ];
     started(spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }), 'kube-apiserver');
     const url = `https://127.0.0.1:${securePort}`;
@@ -192,6 +197,7 @@ async function startOnce(options: ApiServerOptions): Promise<KubeApiServer> {
       pids: children.map((c) => c.pid!),
       logFile,
       log: () => readFile(logFile, 'utf8'),
+      ...(options.audit ? { auditLog: path.join(dir, 'audit.log') } : {}),
       stop,
     };
   } catch (error) {
@@ -257,6 +263,29 @@ function get(url: string, ca: string): Promise<{ status: number; body: string }>
     request.on('timeout', () => request.destroy(new Error('timeout')));
     request.on('error', reject);
   });
+}
+
+/** An audit policy that records what a write asked for (its body: DeleteOptions, say), never a response. */
+async function auditFlags(dir: string): Promise<string[]> {
+  const policy = path.join(dir, 'audit-policy.yaml');
+  await writeFile(
+    policy,
+    [
+      'apiVersion: audit.k8s.io/v1',
+      'kind: Policy',
+      'omitStages: [RequestReceived]',
+      'rules:',
+      '  - level: Request',
+      '    verbs: [create, update, patch, delete, deletecollection]',
+      '  - level: Metadata',
+      '',
+    ].join('\n'),
+  );
+  return [
+    `--audit-policy-file=${policy}`,
+    `--audit-log-path=${path.join(dir, 'audit.log')}`,
+    '--audit-log-mode=blocking',
+  ];
 }
 
 /** SIGTERM, then SIGKILL after 10 s; resolves once the process has exited. */

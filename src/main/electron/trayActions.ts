@@ -1,4 +1,5 @@
 import type { ProfileSummary } from '../../shared/api/status.js';
+import type { GuardAsker } from '../broker/guardControl.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 import { TRAY_GUARD_LIFT_MS } from './trayMenuModel.js';
 
@@ -34,7 +35,10 @@ export function trayActions({
     refresh: async (profile) => ({ expiresAt: (await credentials.refresh(profile)).expiresAt }),
     lockAll: () => admin.lockAll(),
     // GuardControl audits and logs each change; the proxy and every view hear of it at once.
-    liftGuard: async (profile) => void (await guards.off(profile, TRAY_GUARD_LIFT_MS)),
-    guardBack: async (profile) => void (await guards.on(profile)),
+    liftGuard: async (profile) => void (await guards.off(profile, TRAY_GUARD_LIFT_MS, TRAY_MENU)),
+    guardBack: async (profile) => void (await guards.on(profile, TRAY_MENU)),
   };
 }
+
+/** Only the person clicks the tray's menu: a lift from it needs no second question. */
+const TRAY_MENU: GuardAsker = { caller: { name: 'the tray menu' }, client: 'tray', byThePerson: true };

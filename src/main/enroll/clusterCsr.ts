@@ -21,6 +21,12 @@ function kubectlWords(stderr: string): string {
   return stderr.trim().split('\n').slice(-3).join(' ').slice(0, 400) || 'no message';
 }
 
+/**
+ * The wait ended, the request did not: it ran out of time, or the cluster could not be read.
+ * Waiting again (--resume) may still give its certificate; every other failure ends the request.
+ */
+export class CsrStillOpenError extends BrokerError {}
+
 export async function submitCsr(kubectl: Kubectl, submission: CsrSubmission): Promise<void> {
   const request = {
     apiVersion: 'certificates.k8s.io/v1',
@@ -35,17 +41,37 @@ export async function submitCsr(kubectl: Kubectl, submission: CsrSubmission): Pr
   };
   const result = await kubectl.run(['--context', submission.context, 'create', '-f', '-'], JSON.stringify(request));
   if (result.exitCode === 0) return;
-  const words = kubectlWords(result.stderr);
-  if (/forbidden/i.test(words))
-    throw new BrokerError(
+  throw submissionRefusal(submission.context, kubectlWords(result.stderr));
+}
+
+/**
+ * Why the cluster did not take the request, by who refused it: RBAC (the context may not
+ * create CSRs) says "cannot create resource"; an admission plugin, policy or webhook refuses
+ * a request the context may make, for what it asks, and is worded so, with what to change.
+ */
+function submissionRefusal(context: string, words: string): BrokerError {
+  if (/\bcannot create resource\b/i.test(words))
+    return new BrokerError(
       'denied',
-      `context "${submission.context}" may not create a certificate request: kubectl said: ${words}`,
+      `context "${context}" may not create a certificate request: kubectl said: ${words}`,
       'enroll from a context that may create certificatesigningrequests (certificates.k8s.io), or ask a cluster admin for that right',
     );
-  throw new BrokerError(
+  if (/system:masters group is not allowed/i.test(words))
+    return new BrokerError(
+      'denied',
+      `the cluster's admission refused the certificate request: no certificate for the group system:masters is issued through the certificates API (kubectl said: ${words})`,
+      'leave --group system:masters out and ask a cluster admin to bind the rights the identity needs to its user or another group',
+    );
+  if (/forbidden|admission|denied the request|denied request/i.test(words))
+    return new BrokerError(
+      'denied',
+      `the cluster's admission refused the certificate request (a policy or webhook, not a missing right of context "${context}"): kubectl said: ${words}`,
+      'change what it refuses (the user, the groups or --expiration), or ask a cluster admin which admission policy refused it and why',
+    );
+  return new BrokerError(
     'provider-failed',
-    `the certificate request could not be submitted through context "${submission.context}": kubectl said: ${words}`,
-    `check the context works: kubectl --context ${submission.context} get --raw /version`,
+    `the certificate request could not be submitted through context "${context}": kubectl said: ${words}`,
+    `check the context works: kubectl --context ${context} get --raw /version`,
   );
 }
 
@@ -82,7 +108,13 @@ function verdictOf(object: CsrObject): CsrCondition | undefined {
 export async function awaitCertificate(kubectl: Kubectl, options: AwaitOptions): Promise<string> {
   const started = options.now();
   for (;;) {
-    const result = await kubectl.run(['--context', options.context, 'get', 'csr', options.name, '-o', 'json']);
+    const result = await kubectl
+      .run(['--context', options.context, 'get', 'csr', options.name, '-o', 'json'])
+      .catch((error: unknown) => {
+        if (error instanceof BrokerError && error.code === 'timed-out')
+          throw new CsrStillOpenError(error.code, error.message, error.hint);
+        throw error;
+      });
     if (result.exitCode !== 0) {
       const words = kubectlWords(result.stderr);
       if (/not ?found/i.test(words))
@@ -91,7 +123,7 @@ export async function awaitCertificate(kubectl: Kubectl, options: AwaitOptions):
           `certificate request ${options.name} is gone from the cluster (deleted, or garbage-collected after a day)`,
           'enroll again to make a new request',
         );
-      throw new BrokerError(
+      throw new CsrStillOpenError(
         'provider-failed',
         `could not read certificate request ${options.name}: kubectl said: ${words}`,
         `check the context works: kubectl --context ${options.context} get csr ${options.name}`,
@@ -111,7 +143,7 @@ export async function awaitCertificate(kubectl: Kubectl, options: AwaitOptions):
     const approved = object.status?.conditions?.some((c) => c.type === 'Approved') ?? false;
     const waitedMs = options.now() - started;
     if (waitedMs >= options.timeoutMs)
-      throw new BrokerError(
+      throw new CsrStillOpenError(
         'timed-out',
         approved
           ? `certificate request ${options.name} was approved, but no signer issued it in ${Math.round(options.timeoutMs / 1000)} s`

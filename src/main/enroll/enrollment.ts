@@ -1,14 +1,17 @@
-import { createHash, randomBytes, X509Certificate } from 'node:crypto';
-import type { KubecredConfig } from '../../shared/config/schema.js';
-import { BrokerError } from '../core/brokerError.js';
+import { createHash, randomBytes } from 'node:crypto';
 import { formatRemaining } from '../../shared/duration.js';
 import { certificateRequest } from './certificateRequest.js';
-import { awaitCertificate, submitCsr, type CsrProgress } from './clusterCsr.js';
+import { awaitCertificate, CsrStillOpenError, submitCsr, type CsrProgress } from './clusterCsr.js';
+import { checkEnrollment } from './enrollmentChecks.js';
+import type { EnrollmentConfiguration, EnrollmentRequest } from './enrollmentRequest.js';
+import { checkIssuedCertificate } from './issuedCertificate.js';
 import type { Kubectl } from './kubectlRunner.js';
 import type { EnrollKeyType } from '../../shared/api/webUiApi.js';
 
 // One list for the CLI's flag and the window's form.
 export { ENROLL_KEY_TYPES, type EnrollKeyType } from '../../shared/api/webUiApi.js';
+// The window asks them first, to answer before the enrollment ends.
+export { checkEnrollment };
 
 /** What the enrollment asks of the token; the PKCS#11 service gives it, the key never leaves it. */
 export interface EnrollmentToken {
@@ -16,41 +19,11 @@ export interface EnrollmentToken {
   publicKeyOf(token: string, label: string): Promise<Buffer>;
   signDigest(token: string, label: string, hash: 'sha256' | 'sha384', digest: Buffer): Promise<Buffer>;
   storeCertificate(token: string, label: string, der: Buffer): Promise<void>;
+  /** Removes the key pair made for an enrollment that got no certificate; never one with a certificate. */
+  discardKey(token: string, label: string, spki: Buffer): Promise<boolean>;
 }
 
-/** What the enrollment changes outside the token, once the certificate is on it. */
-export interface EnrollmentConfiguration {
-  config(): Promise<KubecredConfig>;
-  /** Refuses what configureNew would refuse (an unknown context, a name taken), before a key is made. */
-  preflight(request: { fromContext: string; newContext: string }): Promise<void>;
-  /** A new profile, its key on the token, through the exec proxy, in a context of its own. */
-  configureNew(request: {
-    profile: string;
-    token: string;
-    label: string;
-    fromContext: string;
-    newContext: string;
-  }): Promise<{ port: number; upstream: string }>;
-}
-
-export interface EnrollmentRequest {
-  readonly profile: string;
-  /** The context the person can reach the cluster with now: the request is submitted through it. */
-  readonly context: string;
-  /** The context made for the new identity (new profiles only). */
-  readonly newContext: string;
-  readonly token: string;
-  readonly label: string;
-  readonly user: string;
-  readonly groups: readonly string[];
-  readonly keyType: EnrollKeyType;
-  readonly expirationSeconds: number;
-  readonly waitMs: number;
-  /** renew: a new certificate for the profile's key; renew-new-key: a new key too. */
-  readonly mode: 'new' | 'renew' | 'renew-new-key';
-  /** A request submitted before (its key is on the token already): wait for it instead of a new one. */
-  readonly resume?: string;
-}
+export type { EnrollmentConfiguration, EnrollmentRequest } from './enrollmentRequest.js';
 
 export interface EnrollmentResult {
   readonly csrName: string;
@@ -91,7 +64,6 @@ const KEY_WORDS: Record<EnrollKeyType, string> = {
 export async function enroll(deps: EnrollmentDeps, request: EnrollmentRequest): Promise<EnrollmentResult> {
   await checkEnrollment(deps.configuration, request);
   const { token, label } = request;
-  const hash = hashOf(request.keyType);
   let spki: Buffer;
   if (request.mode === 'renew' || request.resume) {
     spki = await deps.token.publicKeyOf(token, label);
@@ -100,6 +72,32 @@ export async function enroll(deps: EnrollmentDeps, request: EnrollmentRequest): 
     spki = await deps.token.generateKey(token, label, request.keyType, { replace: request.mode === 'renew-new-key' });
   }
   const csrName = request.resume ?? `kubecred-${request.profile}-${randomBytes(4).toString('hex')}`;
+  const certificate = await certificateFor(deps, request, spki, csrName).catch(async (error: unknown) => {
+    // A key made for this request (now, or by the run resumed) is of no use once the request is
+    // over: it goes, so enrolling again is not refused for the label. A renewal's key is in use.
+    if (request.mode !== 'renew' && !(error instanceof CsrStillOpenError)) await discard(deps, request, spki, csrName);
+    throw error;
+  });
+  await deps.token.storeCertificate(token, label, certificate.raw);
+  deps.say(
+    `certificate for ${certificate.subject.replace(/\n/g, ', ')} stored on token ${token}, valid until ${certificate.validTo}`,
+  );
+  const result = { csrName, notAfter: new Date(certificate.validTo), subject: certificate.subject };
+  if (request.mode !== 'new') return result;
+  const proxied = await deps.configuration.configureNew({
+    profile: request.profile,
+    token,
+    label,
+    fromContext: request.context,
+    newContext: request.newContext,
+  });
+  return { ...result, ...proxied };
+}
+
+/** The request submitted (unless resumed), waited for, and what it gave checked against what it asked. */
+async function certificateFor(deps: EnrollmentDeps, request: EnrollmentRequest, spki: Buffer, csrName: string) {
+  const { token, label } = request;
+  const hash = hashOf(request.keyType);
   if (!request.resume) {
     const csr = await certificateRequest({
       spki,
@@ -131,41 +129,33 @@ export async function enroll(deps: EnrollmentDeps, request: EnrollmentRequest): 
     now: deps.now,
     sleep: deps.sleep,
     onProgress: reminder(deps),
+  }).catch((error: unknown) => {
+    if (error instanceof CsrStillOpenError)
+      deps.say(
+        `the key for ${csrName} stays on token ${token} (label ${label}): --resume ${csrName} waits for it again`,
+      );
+    throw error;
   });
-  const certificate = new X509Certificate(pem);
-  if (!certificate.publicKey.export({ type: 'spki', format: 'der' }).equals(spki))
-    throw new BrokerError(
-      'provider-failed',
-      `the certificate issued for ${csrName} is not for the key on token ${token}`,
-      'enroll again; if it happens again, the request was replaced in the cluster',
-    );
-  await deps.token.storeCertificate(token, label, certificate.raw);
-  deps.say(
-    `certificate for ${certificate.subject.replace(/\n/g, ', ')} stored on token ${token}, valid until ${certificate.validTo}`,
-  );
-  const result = { csrName, notAfter: new Date(certificate.validTo), subject: certificate.subject };
-  if (request.mode !== 'new') return result;
-  const proxied = await deps.configuration.configureNew({
-    profile: request.profile,
+  return checkIssuedCertificate(pem, {
+    csrName,
     token,
-    label,
-    fromContext: request.context,
-    newContext: request.newContext,
+    spki,
+    user: request.user,
+    groups: request.groups,
+    now: deps.now(),
   });
-  return { ...result, ...proxied };
 }
 
-/**
- * What enroll refuses before it touches the token: an unknown token, a taken name, a context
- * that is not there. A caller that answers before the enrollment ends (the window) asks first.
- */
-export async function checkEnrollment(
-  configuration: EnrollmentConfiguration,
-  request: EnrollmentRequest,
-): Promise<void> {
-  checkRequest(await configuration.config(), request);
-  if (request.mode === 'new')
-    await configuration.preflight({ fromContext: request.context, newContext: request.newContext });
+async function discard(deps: EnrollmentDeps, request: EnrollmentRequest, spki: Buffer, csrName: string) {
+  const { token, label } = request;
+  try {
+    if (await deps.token.discardKey(token, label, spki))
+      deps.say(`removed the key made for ${csrName} from token ${token}; enrolling again makes a new one`);
+  } catch (error) {
+    deps.say(
+      `the key made for ${csrName} could not be removed from token ${token} (${(error as Error).message}); remove it with: pkcs11-tool --login --delete-object --type privkey --label ${label}`,
+    );
+  }
 }
 
 /** A line when the wait starts changing (approved, waiting for the signer) and every remindMs. */
@@ -185,34 +175,4 @@ function reminder(deps: EnrollmentDeps): (progress: CsrProgress) => void {
       );
     }
   };
-}
-
-function checkRequest(config: KubecredConfig, request: EnrollmentRequest): void {
-  if (!config.tokens.some((t) => t.name === request.token))
-    throw new BrokerError(
-      'bad-request',
-      `there is no token "${request.token}" under tokens: in config.yaml`,
-      'add the token (its PKCS#11 module and label) to config.yaml first; kubecred token list shows the ones there are',
-    );
-  const existing = config.profiles.find((p) => p.name === request.profile);
-  if (request.mode === 'new' && existing && !request.resume)
-    throw new BrokerError(
-      'bad-request',
-      `there is a profile "${request.profile}" already`,
-      `renew its certificate with: kubecred enroll ${request.profile} --renew, or choose another name`,
-    );
-  if (request.mode !== 'new') {
-    if (!existing || existing.provider !== 'static' || !existing.tokenCertificate)
-      throw new BrokerError(
-        'bad-request',
-        `profile "${request.profile}" has no key on a token to renew`,
-        `enroll it first: kubecred enroll ${request.profile} --context <context> --token <token> --user <name>`,
-      );
-    if (existing.tokenCertificate.token !== request.token || existing.tokenCertificate.label !== request.label)
-      throw new BrokerError(
-        'bad-request',
-        `profile "${request.profile}" keeps its key on token ${existing.tokenCertificate.token} as "${existing.tokenCertificate.label}", not as asked`,
-        'leave --token and --label out when renewing: the profile says where its key is',
-      );
-  }
 }

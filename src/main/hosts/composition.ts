@@ -44,6 +44,8 @@ import {
   localCaInKeychain,
   PROXY_CONNECTION,
   proxiedProfile,
+  proxyChannelChecks,
+  recordCredentialHandover,
   recordProxiedRequest,
   recordTokenSignature,
 } from '../proxy/proxyWiring.js';
@@ -52,7 +54,9 @@ import { proxyPath } from '../platform/shimLocation.js';
 import { TokenRemovalWatch } from '../proxy/tokenRemovalWatch.js';
 import { GuardUnlocks } from '../proxy/guardUnlocks.js';
 import { GuardControl } from '../broker/guardControl.js';
+import { GuardLifters } from '../broker/guardLifters.js';
 import { confirmGuardedRequest } from '../broker/guardConfirmations.js';
+import { EnrolledCertificates } from '../enroll/enrolledCertificates.js';
 
 export interface CompositionOptions {
   readonly paths: KubecredPaths;
@@ -144,9 +148,17 @@ export function composeBroker({
   );
   const auditFailed = (error: Error) => logger.warn('audit log write failed', { reason: error.message });
   const guardUnlocks = new GuardUnlocks(clock);
+  const guardLifters = new GuardLifters();
   const proxies: ProxySupervisor = new ProxySupervisor({
     binary: () => proxyPath(),
-    start: (binary, handlers, onEvent) => asking.outside(() => startProxyProcess(binary, handlers, onEvent, logger)),
+    start: (binary, handlers, onEvent) =>
+      asking.outside(() =>
+        startProxyProcess(
+          { binary, socketDir: path.dirname(paths.socket), checks: proxyChannelChecks(), logger },
+          handlers,
+          onEvent,
+        ),
+      ),
     ...localCaInKeychain(keychainHealth),
     tokenKey: async (token, label) => (await currentTokens()).tokenKey(token, label),
     // A handshake's PIN prompt names what asks: a connection through the proxy, not a program.
@@ -156,6 +168,7 @@ export function composeBroker({
       ),
     audit: (event) => void recordProxiedRequest(audit, clock, event).catch(auditFailed),
     auditSignature: (signed) => void recordTokenSignature(audit, clock, signed).catch(auditFailed),
+    auditHandover: (handover) => void recordCredentialHandover(audit, clock, handover).catch(auditFailed),
     // Called by the proxy later, once `credentials` below exists.
     upstreamCredential: (profile, reason) => credentials.upstreamCredential(profile, reason),
     confirm: (confirmation) => confirmGuardedRequest(ui, callers, confirmation),
@@ -166,6 +179,12 @@ export function composeBroker({
     localCertificateSeconds: localCertificateSeconds(process.env),
     now: () => clock.now(),
   });
+  const enrolled = new EnrolledCertificates({
+    profiles: async () => (await config.current()).config.profiles,
+    readCertificate: async (token, label) => (await currentTokens()).publicCertificate(token, label),
+    logger,
+  });
+  void enrolled.load();
   const credentials: CredentialBroker = new CredentialBroker({
     clock,
     config,
@@ -185,8 +204,10 @@ export function composeBroker({
       const token = pinTokenOf(profile);
       return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
     },
-    tokenCertificate: (profile) => proxies.certificateOf(profile),
+    // The proxy's is the one presented; before it listens, the one read from the token at start.
+    tokenCertificate: (profile) => proxies.certificateOf(profile) ?? enrolled.certificateOf(profile),
     guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
+    guardLiftedBy: (profile) => guardLifters.of(profile),
     signingIn: (profile) => interactions.list().some((shown) => shown.profile === profile && shown.kind !== 'message'),
     proxied: {
       localCredential: async (profile, upstream) => {
@@ -236,8 +257,11 @@ export function composeBroker({
   });
   const guards = new GuardControl({
     unlocks: guardUnlocks,
+    lifters: guardLifters,
     profileNamed: (name) => credentials.profileNamed(name),
     audit,
+    // A lift asked by a program the person may not know of is asked where approvals are.
+    ui,
     clock,
     logger,
   });

@@ -15,6 +15,7 @@ import { startBrokerServer, type RunningServer } from '../server/brokerServer.js
 import type { SecretStore } from '../core/secretStore.js';
 import { kubecredVersion } from '../platform/version.js';
 import { PromptQueue } from '../ui/promptQueue.js';
+import { promptTimeoutMs } from '../ui/promptTimeout.js';
 import { promptingUi } from '../ui/promptingUi.js';
 import type { LoginItem } from '../platform/loginItem.js';
 import { startBrokerWebUi, WebUiHost } from './webUiHost.js';
@@ -61,7 +62,8 @@ export async function startBroker(
 ): Promise<RunningBroker> {
   const interactions = options.interactions ?? new InteractionBoard();
   const opener = options.opener ?? privateBrowserOpener(paths);
-  const prompts = new PromptQueue();
+  // Read once, at start: a bad value stops the broker with a message that names it.
+  const prompts = new PromptQueue({ timeoutMs: promptTimeoutMs(process.env) });
   const loginUi = new BrowserLoginUi(interactions, opener);
   // A shell with windows of its own (the tray, the demo) brings its UI; the rest get the web UI.
   let host: WebUiHost | undefined;

@@ -116,10 +116,11 @@ export async function startBrokerWebUi(
           profile,
         ),
       // Audited and logged by GuardControl; the proxy and every view hear of the change at once.
-      guard: (profile, change) =>
-        change.off ? services.guards.off(profile, change.forSeconds * 1000) : services.guards.on(profile),
-      // Written as any edit from the window: config.yaml's own schema decides, and a refusal writes nothing.
-      setGuard: async (profile, guard) => {
+      guard: (profile, change, asker) =>
+        change.off ? services.guards.off(profile, change.forSeconds * 1000, asker) : services.guards.on(profile, asker),
+      // Written as any edit from the window: config.yaml's own schema decides, and a refusal writes
+      // nothing. What was written goes to the audit trail, as a lift does.
+      setGuard: async (profile, guard, asker) => {
         if (guard && !(await readProfile(paths.configFile, profile)).proxy)
           throw new BrokerError(
             'bad-request',
@@ -127,11 +128,13 @@ export async function startBrokerWebUi(
             'turn the exec proxy on first ("Turn on the exec proxy" on the profile\'s page), then add the guard',
           );
         await updateProfile(paths.configFile, profile, { guard });
+        await services.guards.rulesChanged(profile, guard ? guard.rules.length : null, asker);
         logger.info(guard ? 'guard rules changed from the web UI' : 'guard removed from the web UI', {
           profile,
           ...(guard ? { rules: guard.rules.length } : {}),
         });
       },
+      guardRefused: (profile, act, asker, why) => services.guards.refused(profile, act, asker, why),
       profileCertificate: async (profile) => certificateFacts(await services.credentials.storedCertificate(profile)),
       updateProfile: async (profile, changes) => {
         await updateProfile(paths.configFile, profile, changes);

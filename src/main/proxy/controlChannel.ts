@@ -1,5 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
+import type { z } from 'zod';
+import {
+  BROKER_REQUESTS,
+  PROXY_EVENTS,
+  PROXY_REQUESTS,
+  type BrokerReply,
+  type BrokerRequest,
+  type BrokerRequestType,
+} from '../../shared/api/proxyControl.js';
 
 /** A message of the control protocol: a request (id, type), a reply (id, reply: true) or an event (type, no id). */
 type Message = Record<string, unknown> & { id?: number; type?: string; reply?: boolean; ok?: boolean; error?: string };
@@ -16,9 +25,10 @@ export interface HandlerFailure {
 const REPLY_TIMEOUT_MS = 15_000;
 
 /**
- * The broker's end of kubecred-proxy's control channel: JSON lines, both ways, over the
- * proxy's stdin and stdout. Both sides send requests (the broker: init, listen, issue, revoke;
- * the proxy: sign) and each numbers its own. See docs/exec-proxy.md for the protocol.
+ * The broker's end of kubecred-proxy's control channel: JSON lines, both ways, over the socket
+ * the proxy connected to (its stdin and stdout on Windows). Both sides send requests and each
+ * numbers its own; every message is declared in src/shared/api/proxyControl.ts, and what the
+ * proxy sends is checked against it before anything acts on it. See docs/exec-proxy.md.
  */
 export class ControlChannel {
   private nextId = 1;
@@ -40,11 +50,11 @@ export class ControlChannel {
     lines.on('close', () => this.close(new Error('kubecred-proxy closed its control channel')));
   }
 
-  /** Sends a request; resolves with the reply's fields, rejects with its error. */
-  request(type: string, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    if (this.closedWith) return Promise.reject(this.closedWith);
+  /** Sends a request; resolves with the reply's fields, rejects with its error or a reply not of the protocol. */
+  async request<T extends BrokerRequestType>(type: T, fields: BrokerRequest<T>): Promise<BrokerReply<T>> {
+    if (this.closedWith) throw this.closedWith;
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    const reply = await new Promise<Record<string, unknown>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error(`kubecred-proxy did not answer ${type} within ${REPLY_TIMEOUT_MS / 1000} s`));
@@ -52,6 +62,10 @@ export class ControlChannel {
       this.pending.set(id, { resolve, reject, timer });
       this.send({ ...fields, id, type });
     });
+    const checked = (BROKER_REQUESTS[type].reply as unknown as z.ZodType<BrokerReply<T>>).safeParse(reply);
+    // Never the reply itself in the message: an init or issue reply holds a key.
+    if (!checked.success) throw new Error(`kubecred-proxy's ${type} reply ${notTheProtocol(checked.error)}`);
+    return checked.data;
   }
 
   /** Fails every request still waiting (the proxy exited). */
@@ -74,7 +88,11 @@ export class ControlChannel {
     }
     if (message.reply === true && typeof message.id === 'number') return this.settle(message);
     if (typeof message.type !== 'string') return this.onGarbage(line);
-    if (typeof message.id !== 'number') return this.onEvent(message);
+    if (typeof message.id !== 'number') {
+      const event = PROXY_EVENTS[message.type as keyof typeof PROXY_EVENTS];
+      // An event no table declares, or not of its shape, is set aside like any line not of the protocol.
+      return event?.safeParse(message).success ? this.onEvent(message) : this.onGarbage(line);
+    }
     void this.answer(message.id, message.type, message);
   }
 
@@ -90,13 +108,19 @@ export class ControlChannel {
 
   private async answer(id: number, type: string, message: Message): Promise<void> {
     const handler = this.handlers[type];
-    if (!handler)
+    const declared = PROXY_REQUESTS[type as keyof typeof PROXY_REQUESTS] as { request: z.ZodType } | undefined;
+    if (!handler || !declared)
       return this.send({
         id,
         reply: true,
         ok: false,
         error: `the broker has no request ${JSON.stringify(type).slice(0, 40)}`,
       });
+    // The handler gets the message whole (a field the table does not name yet is not lost), once
+    // the fields the table names are of their declared types.
+    const checked = declared.request.safeParse(message);
+    if (!checked.success)
+      return this.send({ id, reply: true, ok: false, error: `the ${type} request ${notTheProtocol(checked.error)}` });
     try {
       this.send({ ...(await handler(message)), id, reply: true, ok: true });
     } catch (error) {
@@ -116,4 +140,10 @@ export class ControlChannel {
     if (this.closedWith) return;
     this.output.write(`${JSON.stringify(message)}\n`);
   }
+}
+
+/** Where a message left the protocol, by field path only: its values may be secrets. */
+function notTheProtocol(error: z.ZodError): string {
+  const where = [...new Set(error.issues.map((issue) => issue.path.join('.') || '(the message)'))].slice(0, 3);
+  return `is not the protocol's shape (${where.join(', ')}): install the kubecred-proxy built with this broker`;
 }

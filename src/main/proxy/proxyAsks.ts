@@ -25,9 +25,29 @@ export interface Listening {
   local?: LocalCredential | undefined;
 }
 
+/** Why the proxy asks for a profile's credential: none held, the held one ends soon, the cluster refused it. */
+export type HandoverReason = 'missing' | 'expiring' | 'rejected';
+
+/** One credential the proxy asked for: handed over, or refused (`refusal`); `pid`: the proxy's. */
+export interface CredentialHandover {
+  readonly profile: string;
+  readonly reason: HandoverReason;
+  readonly pid?: number;
+  readonly refusal?: string;
+}
+
 export interface ProxyAskDeps {
-  upstreamCredential?(profile: string, reason: 'missing' | 'expiring' | 'rejected'): Promise<Credential>;
-  confirm?(request: GuardConfirmation): Promise<{ readonly allow: boolean; readonly reason?: string }>;
+  upstreamCredential?(profile: string, reason: HandoverReason): Promise<Credential>;
+  confirm?(request: GuardConfirmation): Promise<ConfirmDecision>;
+  /** Each credential asked for goes in the audit trail, handed over or not. */
+  auditHandover?(handover: CredentialHandover): void;
+}
+
+/** The user's answer to a confirm rule's question; `timedOut`: nobody answered, which kubectl and the audit trail say so. */
+export interface ConfirmDecision {
+  readonly allow: boolean;
+  readonly reason?: string;
+  readonly timedOut?: boolean;
 }
 
 type Message = Readonly<Record<string, unknown>>;
@@ -48,14 +68,25 @@ export function proxyAsks(
   return {
     async credential(message) {
       const listener = served(message);
-      if (!listener || listener.profile.tokenKey || !deps.upstreamCredential)
-        throw refused('kubecred-proxy asked for the credential of a profile it does not serve so');
-      const reason = message.reason === 'expiring' || message.reason === 'rejected' ? message.reason : 'missing';
-      const answer = upstreamCredentialMessage(
-        listener.profile.name,
-        await deps.upstreamCredential(listener.profile.name, reason),
-      );
+      const reason: HandoverReason =
+        message.reason === 'expiring' || message.reason === 'rejected' ? message.reason : 'missing';
+      if (!listener || listener.profile.tokenKey || !deps.upstreamCredential) {
+        const refusal = 'kubecred-proxy asked for the credential of a profile it does not serve so';
+        if (typeof message.profile === 'string')
+          deps.auditHandover?.({ profile: message.profile.slice(0, 64), reason, refusal });
+        throw refused(refusal);
+      }
+      const { name } = listener.profile;
+      let credential: Credential;
+      try {
+        credential = await deps.upstreamCredential(name, reason);
+      } catch (error) {
+        deps.auditHandover?.({ profile: name, reason, refusal: (error as Error).message });
+        throw error;
+      }
+      const answer = upstreamCredentialMessage(name, credential);
       listener.pushed = JSON.stringify(answer);
+      deps.auditHandover?.({ profile: name, reason });
       return { credential: answer };
     },
     async confirm(message) {
@@ -70,7 +101,13 @@ export function proxyAsks(
         request: guardedRequest(request as Record<string, unknown>),
         ...(typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? { pid } : {}),
       });
-      return { allow: decision.allow, ...(decision.reason ? { reason: decision.reason } : {}) };
+      // Every field of the answer reaches the proxy: without timedOut, a question nobody
+      // answered reached kubectl as "declined", as if the person had said no.
+      return {
+        allow: decision.allow,
+        ...(decision.reason ? { reason: decision.reason } : {}),
+        ...(!decision.allow && decision.timedOut ? { timedOut: true } : {}),
+      };
     },
   };
 }

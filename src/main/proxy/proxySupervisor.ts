@@ -12,7 +12,13 @@ import { tls12ServerRefusal, tls13Evidence, tls13ServerRefusal } from './handsha
 import { guardMessage } from './guardMessage.js';
 import { upstreamCredentialMessage } from './upstreamCredentialMessage.js';
 import type { GuardConfirmation } from './guardConfirmation.js';
-import { proxyAsks, type Listening, type LocalCredential } from './proxyAsks.js';
+import {
+  proxyAsks,
+  type ConfirmDecision,
+  type CredentialHandover,
+  type Listening,
+  type LocalCredential,
+} from './proxyAsks.js';
 
 export type { LocalCredential };
 
@@ -25,11 +31,12 @@ export interface LocalCa {
 export interface ProxyDeps {
   /** Where kubecred-proxy is, or undefined where none was built for this platform. */
   binary(): string | undefined;
+  /** Starts the proxy; resolves once its control channel is taken (on Linux and macOS, from the child alone). */
   start(
     binary: string,
     handlers: Readonly<Record<string, RequestHandler>>,
     onEvent: (event: Readonly<Record<string, unknown>>) => void,
-  ): ProxyProcess;
+  ): ProxyProcess | Promise<ProxyProcess>;
   /** The stored local CA, or undefined the first time. */
   loadCa(): Promise<LocalCa | undefined>;
   saveCa(ca: LocalCa): Promise<void>;
@@ -50,11 +57,13 @@ export interface ProxyDeps {
    */
   upstreamCredential?(profile: string, reason: 'missing' | 'expiring' | 'rejected'): Promise<Credential>;
   /** Whether a request a guard's confirm rule matched may go on: the user's answer. */
-  confirm?(request: GuardConfirmation): Promise<{ readonly allow: boolean; readonly reason?: string }>;
+  confirm?(request: GuardConfirmation): Promise<ConfirmDecision>;
   /** Until when the profile's guard is lifted (`kubecred guard <profile> off --for`). */
   guardOffUntil?(profile: string): Date | undefined;
   /** One proxied request, for the audit log. */
   audit(event: Readonly<Record<string, unknown>>): void;
+  /** A profile's credential the proxy asked for and got (or was refused), for the audit log. */
+  auditHandover?(handover: CredentialHandover): void;
   /** One signature of the token's key, for the audit log. */
   auditSignature(signed: { readonly profile: string; readonly token: string; readonly scheme: string }): void;
   /**
@@ -311,13 +320,25 @@ export class ProxySupervisor {
         'kubecred-proxy is not installed beside the shim',
         'reinstall Kubecred, or build it with npm run build',
       );
+    // The audit names the proxy that asked by its pid, known once it runs.
+    const started: { pid?: number | undefined } = {};
     const handlers = {
       sign: (message: Readonly<Record<string, unknown>>) => this.sign(message),
-      ...proxyAsks((profile) => this.listening.get(profile), this.deps),
+      ...proxyAsks((profile) => this.listening.get(profile), {
+        ...this.deps,
+        auditHandover: (handover) =>
+          this.deps.auditHandover?.({ ...handover, ...(started.pid ? { pid: started.pid } : {}) }),
+      }),
     };
-    const process = this.deps.start(binary, handlers, (event) => {
-      if (event.type === 'audit') this.deps.audit(event);
-    });
+    let process: ProxyProcess;
+    try {
+      process = await this.deps.start(binary, handlers, (event) => {
+        if (event.type === 'audit') this.deps.audit(event);
+      });
+    } catch (error) {
+      throw notStarted(error);
+    }
+    started.pid = process.pid;
     void process.exited.then(() => {
       this.listening.clear();
       this.stopWatching();
@@ -333,13 +354,7 @@ export class ProxySupervisor {
       return { process, ca: { certPem: String(ca.certPem), keyPem: String(ca.keyPem) } };
     } catch (error) {
       await process.stop();
-      throw error instanceof BrokerError
-        ? error
-        : new BrokerError(
-            'broker-unavailable',
-            `kubecred-proxy did not start: ${(error as Error).message}`,
-            'see the broker log (kubecred logs)',
-          );
+      throw notStarted(error);
     }
   }
 
@@ -357,8 +372,11 @@ export class ProxySupervisor {
         caPem: profile.caPem ?? null,
         tlsServerName: profile.tlsServerName ?? null,
         ...(key
-          ? { certificateChainPem: key.certificatePem, keyType: key.keyType === 'ec' ? 'ecdsa' : 'rsa' }
-          : { auth: 'credential' }),
+          ? {
+              certificateChainPem: key.certificatePem,
+              keyType: key.keyType === 'ec' ? ('ecdsa' as const) : ('rsa' as const),
+            }
+          : { auth: 'credential' as const }),
         ...(profile.tlsVersion ? { tlsVersion: profile.tlsVersion } : {}),
       },
       headers: profile.headers ?? null,
@@ -453,4 +471,14 @@ export class ProxySupervisor {
       throw error;
     }
   }
+}
+
+function notStarted(error: unknown): BrokerError {
+  return error instanceof BrokerError
+    ? error
+    : new BrokerError(
+        'broker-unavailable',
+        `kubecred-proxy did not start: ${(error as Error).message}`,
+        'see the broker log (kubecred logs)',
+      );
 }

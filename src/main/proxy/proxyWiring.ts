@@ -8,6 +8,11 @@ import type { SecretStore } from '../core/secretStore.js';
 import type { ProxiedProfile } from './proxiedProfile.js';
 import type { LocalCa } from './proxySupervisor.js';
 import { GUARD_DECISIONS, isGuardRefusal } from '../../shared/api/guardDecisions.js';
+import { withoutTokens } from '../core/quoteStderr.js';
+import { PeerCredentialReader } from '../platform/peerCredentials.js';
+import { unshieldedBecause } from '../platform/processShield.js';
+import type { ChannelChecks } from './proxyChannelDoor.js';
+import type { CredentialHandover } from './proxyAsks.js';
 
 // A name no profile can have (profile names start with a letter or digit): the local CA's
 // place in the keychain can never collide with a profile's secrets.
@@ -126,4 +131,34 @@ export async function recordTokenSignature(
     outcome: 'served',
     signature: { token: signed.token, scheme: signed.scheme.slice(0, 32) },
   });
+}
+
+/**
+ * Each credential kubecred-proxy asked the broker for, handed over or refused: the profile,
+ * why it asked, and the proxy (by pid) as the caller. Never the credential.
+ */
+export async function recordCredentialHandover(
+  audit: AuditLog,
+  clock: Clock,
+  handover: CredentialHandover,
+): Promise<void> {
+  await audit.append({
+    time: new Date(clock.now()).toISOString(),
+    profile: handover.profile,
+    caller: { client: 'kubecred-proxy', name: 'kubecred-proxy', ...(handover.pid ? { pid: handover.pid } : {}) },
+    outcome: handover.refusal === undefined ? 'served' : 'denied',
+    handover: { reason: handover.reason },
+    ...(handover.refusal !== undefined ? { error: withoutTokens(handover.refusal).slice(0, 300) } : {}),
+  });
+}
+
+/**
+ * How the broker tells kubecred-proxy's connection to its channel from any other program's:
+ * the kernel's pid of the peer, and /proc's word that the proxy is shielded. Undefined on
+ * Windows, where the channel stays on stdin and stdout (docs/exec-proxy.md says why).
+ */
+export function proxyChannelChecks(platform: NodeJS.Platform = process.platform): ChannelChecks | undefined {
+  if (platform === 'win32') return undefined;
+  const peers = new PeerCredentialReader();
+  return { peerPid: (socket) => peers.of(socket)?.pid, unshieldedBecause: (pid) => unshieldedBecause(pid) };
 }

@@ -7,6 +7,8 @@ import { replyJson } from './reply.js';
 import type { CallerWitnesses } from './verifiedCaller.js';
 import type { NoticeSources } from './callerNotices.js';
 import { credentialHandler } from './credentialHandler.js';
+import { guardHandler } from './guardHandler.js';
+import { ProcessCallerInfo } from '../platform/processInfo.js';
 import { registryHandlers } from './registryHandlers.js';
 import { operationRoute, type BrokerCall, type BrokerHandlers, type Route } from './route.js';
 
@@ -106,8 +108,12 @@ function brokerHandlers(
       replyJson(response, 200, { profile, loggedOut: true });
     },
     guardState: async ({ params: { profile }, response }) => replyJson(response, 200, await guards.state(profile)),
-    guard: async ({ params: { profile }, body, response }) =>
-      replyJson(response, 200, body.off ? await guards.off(profile, body.forSeconds * 1000) : await guards.on(profile)),
+    // A lift is the person's act: guardHandler decides who asked, and GuardControl asks the person where needed.
+    guard: guardHandler(
+      guards,
+      { witnesses, callers: new ProcessCallerInfo() },
+      { logins: interactions, ...(questions ? { prompts: questions } : {}) },
+    ),
     refresh: async ({ params: { profile }, response }) =>
       replyJson(response, 200, { profile, ...(await broker.refresh(profile)) }),
     // It opens the profile's AWS session now, so the retry is served from memory.

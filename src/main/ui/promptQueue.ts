@@ -46,7 +46,8 @@ type Outcome = PromptAnswer | typeof TIMED_OUT;
  * profile (approval, listing every program that waits on it);
  * callers that ask while it is open share its answer, so twenty kubectl processes never open
  * twenty prompts nor try a PIN twenty times. Approvals are keyed by pid too, because one
- * program's Allow must never let another program through.
+ * program's Allow must never let another program through. A request a guard's confirm rule
+ * matched is a prompt of its own, whatever else waits: its Allow answers that request alone.
  */
 export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
   private readonly open = new Map<string, Open>();
@@ -54,6 +55,8 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly newId: () => string;
+  /** Numbers every guarded request's prompt, so no two share one. */
+  private guardedRequests = 0;
 
   constructor(options: PromptQueueOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -125,8 +128,10 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
     };
     // One prompt per profile however many programs ask at once; it names every one of them,
     // so an Allow covers exactly the programs the user saw listed.
-    // A guarded request shares its prompt only with the same request: an Allow covers what was shown.
-    const guard = request.guard ? `\u0000guard\u0000${request.guard.rule}\u0000${request.guard.action}` : '';
+    // A guarded request has a prompt of its own, never shared: two requests with the same words
+    // may send different bodies, and even byte-identical ones do two things (two creates, a JSON
+    // patch that appends twice), so one Allow answers exactly the one request it showed.
+    const guard = request.guard ? `\u0000guard\u0000${++this.guardedRequests}` : '';
     const answer = await this.ask(
       `approval:${request.profile}${guard}`,
       {
@@ -189,7 +194,8 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
   }
 
   list(): PendingPrompt[] {
-    return [...this.open.values()].map((o) => ({ ...o.view, waiting: o.waiters.length }) as PendingPrompt);
+    const views = [...this.open.values()].map((o) => ({ ...o.view, waiting: o.waiters.length }) as PendingPrompt);
+    return withSimilarCounts(views);
   }
 
   /** The user's answer. False when the prompt is gone (answered, timed out) or the answer is for another kind. */
@@ -246,4 +252,24 @@ export class PromptQueue implements SecretPromptPort, ApprovalUiPort {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+/**
+ * Says on each guarded request's prompt how many other open prompts ask about an identical
+ * request (same profile and digest): a display only, each prompt is still answered by itself.
+ */
+function withSimilarCounts(views: PendingPrompt[]): PendingPrompt[] {
+  const sameRequest = (view: PendingPrompt) =>
+    view.kind === 'approval' && view.guard?.request?.digest ? `${view.profile}\u0000${view.guard.request.digest}` : '';
+  const counts = new Map<string, number>();
+  for (const view of views) {
+    const key = sameRequest(view);
+    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return views.map((view) => {
+    const similar = (counts.get(sameRequest(view)) ?? 0) - 1;
+    return similar > 0 && view.kind === 'approval' && view.guard
+      ? { ...view, guard: { ...view.guard, similar } }
+      : view;
+  });
 }

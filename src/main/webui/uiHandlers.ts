@@ -7,6 +7,9 @@ import { HttpFailure } from './httpFailure.js';
 import { SECURITY_HEADERS } from './requestGuard.js';
 import type { LinkOrigin, SessionKeeper } from './sessionKeeper.js';
 import type { WebUiPorts } from './webUiPorts.js';
+import { ACT_WORDS, pageAsker, socketPageRefusal } from './pageGuardAsker.js';
+import { profileChangeRefusal } from './profileChangeGate.js';
+import type { GuardAct } from '../broker/guardControl.js';
 
 /** One admitted call: its path parameters, its body (already checked by the operation's schema), who holds the session. */
 export interface UiCall<O extends UiOperation> {
@@ -54,6 +57,17 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
   };
   // A change made here shows on every page at once, not at the next poll.
   const changed = <T>(value: T): T => (stream.changed(), value);
+  // A page that may not be the person is refused a guard's lift, change or removal; the attempt
+  // is in the audit trail, naming the program that asked for the page's link.
+  const refuseSocketPage = async (origin: LinkOrigin | undefined, profile: string, act: GuardAct) => {
+    const refusal = socketPageRefusal(origin, profile, act);
+    if (!refusal) return;
+    log(
+      `web UI: refused to ${ACT_WORDS[act]} ${profile} for a session opened from the link of ${origin?.label ?? 'nobody'}`,
+    );
+    await ports.guardRefused?.(profile, act, pageAsker(origin), refusal.message);
+    throw refusal;
+  };
   return {
     openSession: async ({ body }) => {
       const session = sessions.exchange(body.token);
@@ -126,9 +140,11 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
       log(`web UI: exec proxy turned on for ${profile}`);
       return changed(ok(turnedOn));
     },
-    guard: async ({ params: { profile }, body }) => {
+    guard: async ({ params: { profile }, body, origin }) => {
       if (!ports.guard) throw new HttpFailure(404, 'not-found', 'this broker runs no exec proxy, so no guard');
-      const state = await ports.guard(profile, body);
+      // Putting it back only tightens; a lift is the person's, like an approval's Allow.
+      if (body.off) await refuseSocketPage(origin, profile, 'lift');
+      const state = await ports.guard(profile, body, pageAsker(origin));
       log(
         body.off
           ? `web UI: guard of ${profile} lifted for ${body.forSeconds} s`
@@ -136,9 +152,11 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
       );
       return changed(ok(state));
     },
-    setGuard: async ({ params: { profile }, body: { rules } }) => {
+    // New rules may loosen a guard and null takes it away: the person's act, as a lift is.
+    setGuard: async ({ params: { profile }, body: { rules }, origin }) => {
       if (!ports.setGuard) throw new HttpFailure(404, 'not-found', 'this broker runs no exec proxy, so no guard');
-      await ports.setGuard(profile, rules ? { rules } : null);
+      await refuseSocketPage(origin, profile, rules ? 'change' : 'remove');
+      await ports.setGuard(profile, rules ? { rules } : null, pageAsker(origin));
       log(
         rules
           ? `web UI: guard of ${profile} set to ${rules.length} rule${rules.length === 1 ? '' : 's'}`
@@ -148,7 +166,17 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     },
     profileCertificate: async ({ params: { profile } }) =>
       ok({ certificate: (await ports.profileCertificate?.(profile)) ?? null }),
-    updateProfile: async ({ params: { profile }, body }) => (await ports.updateProfile(profile, body), changed(ok({}))),
+    updateProfile: async ({ params: { profile }, body, origin }) => {
+      const refusal = profileChangeRefusal(origin, profile, body);
+      if (refusal) {
+        log(
+          `web UI: refused a change of ${profile} (${Object.keys(body).join(', ')}) from the link of ${origin?.label ?? 'nobody'}`,
+        );
+        throw refusal;
+      }
+      await ports.updateProfile(profile, body);
+      return changed(ok({}));
+    },
     storeSecret: async ({ params: { profile, field }, body }) => {
       await ports.storeSecret(profile, field, body.value);
       log(`web UI: stored ${profile}/${field}`);
@@ -169,13 +197,22 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     importKubeconfig: async ({ body }) => changed(ok(await importer().apply(body.fingerprint))),
     kubeconfigContexts: async () => ok({ contexts: (await ports.kubeconfigContexts?.()) ?? [] }),
     // Like a login, it waits minutes on someone (the PIN, the admin): the page follows it on the stream.
-    enrollProfile: async ({ body }) => {
+    enrollProfile: async ({ body, origin }) => {
       if (!ports.enrollProfile)
         throw new HttpFailure(
           404,
           'not-found',
           'this shell cannot enroll a hardware key',
           'run kubecred enroll in a terminal',
+        );
+      // While the PIN is kept, an enrollment asks nothing: it makes a key and sends a request
+      // with the subject given. Only the person's own page may start one, as with an Allow.
+      if (origin?.overSocket)
+        throw new HttpFailure(
+          403,
+          'denied',
+          'a page opened through the socket (kubecred ui, or any other program) cannot start an enrollment: any program of yours could have opened it',
+          'enroll in the tray window or the page Kubecred opened itself, or run kubecred enroll in a terminal',
         );
       await ports.enrollProfile(body);
       log(`web UI: enrollment of ${body.profile} started`);

@@ -11,7 +11,7 @@ import type {
   TokenView,
 } from '../../shared/api/webUiApi.js';
 import type { GuardChange, Interaction, ProfileSummary, RegistrySummary } from '../../shared/api/status.js';
-import type { GuardState } from '../broker/guardControl.js';
+import type { GuardAct, GuardAsker, GuardState } from '../broker/guardControl.js';
 import type { Clock } from '../core/clock.js';
 import type { PromptQueue } from '../ui/promptQueue.js';
 import type { ImportService } from '../kubeconfig/importService.js';
@@ -52,16 +52,22 @@ export interface WebUiPorts {
   turnOnProxy?(profile: string): Promise<ProxyTurnedOn>;
   /**
    * Lifts a proxied profile's guard for a while, or puts it back (the broker's GuardControl:
-   * it refuses a profile without a guard, and audits each change). Absent where the shell
-   * runs no exec proxy.
+   * it refuses a profile without a guard, and audits each change with `asker`). Absent where the
+   * shell runs no exec proxy.
    */
-  guard?(profile: string, change: GuardChange): Promise<GuardState>;
+  guard?(profile: string, change: GuardChange, asker: GuardAsker): Promise<GuardState>;
   /**
    * Writes the profile's guard rules to config.yaml, or takes its guard away (null). Throws the
    * schema's complaint (with `field`) when the result is invalid, and refuses a profile without
-   * proxy:. Absent where the shell runs no exec proxy.
+   * proxy:. The change is audited with `asker`. Absent where the shell runs no exec proxy.
    */
-  setGuard?(profile: string, guard: { readonly rules: NonNullable<GuardRulesRequest['rules']> } | null): Promise<void>;
+  setGuard?(
+    profile: string,
+    guard: { readonly rules: NonNullable<GuardRulesRequest['rules']> } | null,
+    asker: GuardAsker,
+  ): Promise<void>;
+  /** Records a lift, change or removal of a guard refused to `asker` (`why`: the refusal's words). */
+  guardRefused?(profile: string, act: GuardAct, asker: GuardAsker, why: string): Promise<void>;
   /** Absent where there is no store to read a certificate from. */
   profileCertificate?(profile: string): Promise<CertificateFacts | null>;
   /** Throws the schema's complaint (with `field`) when the changed profile is invalid. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PendingPrompt } from '../../shared/api/prompts.js';
+import { GuardedRequestBody } from './GuardedRequestBody.js';
 import { Countdown, PromptHeading, type PromptIds } from './PromptActions.js';
 
 type ApprovalPending = Extract<PendingPrompt, { kind: 'approval' }>;
@@ -76,7 +77,10 @@ export function ApprovalPrompt({
               <dt>Guard rule</dt>
               <dd>“{guard.rule}” asks before requests like this one</dd>
               <dt>Allow once</dt>
-              <dd>lets this request alone through; the next one asks again</dd>
+              <dd>
+                lets this request alone through{guard.request ? ', with what it sends below' : ''}; the next one asks
+                again
+              </dd>
             </>
           ) : (
             <>
@@ -85,6 +89,14 @@ export function ApprovalPrompt({
             </>
           )}
         </dl>
+        {guard?.request ? <GuardedRequestBody request={guard.request} /> : null}
+        {guard?.similar ? (
+          <p className="hint prompt-similar">
+            {guard.similar === 1
+              ? 'One more identical request waits with a question of its own: this answer is for this request only.'
+              : `${guard.similar} more identical requests wait, each with a question of its own: this answer is for this request only.`}
+          </p>
+        ) : null}
         <details className="prompt-details">
           <summary>Where {several ? 'these programs run' : 'this program runs'} from</summary>
           <ul>

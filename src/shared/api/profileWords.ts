@@ -85,7 +85,7 @@ export function guardWords(profile: Pick<ProfileSummary, 'guard'>, now: number):
   const { guard } = profile;
   if (!guard) return null;
   const left = guard.offUntil ? Date.parse(guard.offUntil) - now : 0;
-  if (left > 0) return `guard lifted, back in ${formatRemaining(left)}`;
+  if (left > 0) return `guard lifted${guard.liftedBy ? ` by ${guard.liftedBy}` : ''}, back in ${formatRemaining(left)}`;
   return `guard on (${guard.rules} rule${guard.rules === 1 ? '' : 's'})`;
 }
 

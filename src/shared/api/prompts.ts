@@ -31,6 +31,30 @@ export const formFieldViewSchema = z.strictObject({
 
 export const promptIdSchema = z.string().min(1).max(64);
 
+/**
+ * What a guarded request sends, as kubecred-proxy read it before asking: the question is bound
+ * to these bytes (`digest`, SHA-256 over method, path, query, media type and body), and the
+ * person reads the body (a PATCH's patch) before answering. `preview` is printable text, cut
+ * at 2 KiB (`truncated`); a body that is not text shows only its size and type.
+ */
+export const guardedRequestViewSchema = z.strictObject({
+  method: z.string(),
+  path: z.string(),
+  query: z.string(),
+  queryTruncated: z.boolean(),
+  digest: z.string(),
+  body: z.strictObject({
+    bytes: z.number().int().min(0),
+    mediaType: z.string(),
+    /** Content-Encoding, when the body is compressed: then it is not shown. */
+    encoding: z.string().optional(),
+    text: z.boolean(),
+    preview: z.string(),
+    truncated: z.boolean(),
+  }),
+});
+export type GuardedRequestView = z.infer<typeof guardedRequestViewSchema>;
+
 // Every view says how many callers wait on its one answer and when it answers itself
 // (cancel / deny); it never carries a secret.
 const common = { id: promptIdSchema, waiting: z.number().int().min(0), expiresAt: z.string() };
@@ -53,8 +77,19 @@ export const pendingPromptSchema = z.discriminatedUnion('kind', [
     kind: z.literal('approval'),
     profile: z.string(),
     cluster: z.string().optional(),
-    /** A request a guard's confirm rule matched: allowed or declined once, by itself. */
-    guard: z.strictObject({ rule: z.string(), action: z.string() }).optional(),
+    /**
+     * A request a guard's confirm rule matched: allowed or declined once, by itself, in a prompt
+     * of its own. `similar`: other open prompts about an identical request (same digest), each
+     * answered on its own; said only so the person is not surprised to be asked again.
+     */
+    guard: z
+      .strictObject({
+        rule: z.string(),
+        action: z.string(),
+        request: guardedRequestViewSchema.optional(),
+        similar: z.number().int().min(0).optional(),
+      })
+      .optional(),
     caller: promptCallerSchema,
     callers: z.array(promptCallerSchema).min(1),
   }),

@@ -36,8 +36,8 @@ export const profileSummarySchema = z.object({
   certificate: z.object({ notBefore: z.string(), notAfter: z.string() }).optional(),
   /** kubectl reaches the cluster through kubecred-proxy at this loopback port. */
   proxyPort: z.number().optional(),
-  /** The proxy's guard: how many rules, and until when it is lifted (null: it holds). */
-  guard: z.object({ rules: z.number(), offUntil: z.string().nullable() }).optional(),
+  /** The proxy's guard: how many rules, until when it is lifted (null: it holds), and who lifted it. */
+  guard: z.object({ rules: z.number(), offUntil: z.string().nullable(), liftedBy: z.string().optional() }).optional(),
 });
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 

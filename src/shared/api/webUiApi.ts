@@ -107,7 +107,13 @@ export const profileConfigResponseSchema = z.object({ profile: z.record(z.string
 export const auditEntrySchema = z.object({
   time: z.string(),
   profile: z.string(),
-  caller: z.object({ pid: z.number().int().optional(), name: z.string().optional(), client: z.string() }),
+  caller: z.object({
+    pid: z.number().int().optional(),
+    name: z.string().optional(),
+    /** The executable the kernel ran, where known. */
+    path: z.string().optional(),
+    client: z.string(),
+  }),
   outcome: z.enum(['served', 'denied', 'failed']),
   source: z.enum(['cache', 'provider']).optional(),
   error: z.string().optional(),
@@ -119,9 +125,17 @@ export const auditEntrySchema = z.object({
   signature: z.object({ token: z.string(), scheme: z.string() }).optional(),
   /**
    * The guard's decision on a proxied request (allowed, refused, confirmed, declined, timed-out, unlocked;
-   * by which rule), or a change of the guard itself (lifted until a time, or back).
+   * by which rule), or a change of the guard itself: lifted until a time, back, lift-refused, changed
+   * (to `rules` rules) or removed.
    */
-  guard: z.object({ decision: z.string(), rule: z.string().optional(), until: z.string().optional() }).optional(),
+  guard: z
+    .object({
+      decision: z.string(),
+      rule: z.string().optional(),
+      until: z.string().optional(),
+      rules: z.number().int().optional(),
+    })
+    .optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponseSchema = z.object({ records: z.array(auditEntrySchema) });

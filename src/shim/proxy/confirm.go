@@ -21,11 +21,22 @@ var errNobodyAnswered = errors.New("nobody answered in Kubecred in time")
 
 // brokerConfirm asks the broker (the user, in Kubecred's window) about one request. The pid
 // of the kubectl on the other end lets the window say which program asks, where the OS names it.
+// The question carries the request's digest and a preview of its body: the broker asks once per
+// request, so an Allow is for the body the person saw and for no other request.
 func brokerConfirm(ctl *controller, profile string, r *http.Request) confirmFunc {
 	return func(ctx context.Context, rule string, f requestFacts) (bool, string, error) {
+		judged, err := judgeRequest(r)
+		if errors.Is(err, errBodyTooLarge) {
+			return false, "", tooLargeToConfirm(profile, rule, f)
+		}
+		if err != nil {
+			return false, "", &brokerError{status: http.StatusBadRequest, message: fmt.Sprintf("kubecred guard refused: %s (profile %s): its body could not be read (%v), so it was not asked about; send it again", f.sentence(), profile, err)}
+		}
+		query, queryCut := printable(r.URL.RawQuery, queryPreviewLimit)
 		fields := map[string]any{"profile": profile, "rule": rule, "request": map[string]any{
 			"verb": f.verb, "group": f.group, "resource": f.resource, "subresource": f.subresource,
 			"namespace": f.namespace, "name": f.name, "path": f.path, "method": f.method, "dryRun": f.dryRun,
+			"query": query, "queryTruncated": queryCut, "digest": judged.digest, "body": judged.body.fields(),
 		}}
 		if pid, ok := requestPeerPID(r); ok {
 			fields["pid"] = pid

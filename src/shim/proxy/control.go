@@ -12,9 +12,11 @@ import (
 	"sync"
 )
 
-// The control channel: JSON lines both ways. The broker sends init, listen, close, issue and
-// revoke; the proxy sends sign (requests, numbered by their sender) and audit (events). The
-// pipe is the proxy's lifeline: when it closes, the proxy closes every listener and returns.
+// The control channel: JSON lines both ways, over the broker's socket (channel.go). Every
+// message is declared in channelmessages.go and src/shared/api/proxyControl.ts. The broker
+// sends init, listen, close, issue, revoke, guard, credential and stats; the proxy sends sign,
+// credential and confirm (requests, numbered by their sender) and audit (events). The channel
+// is the proxy's lifeline: when it closes, the proxy closes every listener and returns.
 
 // maxLine bounds one control line: a certificate chain is a few KiB, so anything near this is
 // not the protocol, and it must not cost unbounded memory.

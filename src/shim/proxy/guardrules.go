@@ -89,34 +89,42 @@ func parseResourcePattern(entry string) resourcePattern {
 	return p
 }
 
-func (p resourcePattern) matches(f requestFacts) bool {
-	if p.anyResource {
+// matches: a pattern without a subresource covers the resource's subresources too, since a
+// write to pods/exec or deployments/scale acts on the pod or the deployment.
+func (p resourcePattern) matches(e requestEffect) bool {
+	if p.anyResource || e.everyResource {
 		return true
 	}
-	if p.resource != "*" && p.resource != f.resource {
+	if p.resource != "*" && p.resource != e.resource {
 		return false
 	}
-	if p.qualified && p.group != f.group {
+	if p.qualified && p.group != e.group {
 		return false
 	}
-	return p.subresource == "*" || p.subresource == f.subresource
+	return p.subresource == "" || p.subresource == "*" || p.subresource == e.subresource
 }
 
-// matches: every selector given must hold; one not given holds for anything. A selector the
-// request has nothing for (a resource, a namespace, a name) does not hold.
+// matches: the rule holds for the request when it holds for one of its effects.
 func (r guardRule) matches(f requestFacts) bool {
-	if len(r.verbs) > 0 && !slices.Contains(r.verbs, "*") && !slices.Contains(r.verbs, f.verb) {
+	return slices.ContainsFunc(effectsOf(f), r.matchesEffect)
+}
+
+// matchesEffect: every selector given must hold; one not given holds for anything. A selector
+// holds for an effect on every namespace or every name, and not for an effect that has no
+// resource, namespace or name at all.
+func (r guardRule) matchesEffect(e requestEffect) bool {
+	if len(r.verbs) > 0 && !slices.Contains(r.verbs, "*") && !slices.Contains(r.verbs, e.verb) {
 		return false
 	}
 	if len(r.resources) > 0 {
-		if !f.resourceRequest || !slices.ContainsFunc(r.resources, func(p resourcePattern) bool { return p.matches(f) }) {
+		if e.nonResource || !slices.ContainsFunc(r.resources, func(p resourcePattern) bool { return p.matches(e) }) {
 			return false
 		}
 	}
-	if len(r.namespaces) > 0 && (f.namespace == "" || !slices.Contains(r.namespaces, f.namespace)) {
+	if len(r.namespaces) > 0 && !e.everyNamespace && (e.namespace == "" || !slices.Contains(r.namespaces, e.namespace)) {
 		return false
 	}
-	if len(r.names) > 0 && (f.name == "" || !slices.Contains(r.names, f.name)) {
+	if len(r.names) > 0 && !e.everyName && (e.name == "" || !slices.Contains(r.names, e.name)) {
 		return false
 	}
 	return true

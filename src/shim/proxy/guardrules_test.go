@@ -28,10 +28,12 @@ func TestGuardRuleSelectors(t *testing.T) {
 		{"verb exact", guardRuleSettings{Verbs: []string{"delete"}}, "DELETE", deletePod, true},
 		{"verb other", guardRuleSettings{Verbs: []string{"get", "list"}}, "DELETE", deletePod, false},
 		{"verb any", guardRuleSettings{Verbs: []string{"*"}}, "DELETE", deletePod, true},
-		{"verb deletecollection is not delete", guardRuleSettings{Verbs: []string{"delete"}}, "DELETE", "/api/v1/namespaces/prod/pods", false},
+		{"a deletecollection deletes too", guardRuleSettings{Verbs: []string{"delete"}}, "DELETE", "/api/v1/namespaces/prod/pods", true},
+		{"a delete is not a deletecollection", guardRuleSettings{Verbs: []string{"deletecollection"}}, "DELETE", deletePod, false},
 		// resources
 		{"resource", guardRuleSettings{Resources: []string{"pods"}}, "DELETE", deletePod, true},
-		{"resource without its subresource", guardRuleSettings{Resources: []string{"pods"}}, "GET", deletePod + "/exec", false},
+		{"a resource covers its subresources", guardRuleSettings{Resources: []string{"pods"}}, "GET", deletePod + "/exec", true},
+		{"a subresource is not another", guardRuleSettings{Resources: []string{"pods/log"}}, "GET", deletePod + "/exec", false},
 		{"resource/subresource", guardRuleSettings{Resources: []string{"pods/exec"}}, "GET", deletePod + "/exec", true},
 		{"resource/subresource, the resource itself", guardRuleSettings{Resources: []string{"pods/exec"}}, "DELETE", deletePod, false},
 		{"resource/* with a subresource", guardRuleSettings{Resources: []string{"pods/*"}}, "GET", deletePod + "/log", true},
@@ -52,7 +54,8 @@ func TestGuardRuleSelectors(t *testing.T) {
 		// names
 		{"name", guardRuleSettings{Names: []string{"web"}}, "DELETE", deletePod, true},
 		{"name other", guardRuleSettings{Names: []string{"db"}}, "DELETE", deletePod, false},
-		{"name, a list", guardRuleSettings{Names: []string{"web"}}, "GET", "/api/v1/namespaces/prod/pods", false},
+		{"name, a list holds every name", guardRuleSettings{Names: []string{"web"}}, "GET", "/api/v1/namespaces/prod/pods", true},
+		{"name, a list of another name", guardRuleSettings{Names: []string{"web"}}, "GET", "/api/v1/namespaces/prod/pods?fieldSelector=metadata.name%3Ddb", false},
 		{"name by field selector", guardRuleSettings{Names: []string{"web"}}, "GET", "/api/v1/namespaces/prod/pods?fieldSelector=metadata.name%3Dweb", true},
 		// all selectors together
 		{"all hold", guardRuleSettings{Verbs: []string{"delete"}, Resources: []string{"pods"}, Namespaces: []string{"prod"}, Names: []string{"web"}}, "DELETE", deletePod, true},

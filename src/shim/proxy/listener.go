@@ -216,9 +216,13 @@ func (l *listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(ctx)
 	// The guard first: a refused request costs no credential and never leaves the machine.
 	if guard := l.guard.Load(); guard != nil {
-		facts := factsOf(r)
+		body, unread := bodyTheGuardReads(r, l.profile)
+		facts := factsOf(r, body)
 		rec.facts = &facts
-		rec.verdict = guard.decide(ctx, l.profile, facts, time.Now(), brokerConfirm(l.ctl, l.profile, r))
+		rec.verdict = unread
+		if unread == nil {
+			rec.verdict = guard.decide(ctx, l.profile, facts, time.Now(), brokerConfirm(l.ctl, l.profile, r))
+		}
 		if rec.verdict.refused() {
 			writeStatus(rec, rec.verdict.status, rec.verdict.message)
 			return
@@ -293,6 +297,9 @@ func (l *listener) audit(r *http.Request, rec *recorder, code int) {
 			if value != "" {
 				event[field] = value
 			}
+		}
+		if f.dryRun {
+			event["dryRun"] = true // as the guard judged it: where the server reads it
 		}
 	}
 	// Which stream protocol an exec or port-forward used (websocket, SPDY/3.1): the first thing

@@ -1,6 +1,8 @@
 // Command kubecred-proxy lets kubectl reach a cluster with mTLS whose private key never leaves
-// a hardware token. The broker starts it and drives it over stdin/stdout (see control.go); it
-// never runs on its own, and it exits when the broker's end of the pipe closes.
+// a hardware token. The broker starts it and drives it over a control channel (control.go): a
+// Unix socket in the broker's private run directory that the proxy connects to once it is
+// non-dumpable (channel.go), or stdin/stdout on Windows. It never runs on its own, and it
+// exits when the broker's end of the channel closes.
 package main
 
 import (
@@ -13,17 +15,25 @@ import (
 )
 
 func main() {
-	// First, before the control channel carries anything: a refusal here is fatal, since the
-	// promise is that no other program of the user can use the token's key through us.
+	// First, before the control channel exists: a refusal here is fatal, since the promise is
+	// that no other program of the user can use the token's key or the local CA through us.
 	if err := forbidDumps(); err != nil {
 		fmt.Fprintf(os.Stderr, "kubecred-proxy: cannot make the process non-dumpable: %v\n", err)
 		os.Exit(1)
 	}
+	// Only now the channel: a descriptor made once the process is non-dumpable, which no other
+	// program of the user can copy (see channel.go).
+	channel, err := openControlChannel(os.Args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kubecred-proxy: %v\n", err)
+		os.Exit(1)
+	}
+	defer channel.close()
 	// SIGTERM from a service manager (or Ctrl-C in the broker's terminal) frees the ports
 	// as cleanly as the pipe closing does.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Stdin, os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, channel.in, channel.out, os.Stderr); err != nil {
 		fmt.Fprintf(os.Stderr, "kubecred-proxy: %v\n", err)
 		os.Exit(1)
 	}

@@ -107,7 +107,9 @@ func TestAConfirmRuleAsksTheBrokerAndFollowsItsAnswer(t *testing.T) {
 		t.Fatalf("%d confirm calls", len(asked))
 	}
 	ask := asked[0]
-	wantRequest := map[string]any{"verb": "delete", "group": "", "resource": "pods", "subresource": "", "namespace": "default", "name": "web", "path": "/api/v1/namespaces/default/pods/web", "method": "DELETE", "dryRun": false}
+	wantRequest := map[string]any{"verb": "delete", "group": "", "resource": "pods", "subresource": "", "namespace": "default", "name": "web", "path": "/api/v1/namespaces/default/pods/web", "method": "DELETE", "dryRun": false,
+		"query": "", "queryTruncated": false, "digest": requestDigest("DELETE", "/api/v1/namespaces/default/pods/web", "", "", "", nil),
+		"body": map[string]any{"bytes": 0, "mediaType": "", "text": false, "preview": "", "truncated": false}}
 	if ask["profile"] != "a" || ask["rule"] != "ask before deletes" || fmt.Sprint(ask["request"]) != fmt.Sprint(wantRequest) {
 		t.Fatalf("confirm call %v", ask)
 	}

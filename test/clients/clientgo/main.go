@@ -31,7 +31,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: clientgo KUBECONFIG [exec POD PROTOCOL COMMAND... | port-forward POD PORT PROTOCOL PATH]")
 		os.Exit(2)
 	}
-	if len(os.Args) > 2 && (os.Args[2] == "list-configmaps" || os.Args[2] == "delete-configmap") {
+	if len(os.Args) > 2 && objectCommands[os.Args[2]] {
 		os.Exit(objects(os.Args[1], os.Args[2:]))
 	}
 	if len(os.Args) > 2 {

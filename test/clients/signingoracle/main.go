@@ -169,22 +169,36 @@ func genuineHandshake(server, caFile string, chain [][]byte, leaf *x509.Certific
 	return evidence, nil
 }
 
-// borrow takes the proxy's control channel: its stdout carries requests to the broker, its
-// stdin the broker's replies.
+// borrow takes the proxy's control channel: the one Unix socket it holds, connected to the
+// broker (it connected after turning non-dumpable, so only ptrace rights over it reach it, which
+// root has). Its stdin and stdout are /dev/null since security review 4, D3.
 func borrow(pid int) (*channel, error) {
 	pidfd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
 	if errno != 0 {
 		return nil, fmt.Errorf("pidfd_open(%d): %v", pid, errno)
 	}
-	toBroker, _, errno := syscall.Syscall(sysPidfdGetfd, pidfd, 1, 0)
-	if errno != 0 {
-		return nil, fmt.Errorf("pidfd_getfd(stdout): %v", errno)
+	entries, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return nil, err
 	}
-	fromBroker, _, errno := syscall.Syscall(sysPidfdGetfd, pidfd, 0, 0)
-	if errno != 0 {
-		return nil, fmt.Errorf("pidfd_getfd(stdin): %v", errno)
+	for _, entry := range entries {
+		var target int
+		// 0 to 2 are never the channel (stderr is a socket pair too: Node makes stdio pipes so).
+		if _, err := fmt.Sscan(entry.Name(), &target); err != nil || target <= 2 {
+			continue
+		}
+		fd, _, errno := syscall.Syscall(sysPidfdGetfd, pidfd, uintptr(target), 0)
+		if errno != 0 {
+			continue
+		}
+		domain, err := syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_DOMAIN)
+		if err == nil && domain == syscall.AF_UNIX {
+			file := os.NewFile(fd, "control-channel")
+			return &channel{out: file, in: bufio.NewReader(file)}, nil
+		}
+		_ = syscall.Close(int(fd))
 	}
-	return &channel{out: os.NewFile(toBroker, "to-broker"), in: bufio.NewReader(os.NewFile(fromBroker, "from-broker"))}, nil
+	return nil, fmt.Errorf("kubecred-proxy (pid %d) holds no Unix socket", pid)
 }
 
 type channel struct {

@@ -17,6 +17,10 @@ const confirmation: GuardConfirmation = {
     method: 'DELETE',
     path: '/api/v1/namespaces/default/configmaps/keep',
     dryRun: false,
+    query: '',
+    queryTruncated: false,
+    digest: '249fb716b276b0f427497ed1d5e01b11143eaeab480a4ce6f3f0528abecba590',
+    body: { bytes: 0, mediaType: '', text: false, preview: '', truncated: false },
   },
 };
 
@@ -35,7 +39,19 @@ describe('the answer to a confirm rule', () => {
     expect(asked[0]).toMatchObject({
       profile: 'prod',
       caller: { pid: 4242, name: 'kubectl' },
-      guard: { rule: 'ask before deletes', action: 'delete configmaps "keep" in namespace "default"' },
+      guard: {
+        rule: 'ask before deletes',
+        action: 'delete configmaps "keep" in namespace "default"',
+        // What the request sends goes to the prompt, which shows it and is bound to it.
+        request: {
+          method: 'DELETE',
+          path: '/api/v1/namespaces/default/configmaps/keep',
+          query: '',
+          queryTruncated: false,
+          digest: confirmation.request.digest,
+          body: confirmation.request.body,
+        },
+      },
     });
   });
 

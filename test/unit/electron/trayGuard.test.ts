@@ -75,8 +75,8 @@ describe("the tray's guard items", () => {
     const calls: unknown[] = [];
     const state = { profile: 'prod', rules: 1, offUntil: null };
     const guards = {
-      off: async (profile: string, ms: number) => (calls.push(['off', profile, ms]), state),
-      on: async (profile: string) => (calls.push(['on', profile]), state),
+      off: async (profile: string, ms: number, asker: unknown) => (calls.push(['off', profile, ms, asker]), state),
+      on: async (profile: string, asker: unknown) => (calls.push(['on', profile, asker]), state),
     };
     const actions = trayActions({
       credentials: {} as BrokerServices['credentials'],
@@ -85,9 +85,21 @@ describe("the tray's guard items", () => {
     });
     await actions.liftGuard('prod');
     await actions.guardBack('prod');
+    // Only the person clicks the tray's menu: the lift needs no second question, and the trail says where it came from.
+    const tray = { caller: { name: 'the tray menu' }, client: 'tray', byThePerson: true };
     expect(calls).toEqual([
-      ['off', 'prod', 15 * 60_000],
-      ['on', 'prod'],
+      ['off', 'prod', 15 * 60_000, tray],
+      ['on', 'prod', tray],
+    ]);
+  });
+
+  // Security review 4, D5: the tray says who lifted a guard, as the window's Activity does.
+  it('names who lifted the guard while it is lifted', () => {
+    const lifted = prod({ rules: 1, offUntil: inMinutes(14.5), liftedBy: 'node (pid 4242)' });
+    const [item] = trayMenuModel([lifted], now);
+    expect(labels(item?.submenu)?.slice(3)).toEqual([
+      'guard lifted by node (pid 4242), back in 14 min',
+      'Put guard back now',
     ]);
   });
 });

@@ -84,6 +84,51 @@ describe('submitting a certificate request', () => {
   });
 });
 
+// The cluster's own words for a request it will not take, by who refused: RBAC, or admission.
+describe('a request the cluster refuses at submission', () => {
+  const refused = (stderr: string) =>
+    failure(
+      submitCsr(scriptedKubectl([{ exitCode: 1, stdout: '', stderr }]), {
+        context: 'admin',
+        name: 'kubecred-jane-1',
+        csrPem: 'CSR',
+        expirationSeconds: 3600,
+      }),
+    );
+
+  it('system:masters refused by admission is worded as admission, with what to do instead', async () => {
+    const error = await refused(
+      'Error from server (Forbidden): error when creating "STDIN": certificatesigningrequests.certificates.k8s.io "kubecred-jane-1" is forbidden: use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed\n',
+    );
+    expect(error.code).toBe('denied');
+    expect(error.message).toMatch(
+      /^the cluster's admission refused the certificate request: no certificate for the group system:masters/,
+    );
+    expect(error.message).not.toContain('may not create');
+    expect(error.hint).toContain('leave --group system:masters out');
+    expect(error.hint).not.toContain('ask a cluster admin for that right');
+  });
+
+  it.each([
+    'Error from server (Forbidden): error when creating "STDIN": admission webhook "csr-policy.example.com" denied the request: CN must match the requester',
+    "The certificatesigningrequests \"kubecred-jane-1\" is invalid: : ValidatingAdmissionPolicy 'csr-ttl' with binding 'csr-ttl' denied request: expirationSeconds too long",
+  ])('a webhook or policy is the admission refusing, not a missing right: %s', async (stderr) => {
+    const error = await refused(stderr);
+    expect(error.message).toMatch(
+      /^the cluster's admission refused the certificate request \(a policy or webhook, not a missing right of context "admin"\)/,
+    );
+    expect(error.hint).toContain('which admission policy refused it');
+  });
+
+  it('RBAC keeps its own words: the context may not create certificate requests', async () => {
+    const error = await refused(
+      'Error from server (Forbidden): error when creating "STDIN": certificatesigningrequests.certificates.k8s.io is forbidden: User "dev" cannot create resource "certificatesigningrequests" in API group "certificates.k8s.io" at the cluster scope',
+    );
+    expect(error.message).toContain('context "admin" may not create a certificate request');
+    expect(error.hint).toContain('ask a cluster admin for that right');
+  });
+});
+
 describe('waiting for the certificate', () => {
   it('returns the issued certificate once approved and signed, saying what it waits for meanwhile', async () => {
     const progress: CsrProgress[] = [];

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BrokerError } from '../../../src/main/core/brokerError.js';
 import { enroll, type EnrollmentDeps, type EnrollmentRequest } from '../../../src/main/enroll/enrollment.js';
-import type { Kubectl } from '../../../src/main/enroll/kubectlRunner.js';
+import type { Kubectl, KubectlResult } from '../../../src/main/enroll/kubectlRunner.js';
 import { configSchema } from '../../../src/shared/config/schema.js';
 import { onPath } from '../../support/onPath.js';
 
@@ -32,27 +32,39 @@ const request = (changes: Partial<EnrollmentRequest> = {}): EnrollmentRequest =>
   ...changes,
 });
 
-function fakes(issuedPem = '') {
+/** What the cluster answers: to the create, and to each get (the last one repeats). */
+interface ClusterScript {
+  readonly create?: KubectlResult;
+  readonly gets?: readonly KubectlResult[];
+}
+
+const issued = (pem: string): KubectlResult => ({
+  exitCode: 0,
+  stdout: JSON.stringify({ status: { certificate: Buffer.from(pem).toString('base64') } }),
+  stderr: '',
+});
+
+function fakes(issuedPem = '', script: ClusterScript = {}) {
   const touched: string[] = [];
-  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const said: string[] = [];
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const gets = [...(script.gets ?? [issued(issuedPem)])];
   const kubectl: Kubectl = {
     async run(args) {
       touched.push(`kubectl ${args[2]}`);
-      if (args[2] === 'create') return { exitCode: 0, stdout: '', stderr: '' };
-      return {
-        exitCode: 0,
-        stdout: JSON.stringify({ status: { certificate: Buffer.from(issuedPem).toString('base64') } }),
-        stderr: '',
-      };
+      if (args[2] === 'create') return script.create ?? { exitCode: 0, stdout: '', stderr: '' };
+      return gets.length > 1 ? gets.shift()! : gets[0]!;
     },
   };
+  const discarded: Buffer[] = [];
   const deps: EnrollmentDeps = {
     token: {
       generateKey: async () => (touched.push('generateKey'), spki),
       publicKeyOf: async () => (touched.push('publicKeyOf'), spki),
       signDigest: async () => Buffer.alloc(64, 1),
       storeCertificate: async () => void touched.push('storeCertificate'),
+      discardKey: async (_token, _label, key) => (touched.push('discardKey'), discarded.push(key), true),
     },
     kubectl,
     configuration: {
@@ -60,11 +72,11 @@ function fakes(issuedPem = '') {
       preflight: async () => void touched.push('preflight'),
       configureNew: async () => (touched.push('configureNew'), { port: 1, upstream: 'https://x' }),
     },
-    say: () => {},
+    say: (line) => void said.push(line),
     now: () => 0,
     sleep: async () => {},
   };
-  return { deps, touched };
+  return { deps, touched, said, discarded, spki, privateKey };
 }
 
 async function refusal(deps: EnrollmentDeps, changes: Partial<EnrollmentRequest>): Promise<BrokerError> {
@@ -110,7 +122,108 @@ describe.runIf(onPath('openssl'))('enroll checks what the cluster issued', () =>
       expect(error.message).toMatch(
         /^the certificate issued for kubecred-dev-[0-9a-f]{8} is not for the key on token hsm$/,
       );
-      expect(touched).toEqual(['preflight', 'generateKey', 'kubectl create', 'kubectl get']);
+      // The key made for it goes: the request is over, and enrolling again must find the label free.
+      expect(touched).toEqual(['preflight', 'generateKey', 'kubectl create', 'kubectl get', 'discardKey']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const verdict = (type: 'Denied' | 'Failed', message: string): KubectlResult => ({
+  exitCode: 0,
+  stdout: JSON.stringify({ status: { conditions: [{ type: 'Approved' }, { type, reason: 'Because', message }] } }),
+  stderr: '',
+});
+const waiting: KubectlResult = { exitCode: 0, stdout: JSON.stringify({ status: {} }), stderr: '' };
+const ADMISSION_REFUSAL: KubectlResult = {
+  exitCode: 1,
+  stdout: '',
+  stderr:
+    'Error from server (Forbidden): error when creating "STDIN": certificatesigningrequests.certificates.k8s.io "kubecred-jane-1" is forbidden: use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed\n',
+};
+
+// D8 and issue 41: a request that ends without a certificate takes its key with it; one that
+// may still be issued keeps it for --resume, as the message says; a renewal's key is in use.
+describe('what a failed enrollment leaves on the token', () => {
+  it.each([
+    ['denied by an admin', { gets: [verdict('Denied', 'not you')] }, 'the cluster denied certificate request'],
+    ['failed by the signer', { gets: [verdict('Failed', 'no')] }, 'the cluster could not sign certificate request'],
+    ['refused by admission', { create: ADMISSION_REFUSAL }, "the cluster's admission refused the certificate request"],
+    [
+      'deleted in the cluster',
+      { gets: [{ exitCode: 1, stdout: '', stderr: 'Error from server (NotFound): not found' }] },
+      'is gone from the cluster',
+    ],
+  ])('%s: the key made for it is removed, and the person is told', async (_what, script, message) => {
+    const { deps, touched, said, discarded, spki } = fakes('', script);
+    const error = await refusal(deps, {});
+    expect(error.message).toContain(message);
+    expect(touched).toContain('discardKey');
+    expect(discarded[0]!.equals(spki)).toBe(true);
+    expect(touched).not.toContain('storeCertificate');
+    expect(said.at(-1)).toMatch(
+      /^removed the key made for kubecred-dev-[0-9a-f]{8} from token hsm; enrolling again makes a new one$/,
+    );
+  });
+
+  it('a resumed request that is denied takes the key the first run made', async () => {
+    const { deps, touched } = fakes('', { gets: [verdict('Denied', 'no')] });
+    await refusal(deps, { resume: 'kubecred-dev-12345678' });
+    expect(touched).toEqual(['preflight', 'publicKeyOf', 'kubectl get', 'discardKey']);
+  });
+
+  it('a renewal with the same key never removes it: the profile signs with it', async () => {
+    const { deps, touched } = fakes('', { gets: [verdict('Denied', 'no')] });
+    await refusal(deps, { profile: 'prod', label: 'kubecred-prod', mode: 'renew' });
+    expect(touched).not.toContain('discardKey');
+  });
+
+  it('a wait that runs out keeps the key, and says --resume picks it up', async () => {
+    const { deps, touched, said } = fakes('', { gets: [waiting] });
+    let now = 0;
+    const error = await refusal({ ...deps, now: () => now, sleep: async (ms) => void (now += ms) }, { waitMs: 10_000 });
+    expect(error.code).toBe('timed-out');
+    expect(error.hint).toMatch(/--resume kubecred-dev-[0-9a-f]{8}/);
+    expect(touched).not.toContain('discardKey');
+    expect(said.at(-1)).toMatch(
+      /^the key for kubecred-dev-[0-9a-f]{8} stays on token hsm \(label kubecred-dev\): --resume kubecred-dev-[0-9a-f]{8} waits for it again$/,
+    );
+  });
+
+  it('a key that cannot be removed is named with the command that removes it; the refusal stays the error', async () => {
+    const { deps, said } = fakes('', { gets: [verdict('Denied', 'no')] });
+    const failing = { ...deps.token, discardKey: async () => Promise.reject(new Error('the token was pulled out')) };
+    const error = await refusal({ ...deps, token: failing }, {});
+    expect(error.message).toContain('denied');
+    expect(said.at(-1)).toContain(
+      '(the token was pulled out); remove it with: pkcs11-tool --login --delete-object --type privkey --label kubecred-dev',
+    );
+  });
+});
+
+describe.runIf(onPath('openssl'))('a certificate that is not the one asked for', () => {
+  it('a serverAuth-only certificate is refused before it is stored, and its key removed', async () => {
+    const { createTestPki } = await import('../../../src/main/demo/demoPki.js');
+    const { issueCertificate } = await import('../../support/issueCertificate.js');
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(`${tmpdir()}/enroll-`);
+    try {
+      const pki = await createTestPki(dir);
+      // The signer issued for our key, but a TLS server's certificate: the cluster would refuse it.
+      const { deps, touched, privateKey } = fakes('');
+      const serverOnly = await issueCertificate(pki, privateKey, {
+        name: 'server-only',
+        subject: '/O=devs/CN=jane',
+        extendedKeyUsage: 'serverAuth',
+      });
+      const cluster: Kubectl = {
+        run: async (args) => (args[2] === 'create' ? { exitCode: 0, stdout: '', stderr: '' } : issued(serverOnly)),
+      };
+      const error = await refusal({ ...deps, kubectl: cluster }, {});
+      expect(error.message).toContain('cannot log in to the cluster: its extended key usage is serverAuth');
+      expect(touched).toEqual(['preflight', 'generateKey', 'discardKey']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

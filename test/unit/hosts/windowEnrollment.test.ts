@@ -42,6 +42,7 @@ function world(issuedPem: string, { pinNeverTyped = false } = {}) {
     publicKeyOf: async () => spki,
     signDigest: async () => Buffer.alloc(64, 1),
     storeCertificate: async () => void touched.push('storeCertificate'),
+    discardKey: async () => (touched.push('discardKey'), true),
   };
   const kubectl: Kubectl = {
     async run(args) {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GuardLifters } from '../../../src/main/broker/guardLifters.js';
 import { GuardControl } from '../../../src/main/broker/guardControl.js';
 import type { AuditRecord } from '../../../src/main/core/auditLog.js';
 import { GuardUnlocks, MAX_GUARD_OFF_MS } from '../../../src/main/proxy/guardUnlocks.js';
@@ -58,20 +59,23 @@ describe('lifting a guard for a while (issue 33)', () => {
     const unlocks = new GuardUnlocks({ now: () => START });
     const control = new GuardControl({
       unlocks,
+      lifters: new GuardLifters(),
       profileNamed: async (name) => config.profiles.find((p) => p.name === name)!,
       audit: { append: async (record) => void audit.push(record) },
+      ui: { askApproval: async () => ({ allow: false }) },
       clock: { now: () => START },
       logger,
     });
-    await expect(control.off('dev', 60_000)).rejects.toThrow('profile "dev" has no guard');
+    const person = { caller: { pid: 4242, name: 'node' }, client: 'cli-terminal', byThePerson: true } as const;
+    await expect(control.off('dev', 60_000, person)).rejects.toThrow('profile "dev" has no guard');
     expect(await control.state('prod')).toEqual({ profile: 'prod', rules: 1, offUntil: null });
-    expect(await control.off('prod', 60_000)).toEqual({
+    expect(await control.off('prod', 60_000, person)).toEqual({
       profile: 'prod',
       rules: 1,
       offUntil: '2026-11-25T12:01:00.000Z',
     });
-    await control.on('prod');
-    await control.on('prod');
+    await control.on('prod', person);
+    await control.on('prod', person);
     expect(audit.map((record) => record.guard)).toEqual([
       { decision: 'lifted', until: '2026-11-25T12:01:00.000Z' },
       { decision: 'back' },

@@ -56,6 +56,10 @@ function fakeProxy() {
         return { ca: message.ca ?? { certPem: 'NEW CA', keyPem: 'NEW CA KEY' } };
       case 'issue':
         return { certPem: `LOCAL ${String(message.profile)}`, keyPem: 'LOCAL KEY', notAfter: '2026-11-25T10:10:00Z' };
+      case 'listen':
+        return { port: message.port };
+      case 'stats':
+        return { goroutines: 7, openFiles: 11, listeners: 1 };
       default:
         return {};
     }

@@ -50,8 +50,8 @@ describe('the activity table and the guard', () => {
     });
     const lifted = change({ decision: 'lifted', until: '2026-11-27T10:15:00.000Z' });
     expect(isGuardChange(lifted)).toBe(true);
-    expect(guardText(lifted, time)).toBe('guard lifted until 10:15:00');
-    expect(guardText(change({ decision: 'back' }), time)).toBe('guard put back');
+    expect(guardText(lifted, time)).toBe('guard lifted by kubecred until 10:15:00');
+    expect(guardText(change({ decision: 'back' }), time)).toBe('guard put back by kubecred');
     expect(guardText(proxied(0, 403, { decision: 'refused', rule: 'read-only' }), time)).toBe(
       'refused by the guard (rule “read-only”)',
     );
@@ -67,5 +67,45 @@ describe('the activity table and the guard', () => {
     expect(guardText(proxied(0, 200, { decision: 'unlocked' }), time)).toBe('passed unchecked: the guard was lifted');
     expect(guardText(proxied(0, 200, { decision: 'allowed', rule: 'read-only' }), time)).toBeNull();
     expect(isGuardChange(proxied(0, 200, { decision: 'unlocked' }))).toBe(false);
+  });
+
+  // Security review 4, D5: the trail names who changed the guard, as the kernel named them.
+  it('names who lifted, put back, changed or removed the guard, and a lift nobody allowed', () => {
+    const by = (
+      guard: AuditEntry['guard'],
+      caller: AuditEntry['caller'],
+      outcome: AuditEntry['outcome'] = 'served',
+    ) => ({
+      time: at(0),
+      profile: 'prod',
+      caller,
+      outcome,
+      guard,
+    });
+    const node = { pid: 4242, name: 'node', path: '/usr/bin/node', client: 'cli-terminal' };
+    const lifted = by({ decision: 'lifted', until: '2026-11-27T10:15:00.000Z' }, node);
+    expect(guardText(lifted, time)).toBe('guard lifted by node (pid 4242) until 10:15:00');
+    const page = { name: 'a Kubecred page (link of the broker, for an approval)', client: 'web-ui' };
+    expect(guardText(by({ decision: 'removed' }, page), time)).toBe(
+      'guard removed by a Kubecred page (link of the broker, for an approval)',
+    );
+    expect(guardText(by({ decision: 'changed', rules: 1 }, { name: 'the tray menu', client: 'tray' }), time)).toBe(
+      'guard rules changed by the tray menu (1 rule)',
+    );
+    const refused = by({ decision: 'lift-refused' }, { pid: 666, name: 'python3', client: 'socket' }, 'denied');
+    expect(guardText(refused, time)).toBe('guard not lifted for python3 (pid 666): not allowed');
+    for (const entry of [
+      lifted,
+      refused,
+      by({ decision: 'removed' }, page),
+      by({ decision: 'changed', rules: 2 }, page),
+    ])
+      expect(isGuardChange(entry)).toBe(true);
+    // A change is a row of its own, never folded into a burst of proxied requests.
+    expect(auditRows([proxied(2, 200), lifted, proxied(1, 200)]).map((row) => row.kind)).toEqual([
+      'record',
+      'record',
+      'record',
+    ]);
   });
 });

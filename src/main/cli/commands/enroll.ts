@@ -46,8 +46,7 @@ export const enrollCommand: Command = {
         say(
           `profile ${request.profile} is ready: kubectl --context ${request.newContext} reaches ${result.upstream} as ${request.user} through the exec proxy on 127.0.0.1:${result.port}`,
         );
-      else
-        say(`profile ${request.profile} now presents the new certificate; restart Kubecred so the exec proxy reads it`);
+      else await presentRenewed(context, request.profile, say);
       say(
         `the certificate ends in ${formatRemaining(result.notAfter.getTime() - Date.now())}; renew it before then with: kubecred enroll ${request.profile} --renew --context ${request.context}`,
       );
@@ -65,6 +64,23 @@ async function handPinToBroker(context: CliContext, typed: { token: string; pin:
     client.call('tokenLogin', { params: { token: typed.token }, body: { pin: typed.pin } }),
   );
   if (answer.status !== 200) printBrokerError(answer, context.io.stderr);
+}
+
+/**
+ * The running broker reads the renewed certificate from the token now: its cached credential
+ * goes and the exec proxy's listener is told the new certificate, so the next request upstream
+ * presents it and status shows its end; nothing restarts (docs/exec-proxy.md).
+ */
+async function presentRenewed(context: CliContext, profile: string, say: (line: string) => void): Promise<void> {
+  const answer = await requestStartingBroker(context, (client) => client.call('refresh', { params: { profile } }));
+  if (answer.status === 200) {
+    say(`profile ${profile} presents the new certificate to the cluster from now on`);
+    return;
+  }
+  printBrokerError(answer, context.io.stderr);
+  say(
+    `the broker still presents the old certificate of ${profile}; once the cause above is fixed: kubecred refresh ${profile}`,
+  );
 }
 
 /**

@@ -32,9 +32,11 @@ export const guardCommand: Command = {
       }
       throw new UsageError(`expected: ${USAGE}`);
     })();
+    // A lift the broker cannot vouch for waits for the person's Allow in the window: say where.
+    const onNotice = (text: string) => context.io.stderr.write(`kubecred: ${text}\n`);
     const answer = await requestStartingBroker(context, (client) =>
       call.operation === 'guard'
-        ? client.call('guard', { params: { profile }, body: call.body })
+        ? client.call('guard', { params: { profile }, body: call.body, onNotice })
         : client.call('guardState', { params: { profile } }),
     );
     if (answer.status !== 200) return printBrokerError(answer, context.io.stderr);

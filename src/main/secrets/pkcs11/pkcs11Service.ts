@@ -19,6 +19,7 @@ import {
   type RequestHash,
 } from './keyAlgorithms.js';
 import {
+  discardGeneratedKey,
   finishKeyGeneration,
   readPublicKeyInfo,
   startKeyGeneration,
@@ -27,6 +28,7 @@ import {
 } from './tokenKeyGeneration.js';
 import { signDigestWithKey } from './tokenDigestSigner.js';
 import { storeCertificate } from './tokenCertificateWrite.js';
+import { readPublicCertificate } from './tokenCertificateRead.js';
 import { readKeyFacts, type TokenKeyFacts } from './tokenKeyFacts.js';
 
 export type { TokenInfo, TokenObjectInfo } from './tokenInventory.js';
@@ -84,6 +86,13 @@ export interface Pkcs11Service {
   signDigest(tokenName: string, label: string, hash: RequestHash, digest: Buffer): Promise<Buffer>;
   /** Stores the certificate (DER) issued for the key pair of `label` beside it; refused for another key's certificate. */
   storeCertificate(tokenName: string, label: string, der: Buffer): Promise<void>;
+  /**
+   * Removes the key pair generateKey made for `label` whose public key is `spki`, once its
+   * enrollment ends without a certificate; never a pair with a certificate beside it. False: none was there.
+   */
+  discardKey(tokenName: string, label: string, spki: Buffer): Promise<boolean>;
+  /** The certificate (PEM) labelled `label`, read without logging in (no PIN is asked); undefined: none. */
+  publicCertificate(tokenName: string, label: string): Promise<string | undefined>;
   /** The private key's attributes that show it was made on the token and cannot leave it. */
   keyFacts(tokenName: string, label: string): Promise<TokenKeyFacts>;
   /** Which of the key types Kubecred enrolls the token can make and sign with. Needs no PIN. */
@@ -221,6 +230,20 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
       return token.run(
         { login: true, failCode: 'token-unavailable', action: `store the certificate "${label}"` },
         (attached) => storeCertificate(token.config, attached, label, der),
+      );
+    },
+    async discardKey(tokenName, label, spki) {
+      const token = session(tokenName);
+      return token.run(
+        { login: true, failCode: 'token-unavailable', action: `remove the key pair "${label}"` },
+        (attached) => discardGeneratedKey(token.config, attached, label, spki),
+      );
+    },
+    async publicCertificate(tokenName, label) {
+      const token = session(tokenName);
+      return token.run(
+        { login: false, failCode: 'token-unavailable', action: `read the certificate "${label}"` },
+        (attached) => readPublicCertificate(attached, label),
       );
     },
     async keyFacts(tokenName, label) {

@@ -24,8 +24,13 @@ import {
 } from './constants.js';
 import { CURVES, KEY_ALGORITHMS, readMechanisms, requireAlgorithm, type KeyAlgorithm } from './keyAlgorithms.js';
 import { tokenWanted } from './tokenErrors.js';
-import { findKeyPair, labelInUse, objectsLabelled, pendingLabel, publicKeyInfo } from './tokenKeyPair.js';
+import { findKeyPair, keyPairsFor, labelInUse, objectsLabelled, pendingLabel, publicKeyInfo } from './tokenKeyPair.js';
 import type { Attached } from './tokenSession.js';
+
+// PKCS#11 v2.40 attribute numbers (pkcs11t.h) only the private key's template names.
+const CKA_DECRYPT = 0x105;
+const CKA_UNWRAP = 0x107;
+const CKA_DERIVE = 0x10c;
 
 /** Runs a call that continues on a worker thread (ModuleHost.offThread); given only for a module that can lock. */
 export type RunOffThread = <T>(call: () => Promise<T>) => Promise<T>;
@@ -67,7 +72,9 @@ export function startKeyGeneration(
     throw new BrokerError(
       'bad-request',
       `${tokenWanted(config)} already holds a key or certificate labelled "${label}"`,
-      'choose another label, or renew that identity with a new key, which replaces it once the new certificate is stored',
+      hasCertificate(attached, label)
+        ? 'choose another label, or renew that identity with a new key, which replaces it once the new certificate is stored'
+        : 'it is a key without a certificate, left by an enrollment that never got one: wait for its request again with kubecred enroll --resume <request> (kubectl get csr lists them), or choose another label',
     );
   }
   // A renewal never finished gives way to this one: one key at most waits for a label.
@@ -105,6 +112,11 @@ export function startKeyGeneration(
     { type: CKA_SENSITIVE, value: true },
     { type: CKA_EXTRACTABLE, value: false },
     { type: CKA_SIGN, value: true },
+    // A client certificate's key signs and does nothing else: a token's default may let it
+    // decrypt, unwrap or derive, so whoever holds the PIN could use it as a key of another kind.
+    { type: CKA_DECRYPT, value: false },
+    { type: CKA_UNWRAP, value: false },
+    { type: CKA_DERIVE, value: false },
   ];
   const mechanism = { mechanism: facts.generate };
   const started: KeyGenerationStarted = { id };
@@ -138,6 +150,32 @@ export function finishKeyGeneration(
 /** The public key of the key pair for `label` (renewal with the same key), as SubjectPublicKeyInfo DER. */
 export function readPublicKeyInfo(config: TokenConfig, attached: Attached, label: string): Buffer {
   return publicKeyInfo(config, attached, findKeyPair(config, attached, label), label);
+}
+
+/**
+ * Undoes a generation whose enrollment ends without a certificate (denied, refused, or the
+ * certificate is not one to use): the key pair for `label` whose public key is `spki` goes, so
+ * enrolling again finds the label free and a card's few slots are not spent on it. A pair with
+ * a certificate beside it (the identity in use, renewed with the same key) is never touched.
+ * False when there was none to remove.
+ */
+export function discardGeneratedKey(config: TokenConfig, attached: Attached, label: string, spki: Buffer): boolean {
+  // The labelled pair is in use once a certificate sits beside it; a renewal's waiting one never is.
+  const inUse = hasCertificate(attached, label);
+  const generated = keyPairsFor(config, attached, label).filter((pair) => {
+    if (!pair.pending && inUse) return false;
+    try {
+      return publicKeyInfo(config, attached, pair, label).equals(spki);
+    } catch (error) {
+      if (error instanceof BrokerError) return false;
+      throw error;
+    }
+  });
+  for (const pair of generated) {
+    for (const object of [pair.privateKey, pair.publicKey])
+      if (object) attached.p11.C_DestroyObject(attached.session, object);
+  }
+  return generated.length > 0;
 }
 
 function hasCertificate(attached: Attached, label: string): boolean {
