@@ -103,9 +103,7 @@ describe('a lift asked by a program, in the window', () => {
     const activity = page.locator('table[aria-label="recent activity of prod"]');
     await expect
       .poll(() => activity.innerText(), { timeout: 10_000 })
-      .toMatch(
-        /guard lifted by curl \(pid 4242\) until[\s\S]*guard not lifted for curl \(pid 4242\): not allowed/,
-      );
+      .toMatch(/guard lifted by curl \(pid 4242\) until[\s\S]*guard not lifted for curl \(pid 4242\): not allowed/);
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await activity.scrollIntoViewIfNeeded();

@@ -5,7 +5,7 @@ import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { V1_EXEC_INFO } from '../support/callers.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
-import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { KUBECRED_CLI, NATIVE_SHIM, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
@@ -53,6 +53,21 @@ describe('the OIDC issuer goes down after the login', () => {
     const expiresAt = Date.parse(token.expirationTimestamp);
 
     await issuer.stop();
+    // New user review 4, N2: a refresh while the issuer is down says why, and loses nothing:
+    // the cached ID token is still served, with no login in between.
+    const refresh = await run(KUBECRED_CLI, ['refresh', 'sso'], { env: brokerEnv(home.dir), timeoutMs: 60_000 });
+    expect(refresh.code).toBe(1);
+    expect(refresh.stderr).toMatch(
+      /refreshing the ID token for profile "sso" failed: cannot reach https:\/\/127\.0\.0\.1:\d+/,
+    );
+    expect(refresh.stderr + refresh.stdout).not.toContain(token.token);
+    const afterRefresh = await credential();
+    expect(afterRefresh.code, afterRefresh.stderr).toBe(0);
+    expect(JSON.parse(afterRefresh.stdout).status.token).toBe(token.token);
+    const status = await run(KUBECRED_CLI, ['status', '-o', 'json'], { env: brokerEnv(home.dir), timeoutMs: 30_000 });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).not.toContain('ECONNREFUSED');
+    expect(await browserStandIn.opened()).toHaveLength(1);
     // Cached: no issuer needed, however often kubectl asks, including inside the refresh-ahead window.
     while (Date.now() < expiresAt - 4_000) {
       const cached = await credential();

@@ -197,15 +197,15 @@ export class CredentialBroker {
   }
 
   /**
-   * A new credential now, without a new login: the cached ones are dropped and the provider
-   * asked again (an OIDC refresh, a Keystone token from the stored password, the plugin run
-   * again). For a token the cluster revoked before it expired.
+   * A new credential now, without a new login: the provider asked again (an OIDC refresh, a
+   * Keystone token from the stored password, the plugin run again), for a token the cluster
+   * revoked before it expired. The cached ones stay until the new one comes: a refresh that
+   * fails, the issuer down, loses nothing.
    */
   async refresh(profileName: string): Promise<{ expiresAt: string | null; account?: string }> {
     const profile = await this.profile(profileName);
     const { provider } = this.ports.providers.resolve(profile);
-    this.ports.cache.forget(profile.name);
-    const { credential } = await this.ports.cache.get(credentialCacheKey(profile.name, undefined), () =>
+    const credential = await this.ports.cache.renew(credentialCacheKey(profile.name, undefined), () =>
       provider.getCredential({ profile: profile.name, cluster: undefined, interactive: false }),
     );
     this.ports.logger.info('refreshed', { profile: profile.name });

@@ -64,6 +64,32 @@ export class CredentialCache {
   }
 
   /**
+   * A new credential now (`kubecred refresh`), the cached ones kept until it comes: a renewal that
+   * fails (the issuer down) leaves the profile served as before instead of locking it out, and
+   * says why to its caller only. Once it comes, the profile's other credentials go with the old one.
+   */
+  async renew(key: string, fetch: Fetch): Promise<Credential> {
+    const profile = profileOfCacheKey(key);
+    const kept = [...this.entries].some(
+      ([other, entry]) => profileOfCacheKey(other) === profile && this.clock.now() < entry.usableUntil,
+    );
+    const generation = this.generations.get(profile) ?? 0;
+    const credential = await fetch().catch((error: unknown) => {
+      if (!kept && (this.generations.get(profile) ?? 0) === generation) {
+        this.failures.set(profile, (error as Error)?.message ?? String(error));
+        this.changes.notify();
+      }
+      throw error;
+    });
+    if ((this.generations.get(profile) ?? 0) !== generation) return credential;
+    for (const other of [...this.entries.keys()]) if (profileOfCacheKey(other) === profile) this.entries.delete(other);
+    this.store(key, credential);
+    this.failures.delete(profile);
+    this.changes.notify();
+    return credential;
+  }
+
+  /**
    * Failures known from before this cache existed (the broker's last run), each shown until the
    * profile's next request succeeds or fails anew; a failure seen since is never replaced.
    */

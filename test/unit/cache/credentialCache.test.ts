@@ -177,4 +177,56 @@ describe('CredentialCache and identities', () => {
     await cache.get(credentialCacheKey('old', undefined), async () => ({ token: 'works now' }) as Credential);
     expect(cache.describe('old').lastError).toBeNull();
   });
+
+  describe('renew (kubecred refresh)', () => {
+    const key = credentialCacheKey('prod', undefined);
+    it('replaces the cached credential, and every other of the profile, once the new one comes', async () => {
+      const clock = new FakeClock();
+      const cache = new CredentialCache(clock);
+      const source = countingFetch(clock, 60 * MINUTE);
+      const other = credentialCacheKey('prod', 'https://other.example');
+      await cache.get(key, source.fetch);
+      await cache.get(other, source.fetch);
+      expect((await cache.renew(key, source.fetch)).token).toBe('token-3');
+      expect((await cache.get(key, source.fetch)).credential.token).toBe('token-3');
+      expect((await cache.get(other, source.fetch)).source).toBe('provider');
+    });
+
+    it('a renewal that fails keeps serving the cached credential and marks the profile failed nowhere', async () => {
+      const clock = new FakeClock();
+      const cache = new CredentialCache(clock);
+      const source = countingFetch(clock, 60 * MINUTE);
+      await cache.get(key, source.fetch);
+      const down = async (): Promise<Credential> => {
+        throw new Error('cannot reach the issuer');
+      };
+      await expect(cache.renew(key, down)).rejects.toThrow('cannot reach the issuer');
+      expect(await cache.get(key, down)).toEqual({
+        credential: expect.objectContaining({ token: 'token-1' }),
+        source: 'cache',
+      });
+      expect(cache.describe('prod')).toMatchObject({ cached: true, lastError: null });
+    });
+
+    it('with nothing cached, a failed renewal is the failure status shows', async () => {
+      const cache = new CredentialCache(new FakeClock());
+      await expect(
+        cache.renew(key, async () => {
+          throw new Error('cannot reach the issuer');
+        }),
+      ).rejects.toThrow();
+      expect(cache.describe('prod')).toMatchObject({ cached: false, lastError: 'cannot reach the issuer' });
+    });
+
+    it('a logout while it runs wins: its answer is not cached', async () => {
+      const clock = new FakeClock();
+      const cache = new CredentialCache(clock);
+      let finish!: (credential: Credential) => void;
+      const renewal = cache.renew(key, () => new Promise<Credential>((resolve) => (finish = resolve)));
+      cache.forget('prod');
+      finish({ token: 'late' });
+      await renewal;
+      expect(cache.describe('prod').cached).toBe(false);
+    });
+  });
 });
