@@ -15,9 +15,10 @@ import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 /**
- * A kubeconfig from before kubectl 1.26 (`auth-provider: oidc`) holds a live refresh token. After
- * `kubecred import`, kubectl keeps working through Kubecred on that very refresh token: no new
- * browser login, and the token is gone from the file.
+ * A kubeconfig from before kubectl 1.26 (`auth-provider: oidc`) holds a live refresh token and
+ * ID token. After `kubecred import`, kubectl keeps working through Kubecred at once, on that very
+ * ID token (new user review 4, N3: it was dropped, and the context broke), then on that very
+ * refresh token: no new browser login, and both are gone from the file.
  */
 describe('import of a legacy auth-provider: oidc user, end to end against a real issuer', () => {
   let seedHome: TempHome;
@@ -28,6 +29,8 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
   let browser: BrowserDriver;
   let browserStandIn: RecordingBrowser;
   let refreshToken: string;
+  let idToken: string;
+  let original: string;
   const kubectl = newestKubectl();
 
   beforeAll(async () => {
@@ -49,7 +52,10 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
         env: { ...brokerEnv(seedHome.dir), KUBERNETES_EXEC_INFO: V1_EXEC_INFO },
       });
       await browser.signIn(await browserStandIn.nth(0));
-      expect((await login).code).toBe(0);
+      const signedIn = await login;
+      expect(signedIn.code).toBe(0);
+      // The ID token that old kubeconfig would hold beside it, valid for the issuer's hour.
+      idToken = (JSON.parse(signedIn.stdout) as { status: { token: string } }).status.token;
     } finally {
       await seedBroker.stop();
     }
@@ -72,46 +78,45 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
 
   const kubeconfig = () => path.join(home.dir, 'legacy-kubeconfig.yaml');
 
-  it('moves the refresh token into Kubecred and kubectl keeps working without a new login', async () => {
+  it('moves the ID and refresh tokens into Kubecred, and kubectl keeps working without a new login', async () => {
     const kubeconfig = path.join(home.dir, 'legacy-kubeconfig.yaml');
-    await writeFile(
-      kubeconfig,
-      [
-        '# written by kubectl 1.24 for our SSO',
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '  - name: sso-cluster',
-        '    cluster:',
-        `      server: ${api.url}`,
-        `      certificate-authority-data: ${Buffer.from(api.caPem).toString('base64')}`,
-        'contexts:',
-        '  - name: sso',
-        '    context: {cluster: sso-cluster, user: alice}',
-        'current-context: sso',
-        'users:',
-        '  - name: alice',
-        '    user:',
-        '      auth-provider:',
-        '        name: oidc',
-        '        config:',
-        `          idp-issuer-url: ${issuer.issuer}`,
-        `          client-id: ${issuer.clientId}`,
-        `          idp-certificate-authority: ${issuer.caFile}`,
-        `          refresh-token: ${refreshToken}`,
-        '          id-token: expired.id.token',
-        '',
-      ].join('\n'),
-      { mode: 0o600 },
-    );
+    original = [
+      '# written by kubectl 1.24 for our SSO',
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '  - name: sso-cluster',
+      '    cluster:',
+      `      server: ${api.url}`,
+      `      certificate-authority-data: ${Buffer.from(api.caPem).toString('base64')}`,
+      'contexts:',
+      '  - name: sso',
+      '    context: {cluster: sso-cluster, user: alice}',
+      'current-context: sso',
+      'users:',
+      '  - name: alice',
+      '    user:',
+      '      auth-provider:',
+      '        name: oidc',
+      '        config:',
+      `          idp-issuer-url: ${issuer.issuer}`,
+      `          client-id: ${issuer.clientId}`,
+      `          idp-certificate-authority: ${issuer.caFile}`,
+      `          refresh-token: ${refreshToken}`,
+      `          id-token: ${idToken}`,
+      '',
+    ].join('\n');
+    await writeFile(kubeconfig, original, { mode: 0o600 });
 
     const imported = await run(process.execPath, [KUBECRED_CLI, 'import', '--kubeconfig', kubeconfig], {
       env: brokerEnv(home.dir),
     });
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout + imported.stderr).not.toContain(refreshToken);
+    expect(imported.stdout + imported.stderr).not.toContain(idToken);
     const rewritten = await readFile(kubeconfig, 'utf8');
     expect(rewritten).not.toContain(refreshToken);
+    expect(rewritten).not.toContain(idToken);
     expect(rewritten).toContain('# written by kubectl 1.24 for our SSO');
     expect(rewritten).toMatch(/args:\s*\n\s*- credential/);
 
@@ -122,8 +127,18 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
     });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).gitVersion).toBeTruthy();
-    // Served by refreshing the imported token, not by a new login.
+    // Served by the imported ID token: the issuer was not asked at all.
+    expect(issuer.counts.grants.refresh_token ?? 0).toBe(0);
+    expect(issuer.counts.authorizations).toBe(0);
+    // A refresh uses the imported refresh token, not a new login.
+    const refreshed = await run(process.execPath, [KUBECRED_CLI, 'refresh', 'alice'], { env: brokerEnv(home.dir) });
+    expect(refreshed.code, refreshed.stderr).toBe(0);
     expect(issuer.counts.grants.refresh_token).toBe(1);
+    const again = await runKubectl(kubectl.path, ['get', '--raw', '/version'], {
+      kubeconfig,
+      env: { KUBECRED_HOME: home.dir },
+    });
+    expect(again.code, again.stderr).toBe(0);
     expect(issuer.counts.authorizations).toBe(0);
     expect(await browserStandIn.opened()).toHaveLength(1);
   }, 120_000);
@@ -142,9 +157,8 @@ describe('import of a legacy auth-provider: oidc user, end to end against a real
     expect(written).toBeTruthy();
     expect(written).not.toBe(refreshToken);
     expect(await issuer.isRefreshTokenActive(written!)).toBe(true);
-    // The old ID token goes: kubectl gets a new one with the live refresh token.
-    expect(restored).not.toContain('expired.id.token');
-    expect(restored).toContain('# written by kubectl 1.24 for our SSO');
+    // N9: the file as it was, byte for byte, but for the live refresh token in the old one's place.
+    expect(restored).toBe(original.replace(refreshToken, written!));
     expect(undone.stdout + undone.stderr).not.toContain(written!);
   }, 60_000);
 });

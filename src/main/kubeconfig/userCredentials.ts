@@ -117,6 +117,8 @@ function classifyAuthProvider(provider: YAMLMap): UserCredential {
   for (const [key, field] of [
     ['refresh-token', 'refresh-token'],
     ['client-secret', 'client-secret'],
+    // Served until it ends, so the context works at once, without a refresh (importedIdToken.ts).
+    ['id-token', 'id-token'],
   ] as const) {
     const value = read(key);
     if (value) secrets.push({ field, key: `auth-provider.config.${key}`, inline: value });

@@ -184,7 +184,7 @@ describe('CredentialCache and identities', () => {
       const clock = new FakeClock();
       const cache = new CredentialCache(clock);
       const source = countingFetch(clock, 60 * MINUTE);
-      const other = credentialCacheKey('prod', 'https://other.example');
+      const other = credentialCacheKey('prod', { server: 'https://other.example' });
       await cache.get(key, source.fetch);
       await cache.get(other, source.fetch);
       expect((await cache.renew(key, source.fetch)).token).toBe('token-3');

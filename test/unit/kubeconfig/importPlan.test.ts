@@ -135,6 +135,7 @@ describe('kubecred import plan', () => {
     expect(oidc.imported[0]!.secrets.map((s) => [s.field, s.value])).toEqual([
       ['refresh-token', VARS.REFRESH],
       ['client-secret', VARS.CLIENT_SECRET],
+      ['id-token', VARS.ID_TOKEN],
     ]);
     expect(oidc.left.map((u) => u.user)).toEqual(['legacy-gcp', 'old-basic']);
     expect(oidc.left[1]!.reason).toContain('basic auth');

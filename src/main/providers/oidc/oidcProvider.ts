@@ -10,6 +10,7 @@ import type { CredentialContext, Provider } from '../provider.js';
 import { browserLogin } from './browserLogin.js';
 import { deviceLogin } from './deviceLogin.js';
 import { credentialFromIdToken } from './idTokenCredential.js';
+import { IMPORTED_ID_TOKEN_FIELD, takeImportedIdToken } from './importedIdToken.js';
 import { IssuerConnection, clockSkewMs } from './issuerConnection.js';
 import type { LoginFlowOptions, TokenResponse } from './loginFlow.js';
 import { oauthErrorCode, oidcFailure, refreshTokenRefused } from './oidcErrors.js';
@@ -84,6 +85,7 @@ export class OidcProvider implements Provider {
     const ref = this.ref(REFRESH_TOKEN_FIELD);
     const refreshToken = await store.get(ref);
     await store.delete(ref);
+    await store.delete(this.ref(IMPORTED_ID_TOKEN_FIELD));
     if (!refreshToken) return;
     // Best effort: the local copy is gone whatever the issuer says or however long it takes.
     try {
@@ -107,6 +109,11 @@ export class OidcProvider implements Provider {
 
   private async refreshOrLogin(context: CredentialContext, signal: AbortSignal): Promise<Credential> {
     const store = await this.deps.store();
+    const imported = await takeImportedIdToken(store, this.profile, {
+      clockSkewMs: clockSkewMs(this.profile),
+      nowMs: this.deps.clock.now(),
+    });
+    if (imported) return imported;
     const refreshToken = await store.get(this.ref(REFRESH_TOKEN_FIELD));
     let why = `profile "${this.profile.name}" has no refresh token, so it needs a login`;
     if (refreshToken) {
