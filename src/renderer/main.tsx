@@ -6,6 +6,7 @@ import { isPageRoute } from './route.js';
 import { App } from './App.js';
 import { PromptWindow } from './components/PromptWindow.js';
 import './styles.css';
+import { MayAllow } from './components/approverContext.js';
 
 /**
  * The page's entry, for a browser tab and a tray app window alike. A tab's link carries a
@@ -58,11 +59,13 @@ async function boot(): Promise<void> {
     return;
   }
   root.render(
-    promptId ? (
-      <PromptWindow transport={transport} id={promptId} close={() => window.close()} />
-    ) : (
-      <App transport={transport} />
-    ),
+    <MayAllow.Provider value={transport.mayAllow}>
+      {promptId ? (
+        <PromptWindow transport={transport} id={promptId} close={() => window.close()} />
+      ) : (
+        <App transport={transport} />
+      )}
+    </MayAllow.Provider>,
   );
 }
 

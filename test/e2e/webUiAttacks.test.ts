@@ -8,12 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor, V1_EXEC_INFO } from '../support/callers.js';
 import { launchChromium, type TestChromium } from '../support/chromium.js';
+import { seriousAxeViolations } from '../support/axe.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
-import { NATIVE_SHIM, assertBuilt } from '../support/repo.js';
+import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { run } from '../support/run.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const NOBODY = 65534;
+const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
 const isRoot = process.getuid?.() === 0;
 const PLUGIN = `["-c", "echo '{\\"apiVersion\\":\\"client.authentication.k8s.io/v1\\",\\"kind\\":\\"ExecCredential\\",\\"status\\":{\\"token\\":\\"guarded-token\\"}}'"]`;
 
@@ -148,6 +150,23 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
     });
     expect(selfApproved.status).toBe(403);
     expect(selfApproved.body).toContain('can deny an approval but not allow it');
+    // N6: the same link opened in a browser tab, as kubecred ui opens it, offers no Allow that the
+    // broker would refuse: Deny alone, and where to allow instead.
+    const socketTab = await chromium.context.newPage();
+    try {
+      await socketTab.goto((await cli(['ui', '--print'])).stdout.trim());
+      const question = socketTab.locator('section[aria-label="approval for guarded"]');
+      await question.waitFor({ timeout: 10_000 });
+      expect(await question.locator('button').allInnerTexts()).toEqual(['Deny']);
+      expect(await question.innerText()).toMatch(/can deny but not allow\. To allow, use the Kubecred window/);
+      expect(await seriousAxeViolations(socketTab)).toEqual([]);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await socketTab.emulateMedia({ colorScheme });
+        await socketTab.screenshot({ path: path.join(SHOTS, `approval-deny-only-${colorScheme}.png`) });
+      }
+    } finally {
+      await socketTab.close();
+    }
     // The user's own window still decides.
     await prompt('guarded').locator('button', { hasText: 'Deny' }).click();
     const denied = await waiting;

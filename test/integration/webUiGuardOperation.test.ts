@@ -329,6 +329,8 @@ describe("the profile edit form and the person's gates", () => {
 
   it('no page takes a guard or the exec proxy away through the edit form, and a socket page cannot turn approval off', async () => {
     const { configFile, socketPage, brokerPage } = await pages();
+    // N6: the page learns at once whether it may allow, and so offers no Allow it cannot give.
+    expect([socketPage.mayAllow, brokerPage.mayAllow]).toEqual([false, true]);
     for (const page of [socketPage, brokerPage]) {
       await expect(page.updateProfile('prod', { guard: null })).rejects.toMatchObject({
         code: 'bad-request',

@@ -79,7 +79,12 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
           'run kubecred ui for a new link',
         );
       log(`web UI: a session opened from the link of ${session.origin.label}`);
-      return ok({ session: session.secret, proofKey: session.proofKey, sessionId: session.id });
+      return ok({
+        session: session.secret,
+        proofKey: session.proofKey,
+        sessionId: session.id,
+        mayAllow: !session.origin.overSocket,
+      });
     },
     proveSession: async ({ body }) => {
       const key = sessions.proofKeyOf(body.sessionId);

@@ -21,6 +21,7 @@ export interface SessionStore {
 const SESSION_KEY = 'kubecred-session';
 const PROOF_KEY = 'kubecred-proof-key';
 const SESSION_ID = 'kubecred-session-id';
+const DENY_ONLY = 'kubecred-deny-only';
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -62,6 +63,16 @@ export class HttpConnection implements OperationCaller, Pick<Transport, 'subscri
     this.storage.setItem(SESSION_KEY, answer.session);
     this.storage.setItem(PROOF_KEY, answer.proofKey);
     this.storage.setItem(SESSION_ID, answer.sessionId);
+    if (answer.mayAllow) this.storage.removeItem(DENY_ONLY);
+    else this.storage.setItem(DENY_ONLY, 'yes');
+  }
+
+  /**
+   * Whether this tab may allow an approval: not when its link came through the socket (the
+   * broker refuses its Allow). A tray window, which has no session of its own, may.
+   */
+  get mayAllow(): boolean {
+    return this.storage.getItem(DENY_ONLY) === null;
   }
 
   /** Whether this tab holds a session of its own (it may still have ended on the broker's side). */
@@ -77,6 +88,7 @@ export class HttpConnection implements OperationCaller, Pick<Transport, 'subscri
       this.storage.removeItem(SESSION_KEY);
       this.storage.removeItem(PROOF_KEY);
       this.storage.removeItem(SESSION_ID);
+      this.storage.removeItem(DENY_ONLY);
     }
   }
 

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useContext, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PendingPrompt } from '../../shared/api/prompts.js';
+import { MayAllow } from './approverContext.js';
 import { GuardedRequestBody } from './GuardedRequestBody.js';
 import { Countdown, PromptHeading, type PromptIds } from './PromptActions.js';
 
@@ -36,6 +37,7 @@ export function ApprovalPrompt({
 }) {
   const [minutes, setMinutes] = useState<number>(15);
   const [armed, setArmed] = useState(false);
+  const mayAllow = useContext(MayAllow);
   const allowOnce = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const timer = setTimeout(() => setArmed(true), APPROVAL_ARMING_MS);
@@ -49,7 +51,7 @@ export function ApprovalPrompt({
   }, [armed]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (armed) onAnswer(true);
+    if (armed && mayAllow) onAnswer(true);
   };
   const several = prompt.callers.length > 1;
   const { guard } = prompt;
@@ -113,14 +115,22 @@ export function ApprovalPrompt({
         {prompt.waiting > 1 ? (
           <p className="hint">{prompt.waiting} requests wait on this answer; it applies to every program listed.</p>
         ) : null}
+        {mayAllow ? null : (
+          <p className="hint prompt-deny-only" role="note">
+            This page was opened with <code>kubecred ui</code>, which any program of yours can do, so it can deny but
+            not allow. To allow, use the Kubecred window, or the page Kubecred opened itself in your browser.
+          </p>
+        )}
         <div className="prompt-footer">
           {/* Unanswered, the request is refused: it times out, as the CLI and the README say. */}
           <Countdown expiresAt={prompt.expiresAt} ending="Times out" />
           <div className="actions">
-            <button type="submit" ref={allowOnce} disabled={!armed}>
-              Allow once
-            </button>
-            {guard ? null : (
+            {mayAllow ? (
+              <button type="submit" ref={allowOnce} disabled={!armed}>
+                Allow once
+              </button>
+            ) : null}
+            {guard || !mayAllow ? null : (
               <span className="allow-for">
                 <button type="button" className="secondary" disabled={!armed} onClick={() => onAnswer(true, minutes)}>
                   Allow for

@@ -30,6 +30,11 @@ export const sessionResponseSchema = z.object({
   proofKey: z.string().min(32).max(100),
   /** Names the session without granting anything, for the proof asked before the bearer goes out again. */
   sessionId: z.string().min(16).max(100),
+  /**
+   * Whether this page may allow an approval: false for a page whose link came through the socket
+   * (any program of the user could have asked for it), which may deny only. It offers no Allow.
+   */
+  mayAllow: z.boolean(),
 });
 
 export const sessionProofRequestSchema = z.object({
