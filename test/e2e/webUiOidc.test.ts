@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { buildRenderer, launchChromium, type TestChromium } from '../support/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
+import { callersFor } from '../support/callers.js';
 import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { seriousAxeViolations } from '../support/axe.js';
@@ -15,6 +16,7 @@ const SHOTS = path.join(REPO_ROOT, 'test-results', 'screenshots');
 
 describe('an OIDC login started from the web UI of a real broker (kubecred daemon --ui)', () => {
   let home: TempHome;
+  const { cli } = callersFor(() => home.dir);
   let issuer: TestIssuer;
   let broker: TestBroker;
   let signer: BrowserDriver;
@@ -74,15 +76,18 @@ describe('an OIDC login started from the web UI of a real broker (kubecred daemo
     await page.screenshot({ path: path.join(SHOTS, 'webui-oidc-waiting.png'), fullPage: true });
   });
 
-  it('Cancel on the waiting card stops the login: the card goes, the profile shows it was cancelled, and the redirect server is closed', async () => {
+  // New user review 4, N14: a Cancel is the person's no, not a failure: the profile goes back to
+  // signed out, not red with "failed", in the window and in kubecred status alike.
+  it('Cancel on the waiting card stops the login: the card goes, the profile is signed out (not failed), and the redirect server is closed', async () => {
     const waiting = page.locator('[data-login="sso"]');
     const redirect = new URL(await browserStandIn.target(1)).searchParams.get('redirect_uri')!;
     await waiting.locator('button', { hasText: 'Cancel' }).click();
     await expect.poll(() => waiting.count(), { timeout: 10_000 }).toBe(0);
     const item = page.locator('[data-profile="sso"]');
-    await expect
-      .poll(() => item.innerText(), { timeout: 10_000 })
-      .toContain('the login for profile "sso" was cancelled');
+    await expect.poll(() => item.innerText(), { timeout: 10_000 }).toMatch(/signed out/);
+    expect(await item.innerText()).not.toMatch(/failed|cancelled/);
+    const status = await cli(['status', '-o', 'json']);
+    expect(status.stdout).not.toContain('was cancelled');
     // Stopped promptly: nothing listens for the cancelled login's redirect any more.
     await expect(fetch(redirect)).rejects.toThrow();
     expect(issuer.counts.authorizations).toBe(0);

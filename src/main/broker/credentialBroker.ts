@@ -7,6 +7,7 @@ import type { Approvals } from './approvals.js';
 import { AfterServe, type AfterServePorts } from './afterServe.js';
 import type { AskingContext } from './askingContext.js';
 import { recordAudit, type AuditLog } from '../core/auditLog.js';
+import { UserDeclined } from '../core/userDeclined.js';
 import { BrokerError } from '../core/brokerError.js';
 import { credentialCacheKey } from '../cache/cacheKey.js';
 import { parseExecInfo } from './execInfo.js';
@@ -265,7 +266,8 @@ export class CredentialBroker {
         'a login that a kubectl call started stops when that call is stopped (Ctrl-C)',
       );
     }
-    const reason = new BrokerError(
+    // The person's no, not a failure of the profile: it goes back to how it was (signed out).
+    const reason = new UserDeclined(
       'provider-failed',
       `the login for profile "${profile.name}" was cancelled`,
       `run: kubecred login ${profile.name}`,

@@ -1,5 +1,6 @@
 import type { Credential } from '../../shared/credential.js';
 import type { Clock } from '../core/clock.js';
+import { UserDeclined } from '../core/userDeclined.js';
 import { profileOfCacheKey } from './cacheKey.js';
 import { ChangeSignal } from './changeSignal.js';
 
@@ -154,7 +155,8 @@ export class CredentialCache {
         return credential;
       },
       (error: unknown) => {
-        if ((this.generations.get(profile) ?? 0) === generation) {
+        // A prompt or login the person cancelled is their no, not the profile failing: its state stays.
+        if ((this.generations.get(profile) ?? 0) === generation && !(error instanceof UserDeclined)) {
           this.failures.set(profile, (error as Error)?.message ?? String(error));
           this.changes.notify();
         }

@@ -3,6 +3,7 @@ import type { WebUiState } from '../../shared/api/webUiApi.js';
 import type { UiOperation, UiParams, UiRequest, UiResponse } from '../../shared/api/uiContract.js';
 import type { EventStream } from './eventStream.js';
 import { proofOf } from '../../shared/api/sessionProof.js';
+import { UserDeclined } from '../core/userDeclined.js';
 import { HttpFailure } from './httpFailure.js';
 import { SECURITY_HEADERS } from './requestGuard.js';
 import type { LinkOrigin, SessionKeeper } from './sessionKeeper.js';
@@ -111,7 +112,9 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
           () => stream.changed(),
           (error: Error & { hint?: string }) => {
             log(`web UI: login of ${profile} failed: ${error.message}`);
-            loginErrors.set(profile, error.hint ? `${error.message}: ${error.hint}` : error.message);
+            // A Cancel is the person's own act: the profile shows signed out, with Log in beside it.
+            if (!(error instanceof UserDeclined))
+              loginErrors.set(profile, error.hint ? `${error.message}: ${error.hint}` : error.message);
             stream.changed();
           },
         );

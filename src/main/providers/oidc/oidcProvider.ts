@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import type { OidcProfileConfig } from '../../../shared/config/schema.js';
 import type { Credential } from '../../../shared/credential.js';
 import { BrokerError, asBrokerError } from '../../core/brokerError.js';
+import { UserDeclined } from '../../core/userDeclined.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { LoginUiPort } from '../../core/uiPorts.js';
@@ -55,7 +56,7 @@ export class OidcProvider implements Provider {
     this.issuer = new IssuerConnection(profile);
     this.flights = new SingleFlight(
       () =>
-        new BrokerError(
+        new UserDeclined(
           'provider-failed',
           `the login for profile "${profile.name}" was cancelled`,
           `run: kubecred login ${profile.name}`,
