@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -56,32 +58,64 @@ func sessionEnvironment(env []string, callerDir string) []string {
 			continue
 		}
 		if name == "PATH" {
-			value = sharedSearchPath(value, callerDir, home)
+			value = sharedSearchPath(value, callerDir, home, hasProjectMarker)
 		}
 		kept = append(kept, name+"="+value)
 	}
 	return kept
 }
 
-// sharedSearchPath drops relative PATH entries, and entries inside the
-// caller's directory unless that directory is the home or above it: a
-// project's bin/ must not become every shell's.
-func sharedSearchPath(searchPath, callerDir, home string) string {
-	projectDir := callerDir
-	if home != "" && within(home, callerDir) {
-		projectDir = ""
+// sharedSearchPath drops relative PATH entries, entries inside the caller's
+// directory unless that directory is the home or above it, and entries inside
+// the outermost project holding the caller below the home (a directory
+// isProject names: direnv adds a repository's bin/ for its subdirectories
+// too): a project's bin/ must not become every shell's.
+func sharedSearchPath(searchPath, callerDir, home string, isProject func(string) bool) string {
+	var dropped []string
+	if home == "" || !within(home, callerDir) {
+		dropped = append(dropped, callerDir)
+	}
+	if project := outermostProject(callerDir, home, isProject); project != "" {
+		dropped = append(dropped, project)
 	}
 	kept := []string{}
 	for _, entry := range filepath.SplitList(searchPath) {
 		if entry == "" || !filepath.IsAbs(entry) {
 			continue
 		}
-		if projectDir != "" && within(filepath.Clean(entry), projectDir) {
+		if slices.ContainsFunc(dropped, func(dir string) bool { return within(filepath.Clean(entry), dir) }) {
 			continue
 		}
 		kept = append(kept, entry)
 	}
 	return strings.Join(kept, string(filepath.ListSeparator))
+}
+
+// outermostProject walks up from dir, short of the home and of the root, to
+// the last directory isProject names; "" when none.
+func outermostProject(dir, home string, isProject func(string) bool) string {
+	found := ""
+	for dir = filepath.Clean(dir); filepath.Dir(dir) != dir; dir = filepath.Dir(dir) {
+		if home != "" && within(home, dir) {
+			break
+		}
+		if isProject(dir) {
+			found = dir
+		}
+	}
+	return found
+}
+
+// projectMarkers make a directory a project's: version control, or direnv's file.
+var projectMarkers = []string{".git", ".hg", ".svn", ".envrc"}
+
+func hasProjectMarker(dir string) bool {
+	for _, marker := range projectMarkers {
+		if _, err := os.Lstat(filepath.Join(dir, marker)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // within: dir is parent or below it.

@@ -13,6 +13,8 @@ type sessionCases struct {
 	Kept        map[string]bool `json:"kept"`
 	SearchPaths []struct {
 		Path, CallerDir, Home, Shared string
+		// Directories that hold a project marker (.git, .envrc) in this case's world.
+		Projects []string
 	} `json:"searchPaths"`
 }
 
@@ -42,7 +44,8 @@ func TestSessionVariablesAsTheCLIKeepsThem(t *testing.T) {
 
 func TestSharedSearchPathAsTheCLIMakesIt(t *testing.T) {
 	for _, c := range loadSessionCases(t).SearchPaths {
-		if got := sharedSearchPath(c.Path, c.CallerDir, c.Home); got != c.Shared {
+		isProject := func(dir string) bool { return slices.Contains(c.Projects, dir) }
+		if got := sharedSearchPath(c.Path, c.CallerDir, c.Home, isProject); got != c.Shared {
 			t.Errorf("%q from %q: got %q, want %q", c.Path, c.CallerDir, got, c.Shared)
 		}
 	}

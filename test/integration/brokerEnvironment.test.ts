@@ -42,6 +42,10 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
       `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${token}"}}'\n`;
     await writeFile(path.join(ownBin, 'fakeaws'), fakeaws('from-the-users-own-tools'), { mode: 0o755 });
     await writeFile(path.join(firstShellDir, 'bin', 'fakeaws'), fakeaws('from-the-cloned-repo'), { mode: 0o755 });
+    // Security review 4, D10: the first kubectl runs from a subdirectory of that repository
+    // (direnv keeps its bin/ on PATH there), not from its top.
+    await mkdir(path.join(firstShellDir, '.git'));
+    await mkdir(path.join(firstShellDir, 'sub', 'deeper'), { recursive: true });
     await writeConfig(
       home.dir,
       `profiles:\n  - name: probe\n    provider: exec\n    command: ${plugin}\n    env: { OUT: ${probe} }\n  - { name: bare, provider: exec, command: fakeaws }\n`,
@@ -56,7 +60,7 @@ describe('a broker started by the first kubectl serves every shell alike', () =>
         KUBECONFIG: '/first/callers/kubeconfig',
         PATH: firstShellPath,
       },
-      cwd: firstShellDir,
+      cwd: path.join(firstShellDir, 'sub', 'deeper'),
     });
     expect(first.code, first.stderr).toBe(0);
   }, 60_000);

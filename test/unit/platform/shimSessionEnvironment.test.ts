@@ -7,7 +7,14 @@ import { REPO_ROOT } from '../../support/repo.js';
 
 interface Cases {
   readonly kept: Record<string, boolean>;
-  readonly searchPaths: ReadonlyArray<{ path: string; callerDir: string; home: string; shared: string }>;
+  readonly searchPaths: ReadonlyArray<{
+    path: string;
+    callerDir: string;
+    home: string;
+    shared: string;
+    /** Directories that hold a project marker (.git, .envrc) in this case's world. */
+    projects?: string[];
+  }>;
 }
 
 // The native shim starts the broker itself (issue 32) with its own copy of this rule; its Go
@@ -23,8 +30,9 @@ describe('the session environment a started broker keeps (shared with the shim)'
 
   it.each(CASES.searchPaths)(
     'PATH $path from $callerDir is $shared',
-    ({ path: searchPath, callerDir, home, shared }) => {
-      expect(sharedSearchPath(searchPath, callerDir, home || undefined, 'linux')).toBe(shared);
+    ({ path: searchPath, callerDir, home, shared, projects = [] }) => {
+      const isProject = (dir: string) => projects.includes(dir);
+      expect(sharedSearchPath(searchPath, callerDir, home || undefined, 'linux', isProject)).toBe(shared);
     },
   );
 });
