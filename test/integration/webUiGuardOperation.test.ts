@@ -310,7 +310,13 @@ describe("the profile edit form and the person's gates", () => {
     const configFile = path.join(home.dir, 'config.yaml');
     await writeFile(configFile, CONFIG);
     const opened = await openWebUi(
-      { updateProfile: async (profile, changes) => void (await updateProfile(configFile, profile, changes)) },
+      {
+        updateProfile: async (profile, changes) => void (await updateProfile(configFile, profile, changes)),
+        profileConfig: async (profile) => {
+          const config = parse(await readFile(configFile, 'utf8')) as { profiles: Record<string, unknown>[] };
+          return config.profiles.find((p) => p.name === profile)!;
+        },
+      },
       lines,
     );
     ui = opened.ui;
@@ -327,7 +333,7 @@ describe("the profile edit form and the person's gates", () => {
     };
   }
 
-  it('no page takes a guard or the exec proxy away through the edit form, and a socket page cannot turn approval off', async () => {
+  it('no page takes a guard or the exec proxy away through the edit form, and a socket page cannot lower approval', async () => {
     const { configFile, socketPage, brokerPage } = await pages();
     // N6: the page learns at once whether it may allow, and so offers no Allow it cannot give.
     expect([socketPage.mayAllow, brokerPage.mayAllow]).toEqual([false, true]);
@@ -341,21 +347,24 @@ describe("the profile edit form and the person's gates", () => {
         code: 'bad-request',
       });
     }
-    await expect(socketPage.updateProfile('prod', { approval: 'never' })).rejects.toMatchObject({
-      code: 'denied',
-      message: expect.stringContaining(
-        'a page opened through the socket (kubecred ui, or any other program) cannot change approval',
-      ),
-    });
+    for (const lower of ['never', 'once-per-process', null])
+      await expect(socketPage.updateProfile('prod', { approval: lower })).rejects.toMatchObject({
+        code: 'denied',
+        message: expect.stringContaining(
+          'a page opened through the socket (kubecred ui, or any other program) cannot lower approval',
+        ),
+      });
     expect(await readFile(configFile, 'utf8')).toBe(CONFIG);
-    expect(lines.filter((l) => l.includes('refused a change'))).toHaveLength(5);
-    // The person's page changes approval; any page changes what is no gate.
+    expect(lines.filter((l) => l.includes('refused a change'))).toHaveLength(7);
+    // The person's page lowers approval; a socket page raises it again, as putting a guard back
+    // only tightens; any page changes what is no gate.
     await brokerPage.updateProfile('prod', { approval: 'once-per-process' });
+    await socketPage.updateProfile('prod', { approval: 'always' });
     await socketPage.updateProfile('prod', { description: 'the big one' });
     expect(
       (parse(await readFile(configFile, 'utf8')) as { profiles: Record<string, unknown>[] }).profiles[0],
     ).toMatchObject({
-      approval: 'once-per-process',
+      approval: 'always',
       description: 'the big one',
       guard: 'read-only',
     });

@@ -12,17 +12,18 @@ const OWN_OPERATION: Readonly<Record<string, string>> = {
   proxy: "turn the exec proxy on with the profile page's toggle; to take it away, edit config.yaml by hand",
 };
 
-/** Fields a page whose link came through the socket may not change: any program of the user could have opened it. */
-const PERSON_ONLY = ['approval'] as const;
+/** How strict each approval policy is: a page may always ask more of a program, not always less. */
+const APPROVAL_STRICTNESS: Readonly<Record<string, number>> = { never: 0, 'once-per-process': 1, always: 2 };
 
 /**
  * Refuses a profile change the page may not make: `guard` or `proxy` from any page (they have
- * their own operations), `approval` from a page opened through the socket (it could turn off
- * the question a program cannot answer itself). Undefined when the change may go ahead.
+ * their own operations), and from a page opened through the socket an `approval` that asks less
+ * than now (it would turn off the question a program cannot answer itself, as it cannot Allow;
+ * asking more only tightens, as putting a guard back does). Undefined when the change may go ahead.
  */
 export function profileChangeRefusal(
   origin: LinkOrigin | undefined,
-  profile: string,
+  profile: { readonly name: string; readonly approval: string },
   changes: ProfileChanges,
 ): HttpFailure | undefined {
   for (const [field, instead] of Object.entries(OWN_OPERATION))
@@ -30,17 +31,22 @@ export function profileChangeRefusal(
       return new HttpFailure(
         400,
         'bad-request',
-        `the edit form does not change ${field}: of profile ${profile}`,
+        `the edit form does not change ${field}: of profile ${profile.name}`,
         instead,
       );
   const fromSocket = !origin || origin.overSocket === true;
-  const gated = PERSON_ONLY.find((field) => field in changes);
-  if (fromSocket && gated)
+  if (fromSocket && 'approval' in changes && !tightens(profile.approval, changes.approval))
     return new HttpFailure(
       403,
       'denied',
-      `a page opened through the socket (kubecred ui, or any other program) cannot change ${gated}: of profile ${profile}: any program of yours could have opened it`,
-      'change it in the Kubecred tray window or a page Kubecred opened itself',
+      `a page opened through the socket (kubecred ui, or any other program) cannot lower approval: of profile ${profile.name}: any program of yours could have opened it`,
+      'lower it in the Kubecred tray window or a page Kubecred opened itself; raising it works anywhere',
     );
   return undefined;
+}
+
+function tightens(now: string, next: unknown): boolean {
+  const before = APPROVAL_STRICTNESS[now];
+  const after = typeof next === 'string' ? APPROVAL_STRICTNESS[next] : undefined;
+  return before !== undefined && after !== undefined && after >= before;
 }

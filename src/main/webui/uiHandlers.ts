@@ -175,7 +175,9 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     profileCertificate: async ({ params: { profile } }) =>
       ok({ certificate: (await ports.profileCertificate?.(profile)) ?? null }),
     updateProfile: async ({ params: { profile }, body, origin }) => {
-      const refusal = profileChangeRefusal(origin, profile, body);
+      // What approval asks now decides whether a page opened through the socket lowers it.
+      const approval = 'approval' in body ? String((await ports.profileConfig(profile)).approval ?? 'never') : 'never';
+      const refusal = profileChangeRefusal(origin, { name: profile, approval }, body);
       if (refusal) {
         log(
           `web UI: refused a change of ${profile} (${Object.keys(body).join(', ')}) from the link of ${origin?.label ?? 'nobody'}`,
