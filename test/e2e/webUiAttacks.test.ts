@@ -172,6 +172,29 @@ describe('attacks on the web UI of a real broker (kubecred daemon --ui)', () => 
     const denied = await waiting;
     expect(denied.code).toBe(1);
     expect(denied.stdout).toBe('');
+    // Nor does a kubecred ui tab's Settings offer to ask less, which the broker would refuse.
+    const settingsTab = await chromium.context.newPage();
+    try {
+      await settingsTab.goto((await cli(['ui', '--print'])).stdout.trim());
+      await settingsTab.getByRole('link', { name: 'Settings' }).click();
+      const policy = settingsTab.locator('[data-approval="guarded"] select');
+      await policy.waitFor({ timeout: 10_000 });
+      expect(
+        await policy
+          .locator('option')
+          .evaluateAll((options) =>
+            options.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).disabled]),
+          ),
+      ).toEqual([
+        ['never', true],
+        ['once-per-process', true],
+        ['always', false],
+      ]);
+      expect(await settingsTab.locator('main').innerText()).toContain('it can make Kubecred ask more, not less');
+      await settingsTab.screenshot({ path: path.join(SHOTS, 'settings-ask-more-only.png') });
+    } finally {
+      await settingsTab.close();
+    }
   });
 
   it('B3: a grant belongs to the process the kernel names, not to a pid a client claims', async () => {

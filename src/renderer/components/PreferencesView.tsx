@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { Preferences } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
 import { refusalWords } from '../refusalWords.js';
+import { MayAllow } from './approverContext.js';
 
 type Approval = Preferences['profiles'][number]['approval'];
 
@@ -125,6 +126,8 @@ function Policies({
   outcomes: Readonly<Record<string, Outcome>>;
   transport: Transport;
 }) {
+  // A page opened with kubecred ui may ask more of programs, never less: it offers no lower choice.
+  const mayLower = useContext(MayAllow);
   return (
     <>
       {prefs.profiles.length > 0 ? (
@@ -134,6 +137,12 @@ function Policies({
             Once per program: the first request of each running program waits for your Allow. Every time: each request
             does, unless you allow a program for some minutes.
           </p>
+          {mayLower ? null : (
+            <p className="hint" role="note">
+              This page was opened with <code>kubecred ui</code>, which any program of yours can do, so it can make
+              Kubecred ask more, not less. To ask less, use the Kubecred window.
+            </p>
+          )}
         </>
       ) : null}
       {prefs.profiles.map((p) => (
@@ -149,8 +158,12 @@ function Policies({
               change(`approval:${p.name}`, () => transport.updateProfile(p.name, { approval }));
             }}
           >
-            {APPROVALS.map((a) => (
-              <option key={a.value} value={a.value}>
+            {APPROVALS.map((a, index) => (
+              <option
+                key={a.value}
+                value={a.value}
+                disabled={!mayLower && index < APPROVALS.findIndex((now) => now.value === p.approval)}
+              >
                 {a.label}
               </option>
             ))}
