@@ -48,8 +48,9 @@ describe.runIf(isRoot && process.platform === 'linux')("another user's connectio
     expect(flood.exitCode).toBeNull();
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
+        // Served at all, not served fast: beside the rest of the suite on 2 cores, 5 s was too short once.
         within(
-          5_000,
+          15_000,
           client.prompts().then(
             () => 'served',
             (error: Error) => error.message,
@@ -58,5 +59,5 @@ describe.runIf(isRoot && process.platform === 'linux')("another user's connectio
       ),
     );
     expect(answers.filter((answer) => answer === 'served')).toHaveLength(20);
-  }, 30_000);
+  }, 45_000);
 });
