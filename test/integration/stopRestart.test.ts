@@ -50,4 +50,29 @@ describe('kubecred stop and restart', () => {
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toContain('dev-token-across-restarts');
   }, 60_000);
+
+  // Electron review 2, F2: a broker whose event loop hangs (SIGSTOP stands in for a hung PKCS#11
+  // reader) took the stop request and never answered, so stop, restart and the tray's takeover
+  // waited forever in silence.
+  it('stop against a broker that answers nothing says so in seconds, names its pid, and starts nothing beside it', async () => {
+    expect((await cli(['restart'])).code).toBe(0);
+    const [frozen] = await daemonsOf(home.dir);
+    process.kill(frozen!, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const stop = await cli(['stop']);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(stop.code).toBe(1);
+      expect(stop.stderr).toBe(
+        `kubecred: the broker (pid ${frozen}) took the stop request but answered nothing in 5 s: it is hung or stopped. End it with: kill ${frozen} (kill -9 if it stays), then run the command again\n`,
+      );
+      const restart = await cli(['restart']);
+      expect(restart.code).toBe(1);
+      expect(await daemonsOf(home.dir)).toEqual([frozen]);
+    } finally {
+      process.kill(frozen!, 'SIGCONT');
+    }
+    // Once it runs again, the stop it took ends it (the request was already in).
+    await expect.poll(() => daemonsOf(home.dir), { timeout: 15_000 }).not.toContain(frozen);
+  }, 90_000);
 });

@@ -57,3 +57,44 @@ describe("the tray's broker beside a running daemon", () => {
     expect(JSON.parse(served.stdout).status.token).toBe('kept-across-the-takeover');
   });
 });
+
+// Electron review 2, F2: beside a daemon that takes the stop and never answers (frozen), the tray
+// waited forever with no tray, window or dialog. Now its start fails in seconds with what to do,
+// which the app shows in a dialog.
+describe("the tray's broker beside a daemon that answers nothing", () => {
+  let home: TempHome;
+  let daemon: TestBroker;
+
+  beforeAll(async () => {
+    assertBuilt({ shim: true });
+    home = await makeTempHome();
+    await writeConfig(home.dir, 'profiles:\n  - { name: kept, provider: static }\n');
+    daemon = await startTestBroker(home.dir);
+  });
+
+  afterAll(async () => {
+    daemon?.process.kill('SIGCONT');
+    await daemon?.stop();
+    await home?.cleanup();
+  });
+
+  it('fails its start within seconds, naming the pid and how to end it, and starts no second broker', async () => {
+    const pid = daemon.process.pid!;
+    daemon.process.kill('SIGSTOP');
+    const started = Date.now();
+    const start = startTrayBroker(
+      kubecredPaths({
+        platform: process.platform,
+        env: { KUBECRED_HOME: home.dir },
+        homedir: os.homedir(),
+        tmpdir: os.tmpdir(),
+        uid: process.getuid?.() ?? 0,
+      }),
+      jsonLinesLogger(() => undefined),
+    );
+    await expect(start).rejects.toThrow(
+      `a Kubecred broker (pid ${pid}) serves ${home.dir} and did not stop; stop it (kubecred stop, or kill ${pid}) and start Kubecred again`,
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 60_000);
+});

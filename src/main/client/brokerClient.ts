@@ -31,6 +31,19 @@ export class BrokerUnreachableError extends Error {
 }
 
 /**
+ * The broker took the connection but gave no answer in time (its event loop hung, or the process
+ * is stopped): it still runs, so nothing may be started in its place.
+ */
+export class BrokerSilentError extends Error {
+  constructor(
+    readonly socket: string,
+    readonly waitedMs: number,
+  ) {
+    super(`the Kubecred broker at ${socket} took the request but gave no answer in ${Math.round(waitedMs / 1000)} s`);
+  }
+}
+
+/**
  * The broker went away mid-request (a crash or a kill). Asking again is safe, so callers treat it
  * like no broker at all: start one and ask once more.
  */
@@ -47,6 +60,11 @@ export interface RequestOptions {
   readonly accept?: string;
   /** Called with each notice the broker sends while the request waits on the user. */
   readonly onNotice?: (text: string) => void;
+  /**
+   * How long to wait for the answer once connected; none by default (a credential may wait
+   * minutes on a person). For requests that never wait on anyone, such as stop.
+   */
+  readonly answerTimeoutMs?: number;
 }
 
 /** What one call carries beside its operation: path parameters and a body, each only where the operation takes them. */
@@ -77,7 +95,7 @@ export class BrokerClient {
     method: string,
     path: string,
     body: unknown,
-    { accept = 'application/json', onNotice }: RequestOptions,
+    { accept = 'application/json', onNotice, answerTimeoutMs }: RequestOptions,
   ): Promise<BrokerAnswer> {
     const secret = await readFile(this.paths.clientSecret, 'utf8').catch(() => {
       throw new BrokerUnreachableError(this.paths.socket, 'no client secret', this.paths.clientSecret);
@@ -112,6 +130,14 @@ export class BrokerClient {
         socket.connecting ? socket.once('connect', () => clearTimeout(connectTimer)) : clearTimeout(connectTimer),
       );
       request.once('response', () => clearTimeout(connectTimer));
+      const answerTimer =
+        answerTimeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () => request.destroy(new BrokerSilentError(this.paths.socket, answerTimeoutMs)),
+              answerTimeoutMs,
+            );
+      request.once('close', () => clearTimeout(answerTimer));
       request.on('information', (interim) => {
         const check = interim.headers[NOTICE_HEADERS.callerCheck];
         if (process.platform === 'win32' && interim.statusCode === NOTICE_STATUS && typeof check === 'string')
@@ -122,7 +148,7 @@ export class BrokerClient {
       });
       request.once('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(connectTimer);
-        if (error instanceof BrokerUnreachableError) reject(error);
+        if (error instanceof BrokerUnreachableError || error instanceof BrokerSilentError) reject(error);
         else if (['ENOENT', 'ECONNREFUSED', 'ENOTSOCK'].includes(error.code ?? ''))
           reject(
             new BrokerUnreachableError(this.paths.socket, error.code === 'ENOENT' ? 'no socket' : 'connection refused'),

@@ -47,8 +47,9 @@ async function takeOver(paths: KubecredPaths, logger: Logger, pid: number): Prom
   logger.info('a headless broker serves this home; the tray app stops it and takes over', { pid });
   const stopped = await stopBroker(paths);
   if (stopped.stopped && stopped.exited) return;
-  // A broker that no longer answers leaves its lock to a dead pid, which the next start reclaims.
-  if (!stopped.stopped && !stopped.failure) return;
+  // A broker that is gone leaves its lock to a dead pid, which the next start reclaims; one that
+  // took the request and said nothing (hung, or stopped) still holds it.
+  if (!stopped.stopped && !stopped.failure && !stopped.silent) return;
   throw new Error(
     `a Kubecred broker (pid ${pid}) serves ${paths.home} and did not stop; stop it (kubecred stop, or kill ${pid}) and start Kubecred again`,
   );

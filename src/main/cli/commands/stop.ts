@@ -1,4 +1,6 @@
 import { stopBroker } from '../../client/stopBroker.js';
+import type { KubecredPaths } from '../../platform/paths.js';
+import { liveLockOwner } from '../../server/instanceLock.js';
 import { UsageError, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
 
@@ -10,6 +12,7 @@ export const stopCommand: Command = {
     if (args.length) throw new UsageError('stop takes no arguments');
     const result = await stopBroker(context.paths);
     if (result.failure) return printBrokerError(result.failure, context.io.stderr);
+    if (result.silent) return silentBroker(context.paths, context.io.stderr);
     context.io.stderr.write(
       result.stopped ? `kubecred: stopped the broker (pid ${result.pid})\n` : 'kubecred: no broker is running\n',
     );
@@ -25,6 +28,7 @@ export const restartCommand: Command = {
     if (args.length) throw new UsageError('restart takes no arguments');
     const result = await stopBroker(context.paths);
     if (result.failure) return printBrokerError(result.failure, context.io.stderr);
+    if (result.silent) return silentBroker(context.paths, context.io.stderr);
     const { startDaemon } = await import('../startDaemon.js');
     await startDaemon(context);
     context.io.stderr.write(
@@ -33,3 +37,12 @@ export const restartCommand: Command = {
     return 0;
   },
 };
+
+/** A broker that took the stop and said nothing (hung, or stopped with SIGSTOP): what to do. */
+async function silentBroker(paths: KubecredPaths, stderr: { write(text: string): unknown }): Promise<number> {
+  const pid = await liveLockOwner(paths.lockFile);
+  stderr.write(
+    `kubecred: the broker${pid !== undefined ? ` (pid ${pid})` : ''} took the stop request but answered nothing in 5 s: it is hung or stopped. End it with: kill ${pid ?? '<pid>'} (kill -9 if it stays), then run the command again\n`,
+  );
+  return 1;
+}
