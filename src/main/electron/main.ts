@@ -8,7 +8,7 @@ import { startTrayBroker } from '../hosts/trayBroker.js';
 import { xdgLoginItem, type LoginItem } from '../platform/loginItem.js';
 import { trayActions } from './trayActions.js';
 import { recentDenials } from './deniedRequests.js';
-import { notificationsFor, type BrokerSnapshot } from './notifications.js';
+import { notificationsSince, type BrokerSnapshot } from './notifications.js';
 import { mirrorPromptWindows } from './promptWindows.js';
 import { KubecredTray } from './tray.js';
 import type { TrayAction } from './trayMenuModel.js';
@@ -92,7 +92,7 @@ async function start(): Promise<void> {
     }
   };
   const tray = new KubecredTray(RESOURCES, run);
-  let last: BrokerSnapshot = { at: Date.now(), profiles: [], silentRefresh: new Set(), denied: [] };
+  let last: BrokerSnapshot | undefined;
   async function refresh(): Promise<void> {
     const profiles = await broker.listProfiles();
     const next: BrokerSnapshot = {
@@ -101,7 +101,7 @@ async function start(): Promise<void> {
       silentRefresh: new Set(profiles.filter((p) => p.silentRefresh !== false).map((p) => p.name)),
       denied: await recentDenials(paths.auditLog),
     };
-    for (const note of notificationsFor(last, next)) {
+    for (const note of notificationsSince(last, next)) {
       const shown = new Notification({ title: note.title, body: note.body });
       shown.on('click', () =>
         note.action === 'login' ? run({ kind: 'login', profile: note.profile }) : windows.openMain(),

@@ -1,6 +1,7 @@
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { formatRemaining } from '../../shared/duration.js';
 import { EXPIRING_SOON_MS } from '../../shared/api/profileWords.js';
+import { FROM_BEFORE_START } from '../state/failuresBeforeStart.js';
 
 /** What the notifier compares: the profiles, and the requests the broker denied so far. */
 export interface BrokerSnapshot {
@@ -38,6 +39,18 @@ function expiresWithin(profile: ProfileSummary | undefined, now: number, windowM
 }
 
 /**
+ * The notifications since the last snapshot; none for the first, which is what was there when the
+ * app started (electron review 2, F3: every start replayed old denials and failures).
+ */
+export function notificationsSince(
+  previous: BrokerSnapshot | undefined,
+  next: BrokerSnapshot,
+  warningMs = EXPIRY_WARNING_MS,
+): KubecredNotification[] {
+  return previous ? notificationsFor(previous, next, warningMs) : [];
+}
+
+/**
  * The notifications a change of broker state calls for. Each fires once, on the transition:
  * a credential entering the warning window (same expiry already warned about: no repeat), a
  * profile turning to error or failing with a new message, a denied request not seen before.
@@ -66,7 +79,11 @@ export function notificationsFor(
         action: 'login',
       });
     }
-    const newlyFailed = profile.state === 'error' && (old?.state !== 'error' || old.lastError !== profile.lastError);
+    // A failure recalled from the broker's last run is old news (electron review 2, F3).
+    const newlyFailed =
+      profile.state === 'error' &&
+      (old?.state !== 'error' || old.lastError !== profile.lastError) &&
+      !profile.lastError?.includes(FROM_BEFORE_START);
     if (newlyFailed) {
       out.push({
         kind: 'loginFailed',

@@ -1,5 +1,8 @@
 import { readAuditTail } from './auditReader.js';
 
+/** How a failure recalled from the last run says so: old news, which no view announces as new. */
+export const FROM_BEFORE_START = 'before the broker restarted';
+
 /** How far back the audit log is read at start: enough for every profile's last request. */
 const RECORDS = 1_000;
 
@@ -21,7 +24,7 @@ export async function failuresBeforeStart(auditLog: string): Promise<Map<string,
     if (record.outcome === 'failed')
       failed.set(
         record.profile,
-        `${record.error ?? 'the last request failed'} (at ${record.time}, before the broker restarted; run kubectl again for the plugin's own words)`,
+        `${record.error ?? 'the last request failed'} (at ${record.time}, ${FROM_BEFORE_START}; run kubectl again for the plugin's own words)`,
       );
   }
   return failed;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
-import { notificationsFor, type BrokerSnapshot } from '../../../src/main/electron/notifications.js';
+import { notificationsFor, notificationsSince, type BrokerSnapshot } from '../../../src/main/electron/notifications.js';
+import { failuresBeforeStart } from '../../../src/main/state/failuresBeforeStart.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const min = 60_000;
@@ -131,5 +135,42 @@ describe('notificationsFor: denied requests', () => {
   it('shows nothing when nothing changed', () => {
     const s = snap(t0, [ready('prod', t0 + 60 * min), ready('dev', null)]);
     expect(notificationsFor(s, { ...s, at: t0 + min })).toEqual([]);
+  });
+});
+
+// Electron review 2, F3: every start of the tray replayed the denials in the audit tail and the
+// failures of the last run, a burst of stale toasts each morning with start at login.
+describe('notificationsSince: a start announces nothing old', () => {
+  it('the first snapshot is the baseline: its denials and failed profiles are not notified', () => {
+    const atStart = snap(t0, [failed('flaky', 'exec plugin failed (exit 1)')], {
+      denied: [{ id: 'd1', profile: 'asked', caller: 'bash' }],
+    });
+    expect(notificationsSince(undefined, atStart)).toEqual([]);
+    const later = snap(t0 + min, [...atStart.profiles], {
+      denied: [...atStart.denied, { id: 'd2', profile: 'asked', caller: 'bash' }],
+    });
+    expect(notificationsSince(atStart, later).map((n) => n.title)).toEqual(['Request for asked denied']);
+  });
+
+  it("a failure recalled from the broker's last run, arriving after the baseline, is not news", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'kubecred-notes-'));
+    try {
+      const audit = path.join(dir, 'audit.jsonl');
+      await writeFile(
+        audit,
+        `${JSON.stringify({ time: new Date(t0).toISOString(), profile: 'flaky', caller: { client: 'shim' }, outcome: 'failed', error: 'exec plugin failed (exit 1)' })}\n`,
+      );
+      const recalled = (await failuresBeforeStart(audit)).get('flaky')!;
+      const baseline = snap(t0, [ready('flaky', null)]);
+      expect(notificationsSince(baseline, snap(t0 + 1000, [failed('flaky', recalled)]))).toEqual([]);
+      // A failure of this run still is.
+      expect(
+        notificationsSince(baseline, snap(t0 + 1000, [failed('flaky', 'exec plugin failed (exit 2)')])).map(
+          (n) => n.kind,
+        ),
+      ).toEqual(['loginFailed']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
