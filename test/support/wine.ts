@@ -49,7 +49,7 @@ export class WineRunner {
   run(
     exe: string,
     args: readonly string[],
-    options: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+    options: { input?: string; env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {},
   ): Promise<WineResult> {
     const child = this.start(exe, args, options);
     const timer = setTimeout(() => child.process.kill('SIGKILL'), options.timeoutMs ?? 90_000);
@@ -66,7 +66,7 @@ export class WineRunner {
   start(
     exe: string,
     args: readonly string[],
-    options: { input?: string; env?: Record<string, string> } = {},
+    options: { input?: string; env?: Record<string, string>; cwd?: string } = {},
   ): { process: ChildProcess; stdout(): string; stderr(): string } {
     const id = ++this.runs;
     const files = ['in', 'out', 'err'].map((stream) => path.join(this.scratch, `run-${id}.${stream}`)) as [
@@ -86,6 +86,7 @@ export class WineRunner {
         ...options.env,
       },
       stdio: descriptors,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     });
     for (const descriptor of descriptors) closeSync(descriptor);
     return {

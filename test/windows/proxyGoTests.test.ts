@@ -35,7 +35,11 @@ describe('Windows, under Wine: kubecred-proxy’s Go tests', () => {
   });
 
   it('every test of the proxy passes on Windows, naming a peer’s process among them', async () => {
-    const ran = await wine.run(windowsPath(binary), ['-test.v', '-test.count=1'], { timeoutMs: 170_000 });
+    // In the package's folder, as go test runs them: testdata/ and the shared fixtures are found there.
+    const ran = await wine.run(windowsPath(binary), ['-test.v', '-test.count=1'], {
+      timeoutMs: 170_000,
+      cwd: path.join(REPO_ROOT, 'src', 'shim', 'proxy'),
+    });
     const results = [...ran.stdout.matchAll(/^--- (PASS|FAIL|SKIP): (\S+)/gm)].map(([, verdict, name]) => ({
       verdict,
       name,

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -78,7 +79,10 @@ func TestChannelArguments(t *testing.T) {
 }
 
 func TestANoBrokerSocketIsAClearError(t *testing.T) {
-	_, err := openControlChannel([]string{channelFlag, filepath.Join(t.TempDir(), "absent.sock")})
+	// A folder that does not exist: nothing is made there to clean up (under Wine, a temp folder an
+	// AF_UNIX connect touched cannot be removed).
+	absent := filepath.Join(os.TempDir(), fmt.Sprintf("kubecred-no-such-folder-%d", time.Now().UnixNano()), "absent.sock")
+	_, err := openControlChannel([]string{channelFlag, absent})
 	if err == nil || !strings.Contains(err.Error(), "run it through Kubecred") {
 		t.Fatalf("%v", err)
 	}
