@@ -32,6 +32,14 @@ async function openWebUi(
   return { ui, transport, bearer: `Bearer ${storage.getItem('kubecred-session')}` };
 }
 
+/** A page with a session opened from a link of `origin`, as a browser tab holds one. */
+async function pageOf(ui: WebUi, origin: Parameters<WebUi['newLink']>[0]): Promise<HttpTransport> {
+  const link = new URL(ui.newLink(origin));
+  const page = httpTransport(new MemoryStorage(), link.origin);
+  await page.openSession(new URLSearchParams(link.hash.slice(1)).get('token')!);
+  return page;
+}
+
 // Issue 33: the window lifts a proxied profile's guard, or puts it back, through the one contract.
 describe("the web UI's guard operation", () => {
   let ui: WebUi | undefined;
@@ -223,9 +231,7 @@ describe('who may lift, change or remove a guard from a page', () => {
       lines,
     );
     ui = opened.ui;
-    const socketLink = new URL(ui.newLink({ label: 'python3 (pid 666)', overSocket: true }));
-    const socketPage = httpTransport(new MemoryStorage(), socketLink.origin);
-    await socketPage.openSession(new URLSearchParams(socketLink.hash.slice(1)).get('token')!);
+    const socketPage = await pageOf(ui, { label: 'python3 (pid 666)', overSocket: true });
     const refusals = [
       socketPage.guard('prod', { off: true, forSeconds: 43_200 }),
       socketPage.setGuard('prod', { rules: null }),
@@ -266,9 +272,7 @@ describe('who may lift, change or remove a guard from a page', () => {
       lines,
     );
     ui = opened.ui;
-    const link = new URL(ui.newLink({ label: 'the broker, for an approval' }));
-    const page = httpTransport(new MemoryStorage(), link.origin);
-    await page.openSession(new URLSearchParams(link.hash.slice(1)).get('token')!);
+    const page = await pageOf(ui, { label: 'the broker, for an approval' });
     await page.guard('prod', { off: true, forSeconds: 900 });
     await page.setGuard('prod', { rules: null });
     const person = {
@@ -320,16 +324,10 @@ describe("the profile edit form and the person's gates", () => {
       lines,
     );
     ui = opened.ui;
-    const pageOf = async (origin: Parameters<WebUi['newLink']>[0]) => {
-      const link = new URL(ui!.newLink(origin));
-      const page = httpTransport(new MemoryStorage(), link.origin);
-      await page.openSession(new URLSearchParams(link.hash.slice(1)).get('token')!);
-      return page;
-    };
     return {
       configFile,
-      socketPage: await pageOf({ label: 'python3 (pid 666)', overSocket: true }),
-      brokerPage: await pageOf({ label: 'the broker' }),
+      socketPage: await pageOf(ui, { label: 'python3 (pid 666)', overSocket: true }),
+      brokerPage: await pageOf(ui, { label: 'the broker' }),
     };
   }
 
