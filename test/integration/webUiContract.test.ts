@@ -140,6 +140,7 @@ describe('the UI contract: every operation of the renderer reaches the broker po
       'constructor',
       'openSession',
       'hasSession',
+      'mayAllow',
       'endSession',
       'answer',
       'call',
