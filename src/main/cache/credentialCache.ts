@@ -76,17 +76,13 @@ export class CredentialCache {
     );
     const generation = this.generations.get(profile) ?? 0;
     const credential = await fetch().catch((error: unknown) => {
-      if (!kept && (this.generations.get(profile) ?? 0) === generation) {
-        this.failures.set(profile, (error as Error)?.message ?? String(error));
-        this.changes.notify();
-      }
+      if (!kept) this.failed(profile, generation, error);
       throw error;
     });
-    if ((this.generations.get(profile) ?? 0) !== generation) return credential;
-    for (const other of [...this.entries.keys()]) if (profileOfCacheKey(other) === profile) this.entries.delete(other);
-    this.store(key, credential);
-    this.failures.delete(profile);
-    this.changes.notify();
+    if (this.current(profile, generation))
+      for (const other of [...this.entries.keys()])
+        if (profileOfCacheKey(other) === profile) this.entries.delete(other);
+    this.fetched(key, generation, credential);
     return credential;
   }
 
@@ -146,20 +142,9 @@ export class CredentialCache {
     const profile = profileOfCacheKey(key);
     const generation = this.generations.get(profile) ?? 0;
     const promise = fetch().then(
-      (credential) => {
-        if ((this.generations.get(profile) ?? 0) === generation) {
-          this.store(key, credential);
-          this.failures.delete(profile);
-          this.changes.notify();
-        }
-        return credential;
-      },
+      (credential) => (this.fetched(key, generation, credential), credential),
       (error: unknown) => {
-        // A prompt or login the person cancelled is their no, not the profile failing: its state stays.
-        if ((this.generations.get(profile) ?? 0) === generation && !(error instanceof UserDeclined)) {
-          this.failures.set(profile, (error as Error)?.message ?? String(error));
-          this.changes.notify();
-        }
+        this.failed(profile, generation, error);
         throw error;
       },
     );
@@ -168,6 +153,28 @@ export class CredentialCache {
     });
     this.inflight.set(key, settled);
     return settled;
+  }
+
+  /** No forget() came since `generation` was read: an answer fetched then is still the profile's. */
+  private current(profile: string, generation: number): boolean {
+    return (this.generations.get(profile) ?? 0) === generation;
+  }
+
+  /** A fetch begun at `generation` brought a credential: cached, and the profile's failure gone. */
+  private fetched(key: string, generation: number, credential: Credential): void {
+    const profile = profileOfCacheKey(key);
+    if (!this.current(profile, generation)) return;
+    this.store(key, credential);
+    this.failures.delete(profile);
+    this.changes.notify();
+  }
+
+  /** A fetch begun at `generation` failed: the profile's failure, unless the person said no. */
+  private failed(profile: string, generation: number, error: unknown): void {
+    // A prompt or login the person cancelled is their no, not the profile failing: its state stays.
+    if (!this.current(profile, generation) || error instanceof UserDeclined) return;
+    this.failures.set(profile, (error as Error)?.message ?? String(error));
+    this.changes.notify();
   }
 
   private store(key: string, credential: Credential): void {
