@@ -8,18 +8,18 @@ const STOP_ANSWER_MS = 5_000;
 /**
  * Asks the running broker to stop and waits (10 s at most) until its process is gone.
  * `stopped`: a broker took the request (false when none ran); `exited`: its process is gone;
- * `silent`: a broker took the connection and answered nothing in 5 s, so it still runs.
+ * `silentMs`: a broker took the connection and answered nothing in that long, so it still runs.
  */
 export async function stopBroker(
   paths: KubecredPaths,
   answerTimeoutMs = STOP_ANSWER_MS,
-): Promise<{ stopped: boolean; exited?: boolean; pid?: number; failure?: BrokerAnswer; silent?: true }> {
+): Promise<{ stopped: boolean; exited?: boolean; pid?: number; failure?: BrokerAnswer; silentMs?: number }> {
   const client = new BrokerClient(paths);
   let answer;
   try {
     answer = await client.call('stop', { answerTimeoutMs });
   } catch (error) {
-    return error instanceof BrokerSilentError ? { stopped: false, silent: true } : { stopped: false };
+    return error instanceof BrokerSilentError ? { stopped: false, silentMs: error.waitedMs } : { stopped: false };
   }
   if (answer.status !== 202) return { stopped: false, failure: answer };
   const { pid } = JSON.parse(answer.body) as { pid: number };

@@ -49,7 +49,7 @@ async function takeOver(paths: KubecredPaths, logger: Logger, pid: number): Prom
   if (stopped.stopped && stopped.exited) return;
   // A broker that is gone leaves its lock to a dead pid, which the next start reclaims; one that
   // took the request and said nothing (hung, or stopped) still holds it.
-  if (!stopped.stopped && !stopped.failure && !stopped.silent) return;
+  if (!stopped.stopped && !stopped.failure && stopped.silentMs === undefined) return;
   throw new Error(
     `a Kubecred broker (pid ${pid}) serves ${paths.home} and did not stop; stop it (kubecred stop, or kill ${pid}) and start Kubecred again`,
   );

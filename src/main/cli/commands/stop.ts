@@ -12,7 +12,7 @@ export const stopCommand: Command = {
     if (args.length) throw new UsageError('stop takes no arguments');
     const result = await stopBroker(context.paths);
     if (result.failure) return printBrokerError(result.failure, context.io.stderr);
-    if (result.silent) return silentBroker(context.paths, context.io.stderr);
+    if (result.silentMs !== undefined) return silentBroker(context.paths, result.silentMs, context.io.stderr);
     context.io.stderr.write(
       result.stopped ? `kubecred: stopped the broker (pid ${result.pid})\n` : 'kubecred: no broker is running\n',
     );
@@ -28,7 +28,7 @@ export const restartCommand: Command = {
     if (args.length) throw new UsageError('restart takes no arguments');
     const result = await stopBroker(context.paths);
     if (result.failure) return printBrokerError(result.failure, context.io.stderr);
-    if (result.silent) return silentBroker(context.paths, context.io.stderr);
+    if (result.silentMs !== undefined) return silentBroker(context.paths, result.silentMs, context.io.stderr);
     const { startDaemon } = await import('../startDaemon.js');
     await startDaemon(context);
     context.io.stderr.write(
@@ -39,10 +39,14 @@ export const restartCommand: Command = {
 };
 
 /** A broker that took the stop and said nothing (hung, or stopped with SIGSTOP): what to do. */
-async function silentBroker(paths: KubecredPaths, stderr: { write(text: string): unknown }): Promise<number> {
+async function silentBroker(
+  paths: KubecredPaths,
+  waitedMs: number,
+  stderr: { write(text: string): unknown },
+): Promise<number> {
   const pid = await liveLockOwner(paths.lockFile);
   stderr.write(
-    `kubecred: the broker${pid !== undefined ? ` (pid ${pid})` : ''} took the stop request but answered nothing in 5 s: it is hung or stopped. End it with: kill ${pid ?? '<pid>'} (kill -9 if it stays), then run the command again\n`,
+    `kubecred: the broker${pid !== undefined ? ` (pid ${pid})` : ''} took the stop request but answered nothing in ${Math.round(waitedMs / 1000)} s: it is hung or stopped. End it with: kill ${pid ?? '<pid>'} (kill -9 if it stays), then run the command again\n`,
   );
   return 1;
 }
