@@ -47,6 +47,16 @@ export function isGuardChange(entry: AuditEntry): boolean {
   return GUARD_CHANGES.has(entry.guard?.decision ?? '');
 }
 
+/**
+ * A profile's records, newest first, since it was last taken out of config.yaml: a profile of
+ * the same name added again is a new one, with none of the old one's callers or failures.
+ */
+export function profileActivity(records: readonly AuditEntry[], profile: string): AuditEntry[] {
+  const own = records.filter((r) => r.profile === profile);
+  const removal = own.findIndex((r) => r.removed);
+  return removal < 0 ? own : own.slice(0, removal);
+}
+
 /** "kubectl (pid 4242)": who changed a guard, as the kernel named it, else how it came. */
 function changedBy(entry: AuditEntry): string {
   const { name, pid, client } = entry.caller;

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, writeConfig } from '../support/broker.js';
@@ -113,5 +113,36 @@ describe('journey: a plugin that fails every time', () => {
     const served = await callersFor(() => home.dir).credential('gke');
     expect(served.code, served.stderr).toBe(0);
     expect((await status()).state).toBe('ready');
+  });
+
+  it('removed, then added again by the same name: a new profile, without the old failure or callers (N7)', async () => {
+    await writeFile(plugin, `#!/bin/sh\necho "ERROR: ${GCLOUD_WORDS}" >&2\nexit 1\n`, { mode: 0o755 });
+    // The credential the plugin made before is dropped: the next call runs the failing plugin.
+    expect((await cli(['lock'])).code).toBe(0);
+    expect((await kubectl()).code).not.toBe(0);
+    expect((await status()).state).toBe('error');
+    const removed = await cli(['profile', 'rm', 'gke']);
+    expect(removed.code, removed.stderr).toBe(0);
+    // Added again by hand, word for word: the broker that ran all along has forgotten the old one.
+    await writeConfig(home.dir, `profiles:\n  - { name: gke, provider: exec, command: ${plugin} }\n`);
+    expect((await status()).state).not.toBe('error');
+    expect((await status()).lastError ?? null).toBeNull();
+    // A broker started afterwards reads the audit trail and stops at the removal.
+    expect((await cli(['restart'])).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await status()).state).not.toBe('error');
+    const trail = await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8');
+    const removal = trail
+      .split('\n')
+      .filter(Boolean)
+      .map((text) => JSON.parse(text) as { profile: string; removed?: boolean; caller: { client: string } })
+      .find((record) => record.removed);
+    expect(removal).toMatchObject({ profile: 'gke' });
+    const { row, page } = await openUi(2);
+    expect(await row.innerText()).not.toMatch(/failed/);
+    await row.getByRole('link', { name: 'gke' }).first().click();
+    const lastCaller = page.locator('dt:has-text("Last caller") + dd');
+    await expect.poll(() => lastCaller.innerText(), { timeout: 10_000 }).toBe('nobody yet');
+    await page.close();
   });
 });

@@ -6,6 +6,7 @@ import type { InteractionBoard } from '../ui/interactionBoard.js';
 import type { RegistryBroker } from './registryBroker.js';
 import type { ScreenedAnswers } from './screenedAnswers.js';
 import type { GuardControl } from './guardControl.js';
+import type { ProfileRemoval } from './profileRemoval.js';
 
 /** What composeBroker hands its hosts: the use cases the server, the web UI and the tray call. */
 export interface BrokerServices {
@@ -16,6 +17,8 @@ export interface BrokerServices {
   readonly interactions: InteractionBoard;
   /** Profiles' guards: lifted for a while, or back (`kubecred guard`, the window, the tray). */
   readonly guards: GuardControl;
+  /** Takes a profile out of config.yaml and forgets what the broker holds of it. */
+  readonly profiles: ProfileRemoval;
   /** kubecred-proxy: the local CA that kubeconfigs of proxied profiles trust. */
   readonly proxies: Pick<ProxySupervisor, 'caCertificate' | 'status'>;
   /** The broker's PKCS#11 service, for making and certifying keys (the window's enrollment). */

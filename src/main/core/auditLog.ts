@@ -43,6 +43,11 @@ export interface AuditRecord {
   readonly handover?: { readonly reason: string };
   /** A signature the token's key made for the proxy's handshake with the profile's cluster. */
   readonly signature?: { readonly token: string; readonly scheme: string };
+  /**
+   * The profile was taken out of config.yaml: the records before this one belong to it, not to a
+   * profile of the same name added later.
+   */
+  readonly removed?: true;
 }
 
 export interface AuditLog {

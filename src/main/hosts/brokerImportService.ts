@@ -14,7 +14,7 @@ import type { ImportPreview } from '../../shared/api/webUiApi.js';
  * the broker's stores; the kubeconfig files are those of the broker's own environment.
  */
 export function brokerImportService(
-  services: Pick<BrokerServices, 'credentials'>,
+  services: Pick<BrokerServices, 'credentials' | 'profiles'>,
   paths: KubecredPaths,
   command: string,
   logger: Logger,
@@ -31,6 +31,7 @@ export function brokerImportService(
       ...configProfilePorts(paths.configFile, (profile) =>
         logger.info('profile added by the kubeconfig import', { profile }),
       ),
+      removeProfile: (profile) => services.profiles.remove(profile, { caller: {}, client: 'webui' }),
       storeSecret: (profile, field, value) => services.credentials.setSecret(profile, field, value),
       deleteSecret: async (profile, field) => void (await services.credentials.deleteSecret(profile, field)),
     },

@@ -37,6 +37,7 @@ import { EncryptedFileHolder } from '../secrets/encryptedFile/encryptedFileHolde
 import { TokenServiceHolder } from '../secrets/tokenServiceHolder.js';
 import { FileAuditLog } from '../state/fileAuditLog.js';
 import { failuresBeforeStart } from '../state/failuresBeforeStart.js';
+import { ProfileRemoval } from '../broker/profileRemoval.js';
 import { restoreLiveRefreshTokens } from '../kubeconfig/liveRefreshTokens.js';
 import { ProxySupervisor } from '../proxy/proxySupervisor.js';
 import { startProxyProcess } from '../proxy/proxyProcess.js';
@@ -267,6 +268,7 @@ export function composeBroker({
   });
   return {
     guards,
+    profiles: new ProfileRemoval({ configFile: paths.configFile, cache, audit, clock, logger }),
     credentials,
     admin,
     registries,

@@ -9,7 +9,7 @@ import type { UrlOpener } from '../core/ports.js';
 import type { InteractionBoard } from '../ui/interactionBoard.js';
 import type { Logger } from '../core/logger.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
-import { addProfile, readProfile, removeProfile, updateProfile, updateToken } from '../config/configEditor.js';
+import { addProfile, readProfile, updateProfile, updateToken } from '../config/configEditor.js';
 import { currentPlatformEnv } from '../platform/paths.js';
 import { xdgLoginItem, type LoginItem } from '../platform/loginItem.js';
 import { readPreferences } from './readPreferences.js';
@@ -96,7 +96,7 @@ export async function startBrokerWebUi(
         logger.info('profile added from the web UI', { profile: added.name });
       },
       removeProfile: async (profile) => {
-        await removeProfile(paths.configFile, profile);
+        await services.profiles.remove(profile, { caller: {}, client: 'webui' });
         logger.info('profile removed from the web UI', { profile });
       },
       profileConfig: (profile) => readProfile(paths.configFile, profile),

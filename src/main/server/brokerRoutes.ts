@@ -7,7 +7,7 @@ import { replyJson } from './reply.js';
 import type { CallerWitnesses } from './verifiedCaller.js';
 import type { NoticeSources } from './callerNotices.js';
 import { credentialHandler } from './credentialHandler.js';
-import { guardHandler } from './guardHandler.js';
+import { guardHandler, socketAsker } from './guardHandler.js';
 import { ProcessCallerInfo } from '../platform/processInfo.js';
 import { registryHandlers } from './registryHandlers.js';
 import { operationRoute, type BrokerCall, type BrokerHandlers, type Route } from './route.js';
@@ -49,6 +49,7 @@ function brokerHandlers(
     registries,
     proxies,
     guards,
+    profiles,
     mfaCodes,
     loginSecrets,
     keychainFailure,
@@ -106,6 +107,11 @@ function brokerHandlers(
     logout: async ({ params: { profile }, response }) => {
       await broker.logout(profile);
       replyJson(response, 200, { profile, loggedOut: true });
+    },
+    removeProfile: async ({ params: { profile }, request, response }) => {
+      const { caller, client } = await socketAsker(request, { witnesses, callers: new ProcessCallerInfo() });
+      await profiles.remove(profile, { caller, client });
+      replyJson(response, 200, { profile, removed: true });
     },
     guardState: async ({ params: { profile }, response }) => replyJson(response, 200, await guards.state(profile)),
     // A lift is the person's act: guardHandler decides who asked, and GuardControl asks the person where needed.

@@ -48,7 +48,7 @@ export function guardHandler(
   };
 }
 
-async function socketAsker(request: IncomingMessage, sources: GuardCallerSources): Promise<GuardAsker> {
+export async function socketAsker(request: IncomingMessage, sources: GuardCallerSources): Promise<GuardAsker> {
   const { peers } = sources.witnesses;
   const peer = peers.available ? peers.of(request.socket) : undefined;
   if (!peer) return { caller: {}, client: 'socket', byThePerson: false };

@@ -18,9 +18,12 @@ export async function failuresBeforeStart(auditLog: string): Promise<Map<string,
   const decided = new Set<string>();
   const failed = new Map<string, string>();
   for (const record of records) {
-    if (decided.has(record.profile) || !['shim', 'node'].includes(record.caller.client)) continue;
+    if (decided.has(record.profile)) continue;
+    if (!record.removed && !['shim', 'node'].includes(record.caller.client)) continue;
     if (record.outcome === 'denied') continue;
     decided.add(record.profile);
+    // What failed before belongs to the profile that was removed, not to a new one of its name.
+    if (record.removed) continue;
     if (record.outcome === 'failed')
       failed.set(
         record.profile,

@@ -67,7 +67,7 @@ function OutcomeCell({ entry }: { entry: AuditEntry }) {
       <span className="outcome-mark" aria-hidden="true">
         {OUTCOME_MARK[entry.outcome]}
       </span>{' '}
-      {entry.signature ? 'token signature' : change ? guard : entry.outcome}
+      {entry.removed ? 'profile removed' : entry.signature ? 'token signature' : change ? guard : entry.outcome}
       {entry.source ? ` (${entry.source})` : ''}
       {guard && !change ? <div className="audit-detail">{guard}</div> : null}
       {entry.request ? <div className="audit-detail">{requestText(entry)}</div> : null}

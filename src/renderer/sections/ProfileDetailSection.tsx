@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { ProfileDetail } from '../components/ProfileDetail.js';
+import { profileActivity } from '../auditRows.js';
 import { go } from '../route.js';
 import type { SectionProps } from './sectionProps.js';
 
@@ -28,7 +29,7 @@ export function ProfileDetailSection({
       busy={busy.has(name)}
       loginError={state.loginErrors[name]}
       token={tokenFor(name)}
-      activity={audit.filter((r) => r.profile === name)}
+      activity={profileActivity(audit, name)}
       load={load}
       loadCertificate={async (profile) => (await transport.profileCertificate(profile)).certificate}
       onTurnOnProxy={() => transport.turnOnProxy(name)}

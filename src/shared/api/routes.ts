@@ -49,6 +49,8 @@ export const BROKER_OPERATIONS = {
   listSecrets: { method: 'GET', path: '/v1/secrets/:profile' },
   login: { method: 'POST', path: '/v1/profiles/:profile/login' },
   logout: { method: 'POST', path: '/v1/profiles/:profile/logout' },
+  /** Takes the profile out of config.yaml; the broker forgets its state and records who removed it. */
+  removeProfile: { method: 'DELETE', path: '/v1/profiles/:profile' },
   /** A new credential now, keeping the login. */
   refresh: { method: 'POST', path: '/v1/profiles/:profile/refresh' },
   /** A profile's guard: its state (GET), lifted for a while or back (POST). */

@@ -128,6 +128,8 @@ export const auditEntrySchema = z.object({
     .optional(),
   /** A signature of the token's key for the proxy's handshake with the cluster. */
   signature: z.object({ token: z.string(), scheme: z.string() }).optional(),
+  /** The profile was taken out of config.yaml: older records are of the profile that was removed. */
+  removed: z.literal(true).optional(),
   /**
    * The guard's decision on a proxied request (allowed, refused, confirmed, declined, timed-out, unlocked;
    * by which rule), or a change of the guard itself: lifted until a time, back, lift-refused, changed

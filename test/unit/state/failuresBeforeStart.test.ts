@@ -41,6 +41,29 @@ describe('failuresBeforeStart (issue 26, N4: states that lie after a restart)', 
     );
   });
 
+  it('a profile removed since its failure (N7): a new profile of the same name starts clean', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kc-audit-'));
+    const file = path.join(dir, 'audit.jsonl');
+    const removal = JSON.stringify({
+      time: '2026-11-26T10:01:00.000Z',
+      profile: 'gke',
+      caller: { pid: 7, name: 'node', client: 'cli-terminal' },
+      outcome: 'served',
+      removed: true,
+    });
+    await writeFile(
+      file,
+      [line('gke', 'failed', 'shim', 'old failure'), removal, line('eks', 'failed', 'shim', 'still failing')].join(
+        '\n',
+      ),
+    );
+    const failed = await failuresBeforeStart(file);
+    expect([...failed.keys()]).toEqual(['eks']);
+    // A failure after the removal is the new profile's own.
+    await writeFile(file, [removal, line('gke', 'failed', 'shim', 'new failure')].join('\n'));
+    expect((await failuresBeforeStart(file)).get('gke')).toMatch(/^new failure/);
+  });
+
   it('no audit log yet: nothing failed', async () => {
     expect((await failuresBeforeStart('/nonexistent/audit.jsonl')).size).toBe(0);
   });

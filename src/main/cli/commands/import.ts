@@ -11,6 +11,7 @@ import { currentPlatformEnv } from '../../platform/paths.js';
 import { nativeShimPath, nodeCliPath } from '../../platform/shimLocation.js';
 import { UsageError, type CliContext, type Command } from '../io.js';
 import { requestStartingBroker } from '../withBroker.js';
+import { removeProfileThroughBroker } from '../removeProfileThroughBroker.js';
 import { apiVersionFlag } from './install.js';
 
 export const importCommand: Command = {
@@ -100,6 +101,7 @@ function brokerPorts(context: CliContext): ImportPorts {
   };
   return {
     ...configProfilePorts(context.paths.configFile),
+    removeProfile: (profile) => removeProfileThroughBroker(context, profile),
     storeSecret: (profile, field, value) => send(profile, field, { value }),
     deleteSecret: (profile, field) => send(profile, field),
   };

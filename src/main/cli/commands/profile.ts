@@ -1,9 +1,10 @@
 import { PROVIDER_FACTS, PROVIDER_KINDS } from '../../../shared/config/providerFacts.js';
 import { profileName } from '../../../shared/config/schema.js';
-import { addProfile, removeProfile, updateProfile } from '../../config/configEditor.js';
+import { addProfile, updateProfile } from '../../config/configEditor.js';
 import { loadConfig } from '../../config/configLoader.js';
 import { printBrokerError } from '../printError.js';
 import { requestStartingBroker } from '../withBroker.js';
+import { requestProfileRemoval } from '../removeProfileThroughBroker.js';
 import { UsageError, type Command } from '../io.js';
 import { parseOutputFlag } from '../outputFlag.js';
 import { profileFromFlags } from '../profileFlags.js';
@@ -68,7 +69,8 @@ export const profileCommand: Command = {
         );
         if (removed.status !== 200) return printBrokerError(removed, io.stderr);
       }
-      await removeProfile(context.paths.configFile, name);
+      const removed = await requestProfileRemoval(context, name);
+      if (removed.status !== 200) return printBrokerError(removed, io.stderr);
       io.stderr.write(
         `kubecred: removed profile ${name} from ${context.paths.configFile}${fields.length ? ` and its secrets (${fields.join(', ')}) from the secret store` : ''}\n`,
       );
