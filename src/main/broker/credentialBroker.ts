@@ -218,8 +218,36 @@ export class CredentialBroker {
   }
 
   /** An interactive login now, for providers that have one (OIDC, Keystone). */
-  async login(profileName: string): Promise<{ expiresAt: string | null; account?: string }> {
+  /**
+   * `asker`: who asked (the CLI over the socket, the window, the tray), for the audit trail: a
+   * login that failed shows in Activity as a kubectl's failure does, not only where it was typed.
+   */
+  async login(
+    profileName: string,
+    asker: LoginAsker = { client: 'broker' },
+  ): Promise<{ expiresAt: string | null; account?: string }> {
     const profile = await this.profile(profileName);
+    const outcome = await this.loginOnce(profile).then(
+      (done) => ({ done }),
+      (failure: unknown) => ({ failure }),
+    );
+    const described = asker.caller ?? Promise.resolve({});
+    await recordAudit(
+      this.ports,
+      { client: asker.client, described },
+      'done' in outcome
+        ? { profile: profile.name, outcome: 'served', source: 'provider' }
+        : {
+            profile: profile.name,
+            outcome: outcome.failure instanceof UserDeclined ? 'denied' : 'failed',
+            failure: outcome.failure,
+          },
+    );
+    if ('failure' in outcome) throw outcome.failure;
+    return outcome.done;
+  }
+
+  private async loginOnce(profile: ProfileConfig): Promise<{ expiresAt: string | null; account?: string }> {
     const { provider } = this.ports.providers.resolve(profile);
     if (!provider.login) {
       throw new BrokerError(
@@ -340,6 +368,12 @@ export class CredentialBroker {
 }
 
 type CallerDescription = { pid?: number; name?: string };
+
+/** Who asked for a login, as the audit trail names it. */
+export interface LoginAsker {
+  readonly client: string;
+  readonly caller?: Promise<CallerDescription>;
+}
 
 /** The promise `start` makes, started when first asked for and shared after. */
 function onFirstAsk<T>(start: () => Promise<T>): () => Promise<T> {

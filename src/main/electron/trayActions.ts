@@ -30,7 +30,7 @@ export function trayActions({
 }: Pick<BrokerServices, 'credentials' | 'admin' | 'guards'>): TrayActions {
   return {
     listProfiles: () => credentials.profiles(),
-    login: async (profile) => ({ expiresAt: (await credentials.login(profile)).expiresAt }),
+    login: async (profile) => ({ expiresAt: (await credentials.login(profile, { client: 'tray' })).expiresAt }),
     logout: (profile) => credentials.logout(profile),
     refresh: async (profile) => ({ expiresAt: (await credentials.refresh(profile)).expiresAt }),
     lockAll: () => admin.lockAll(),

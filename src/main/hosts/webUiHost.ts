@@ -83,7 +83,7 @@ export async function startBrokerWebUi(
         const stops = [board.onChange(listener), services.onProfilesChanged(listener)];
         return () => stops.forEach((stop) => stop());
       },
-      login: (profile) => services.credentials.login(profile),
+      login: (profile) => services.credentials.login(profile, { client: 'webui' }),
       logout: (profile) => services.credentials.logout(profile),
       // The card's button also takes a finished enrollment's outcome away.
       cancelLogin: async (profile) => {

@@ -102,8 +102,12 @@ function brokerHandlers(
     deleteSecret: async ({ params, response }) =>
       replyJson(response, 200, { deleted: await broker.deleteSecret(params.profile, params.field) }),
     listSecrets: async ({ params, response }) => replyJson(response, 200, await broker.listSecrets(params.profile)),
-    login: async ({ params: { profile }, response }) =>
-      replyJson(response, 200, { profile, ...(await broker.login(profile)) }),
+    login: async ({ params: { profile }, request, response }) => {
+      const asker = socketAsker(request, { witnesses, callers: new ProcessCallerInfo() });
+      const { client } = await asker;
+      const caller = asker.then((found) => found.caller);
+      replyJson(response, 200, { profile, ...(await broker.login(profile, { client, caller })) });
+    },
     logout: async ({ params: { profile }, response }) => {
       await broker.logout(profile);
       replyJson(response, 200, { profile, loggedOut: true });

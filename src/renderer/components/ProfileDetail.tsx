@@ -28,7 +28,7 @@ import { RemoveConfirm } from './RemoveConfirm.js';
 const PROVIDER_WORDS: Record<string, string> = {
   static: 'a long-lived token or client certificate',
   exec: 'an exec plugin Kubecred runs, its answers cached',
-  oidc: 'OpenID Connect: you sign in in your browser',
+  oidc: 'OpenID Connect: you sign in with your browser',
   keystone: 'OpenStack Keystone',
   eks: 'AWS EKS tokens from your AWS keys',
 };
