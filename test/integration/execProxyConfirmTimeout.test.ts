@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuardedCluster, type GuardedCluster } from '../support/guardedCluster.js';
 import { findKubectlBuilds } from '../support/kubectl.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
+import { inTerminal, withoutTerminal } from '../support/terminal.js';
 
 const KUBECTL = findKubectlBuilds().at(-1)!;
 const TOKEN = `unanswered-${Date.now().toString(36)}-hana`;
@@ -74,4 +75,27 @@ describe('a guard question nobody answers, through the real broker and kubecred-
     );
     expect(records.some((record) => record.guard?.decision === 'declined')).toBe(false);
   }, 120_000);
+
+  // New user review 4, N5: kubectl cannot print while the cluster has not answered, so a confirm
+  // left its terminal silent until someone clicked. The broker writes the line there itself.
+  it('kubectl in a terminal hears at once that the request waits for an Allow; a script reading stderr is not written to', async () => {
+    const argv = [KUBECTL.path, '--kubeconfig', cluster.kubeconfig, 'delete', 'configmap', 'kept'];
+    const env = { ...(process.env as Record<string, string>), ...cluster.env };
+    const typed = inTerminal(argv, env);
+    const told = await typed.waitFor(
+      /waits for your Allow \(guard rule "ask before deletes" of profile prod\)/,
+      10_000,
+    );
+    expect(typed.screen()).toMatch(/delete configmaps? .*kept.* waits for your Allow/);
+    expect(typed.screen()).toMatch(/refused at \d\d:\d\d:\d\d if nobody answers/);
+    const ended = await typed.exited;
+    // Told before the refusal came: it is news while kubectl waits, not after.
+    expect(told.afterMs).toBeLessThan(ended.afterMs - 1_000);
+    expect(typed.screen()).toContain('nobody answered in Kubecred in time');
+
+    const scripted = withoutTerminal(argv, env);
+    await scripted.exited;
+    expect(scripted.screen()).toContain('nobody answered in Kubecred in time');
+    expect(scripted.screen()).not.toContain('waits for your Allow');
+  }, 60_000);
 });

@@ -1,4 +1,6 @@
 import { BrowserLoginUi } from '../ui/browserLoginUi.js';
+import { tellGuardWaits } from '../broker/guardWaitNotices.js';
+import { writeToTerminalOf } from '../platform/terminalNotice.js';
 import type { UrlOpener } from '../core/ports.js';
 import { InteractionBoard } from '../ui/interactionBoard.js';
 import type { Logger } from '../core/logger.js';
@@ -77,6 +79,7 @@ export async function startBroker(
         open: async () => host?.ensure(),
       };
   const ui = options.ui ?? promptingUi(prompts, loginUi, windows);
+  const stopGuardWaitNotices = tellGuardWaits(prompts, writeToTerminalOf);
   const services = composeBroker({
     paths,
     logger,
@@ -117,6 +120,7 @@ export async function startBroker(
     ...(webUi ? { webUiLink: webUi.url } : {}),
     close: async () => {
       services.credentials.stop();
+      stopGuardWaitNotices();
       prompts.close();
       await host?.close();
       await server.close();
