@@ -1,7 +1,15 @@
 import path from 'node:path';
 import { Menu, Tray, nativeImage } from 'electron';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { menuTemplate, trayIconImage, trayMenuModel, trayTooltip, type TrayAction } from './trayMenuModel.js';
+import {
+  STARTING_TOOLTIP,
+  menuTemplate,
+  startingMenuModel,
+  trayIconImage,
+  trayMenuModel,
+  trayTooltip,
+  type TrayAction,
+} from './trayMenuModel.js';
 
 /** The tray icon: thin; everything it shows comes from trayMenuModel.ts. */
 export class KubecredTray {
@@ -12,6 +20,8 @@ export class KubecredTray {
     private readonly run: (action: TrayAction) => void,
   ) {
     this.tray = new Tray(this.image([], Date.now()));
+    this.tray.setToolTip(STARTING_TOOLTIP);
+    this.tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(startingMenuModel(), this.run)));
     // Windows and most Linux panels open an app on a left click; the menu stays on the right one.
     this.tray.on('click', () => this.run({ kind: 'open' }));
   }

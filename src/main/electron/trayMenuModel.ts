@@ -1,6 +1,12 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ProfileSummary } from '../../shared/api/status.js';
-import { describeProfile, guardWords, hasLogin, waitsForSignIn } from '../../shared/api/profileWords.js';
+import {
+  EXPIRING_SOON_MS,
+  describeProfile,
+  guardWords,
+  hasLogin,
+  waitsForSignIn,
+} from '../../shared/api/profileWords.js';
 
 export type TrayAction =
   | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
@@ -24,8 +30,11 @@ export type TrayIconState = 'locked' | 'signedIn' | 'attention';
 
 export function trayIconState(profiles: readonly ProfileSummary[], now: number): TrayIconState {
   if (profiles.some((p) => p.state === 'error')) return 'attention';
-  const live = profiles.some((p) => p.state === 'ready' && (p.expiresAt === null || Date.parse(p.expiresAt) > now));
-  return live ? 'signedIn' : 'locked';
+  return profiles.some((p) => holdsLiveCredential(p, now)) ? 'signedIn' : 'locked';
+}
+
+function holdsLiveCredential(profile: ProfileSummary, now: number): boolean {
+  return profile.state === 'ready' && (profile.expiresAt === null || Date.parse(profile.expiresAt) > now);
 }
 
 /** The template image (resources/) for each state; macOS tints "Template" images itself. */
@@ -47,11 +56,26 @@ export function trayTooltip(profiles: readonly ProfileSummary[], now: number): s
 }
 
 function stateTooltip(profiles: readonly ProfileSummary[], now: number): string {
-  const signedIn = profiles.filter((p) => p.state === 'ready').length;
   const failing = profiles.filter((p) => p.state === 'error').length;
   if (failing > 0)
     return `Kubecred: ${failing} profile${failing === 1 ? '' : 's'} need${failing === 1 ? 's' : ''} attention`;
-  return trayIconState(profiles, now) === 'locked' ? 'Kubecred: locked' : `Kubecred: ${signedIn} signed in`;
+  if (trayIconState(profiles, now) === 'locked') return 'Kubecred: locked';
+  // Nobody signs in to a stored token or a wrapped plugin: those are ready, not signed in.
+  const signedIn = profiles.filter((p) => hasLogin(p) && holdsLiveCredential(p, now)).length;
+  return signedIn > 0 ? `Kubecred: ${signedIn} signed in` : 'Kubecred: ready';
+}
+
+/** What the tray says before the broker's first answer, so it has a tooltip and a menu from the start. */
+export const STARTING_TOOLTIP = 'Kubecred: starting…';
+
+export function startingMenuModel(): MenuItemModel[] {
+  return [
+    { label: STARTING_TOOLTIP, enabled: false },
+    { label: '', separator: true },
+    { label: 'Open Kubecred', action: { kind: 'open' } },
+    { label: '', separator: true },
+    { label: 'Quit', action: { kind: 'quit' } },
+  ];
 }
 
 /** How long the tray lifts a guard for: one choice, the window's default; the window and the CLI offer others. */
@@ -93,7 +117,7 @@ function profileSubmenu(profile: ProfileSummary, now: number): MenuItemModel[] {
   const signedIn = profile.state === 'ready';
   const login = hasLogin(profile);
   const items: MenuItemModel[] = [
-    ...(login ? [loginItem(profile)] : []),
+    ...(login ? loginItems(profile, now) : []),
     { label: login ? 'Log out' : 'Forget', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
     { label: 'Refresh', enabled: signedIn, action: { kind: 'refresh', profile: profile.name } },
     ...guardItems(profile, now),
@@ -103,10 +127,17 @@ function profileSubmenu(profile: ProfileSummary, now: number): MenuItemModel[] {
   return items;
 }
 
-/** Log in; while a login already waits for the person, the way to where it waits (its page or code is in the window). */
-function loginItem(profile: ProfileSummary): MenuItemModel {
-  if (waitsForSignIn(profile)) return { label: 'Signing in: show where…', action: { kind: 'open' } };
-  return { label: 'Log in', action: { kind: 'login', profile: profile.name } };
+/**
+ * Log in; while a login already waits for the person, the way to where it waits (its page or
+ * code is in the window). Signed in, none beside Log out, as in the window; "Log in again" only
+ * once the credential ends soon with nothing to renew it.
+ */
+function loginItems(profile: ProfileSummary, now: number): MenuItemModel[] {
+  if (waitsForSignIn(profile)) return [{ label: 'Signing in: show where…', action: { kind: 'open' } }];
+  const action = { kind: 'login', profile: profile.name } as const;
+  if (profile.state !== 'ready') return [{ label: 'Log in', action }];
+  const left = profile.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(profile.expiresAt) - now;
+  return profile.silentRefresh !== true && left <= EXPIRING_SOON_MS ? [{ label: 'Log in again', action }] : [];
 }
 
 export function trayMenuModel(

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
 import {
+  STARTING_TOOLTIP,
   TRAY_ICONS,
   menuTemplate,
+  startingMenuModel,
   trayIconImage,
   trayIconState,
   trayMenuModel,
@@ -72,9 +74,8 @@ describe('tray menu model', () => {
     expect(trayMenuModel([profile('p', 'ready', 185)], now)[0]?.label).toBe('p: signed in, 3 h 5 min');
     expect(trayMenuModel([profile('p', 'ready')], now)[0]?.label).toBe('p: signed in');
   });
-  it('gives every profile Log in, Log out and Refresh, enabled by its state', () => {
+  it('gives every profile Log out and Refresh, enabled by its state, and Log in while signed out', () => {
     const prod = menu[0]?.submenu;
-    expect(find(prod, 'Log in')?.action).toEqual({ kind: 'login', profile: 'prod' });
     expect(find(prod, 'Log out')).toMatchObject({ enabled: true, action: { kind: 'logout', profile: 'prod' } });
     expect(find(prod, 'Refresh')).toMatchObject({ enabled: true, action: { kind: 'refresh', profile: 'prod' } });
     const dev = menu[1]?.submenu;
@@ -101,6 +102,53 @@ describe('tray menu model', () => {
   });
   it('says so when there are no profiles', () => {
     expect(trayMenuModel([], now)[0]).toEqual({ label: 'No profiles yet', enabled: false });
+  });
+});
+
+// Electron review 2, F9: the words of the tray.
+describe('the tray says what is true', () => {
+  it('offers no Log in beside Log out while signed in; Log in again once it ends soon and nothing renews it', () => {
+    const labelsOf = (p: ProfileSummary) => trayMenuModel([p], now)[0]?.submenu?.map((i) => i.label);
+    expect(labelsOf(profile('sso', 'ready', 42))).toEqual(['Log out', 'Refresh']);
+    expect(labelsOf({ ...profile('sso', 'ready', 4), silentRefresh: true })).toEqual(['Log out', 'Refresh']);
+    const ending = trayMenuModel([profile('sso', 'ready', 4)], now)[0]?.submenu;
+    expect(ending?.map((i) => i.label)).toEqual(['Log in again', 'Log out', 'Refresh']);
+    expect(find(ending, 'Log in again')?.action).toEqual({ kind: 'login', profile: 'sso' });
+    expect(labelsOf(profile('sso', 'ready', -1))?.[0]).toBe('Log in again');
+  });
+
+  it('calls never-used static and exec profiles "not used yet", not "ready"', () => {
+    const labels = trayMenuModel(
+      [
+        { ...profile('first', 'idle'), provider: 'static' },
+        { ...profile('flaky', 'idle'), provider: 'exec' },
+      ],
+      now,
+    ).map((i) => i.label);
+    expect(labels.slice(0, 2)).toEqual(['first: not used yet', 'flaky: not used yet']);
+  });
+
+  it('counts in the tooltip only the profiles someone signs in to, and only live ones', () => {
+    const ci = { ...profile('ci', 'ready'), provider: 'static' };
+    const plugin = { ...profile('plugin', 'ready', 30), provider: 'exec' };
+    expect(trayTooltip([profile('sso', 'ready', 30), ci, plugin], now)).toBe('Kubecred: 1 signed in');
+    expect(trayTooltip([ci, plugin], now)).toBe('Kubecred: ready');
+    expect(trayTooltip([profile('sso', 'ready', 30), profile('old', 'ready', -1)], now)).toBe('Kubecred: 1 signed in');
+  });
+
+  it('has a menu before the first refresh: starting, Open and Quit', () => {
+    const starting = startingMenuModel();
+    expect(starting.map((i) => (i.separator ? '---' : i.label))).toEqual([
+      'Kubecred: starting…',
+      '---',
+      'Open Kubecred',
+      '---',
+      'Quit',
+    ]);
+    expect(starting[0]?.enabled).toBe(false);
+    expect(find(starting, 'Open Kubecred')?.action).toEqual({ kind: 'open' });
+    expect(find(starting, 'Quit')?.action).toEqual({ kind: 'quit' });
+    expect(STARTING_TOOLTIP).toBe('Kubecred: starting…');
   });
 });
 
