@@ -76,6 +76,8 @@ async function start(): Promise<void> {
     switch (action.kind) {
       case 'open':
         return windows.openMain();
+      case 'showQuestions':
+        return windows.showPrompts(server.prompts.list());
       case 'quit':
         return app.quit();
       case 'lockAll':
@@ -112,12 +114,17 @@ async function start(): Promise<void> {
     }
     last = next;
     // The windows follow the web UI's event stream; the tray menu follows this.
-    tray.update(next.profiles, next.at, loginItem ? { startAtLogin: await loginItem.enabled() } : {});
+    tray.update(next.profiles, next.at, {
+      questionsWaiting: server.prompts.list().length,
+      ...(loginItem ? { startAtLogin: await loginItem.enabled() } : {}),
+    });
   }
   const timer = setInterval(() => void refresh().catch(report), POLL_MS);
   server.services.interactions.onChange(() => void refresh().catch(report));
   // The tray follows a served, dropped or failed profile at once, not at the next poll.
   server.services.onProfilesChanged(() => void refresh().catch(report));
+  // A PIN or approval question shows in the tray as it opens, and goes when it is answered.
+  const unfollowPrompts = server.prompts.onChange(() => void refresh().catch(report));
   void refresh().catch(report);
 
   // `kubecred stop` quits the tray app as it stops a daemon.
@@ -135,6 +142,7 @@ async function start(): Promise<void> {
     event.preventDefault();
     clearInterval(timer);
     unmirror();
+    unfollowPrompts();
     tray.destroy();
     closing = server
       .close()

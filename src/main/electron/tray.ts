@@ -9,6 +9,7 @@ import {
   trayMenuModel,
   trayTooltip,
   type TrayAction,
+  type TrayContext,
 } from './trayMenuModel.js';
 
 /** The tray icon: thin; everything it shows comes from trayMenuModel.ts. */
@@ -26,18 +27,21 @@ export class KubecredTray {
     this.tray.on('click', () => this.run({ kind: 'open' }));
   }
 
-  update(profiles: readonly ProfileSummary[], now = Date.now(), preferences: { startAtLogin?: boolean } = {}): void {
-    this.tray.setImage(this.image(profiles, now));
-    this.tray.setToolTip(trayTooltip(profiles, now));
-    this.tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(trayMenuModel(profiles, now, preferences), this.run)));
+  update(profiles: readonly ProfileSummary[], now = Date.now(), context: TrayContext = {}): void {
+    const questions = context.questionsWaiting ?? 0;
+    this.tray.setImage(this.image(profiles, now, questions));
+    this.tray.setToolTip(trayTooltip(profiles, now, questions));
+    this.tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(trayMenuModel(profiles, now, context), this.run)));
   }
 
   destroy(): void {
     this.tray.destroy();
   }
 
-  private image(profiles: readonly ProfileSummary[], now: number) {
-    const image = nativeImage.createFromPath(path.join(this.resourcesDir, trayIconImage(profiles, now)));
+  private image(profiles: readonly ProfileSummary[], now: number, questionsWaiting = 0) {
+    const image = nativeImage.createFromPath(
+      path.join(this.resourcesDir, trayIconImage(profiles, now, questionsWaiting)),
+    );
     // Only macOS tints a template image to the menu bar; elsewhere it is shown as drawn.
     image.setTemplateImage(process.platform === 'darwin');
     return image;

@@ -12,7 +12,16 @@ export type TrayAction =
   | { readonly kind: 'login' | 'logout' | 'refresh'; readonly profile: string }
   /** Lift the profile's guard for TRAY_GUARD_LIFT_MS, or put it back now. */
   | { readonly kind: 'liftGuard' | 'guardBack'; readonly profile: string }
-  | { readonly kind: 'open' | 'lockAll' | 'quit' | 'toggleStartAtLogin' };
+  /** showQuestions: bring the waiting PIN or approval prompts to the front (or back, if closed). */
+  | { readonly kind: 'open' | 'lockAll' | 'quit' | 'toggleStartAtLogin' | 'showQuestions' };
+
+/** What the tray shows besides the profiles. */
+export interface TrayContext {
+  /** The start-at-login switch's state; undefined where the platform has none. */
+  readonly startAtLogin?: boolean;
+  /** How many PIN or approval questions wait for the person (the broker's open prompts). */
+  readonly questionsWaiting?: number;
+}
 
 /** A menu as plain data, so it is tested without Electron; tray.ts turns it into a Menu. */
 export interface MenuItemModel {
@@ -25,11 +34,14 @@ export interface MenuItemModel {
   readonly checked?: boolean;
 }
 
-/** All locked: nothing cached. Signed in: something cached, nothing wrong. Needs attention: a profile failed. */
+/**
+ * All locked: nothing cached. Signed in: something cached, nothing wrong. Needs attention: a
+ * profile failed, or a question waits for the person (its window may be behind others).
+ */
 export type TrayIconState = 'locked' | 'signedIn' | 'attention';
 
-export function trayIconState(profiles: readonly ProfileSummary[], now: number): TrayIconState {
-  if (profiles.some((p) => p.state === 'error')) return 'attention';
+export function trayIconState(profiles: readonly ProfileSummary[], now: number, questionsWaiting = 0): TrayIconState {
+  if (questionsWaiting > 0 || profiles.some((p) => p.state === 'error')) return 'attention';
   return profiles.some((p) => holdsLiveCredential(p, now)) ? 'signedIn' : 'locked';
 }
 
@@ -44,15 +56,21 @@ export const TRAY_ICONS: Readonly<Record<TrayIconState, string>> = {
   attention: 'trayAttentionTemplate.png',
 };
 
-export function trayIconImage(profiles: readonly ProfileSummary[], now: number): string {
-  return TRAY_ICONS[trayIconState(profiles, now)];
+export function trayIconImage(profiles: readonly ProfileSummary[], now: number, questionsWaiting = 0): string {
+  return TRAY_ICONS[trayIconState(profiles, now, questionsWaiting)];
 }
 
 /** "Kubecred: 2 signed in", and "; guard lifted on prod" while a guard is lifted. */
-export function trayTooltip(profiles: readonly ProfileSummary[], now: number): string {
+export function trayTooltip(profiles: readonly ProfileSummary[], now: number, questionsWaiting = 0): string {
   const lifted = profiles.filter((p) => guardLifted(p, now)).map((p) => p.name);
   const guards = lifted.length > 0 ? `; guard lifted on ${lifted.join(', ')}` : '';
+  if (questionsWaiting > 0) return `Kubecred: ${questionsWaitingWords(questionsWaiting)}${guards}`;
   return `${stateTooltip(profiles, now)}${guards}`;
+}
+
+/** "1 question waiting", "2 questions waiting". */
+function questionsWaitingWords(count: number): string {
+  return `${count} question${count === 1 ? '' : 's'} waiting`;
 }
 
 function stateTooltip(profiles: readonly ProfileSummary[], now: number): string {
@@ -106,7 +124,13 @@ function guardItems(profile: ProfileSummary, now: number): MenuItemModel[] {
         label: `Lift guard for ${TRAY_GUARD_LIFT_MS / 60_000} minutes`,
         action: { kind: 'liftGuard', profile: profile.name },
       };
-  return [{ label: '', separator: true }, { label: words, enabled: false }, change];
+  return [{ label: words, enabled: false }, change];
+}
+
+/** The way kubectl reaches a proxied profile's cluster, in `kubecred status`'s words. */
+function proxyItems(profile: ProfileSummary): MenuItemModel[] {
+  if (profile.proxyPort === undefined) return [];
+  return [{ label: `through kubecred-proxy on 127.0.0.1:${profile.proxyPort}`, enabled: false }];
 }
 
 /**
@@ -120,8 +144,9 @@ function profileSubmenu(profile: ProfileSummary, now: number): MenuItemModel[] {
     ...(login ? loginItems(profile, now) : []),
     { label: login ? 'Log out' : 'Forget', enabled: signedIn, action: { kind: 'logout', profile: profile.name } },
     { label: 'Refresh', enabled: signedIn, action: { kind: 'refresh', profile: profile.name } },
-    ...guardItems(profile, now),
   ];
+  const path = [...proxyItems(profile), ...guardItems(profile, now)];
+  if (path.length > 0) items.push({ label: '', separator: true }, ...path);
   if (profile.state === 'error' && profile.lastError)
     items.unshift({ label: profile.lastError, enabled: false }, { label: '', separator: true });
   return items;
@@ -143,7 +168,7 @@ function loginItems(profile: ProfileSummary, now: number): MenuItemModel[] {
 export function trayMenuModel(
   profiles: readonly ProfileSummary[],
   now: number,
-  preferences: { startAtLogin?: boolean } = {},
+  context: TrayContext = {},
 ): MenuItemModel[] {
   const items: MenuItemModel[] = profiles.map((profile) => ({
     label: profileLabel(profile, now),
@@ -151,21 +176,34 @@ export function trayMenuModel(
   }));
   if (items.length === 0) items.push({ label: 'No profiles yet', enabled: false });
   return [
+    ...questionItems(context.questionsWaiting ?? 0),
     ...items,
     { label: '', separator: true },
     { label: 'Open Kubecred', action: { kind: 'open' } },
     { label: 'Lock all', action: { kind: 'lockAll' } },
-    ...(preferences.startAtLogin === undefined
+    ...(context.startAtLogin === undefined
       ? []
       : [
           {
             label: 'Start at login',
-            checked: preferences.startAtLogin,
+            checked: context.startAtLogin,
             action: { kind: 'toggleStartAtLogin' },
           } as const,
         ]),
     { label: '', separator: true },
     { label: 'Quit', action: { kind: 'quit' } },
+  ];
+}
+
+/**
+ * On top while a PIN or approval question waits: its window may open behind others (desktops
+ * that keep a background app from taking focus), and kubectl waits on it (electron review 2, F7).
+ */
+function questionItems(count: number): MenuItemModel[] {
+  if (count === 0) return [];
+  return [
+    { label: `${questionsWaitingWords(count)}: show`, action: { kind: 'showQuestions' } },
+    { label: '', separator: true },
   ];
 }
 

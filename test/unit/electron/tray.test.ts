@@ -152,6 +152,37 @@ describe('the tray says what is true', () => {
   });
 });
 
+// Electron review 2, F7: a PIN or approval question may wait behind other windows; the tray says so.
+describe('the tray while questions wait', () => {
+  const signedIn = [profile('prod', 'ready', 42)];
+
+  it('puts "1 question waiting: show" on top, which shows the questions, and says nothing when none waits', () => {
+    const menu = trayMenuModel(signedIn, now, { questionsWaiting: 1 });
+    expect(menu[0]).toEqual({ label: '1 question waiting: show', action: { kind: 'showQuestions' } });
+    expect(menu[1]?.separator).toBe(true);
+    expect(menu[2]?.label).toBe('prod: signed in, 42 min');
+    expect(trayMenuModel(signedIn, now, { questionsWaiting: 2 })[0]?.label).toBe('2 questions waiting: show');
+    expect(trayMenuModel(signedIn, now, { questionsWaiting: 0 })[0]?.label).toBe('prod: signed in, 42 min');
+  });
+
+  it('shows the attention icon and says it in the tooltip while one waits', () => {
+    expect(trayIconState(signedIn, now, 1)).toBe('attention');
+    expect(trayIconImage(signedIn, now, 1)).toBe(TRAY_ICONS.attention);
+    expect(trayIconState(signedIn, now, 0)).toBe('signedIn');
+    expect(trayTooltip(signedIn, now, 1)).toBe('Kubecred: 1 question waiting');
+    expect(trayTooltip(signedIn, now, 3)).toBe('Kubecred: 3 questions waiting');
+  });
+
+  it('says under a proxied profile how kubectl reaches its cluster, as kubecred status does', () => {
+    const [proxied] = trayMenuModel([{ ...profile('prod', 'ready', 42), proxyPort: 18443 }], now);
+    expect(proxied?.submenu?.slice(-2)).toEqual([
+      { label: '', separator: true },
+      { label: 'through kubecred-proxy on 127.0.0.1:18443', enabled: false },
+    ]);
+    expect(find(trayMenuModel(signedIn, now)[0]?.submenu, '')).toBeUndefined();
+  });
+});
+
 describe('menuTemplate', () => {
   it('turns the model into an Electron template whose clicks run the model actions', () => {
     const ran: unknown[] = [];
