@@ -49,15 +49,36 @@ function holdsLiveCredential(profile: ProfileSummary, now: number): boolean {
   return profile.state === 'ready' && (profile.expiresAt === null || Date.parse(profile.expiresAt) > now);
 }
 
-/** The template image (resources/) for each state; macOS tints "Template" images itself. */
+/** The template image (resources/) for each state: black, which macOS tints to its menu bar. */
 export const TRAY_ICONS: Readonly<Record<TrayIconState, string>> = {
   locked: 'trayLockedTemplate.png',
   signedIn: 'traySignedInTemplate.png',
   attention: 'trayAttentionTemplate.png',
 };
 
-export function trayIconImage(profiles: readonly ProfileSummary[], now: number, questionsWaiting = 0): string {
-  return TRAY_ICONS[trayIconState(profiles, now, questionsWaiting)];
+/** The same padlocks light (the attention dot amber), for dark panels and taskbars. */
+export const LIGHT_TRAY_ICONS: Readonly<Record<TrayIconState, string>> = {
+  locked: 'trayLockedLight.png',
+  signedIn: 'traySignedInLight.png',
+  attention: 'trayAttentionLight.png',
+};
+
+/** Where the icon is drawn: the platform, and whether the OS uses dark colours (Electron's nativeTheme). */
+export interface TrayIconLook {
+  readonly platform: NodeJS.Platform;
+  readonly darkColors: boolean;
+}
+
+/**
+ * The image for the state where it is drawn. Linux and Windows show a template image as drawn,
+ * black, all but invisible on a dark panel or taskbar (electron review 2, F4): Windows follows
+ * its theme; Linux panels (GNOME's top bar, Breeze Dark) are nearly always dark, and no API says
+ * a panel's colour, so they get the light ones.
+ */
+export function trayIconImage(state: TrayIconState, look: TrayIconLook): string {
+  if (look.platform === 'darwin') return TRAY_ICONS[state];
+  if (look.platform === 'win32' && !look.darkColors) return TRAY_ICONS[state];
+  return LIGHT_TRAY_ICONS[state];
 }
 
 /** "Kubecred: 2 signed in", and "; guard lifted on prod" while a guard is lifted. */

@@ -1,6 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
 import {
+  LIGHT_TRAY_ICONS,
   STARTING_TOOLTIP,
   TRAY_ICONS,
   menuTemplate,
@@ -25,6 +29,12 @@ const profile = (
   expiresAt: minutesLeft === undefined ? null : new Date(now + minutesLeft * 60_000).toISOString(),
   lastError,
 });
+const RESOURCES = path.resolve(import.meta.dirname, '..', '..', '..', 'resources');
+/** The IDAT bytes of a PNG (one chunk each, as scripts/make-icons.mjs writes them). */
+const pngData = (png: Buffer) => {
+  const at = png.indexOf('IDAT');
+  return png.subarray(at + 4, at + 4 + png.readUInt32BE(at - 4));
+};
 const find = (items: readonly MenuItemModel[] | undefined, label: string) => items?.find((i) => i.label === label);
 
 describe('tray icon state', () => {
@@ -42,10 +52,40 @@ describe('tray icon state', () => {
       'attention',
     );
   });
-  it('maps each state to a distinct template image', () => {
-    expect(trayIconImage([profile('lab', 'error')], now)).toBe(TRAY_ICONS.attention);
+  it('maps each state to a distinct template image on macOS', () => {
+    const mac = { platform: 'darwin', darkColors: true } as const;
+    expect(trayIconImage(trayIconState([profile('lab', 'error')], now), mac)).toBe('trayAttentionTemplate.png');
     expect(new Set(Object.values(TRAY_ICONS)).size).toBe(3);
     for (const image of Object.values(TRAY_ICONS)) expect(image).toMatch(/Template\.png$/);
+  });
+  // Electron review 2, F4: black icons on dark Linux panels and the dark Windows taskbar.
+  it('draws light icons on Linux, and on Windows while it uses dark colours; black (template) on light Windows', () => {
+    for (const darkColors of [true, false]) {
+      expect(trayIconImage('locked', { platform: 'linux', darkColors })).toBe('trayLockedLight.png');
+      expect(trayIconImage('attention', { platform: 'darwin', darkColors })).toBe('trayAttentionTemplate.png');
+    }
+    expect(trayIconImage('signedIn', { platform: 'win32', darkColors: true })).toBe('traySignedInLight.png');
+    expect(trayIconImage('signedIn', { platform: 'win32', darkColors: false })).toBe('traySignedInTemplate.png');
+    expect(new Set(Object.values(LIGHT_TRAY_ICONS)).size).toBe(3);
+  });
+  it('ships every icon it names, 1x and @2x, light ones drawn light', () => {
+    for (const name of [...Object.values(TRAY_ICONS), ...Object.values(LIGHT_TRAY_ICONS)]) {
+      for (const file of [name, name.replace(/\.png$/, '@2x.png')])
+        expect(existsSync(path.join(RESOURCES, file))).toBe(true);
+    }
+    // A PNG's colour type 6 (RGBA) and, for the light ones, no pixel anywhere near black.
+    const light = readFileSync(path.join(RESOURCES, 'trayLockedLight@2x.png'));
+    expect(light.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    expect(light[25]).toBe(6);
+    const rows = inflateSync(pngData(light));
+    const opaque: number[] = [];
+    for (let y = 0; y < 32; y++)
+      for (let x = 0; x < 32; x++) {
+        const at = y * (1 + 32 * 4) + 1 + x * 4;
+        if ((rows[at + 3] ?? 0) === 255) opaque.push(Math.min(rows[at] ?? 0, rows[at + 1] ?? 0, rows[at + 2] ?? 0));
+      }
+    expect(opaque.length).toBeGreaterThan(100);
+    expect(Math.min(...opaque)).toBeGreaterThan(200);
   });
   it('says in the tooltip how many are signed in or failing', () => {
     expect(trayTooltip([profile('a', 'ready', 5), profile('b', 'ready', 9)], now)).toBe('Kubecred: 2 signed in');
@@ -167,7 +207,7 @@ describe('the tray while questions wait', () => {
 
   it('shows the attention icon and says it in the tooltip while one waits', () => {
     expect(trayIconState(signedIn, now, 1)).toBe('attention');
-    expect(trayIconImage(signedIn, now, 1)).toBe(TRAY_ICONS.attention);
+
     expect(trayIconState(signedIn, now, 0)).toBe('signedIn');
     expect(trayTooltip(signedIn, now, 1)).toBe('Kubecred: 1 question waiting');
     expect(trayTooltip(signedIn, now, 3)).toBe('Kubecred: 3 questions waiting');
