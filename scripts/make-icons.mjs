@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Draws Kubecred's images. The tray's template images (black on transparent; macOS tints them,
 // Linux and Windows show them as they are) into resources/: a padlock, closed (all locked), open
-// (signed in), and closed with a dot (needs attention), 16 px and @2x. The app icon into
+// (signed in), and closed with a dot (needs attention), 16 px and @2x. Beside them the same
+// padlocks light, for dark Linux panels and the dark Windows taskbar, where black is all but
+// invisible; the attention dot there is amber, so it is seen at a glance. The app icon into
 // packaging/icon/: the same padlock, white on the window's blue rounded square, 1024 px, from
 // which electron-builder makes the .icns and .ico. Run again after changing a shape.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -58,18 +60,22 @@ const box = (x, y, x0, y0, x1, y1) => Math.max(x0 - x, x - x1, y0 - y, y - y1);
 const ring = (x, y, cx, cy, r, w) => Math.abs(Math.hypot(x - cx, y - cy) - r) - w;
 
 function padlock({ open, dot }) {
-  return (x, y, pixel) => {
-    const body = box(x, y, 0.2, 0.45, 0.8, 0.9);
-    const shackleCx = open ? 0.62 : 0.5;
-    const shackle = Math.max(ring(x, y, shackleCx, 0.38, 0.2, 0.055), y - 0.45);
-    const legs = Math.min(
-      box(x, y, shackleCx - 0.255, 0.38, shackleCx - 0.145, 0.47),
-      open ? 1 : box(x, y, shackleCx + 0.145, 0.38, shackleCx + 0.255, 0.47),
-    );
-    let alpha = Math.max(cover(body, pixel), cover(Math.min(shackle, legs), pixel));
-    if (dot) alpha *= 1 - cover(Math.hypot(x - 0.5, y - 0.67) - 0.09, pixel);
-    return alpha;
-  };
+  return (x, y, pixel) => lockShape({ open, dot }, x, y, pixel).alpha;
+}
+
+/** The padlock's coverage, and the dot's coverage on its own (the attention variant's hole). */
+function lockShape({ open, dot }, x, y, pixel) {
+  const body = box(x, y, 0.2, 0.45, 0.8, 0.9);
+  const shackleCx = open ? 0.62 : 0.5;
+  const shackle = Math.max(ring(x, y, shackleCx, 0.38, 0.2, 0.055), y - 0.45);
+  const legs = Math.min(
+    box(x, y, shackleCx - 0.255, 0.38, shackleCx - 0.145, 0.47),
+    open ? 1 : box(x, y, shackleCx + 0.145, 0.38, shackleCx + 0.255, 0.47),
+  );
+  let alpha = Math.max(cover(body, pixel), cover(Math.min(shackle, legs), pixel));
+  const dotCover = dot ? cover(Math.hypot(x - 0.5, y - 0.67) - 0.09, pixel) : 0;
+  alpha *= 1 - dotCover;
+  return { alpha, dot: dotCover };
 }
 
 const icons = {
@@ -81,6 +87,22 @@ const black = (alphaAt) => (x, y, pixel) => [0, 0, 0, alphaAt(x, y, pixel)];
 for (const [name, shape] of Object.entries(icons)) {
   writeFileSync(path.join(out, `${name}.png`), png(16, black(padlock(shape))));
   writeFileSync(path.join(out, `${name}@2x.png`), png(32, black(padlock(shape))));
+}
+
+// Light: near-white (the panels' own text colour, not a glaring pure white), the dot amber.
+const LIGHT = [0xf2, 0xf2, 0xf2];
+const AMBER = [0xf5, 0xa6, 0x23];
+const light = (shape) => (x, y, pixel) => {
+  const { alpha, dot } = lockShape(shape, x, y, pixel);
+  const a = alpha + dot;
+  if (a === 0) return [0, 0, 0, 0];
+  const mix = (i) => Math.round((LIGHT[i] * alpha + AMBER[i] * dot) / a);
+  return [mix(0), mix(1), mix(2), Math.min(1, a)];
+};
+for (const [name, shape] of Object.entries(icons)) {
+  const lightName = name.replace(/Template$/, 'Light');
+  writeFileSync(path.join(out, `${lightName}.png`), png(16, light(shape)));
+  writeFileSync(path.join(out, `${lightName}@2x.png`), png(32, light(shape)));
 }
 
 // The app icon: the UI's brand mark (a white padlock on #1a5bc4), with the platforms' margin.
@@ -103,4 +125,4 @@ function appIcon(x, y, pixel) {
 const iconDir = path.resolve(out, '..', 'packaging', 'icon');
 mkdirSync(iconDir, { recursive: true });
 writeFileSync(path.join(iconDir, 'kubecred.png'), png(1024, appIcon));
-process.stdout.write(`wrote ${Object.keys(icons).length * 2} tray icons to ${out} and the app icon to ${iconDir}\n`);
+process.stdout.write(`wrote ${Object.keys(icons).length * 4} tray icons to ${out} and the app icon to ${iconDir}\n`);

@@ -10,10 +10,13 @@ export function parseDuration(text: string): number | undefined {
   }, 0);
 }
 
-/** "42 min", "3 h 5 min", "40 s": how the tray and `kubecred status` show time left. */
-export function formatRemaining(ms: number): string {
+/**
+ * "42 min", "3 h 5 min", "40 s": how the tray and `kubecred status` show time left. Down by
+ * default, so a credential never lasts less than it says; up for a wait, which never ends sooner.
+ */
+export function formatRemaining(ms: number, rounding: 'down' | 'up' = 'down'): string {
   if (ms <= 0) return 'expired';
-  const minutes = Math.floor(ms / 60_000);
+  const minutes = rounding === 'up' && ms > 60_000 ? Math.ceil(ms / 60_000) : Math.floor(ms / 60_000);
   if (minutes < 1) return `${Math.ceil(ms / 1000)} s`;
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);

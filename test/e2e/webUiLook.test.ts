@@ -190,7 +190,7 @@ describe('the main window, every screen in light and dark', () => {
     const state = (name: string) => page.locator(`[data-profile="${name}"] .state`).innerText();
     const logIn = (name: string) =>
       page.locator(`[data-profile="${name}"]`).getByRole('button', { name: 'Log in' }).count();
-    expect(await state('ci')).toBe('ready');
+    expect(await state('ci')).toBe('not used yet');
     expect(await logIn('ci')).toBe(0);
     expect(await logIn('aks')).toBe(0);
     expect(await state('prod')).toMatch(/^signed in as ada@example\.com, 4\d min$/);
@@ -206,7 +206,7 @@ describe('the main window, every screen in light and dark', () => {
     expect(
       await page.locator('[data-profile="eks-admin"]').getByRole('button', { name: 'Log in' }).getAttribute('class'),
     ).not.toBe('secondary');
-    expect(await state('eks-ci')).toBe('ready');
+    expect(await state('eks-ci')).toBe('not used yet');
     expect(await logIn('eks-ci')).toBe(0);
     expect(await page.getByRole('alert').first().innerText()).toMatch(/config\.yaml cannot be used: line 4/);
     await page.locator('[data-profile="ci"]').scrollIntoViewIfNeeded();

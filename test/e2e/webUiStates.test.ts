@@ -43,8 +43,8 @@ describe("the main window tells each profile's state and every failure", () => {
     await home?.cleanup();
   });
 
-  it('a static profile reads "ready" and offers no Log in; an OIDC profile without a login reads "signed out"', async () => {
-    expect(await profile('ci').locator('.state').innerText()).toBe('ready');
+  it('a static profile not used yet says so and offers no Log in; an OIDC profile without a login reads "signed out"', async () => {
+    expect(await profile('ci').locator('.state').innerText()).toBe('not used yet');
     expect(await profile('ci').getByRole('button', { name: 'Log in' }).count()).toBe(0);
     expect(await profile('sso').locator('.state').innerText()).toBe('signed out');
     expect(await profile('sso').getByRole('button', { name: 'Log in' }).count()).toBe(1);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Notification, app, dialog, session } from 'electron';
+import { Notification, app, dialog, nativeTheme, powerMonitor, session } from 'electron';
 import { forbidCoreDumps } from '../platform/peerCredentials.js';
 import { jsonLinesLogger } from '../core/logger.js';
 import { kubecredPaths } from '../platform/paths.js';
@@ -12,6 +12,7 @@ import { notificationsSince, type BrokerSnapshot } from './notifications.js';
 import { mirrorPromptWindows } from './promptWindows.js';
 import { KubecredTray } from './tray.js';
 import type { TrayAction } from './trayMenuModel.js';
+import { WAKE_EVENTS, followEvents, themeEvents } from './trayTriggers.js';
 import { WindowManager } from './windows.js';
 
 // The tray app: single instance, the broker in this process, a tray, windows on demand.
@@ -76,6 +77,8 @@ async function start(): Promise<void> {
     switch (action.kind) {
       case 'open':
         return windows.openMain();
+      case 'showQuestions':
+        return windows.showPrompts(server.prompts.list());
       case 'quit':
         return app.quit();
       case 'lockAll':
@@ -112,12 +115,19 @@ async function start(): Promise<void> {
     }
     last = next;
     // The windows follow the web UI's event stream; the tray menu follows this.
-    tray.update(next.profiles, next.at, loginItem ? { startAtLogin: await loginItem.enabled() } : {});
+    tray.update(next.profiles, next.at, {
+      questionsWaiting: server.prompts.list().length,
+      ...(loginItem ? { startAtLogin: await loginItem.enabled() } : {}),
+    });
   }
   const timer = setInterval(() => void refresh().catch(report), POLL_MS);
   server.services.interactions.onChange(() => void refresh().catch(report));
   // The tray follows a served, dropped or failed profile at once, not at the next poll.
   server.services.onProfilesChanged(() => void refresh().catch(report));
+  // A PIN or approval question shows in the tray as it opens, and goes when it is answered.
+  const unfollowPrompts = server.prompts.onChange(() => void refresh().catch(report));
+  const unfollowWake = followEvents(powerMonitor, WAKE_EVENTS, () => void refresh().catch(report));
+  const unfollowTheme = followEvents(nativeTheme, themeEvents(process.platform), () => tray.restyle());
   void refresh().catch(report);
 
   // `kubecred stop` quits the tray app as it stops a daemon.
@@ -135,6 +145,9 @@ async function start(): Promise<void> {
     event.preventDefault();
     clearInterval(timer);
     unmirror();
+    unfollowPrompts();
+    unfollowWake();
+    unfollowTheme();
     tray.destroy();
     closing = server
       .close()

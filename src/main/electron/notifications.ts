@@ -1,6 +1,6 @@
 import type { ProfileSummary } from '../../shared/api/status.js';
 import { formatRemaining } from '../../shared/duration.js';
-import { EXPIRING_SOON_MS } from '../../shared/api/profileWords.js';
+import { EXPIRING_SOON_MS, hasLogin } from '../../shared/api/profileWords.js';
 import { FROM_BEFORE_START } from '../state/failuresBeforeStart.js';
 
 /** What the notifier compares: the profiles, and the requests the broker denied so far. */
@@ -36,6 +36,12 @@ function expiresWithin(profile: ProfileSummary | undefined, now: number, windowM
   if (profile?.state !== 'ready' || profile.expiresAt === null) return false;
   const left = Date.parse(profile.expiresAt) - now;
   return left > 0 && left <= windowMs;
+}
+
+/** What failed, in words that fit the profile: a wrapped plugin or a stored secret has no login to fail. */
+function failureWords(profile: ProfileSummary): string {
+  if (hasLogin(profile)) return 'login failed';
+  return profile.provider === 'exec' ? 'its plugin failed' : 'no credential';
 }
 
 /**
@@ -88,7 +94,7 @@ export function notificationsFor(
       out.push({
         kind: 'loginFailed',
         profile: profile.name,
-        title: `${profile.name}: login failed`,
+        title: `${profile.name}: ${failureWords(profile)}`,
         body: profile.lastError ?? 'The login did not succeed.',
         action: 'open',
       });

@@ -35,6 +35,23 @@ export class WindowManager implements PromptWindows {
     window.on('closed', () => this.prompts.delete(prompt.id));
   }
 
+  /**
+   * Brings the waiting questions' windows to the front, and opens again the window of one whose
+   * window was closed while it still waits.
+   */
+  showPrompts(open: readonly PendingPrompt[]): void {
+    for (const prompt of open) {
+      const window = this.prompts.get(prompt.id);
+      if (!window || window.isDestroyed()) {
+        this.show(prompt);
+        continue;
+      }
+      window.show();
+      window.moveTop();
+      window.focus();
+    }
+  }
+
   closed(promptId: string): void {
     const window = this.prompts.get(promptId);
     this.prompts.delete(promptId);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BrokerError } from '../core/brokerError.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { DAEMON_NODE_FLAGS } from './daemonNodeFlags.js';
+import type { InstallLayout } from './installLayout.js';
 import type { PlatformEnv } from './paths.js';
 
 /**
@@ -18,6 +19,24 @@ export interface AutostartCommand {
 export function daemonAutostart(node: string, cli: string, env: NodeJS.ProcessEnv): AutostartCommand {
   const home = env.KUBECRED_HOME ? ['env', `KUBECRED_HOME=${env.KUBECRED_HOME}`] : [];
   return { argv: [...home, node, ...DAEMON_NODE_FLAGS, cli, 'daemon'] };
+}
+
+/**
+ * The headless broker at login for this install's layout. In the packaged app `node` is the
+ * app's own binary, which without ELECTRON_RUN_AS_NODE starts the tray app (electron review 2,
+ * F5), and in Node mode cannot run the CLI launcher, a shell script: so the launcher runs alone
+ * (it sets Node mode), given the Node flags in NODE_OPTIONS as the native shim gives them.
+ */
+export function layoutDaemonAutostart(
+  layout: Pick<InstallLayout, 'kind' | 'cliCommand'>,
+  node: string,
+  env: NodeJS.ProcessEnv,
+): AutostartCommand {
+  if (layout.kind !== 'packaged') return daemonAutostart(node, layout.cliCommand, env);
+  const home = env.KUBECRED_HOME ? [`KUBECRED_HOME=${env.KUBECRED_HOME}`] : [];
+  return {
+    argv: ['env', `NODE_OPTIONS=${DAEMON_NODE_FLAGS.join(' ')}`, ...home, layout.cliCommand, 'daemon'],
+  };
 }
 
 /** $XDG_CONFIG_HOME/autostart/kubecred.desktop (XDG Autostart), ~/.config when the variable is unset or relative. */

@@ -1,6 +1,12 @@
-import { autostartEnabled, autostartFile, daemonAutostart, setAutostart, type AutostartCommand } from './autostart.js';
+import {
+  autostartEnabled,
+  autostartFile,
+  layoutDaemonAutostart,
+  setAutostart,
+  type AutostartCommand,
+} from './autostart.js';
 import { currentPlatformEnv } from './paths.js';
-import { nodeCliPath } from './shimLocation.js';
+import { currentLayout } from './shimLocation.js';
 
 /** The OS's start-at-login switch, where the shell owns it (Electron's login items on macOS and Windows). */
 export interface LoginItem {
@@ -16,7 +22,7 @@ export interface LoginItem {
  * every login is not wanted, and `kubecred ui` opens one), or what the host says (the tray app).
  */
 export function xdgLoginItem(
-  command: AutostartCommand = daemonAutostart(process.execPath, nodeCliPath(), process.env),
+  command: AutostartCommand = layoutDaemonAutostart(currentLayout(), process.execPath, process.env),
 ): LoginItem {
   return {
     enabled: () => autostartEnabled(currentPlatformEnv()),

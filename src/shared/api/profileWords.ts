@@ -27,7 +27,8 @@ export const EXPIRING_SOON_MS = 5 * 60_000;
 
 /**
  * What a profile's state is, at a glance:
- * - ready: it works without anyone (a stored token, a plugin; nothing to log in to);
+ * - ready: it works without anyone (a stored token, a plugin; nothing to log in to); "not used
+ *   yet" while nothing is cached, since whether its secret or plugin works is not known before;
  * - signedIn: someone signed in, and time is left;
  * - expiring: signed in, but it ends within EXPIRING_SOON_MS and nothing renews it;
  * - refreshes: nothing cached, the next request renews it without anyone (a refresh token);
@@ -85,9 +86,17 @@ export function guardWords(profile: Pick<ProfileSummary, 'guard'>, now: number):
   const { guard } = profile;
   if (!guard) return null;
   const left = guard.offUntil ? Date.parse(guard.offUntil) - now : 0;
-  if (left > 0) return `guard lifted${guard.liftedBy ? ` by ${guard.liftedBy}` : ''}, back in ${formatRemaining(left)}`;
+  // Rounded up: lifted for 15 minutes reads "back in 15 min", not 14, and is never back sooner than said.
+  const back = formatRemaining(left, 'up');
+  if (left > 0) return `guard lifted${guard.liftedBy ? ` by ${guard.liftedBy}` : ''}, back in ${back}`;
   return `guard on (${guard.rules} rule${guard.rules === 1 ? '' : 's'})`;
 }
+
+/**
+ * A profile with nothing to log in to and nothing cached: "ready" promised a credential the
+ * first call could not get (no secret stored, a failing plugin; electron review 2, F9).
+ */
+const NOT_USED_WORDS = 'not used yet';
 
 /** What every view says while a login's page or code waits for the person. */
 const SIGNING_IN_WORDS = 'signing in: waiting for you';
@@ -102,7 +111,7 @@ function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
   if (profile.state === 'locked') return { kind: 'needsLogin', text: 'locked: needs its token PIN', timeLeft: null };
   if (profile.state === 'idle') {
-    if (!hasLogin(profile)) return { kind: 'ready', text: 'ready', timeLeft: null };
+    if (!hasLogin(profile)) return { kind: 'ready', text: NOT_USED_WORDS, timeLeft: null };
     return profile.silentRefresh === true
       ? { kind: 'refreshes', text: 'will refresh on use', timeLeft: null }
       : { kind: 'needsLogin', text: 'signed out', timeLeft: null };

@@ -102,6 +102,15 @@ describe('notificationsFor: failed logins', () => {
       },
     ]);
   });
+  // Electron review 2, F9: a wrapped plugin has no login to fail.
+  it('names what failed: a plugin for an exec profile, a login only where someone signs in', () => {
+    const as = (provider: string) => ({ ...failed('p', 'exit status 1'), provider });
+    const titles = (provider: string) =>
+      notificationsFor(snap(t0, []), snap(t0 + min, [as(provider)])).map((n) => n.title);
+    expect(titles('exec')).toEqual(['p: its plugin failed']);
+    expect(titles('static')).toEqual(['p: no credential']);
+    expect(titles('oidc')).toEqual(['p: login failed']);
+  });
   it('repeats only for a different error, not for the same one', () => {
     const a = snap(t0, [failed('prod', 'wrong PIN')]);
     expect(notificationsFor(a, snap(t0 + min, [failed('prod', 'wrong PIN')]))).toEqual([]);

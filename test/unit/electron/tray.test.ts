@@ -1,8 +1,14 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../../../src/shared/api/status.js';
 import {
+  LIGHT_TRAY_ICONS,
+  STARTING_TOOLTIP,
   TRAY_ICONS,
   menuTemplate,
+  startingMenuModel,
   trayIconImage,
   trayIconState,
   trayMenuModel,
@@ -23,6 +29,12 @@ const profile = (
   expiresAt: minutesLeft === undefined ? null : new Date(now + minutesLeft * 60_000).toISOString(),
   lastError,
 });
+const RESOURCES = path.resolve(import.meta.dirname, '..', '..', '..', 'resources');
+/** The IDAT bytes of a PNG (one chunk each, as scripts/make-icons.mjs writes them). */
+const pngData = (png: Buffer) => {
+  const at = png.indexOf('IDAT');
+  return png.subarray(at + 4, at + 4 + png.readUInt32BE(at - 4));
+};
 const find = (items: readonly MenuItemModel[] | undefined, label: string) => items?.find((i) => i.label === label);
 
 describe('tray icon state', () => {
@@ -40,10 +52,40 @@ describe('tray icon state', () => {
       'attention',
     );
   });
-  it('maps each state to a distinct template image', () => {
-    expect(trayIconImage([profile('lab', 'error')], now)).toBe(TRAY_ICONS.attention);
+  it('maps each state to a distinct template image on macOS', () => {
+    const mac = { platform: 'darwin', darkColors: true } as const;
+    expect(trayIconImage(trayIconState([profile('lab', 'error')], now), mac)).toBe('trayAttentionTemplate.png');
     expect(new Set(Object.values(TRAY_ICONS)).size).toBe(3);
     for (const image of Object.values(TRAY_ICONS)) expect(image).toMatch(/Template\.png$/);
+  });
+  // Electron review 2, F4: black icons on dark Linux panels and the dark Windows taskbar.
+  it('draws light icons on Linux, and on Windows while it uses dark colours; black (template) on light Windows', () => {
+    for (const darkColors of [true, false]) {
+      expect(trayIconImage('locked', { platform: 'linux', darkColors })).toBe('trayLockedLight.png');
+      expect(trayIconImage('attention', { platform: 'darwin', darkColors })).toBe('trayAttentionTemplate.png');
+    }
+    expect(trayIconImage('signedIn', { platform: 'win32', darkColors: true })).toBe('traySignedInLight.png');
+    expect(trayIconImage('signedIn', { platform: 'win32', darkColors: false })).toBe('traySignedInTemplate.png');
+    expect(new Set(Object.values(LIGHT_TRAY_ICONS)).size).toBe(3);
+  });
+  it('ships every icon it names, 1x and @2x, light ones drawn light', () => {
+    for (const name of [...Object.values(TRAY_ICONS), ...Object.values(LIGHT_TRAY_ICONS)]) {
+      for (const file of [name, name.replace(/\.png$/, '@2x.png')])
+        expect(existsSync(path.join(RESOURCES, file))).toBe(true);
+    }
+    // A PNG's colour type 6 (RGBA) and, for the light ones, no pixel anywhere near black.
+    const light = readFileSync(path.join(RESOURCES, 'trayLockedLight@2x.png'));
+    expect(light.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    expect(light[25]).toBe(6);
+    const rows = inflateSync(pngData(light));
+    const opaque: number[] = [];
+    for (let y = 0; y < 32; y++)
+      for (let x = 0; x < 32; x++) {
+        const at = y * (1 + 32 * 4) + 1 + x * 4;
+        if ((rows[at + 3] ?? 0) === 255) opaque.push(Math.min(rows[at] ?? 0, rows[at + 1] ?? 0, rows[at + 2] ?? 0));
+      }
+    expect(opaque.length).toBeGreaterThan(100);
+    expect(Math.min(...opaque)).toBeGreaterThan(200);
   });
   it('says in the tooltip how many are signed in or failing', () => {
     expect(trayTooltip([profile('a', 'ready', 5), profile('b', 'ready', 9)], now)).toBe('Kubecred: 2 signed in');
@@ -72,9 +114,8 @@ describe('tray menu model', () => {
     expect(trayMenuModel([profile('p', 'ready', 185)], now)[0]?.label).toBe('p: signed in, 3 h 5 min');
     expect(trayMenuModel([profile('p', 'ready')], now)[0]?.label).toBe('p: signed in');
   });
-  it('gives every profile Log in, Log out and Refresh, enabled by its state', () => {
+  it('gives every profile Log out and Refresh, enabled by its state, and Log in while signed out', () => {
     const prod = menu[0]?.submenu;
-    expect(find(prod, 'Log in')?.action).toEqual({ kind: 'login', profile: 'prod' });
     expect(find(prod, 'Log out')).toMatchObject({ enabled: true, action: { kind: 'logout', profile: 'prod' } });
     expect(find(prod, 'Refresh')).toMatchObject({ enabled: true, action: { kind: 'refresh', profile: 'prod' } });
     const dev = menu[1]?.submenu;
@@ -101,6 +142,84 @@ describe('tray menu model', () => {
   });
   it('says so when there are no profiles', () => {
     expect(trayMenuModel([], now)[0]).toEqual({ label: 'No profiles yet', enabled: false });
+  });
+});
+
+// Electron review 2, F9: the words of the tray.
+describe('the tray says what is true', () => {
+  it('offers no Log in beside Log out while signed in; Log in again once it ends soon and nothing renews it', () => {
+    const labelsOf = (p: ProfileSummary) => trayMenuModel([p], now)[0]?.submenu?.map((i) => i.label);
+    expect(labelsOf(profile('sso', 'ready', 42))).toEqual(['Log out', 'Refresh']);
+    expect(labelsOf({ ...profile('sso', 'ready', 4), silentRefresh: true })).toEqual(['Log out', 'Refresh']);
+    const ending = trayMenuModel([profile('sso', 'ready', 4)], now)[0]?.submenu;
+    expect(ending?.map((i) => i.label)).toEqual(['Log in again', 'Log out', 'Refresh']);
+    expect(find(ending, 'Log in again')?.action).toEqual({ kind: 'login', profile: 'sso' });
+    expect(labelsOf(profile('sso', 'ready', -1))?.[0]).toBe('Log in again');
+  });
+
+  it('calls never-used static and exec profiles "not used yet", not "ready"', () => {
+    const labels = trayMenuModel(
+      [
+        { ...profile('first', 'idle'), provider: 'static' },
+        { ...profile('flaky', 'idle'), provider: 'exec' },
+      ],
+      now,
+    ).map((i) => i.label);
+    expect(labels.slice(0, 2)).toEqual(['first: not used yet', 'flaky: not used yet']);
+  });
+
+  it('counts in the tooltip only the profiles someone signs in to, and only live ones', () => {
+    const ci = { ...profile('ci', 'ready'), provider: 'static' };
+    const plugin = { ...profile('plugin', 'ready', 30), provider: 'exec' };
+    expect(trayTooltip([profile('sso', 'ready', 30), ci, plugin], now)).toBe('Kubecred: 1 signed in');
+    expect(trayTooltip([ci, plugin], now)).toBe('Kubecred: ready');
+    expect(trayTooltip([profile('sso', 'ready', 30), profile('old', 'ready', -1)], now)).toBe('Kubecred: 1 signed in');
+  });
+
+  it('has a menu before the first refresh: starting, Open and Quit', () => {
+    const starting = startingMenuModel();
+    expect(starting.map((i) => (i.separator ? '---' : i.label))).toEqual([
+      'Kubecred: starting…',
+      '---',
+      'Open Kubecred',
+      '---',
+      'Quit',
+    ]);
+    expect(starting[0]?.enabled).toBe(false);
+    expect(find(starting, 'Open Kubecred')?.action).toEqual({ kind: 'open' });
+    expect(find(starting, 'Quit')?.action).toEqual({ kind: 'quit' });
+    expect(STARTING_TOOLTIP).toBe('Kubecred: starting…');
+  });
+});
+
+// Electron review 2, F7: a PIN or approval question may wait behind other windows; the tray says so.
+describe('the tray while questions wait', () => {
+  const signedIn = [profile('prod', 'ready', 42)];
+
+  it('puts "1 question waiting: show" on top, which shows the questions, and says nothing when none waits', () => {
+    const menu = trayMenuModel(signedIn, now, { questionsWaiting: 1 });
+    expect(menu[0]).toEqual({ label: '1 question waiting: show', action: { kind: 'showQuestions' } });
+    expect(menu[1]?.separator).toBe(true);
+    expect(menu[2]?.label).toBe('prod: signed in, 42 min');
+    expect(trayMenuModel(signedIn, now, { questionsWaiting: 2 })[0]?.label).toBe('2 questions waiting: show');
+    expect(trayMenuModel(signedIn, now, { questionsWaiting: 0 })[0]?.label).toBe('prod: signed in, 42 min');
+  });
+
+  it('shows the attention icon and says it in the tooltip while one waits', () => {
+    expect(trayIconState(signedIn, now, 1)).toBe('attention');
+
+    expect(trayIconState(signedIn, now, 0)).toBe('signedIn');
+    expect(trayTooltip(signedIn, now, 1)).toBe('Kubecred: 1 question waiting');
+    expect(trayTooltip(signedIn, now, 3)).toBe('Kubecred: 3 questions waiting');
+  });
+
+  it('says under a proxied profile how kubectl reaches its cluster, as kubecred status does', () => {
+    const [proxied] = trayMenuModel([{ ...profile('prod', 'ready', 42), proxyPort: 18443 }], now);
+    expect(proxied?.submenu?.slice(-2)).toEqual([
+      { label: '', separator: true },
+      { label: 'through kubecred-proxy on 127.0.0.1:18443', enabled: false },
+    ]);
+    expect(find(trayMenuModel(signedIn, now)[0]?.submenu, '')).toBeUndefined();
   });
 });
 

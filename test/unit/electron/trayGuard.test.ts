@@ -32,34 +32,35 @@ describe("the tray's guard items", () => {
       'Forget',
       'Refresh',
       '---',
+      'through kubecred-proxy on 127.0.0.1:47001',
       'guard on (2 rules)',
       'Lift guard for 15 minutes',
     ]);
-    expect(item?.submenu?.[3]).toEqual({ label: 'guard on (2 rules)', enabled: false });
-    expect(item?.submenu?.[4]?.action).toEqual({ kind: 'liftGuard', profile: 'prod' });
+    expect(item?.submenu?.[4]).toEqual({ label: 'guard on (2 rules)', enabled: false });
+    expect(item?.submenu?.[5]?.action).toEqual({ kind: 'liftGuard', profile: 'prod' });
     expect(TRAY_GUARD_LIFT_MS).toBe(15 * 60_000);
   });
 
   it('shows a lifted guard with the time until it is back, on the profile line too, and offers to put it back', () => {
     const [item] = trayMenuModel([prod({ rules: 1, offUntil: inMinutes(14.5) })], now);
     expect(item?.label).toBe('prod: ready; guard lifted');
-    expect(labels(item?.submenu)?.slice(2)).toEqual(['---', 'guard lifted, back in 14 min', 'Put guard back now']);
-    expect(item?.submenu?.[4]?.action).toEqual({ kind: 'guardBack', profile: 'prod' });
+    expect(labels(item?.submenu)?.slice(4)).toEqual(['guard lifted, back in 15 min', 'Put guard back now']);
+    expect(item?.submenu?.[5]?.action).toEqual({ kind: 'guardBack', profile: 'prod' });
     expect(trayTooltip([prod({ rules: 1, offUntil: inMinutes(14.5) })], now)).toBe(
-      'Kubecred: 1 signed in; guard lifted on prod',
+      'Kubecred: ready; guard lifted on prod',
     );
   });
 
   it('counts a lift whose time is up as a guard that holds, whatever the last state said', () => {
     const [item] = trayMenuModel([prod({ rules: 1, offUntil: inMinutes(-1) })], now);
     expect(item?.label).toBe('prod: ready');
-    expect(labels(item?.submenu)?.slice(3)).toEqual(['guard on (1 rule)', 'Lift guard for 15 minutes']);
-    expect(trayTooltip([prod({ rules: 1, offUntil: inMinutes(-1) })], now)).toBe('Kubecred: 1 signed in');
+    expect(labels(item?.submenu)?.slice(4)).toEqual(['guard on (1 rule)', 'Lift guard for 15 minutes']);
+    expect(trayTooltip([prod({ rules: 1, offUntil: inMinutes(-1) })], now)).toBe('Kubecred: ready');
   });
 
   it('shows nothing of a guard for a profile without one', () => {
     const [item] = trayMenuModel([prod()], now);
-    expect(labels(item?.submenu)).toEqual(['Forget', 'Refresh']);
+    expect(labels(item?.submenu)).toEqual(['Forget', 'Refresh', '---', 'through kubecred-proxy on 127.0.0.1:47001']);
   });
 
   it("the items' clicks run the guard's actions", () => {
@@ -93,12 +94,23 @@ describe("the tray's guard items", () => {
     ]);
   });
 
+  // Electron review 2, F9: rounded down, a lift for 15 minutes read "back in 14 min" at once.
+  it('says the time until the guard is back rounded up: a fresh 15-minute lift reads 15 min', () => {
+    const [fresh] = trayMenuModel(
+      [prod({ rules: 1, offUntil: new Date(now + TRAY_GUARD_LIFT_MS - 1).toISOString() })],
+      now,
+    );
+    expect(fresh?.submenu?.[4]?.label).toBe('guard lifted, back in 15 min');
+    const [last] = trayMenuModel([prod({ rules: 1, offUntil: inMinutes(0.25) })], now);
+    expect(last?.submenu?.[4]?.label).toBe('guard lifted, back in 15 s');
+  });
+
   // Security review 4, D5: the tray says who lifted a guard, as the window's Activity does.
   it('names who lifted the guard while it is lifted', () => {
     const lifted = prod({ rules: 1, offUntil: inMinutes(14.5), liftedBy: 'node (pid 4242)' });
     const [item] = trayMenuModel([lifted], now);
-    expect(labels(item?.submenu)?.slice(3)).toEqual([
-      'guard lifted by node (pid 4242), back in 14 min',
+    expect(labels(item?.submenu)?.slice(4)).toEqual([
+      'guard lifted by node (pid 4242), back in 15 min',
       'Put guard back now',
     ]);
   });

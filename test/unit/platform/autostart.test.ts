@@ -7,8 +7,10 @@ import {
   autostartFile,
   daemonAutostart,
   desktopEntry,
+  layoutDaemonAutostart,
   setAutostart,
 } from '../../../src/main/platform/autostart.js';
+import { installLayout } from '../../../src/main/platform/installLayout.js';
 
 describe('start at login', () => {
   let dir: string;
@@ -65,5 +67,40 @@ describe('start at login', () => {
       });
       await expect(autostartEnabled({ ...linux(), platform })).rejects.toThrow(/not set from this page/);
     }
+  });
+
+  // Electron review 2, F5: the packaged app's binary alone starts the tray app, not the broker.
+  describe("the headless broker's entry for each install layout", () => {
+    const opt = path.resolve('/opt/Kubecred');
+    const packaged = installLayout({
+      moduleDir: path.join(opt, 'resources', 'app.asar', 'dist', 'main', 'platform'),
+      resourcesPath: path.join(opt, 'resources'),
+      platform: 'linux',
+    });
+    const checkout = path.resolve('/home/ann/kubecred');
+    const dist = installLayout({ moduleDir: path.join(checkout, 'dist', 'main', 'platform'), platform: 'linux' });
+
+    it('packaged: runs the CLI launcher with daemon (it sets Node mode), never the app binary itself', () => {
+      const launcher = path.join(opt, 'resources', 'bin', 'kubecred');
+      const { argv } = layoutDaemonAutostart(packaged, path.join(opt, 'kubecred'), {});
+      expect(argv).toEqual(['env', 'NODE_OPTIONS=--max-semi-space-size=1', launcher, 'daemon']);
+      const home = layoutDaemonAutostart(packaged, path.join(opt, 'kubecred'), { KUBECRED_HOME: '/home/ann/kc' });
+      expect(home.argv).toEqual([
+        'env',
+        'NODE_OPTIONS=--max-semi-space-size=1',
+        'KUBECRED_HOME=/home/ann/kc',
+        launcher,
+        'daemon',
+      ]);
+    });
+
+    it('from a checkout or a build: this Node runs the CLI, as before', () => {
+      expect(layoutDaemonAutostart(dist, '/usr/bin/node', {}).argv).toEqual([
+        '/usr/bin/node',
+        '--max-semi-space-size=1',
+        path.join(checkout, 'bin', 'kubecred'),
+        'daemon',
+      ]);
+    });
   });
 });

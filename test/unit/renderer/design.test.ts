@@ -42,7 +42,7 @@ describe('profile badges', () => {
     expect(profileBadge(profile({ provider: 'static' }), now)).toMatchObject({
       kind: 'ready',
       tone: 'ok',
-      words: 'ready',
+      words: 'not used yet',
     });
     expect(profileBadge(profile({ state: 'ready', expiresAt: at(42), account: 'ada' }), now)).toMatchObject({
       kind: 'signed-in',

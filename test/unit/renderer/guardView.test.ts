@@ -57,7 +57,7 @@ describe("a guarded profile's row", () => {
     expect(guardTag(guarded(at(14.5)), now)).toEqual({
       words: 'guard lifted',
       lifted: true,
-      full: 'guard lifted, back in 14 min',
+      full: 'guard lifted, back in 15 min',
     });
     // The clock decides: a lift whose time is up is a guard that holds.
     expect(guardTag(guarded(at(-1)), now)?.words).toBe('guarded');

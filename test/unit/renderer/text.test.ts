@@ -29,7 +29,9 @@ describe('renderer wording', () => {
 
   it('never calls a profile with nothing to log in to "signed out" (new-user finding 12)', () => {
     const staticProfile = { name: 'ci', provider: 'static', lastError: null, expiresAt: null };
-    expect(describeProfile({ ...staticProfile, state: 'idle', silentRefresh: true }, now)).toBe('ready');
+    // Electron review 2, F9: before its first use nobody knows that its secret or plugin works.
+    expect(describeProfile({ ...staticProfile, state: 'idle', silentRefresh: true }, now)).toBe('not used yet');
+    expect(describeProfile({ ...staticProfile, provider: 'exec', state: 'idle' }, now)).toBe('not used yet');
     expect(describeProfile({ ...staticProfile, state: 'ready' }, now)).toBe('ready');
     expect(describeProfile({ ...staticProfile, provider: 'exec', state: 'ready', expiresAt: at(5) }, now)).toBe(
       'ready, 5 min',

@@ -26,7 +26,12 @@ const profile = (over: Partial<ProfileSummary>): ProfileSummary => ({
 describe('one source for state words and time left', () => {
   const states: Array<[string, ProfileSummary, string, string]> = [
     ['ready', profile({ name: 'ci', provider: 'static', state: 'ready' }), 'ready', 'ready'],
-    ['ready, nothing cached', profile({ name: 'ci', provider: 'static', silentRefresh: true }), 'ready', 'ready'],
+    [
+      'ready, nothing cached',
+      profile({ name: 'ci', provider: 'static', silentRefresh: true }),
+      'ready',
+      'not used yet',
+    ],
     [
       'signed in with time left',
       profile({ name: 'prod', state: 'ready', expiresAt: at(42), account: 'ada@example.com' }),
