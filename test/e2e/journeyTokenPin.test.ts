@@ -9,7 +9,7 @@ import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer
 import { newestKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { createTestPki } from '../support/pki.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
-import { NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
+import { KUBECRED_CLI, NATIVE_SHIM, REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { createSoftHsm, type SoftHsm } from '../support/softhsm.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 import { JourneyTranscript } from '../support/journeyTranscript.js';
@@ -214,6 +214,41 @@ describe('journey: a token PIN asked from kubectl, wherever the person is', () =
   });
 
   /** `kubecred ui`, the command a person types: the CLI hands the browser a file:// page, which the browser opens. */
+  // New user review 4, N8: `kubecred secret set` for a profile whose store is the token waited in
+  // silence while a tab asked for the PIN, the tab did not say who asked, and a wrong PIN lost the
+  // secret typed before it.
+  it('kubecred secret set in a terminal while a page is open: told where the PIN is asked, named in the page, and a wrong PIN keeps the typed value', async () => {
+    await forgetPin();
+    const journey = new JourneyTranscript('kubecred secret set on a token while a page of the window is open');
+    chromium = await launchChromium({ width: 900, height: 700 });
+    const page = await openUiAsAPersonWould(chromium.page);
+    const dialog = page.getByRole('dialog', { name: 'PIN for kc-journey' });
+    journey.did('kubecred secret set ontoken token (in a terminal)');
+    const setting = journey.watch('terminal', inTerminal([KUBECRED_CLI, 'secret', 'set', 'ontoken', 'token'], env()));
+    await setting.waitFor(/ontoken\/token \(input hidden\)/, FIRST_WORD_MS);
+    setting.typeLine(TOKEN);
+    await setting.waitFor(/kubecred: token "hsm" needs its PIN: enter it in the Kubecred window/, FIRST_WORD_MS);
+    await dialog.waitFor({ timeout: FIRST_WORD_MS });
+    expect(await dialog.innerText()).toMatch(/\(pid \d+\) needs the PIN of token hsm for profile ontoken/);
+    journey.saw('page', await dialog.innerText());
+    await dialog.locator('input[name="pin"]').fill('000000');
+    journey.did('types a wrong PIN in the page, clicks Unlock');
+    await dialog.getByRole('button', { name: 'Unlock' }).click();
+    await setting.waitFor(/the value you typed is kept; give the PIN again/, 10_000);
+    // The question comes again, over the note that the last PIN was wrong: the person answers it.
+    await page.getByRole('dialog', { name: 'Wrong PIN for kc-journey' }).waitFor({ timeout: FIRST_WORD_MS });
+    const again = page.getByRole('dialog', { name: 'PIN for kc-journey', exact: true });
+    await again.waitFor({ timeout: 15_000 });
+    journey.did('types the PIN in the page, clicks Unlock');
+    await again.locator('input[name="pin"]').fill(PIN);
+    await again.getByRole('button', { name: 'Unlock' }).click();
+    const done = await setting.exited;
+    expect(done.code, setting.screen()).toBe(0);
+    expect(setting.screen()).toContain('kubecred: stored ontoken/token');
+    expect(setting.screen()).not.toContain(TOKEN.slice(8));
+    await journey.save('token-pin-secret-set');
+  });
+
   async function openUiAsAPersonWould(page: Page): Promise<Page> {
     const before = await openedSoFar();
     const typed = await cli(['ui']);

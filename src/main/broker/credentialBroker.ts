@@ -141,7 +141,20 @@ export class CredentialBroker {
     return (await this.ports.config.current()).error;
   }
 
-  async setSecret(profileName: string, field: string, value: string): Promise<void> {
+  /** `caller`: who stores it, named by a token's PIN prompt ("kubecred (pid 4242) … for profile x"). */
+  async setSecret(
+    profileName: string,
+    field: string,
+    value: string,
+    caller?: () => Promise<CallerDescription>,
+  ): Promise<void> {
+    const { asking } = this.ports;
+    if (asking && caller)
+      return asking.run({ profile: profileName, caller }, () => this.storeSecret(profileName, field, value));
+    return this.storeSecret(profileName, field, value);
+  }
+
+  private async storeSecret(profileName: string, field: string, value: string): Promise<void> {
     const profile = await this.profile(profileName);
     checkField(field);
     const read = this.ports.secretFields(profile);

@@ -1,4 +1,7 @@
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
+import { NOTICE_HEADERS } from '../../shared/api/notices.js';
+import { followNotices } from './callerNotices.js';
+import { sendNotice } from './notice.js';
 import { BROKER_OPERATIONS, type BrokerOperation, type BrokerResponse } from '../../shared/api/routes.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 import { PeerCredentialReader } from '../platform/peerCredentials.js';
@@ -94,8 +97,22 @@ function brokerHandlers(
       replyJson(response, 200, status);
     },
     profiles: async ({ response }) => replyJson(response, 200, { profiles: await broker.profiles() }),
-    storeSecret: async ({ params, body, response }) => {
-      await broker.setSecret(params.profile, params.field, body.value);
+    storeSecret: async ({ params, body, request, response }) => {
+      // A store on a hardware token may wait for its PIN: the CLI that waits says where to give it.
+      const stopNotices =
+        request.headers[NOTICE_HEADERS.accept] === '1'
+          ? followNotices(
+              params.profile,
+              { logins: interactions, ...(questions ? { prompts: questions } : {}) },
+              (text) => sendNotice(response, text),
+            )
+          : undefined;
+      const asker = socketAsker(request, { witnesses, callers: new ProcessCallerInfo() });
+      try {
+        await broker.setSecret(params.profile, params.field, body.value, async () => (await asker).caller);
+      } finally {
+        stopNotices?.();
+      }
       response.statusCode = 204;
       response.end();
     },

@@ -1,6 +1,8 @@
 import { readSecretInput } from '../readSecretInput.js';
 import { printBrokerError } from '../printError.js';
-import { UsageError, type Command } from '../io.js';
+import { parseErrorBody } from '../../../shared/api/errors.js';
+import { printable } from '../../../shared/printable.js';
+import { UsageError, type CliContext, type Command } from '../io.js';
 import { requestStartingBroker } from '../withBroker.js';
 
 /** Secrets go in through stdin (or a hidden prompt), never argv; list shows names only. */
@@ -34,9 +36,7 @@ export const secretCommand: Command = {
         io.stderr.write('kubecred: no value on stdin. Pipe it in, e.g. kubecred secret set demo token < token.txt\n');
         return 1;
       }
-      const answer = await requestStartingBroker(context, (client) =>
-        client.call('storeSecret', { params: { profile, field }, body: { value } }),
-      );
+      const answer = await storeKeepingTheValue(context, profile, field, value);
       if (answer.status !== 204) return printBrokerError(answer, io.stderr);
       io.stderr.write(`kubecred: stored ${profile}/${field}\n`);
       return 0;
@@ -52,3 +52,31 @@ export const secretCommand: Command = {
     return 0;
   },
 };
+
+/** How many times a wrong PIN is asked again before the command gives up. */
+const PIN_TRIES = 3;
+
+/**
+ * Stores the value, saying meanwhile what the broker waits for (a token's PIN in the window). A
+ * wrong PIN does not lose what was typed: the value is still here, so the PIN is asked again,
+ * a few times at most, each try counting against the token as any PIN does.
+ */
+async function storeKeepingTheValue(context: CliContext, profile: string, field: string, value: string) {
+  const onNotice = (text: string) => context.io.stderr.write(`kubecred: ${text}\n`);
+  for (let attempt = 1; ; attempt++) {
+    const answer = await requestStartingBroker(context, (client) =>
+      client.call('storeSecret', { params: { profile, field }, body: { value }, onNotice }),
+    );
+    const refused = answer.status === 204 ? undefined : parseErrorBody(answer.body)?.error;
+    if (
+      !refused ||
+      refused.code !== 'pin-incorrect' ||
+      /\blocked\b/i.test(`${refused.message} ${refused.hint ?? ''}`) ||
+      attempt >= PIN_TRIES
+    )
+      return answer;
+    context.io.stderr.write(
+      `kubecred: ${printable(refused.message)}\nkubecred: the value you typed is kept; give the PIN again where it is asked (Cancel ends)\n`,
+    );
+  }
+}
