@@ -15,6 +15,9 @@ import type { TrayAction } from './trayMenuModel.js';
 import { WAKE_EVENTS, followEvents, themeEvents } from './trayTriggers.js';
 import { WindowManager } from './windows.js';
 
+/** Idle this long, the person is taken to be away from the screen. */
+const AWAY_AFTER_SECONDS = 5 * 60;
+
 // The tray app: single instance, the broker in this process, a tray, windows on demand.
 // The windows load the broker's loopback web UI, the same page a browser tab gets; the main
 // process signs their requests (WindowAuthorization), so no token is in a URL or a cookie.
@@ -55,7 +58,9 @@ async function start(): Promise<void> {
   const logger = jsonLinesLogger((line) => process.stderr.write(line));
   const paths = kubecredPaths();
   const loginItem = electronLoginItem();
-  const server = await startTrayBroker(paths, logger, loginItem);
+  // Locked, or nobody touched the machine for 5 minutes: a sign-in page opened now would wait unseen.
+  const away = () => ['locked', 'idle'].includes(powerMonitor.getSystemIdleState(AWAY_AFTER_SECONDS));
+  const server = await startTrayBroker(paths, logger, loginItem, away);
   const { webUi } = server;
   const windowSession = session.fromPartition(WINDOW_PARTITION);
   windowSession.webRequest.onBeforeSendHeaders({ urls: [`${webUi.origin}/*`] }, (details, callback) => {

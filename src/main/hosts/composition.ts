@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LoginStorms } from '../broker/loginStorms.js';
 import { DEFAULT_LOG_LIMITS } from '../../shared/config/schema.js';
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -68,6 +69,8 @@ export interface CompositionOptions {
   readonly ui: BrokerUi;
   /** Logins in progress, for the host to show (the web UI, `kubecred login`, the shim's notice). */
   readonly interactions: InteractionBoard;
+  /** Whether nobody is at the screen (locked, idle), where the host can tell: no sign-in page opens then. */
+  readonly away?: () => boolean;
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
@@ -78,6 +81,7 @@ export function composeBroker({
   keychain = new KeychainStore(),
   interactions,
   ui,
+  away,
 }: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, LAST_GOOD_CONFIG));
   const keychainHealth = new HealthRecordingStore(keychain);
@@ -117,12 +121,22 @@ export function composeBroker({
   });
   const mfaCodes = new OfferedAnswers(() => clock.now());
   const loginSecrets = new OfferedAnswers(() => clock.now());
-  const awsSessions = composeAwsSessions(clock, ui, () => asking.describe(), mfaCodes);
+  // Set below, once the cache exists: whether the login that just ended left a credential.
+  let signedIn: (profile: string) => boolean = () => false;
+  const loginUi = new LoginStorms({
+    ui,
+    clock,
+    logger,
+    asker: () => asking.describe(),
+    signedIn: (profile) => signedIn(profile),
+    ...(away ? { away } : {}),
+  });
+  const awsSessions = composeAwsSessions(clock, loginUi, () => asking.describe(), mfaCodes);
   const providerDependencies: ProviderDependencies = {
     clock,
     logger,
     storeFor: (name) => stores.forProfile(name),
-    loginUi: ui,
+    loginUi,
     askingUi: askerUi,
     showMessage: (profile, text, until) => interactions.show({ profile, kind: 'message', text }, until),
     typedSecrets: loginSecrets,
@@ -134,6 +148,7 @@ export function composeBroker({
   const cache = new CredentialCache(clock, undefined, (key, error) =>
     logger.warn('background refresh failed', { profile: profileOfCacheKey(key), reason: (error as Error).message }),
   );
+  signedIn = (profile) => cache.describe(profile).cached;
   // A profile that failed before a restart still says so: its state comes from its last outcome.
   void failuresBeforeStart(paths.auditLog).then((failures) => cache.recallFailures(failures));
   forgetTokenCredentials = (token) => {

@@ -38,6 +38,8 @@ export interface BrokerHostOptions {
    * shell owns it (Electron on macOS and Windows).
    */
   readonly trayWindows?: { readonly loginItem?: LoginItem };
+  /** Whether nobody is at the screen (locked, idle), where the shell can tell (the tray app). */
+  readonly away?: () => boolean;
 }
 
 export interface RunningBroker extends RunningServer {
@@ -86,6 +88,7 @@ export async function startBroker(
     interactions,
     ui,
     ...(options.keychain ? { keychain: options.keychain } : {}),
+    ...(options.away ? { away: options.away } : {}),
   });
   const webUiOptions = { askInBrowser: !tray, ...(tray?.loginItem ? { loginItem: tray.loginItem } : {}) };
   if (!options.ui || options.webUi)

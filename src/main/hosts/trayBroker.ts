@@ -21,8 +21,10 @@ export async function startTrayBroker(
   paths: KubecredPaths,
   logger: Logger,
   loginItem?: LoginItem,
+  away?: () => boolean,
 ): Promise<TrayBroker> {
-  const start = () => startBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {} });
+  const start = () =>
+    startBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {}, ...(away ? { away } : {}) });
   const broker = await start().catch(async (error: unknown) => {
     if (!(error instanceof AlreadyRunningError)) throw error;
     await takeOver(paths, logger, error.pid);

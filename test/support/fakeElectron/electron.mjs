@@ -133,4 +133,30 @@ export class Notification extends EventEmitter {
 
 export const dialog = { showErrorBox: (title, content) => record('dialog.showErrorBox', { title, content }) };
 export const shell = { openExternal: async () => {} };
-export default { app, session, Tray, Menu, nativeImage, BrowserWindow, Notification, dialog, shell };
+
+/** Someone is at the screen, unless a test says otherwise (KUBECRED_FAKE_IDLE=idle|locked). */
+class FakePowerMonitor extends EventEmitter {
+  getSystemIdleState() {
+    return process.env.KUBECRED_FAKE_IDLE ?? 'active';
+  }
+}
+export const powerMonitor = new FakePowerMonitor();
+
+class FakeNativeTheme extends EventEmitter {
+  shouldUseDarkColors = false;
+}
+export const nativeTheme = new FakeNativeTheme();
+
+export default {
+  app,
+  session,
+  Tray,
+  Menu,
+  nativeImage,
+  BrowserWindow,
+  Notification,
+  dialog,
+  shell,
+  powerMonitor,
+  nativeTheme,
+};
