@@ -9,7 +9,7 @@ import { parseOutputFlag } from '../outputFlag.js';
 import { profileFromFlags } from '../profileFlags.js';
 import { profileAddHelp } from '../profileAddHelp.js';
 import { askProfileInteractively } from '../profilePrompts.js';
-import { gatherStatus, renderProfiles } from './status.js';
+import { exitCodeOfReport, gatherStatus, renderProfiles } from './status.js';
 
 export const profileCommand: Command = {
   name: 'profile',
@@ -79,9 +79,11 @@ export const profileCommand: Command = {
     const report = await gatherStatus(context);
     if (report.configError) io.stderr.write(`kubecred: ${report.configError}\n`);
     io.stdout.write(
-      output === 'json' ? `${JSON.stringify(report.profiles, null, 2)}\n` : renderProfiles(report.profiles, Date.now()),
+      output === 'json'
+        ? `${JSON.stringify(report.profiles, null, 2)}\n`
+        : renderProfiles(report.profiles, Date.now(), report.configError !== null),
     );
-    return 0;
+    return exitCodeOfReport(report);
   },
 };
 
