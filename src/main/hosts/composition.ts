@@ -200,9 +200,11 @@ export function composeBroker({
     secretFields: secretFieldsOf,
     asking,
     signsIn: (profile) => profileSignsIn(profile, process.env),
-    waitsOnToken: (profile) => {
+    waitsOnToken: async (profile) => {
       const token = pinTokenOf(profile);
-      return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
+      if (token === undefined || (tokens.peek()?.pinKnown(token) ?? false)) return undefined;
+      // Never loaded: nothing says the card is out, and asking would load the module.
+      return { token, present: (await tokens.peek()?.present(token)) ?? true };
     },
     // The proxy's is the one presented; before it listens, the one read from the token at start.
     tokenCertificate: (profile) => proxies.certificateOf(profile) ?? enrolled.certificateOf(profile),
