@@ -134,7 +134,15 @@ export function composeBroker({
     logger.warn('background refresh failed', { profile: profileOfCacheKey(key), reason: (error as Error).message }),
   );
   // A profile that failed before a restart still says so: its state comes from its last outcome.
-  void failuresBeforeStart(paths.auditLog).then((failures) => cache.recallFailures(failures));
+  void config
+    .current()
+    .then(({ config: atStart }) =>
+      failuresBeforeStart(paths.auditLog, {
+        wrapsPlugin: (name) => atStart.profiles.find((profile) => profile.name === name)?.provider === 'exec',
+        now: clock.now(),
+      }),
+    )
+    .then((failures) => cache.recallFailures(failures));
   forgetTokenCredentials = (token) => {
     logger.info("token's PIN forgotten: dropping the credentials made with it", { token });
     void config.current().then(({ config: current }) => {

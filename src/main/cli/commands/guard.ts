@@ -1,4 +1,5 @@
 import { guardRuleLines } from '../../../shared/guardRuleLines.js';
+import { formatLocalTime } from '../../../shared/localTime.js';
 import { printable } from '../../../shared/printable.js';
 import { readProfile } from '../../config/configEditor.js';
 import { guardLiftMs } from '../guardLiftDuration.js';
@@ -41,7 +42,7 @@ export const guardCommand: Command = {
     const name = printable(state.profile);
     context.io.stdout.write(
       state.offUntil
-        ? `guard of ${name}: lifted until ${new Date(state.offUntil).toLocaleTimeString()} (${state.offUntil}); it comes back by itself, or now with: kubecred guard ${name} on\n`
+        ? `guard of ${name}: lifted until ${formatLocalTime(Date.parse(state.offUntil), Date.now())}; it comes back by itself, or now with: kubecred guard ${name} on\n`
         : `guard of ${name}: on (${state.rules} rule${state.rules === 1 ? '' : 's'}); lift it for a while with: kubecred guard ${name} off --for 15m\n`,
     );
     if (call.operation === 'guardState') context.io.stdout.write(await ruleLines(context.paths.configFile, profile));
