@@ -10,13 +10,21 @@ export function parseDuration(text: string): number | undefined {
   }, 0);
 }
 
-/** "42 min", "3 h 5 min", "40 s": how the tray and `kubecred status` show time left. */
+/** From two days on, hours and minutes are noise: "7 days", not "167 h 49 min". */
+const DAYS_FROM_HOURS = 48;
+
+/**
+ * "42 min", "3 h 5 min", "40 s", "7 days": a length of time as every view says it (time left
+ * in the tray and `kubecred status`, a certificate's life, a guard's lift). Days are rounded to
+ * the nearest, so a certificate of 7 days read a minute after issue is still "7 days".
+ */
 export function formatRemaining(ms: number): string {
   if (ms <= 0) return 'expired';
   const minutes = Math.floor(ms / 60_000);
   if (minutes < 1) return `${Math.ceil(ms / 1000)} s`;
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
+  if (hours >= DAYS_FROM_HOURS) return `${Math.round(ms / 86_400_000)} days`;
   const rest = minutes % 60;
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }

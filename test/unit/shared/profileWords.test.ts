@@ -116,15 +116,15 @@ describe("a profile's certificate nearing its end", () => {
     const ending = proxied(days(-90), days(2));
     expect(profileStatus(ending, now)).toEqual({
       kind: 'expiring',
-      text: 'ready; certificate ends in 48 h',
+      text: 'ready; certificate ends in 2 days',
       timeLeft: null,
     });
-    expect(profileLabel(ending, now)).toContain('certificate ends in 48 h');
+    expect(profileLabel(ending, now)).toContain('certificate ends in 2 days');
     expect(certificateRenewal(ending, now)).toBe(
-      'certificate ends in 48 h: renew it with kubecred enroll prod --renew --context <context>',
+      'certificate ends in 2 days: renew it with kubecred enroll prod --renew --context <context>',
     );
     expect(renderProfiles([ending], now)).toContain(
-      'prod: certificate ends in 48 h: renew it with kubecred enroll prod --renew --context <context>',
+      'prod: certificate ends in 2 days: renew it with kubecred enroll prod --renew --context <context>',
     );
   });
 

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { parseDuration, formatRemaining } from '../../../shared/duration.js';
 import { profileName, type KubecredConfig } from '../../../shared/config/schema.js';
+import { signerCapWords } from '../../../shared/certificateLife.js';
 import { addToken } from '../../config/configEditor.js';
 import { enroll, ENROLL_KEY_TYPES, type EnrollKeyType, type EnrollmentRequest } from '../../enroll/enrollment.js';
 import { userKubectl } from '../../enroll/kubectlRunner.js';
@@ -47,8 +48,9 @@ export const enrollCommand: Command = {
           `profile ${request.profile} is ready: kubectl --context ${request.newContext} reaches ${result.upstream} as ${request.user} through the exec proxy on 127.0.0.1:${result.port}`,
         );
       else await presentRenewed(context, request.profile, say);
+      const capped = signerCapWords(request.expirationSeconds * 1000, result.notBefore, result.notAfter);
       say(
-        `the certificate ends in ${formatRemaining(result.notAfter.getTime() - Date.now())}; renew it before then with: kubecred enroll ${request.profile} --renew --context ${request.context}`,
+        `the certificate ends in ${formatRemaining(result.notAfter.getTime() - Date.now())}${capped ? ` (${capped})` : ''}; renew it before then with: kubecred enroll ${request.profile} --renew --context ${request.context}`,
       );
       return 0;
     } finally {
