@@ -98,6 +98,13 @@ describe('a profile waiting on its token', () => {
     });
     expect(windowText(locked, now)).toBe('locked: needs its token PIN');
   });
+
+  // New-user finding N23: a pulled card is missing, and its PIN is no use until it is back.
+  it('reads as a token to insert, not a PIN to give, while the token is in no slot', () => {
+    const pulled = profile({ name: 'prod', provider: 'static', state: 'locked', tokenMissing: true });
+    expect(profileStatus(pulled, now).text).toBe('token not present: insert it');
+    expect(windowText(pulled, now)).toBe('token not present: insert it');
+  });
 });
 
 // Issue 31: a certificate on a token is renewed before it ends, so every view says when that is.
