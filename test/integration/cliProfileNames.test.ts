@@ -25,15 +25,18 @@ describe('the CLI given a mistyped profile name', () => {
     await home?.cleanup();
   });
 
-  it.each([[['login', 'dmeo']], [['secret', 'list', 'dmeo']], [['profile', 'rm', 'dmeo']], [['guard', 'dmeo']]])(
-    'kubecred %j names the profile it likely meant',
-    async (args) => {
-      const result = await cli(args);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain('no profile "dmeo"');
-      expect(result.stderr).toContain('Did you mean "demo"?');
-    },
-  );
+  it.each([
+    [['login', 'dmeo']],
+    [['secret', 'list', 'dmeo']],
+    [['profile', 'rm', 'dmeo']],
+    [['guard', 'dmeo']],
+    [['enroll', 'dmeo', '--renew', '--context', 'lab']],
+  ])('kubecred %j names the profile it likely meant', async (args) => {
+    const result = await cli(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no profile "dmeo"');
+    expect(result.stderr).toContain('Did you mean "demo"?');
+  });
 
   it('kubecred profile set with a typo names the profile it likely meant', async () => {
     const result = await cli(['profile', 'set', 'dmeo', '--issuer', 'https://id.example.com']);
