@@ -10,9 +10,15 @@ export function parseDuration(text: string): number | undefined {
   }, 0);
 }
 
+/** From two days on, hours and minutes are noise: "7 days", not "167 h 49 min". */
+const DAYS_FROM_HOURS = 48;
+
 /**
- * "42 min", "3 h 5 min", "40 s": how the tray and `kubecred status` show time left. Down by
- * default, so a credential never lasts less than it says; up for a wait, which never ends sooner.
+ * "42 min", "3 h 5 min", "40 s", "7 days": a length of time as every view says it (time left
+ * in the tray and `kubecred status`, a certificate's life, a guard's lift). Days are rounded to
+ * the nearest, so a certificate of 7 days read a minute after issue is still "7 days". Minutes
+ * round down by default, so a credential never lasts less than it says; up for a wait, which
+ * never ends sooner.
  */
 export function formatRemaining(ms: number, rounding: 'down' | 'up' = 'down'): string {
   if (ms <= 0) return 'expired';
@@ -20,6 +26,7 @@ export function formatRemaining(ms: number, rounding: 'down' | 'up' = 'down'): s
   if (minutes < 1) return `${Math.ceil(ms / 1000)} s`;
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
+  if (hours >= DAYS_FROM_HOURS) return `${Math.round(ms / 86_400_000)} days`;
   const rest = minutes % 60;
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }

@@ -105,6 +105,8 @@ describe('kubecred enroll against a signer of its own: approve, deny, fail, refu
     );
     expect(code, screen).toBe(0);
     expect(screen).toMatch(/profile prod is ready/);
+    // N27: the signer gave 45 s (and its backdating) of the 30 days asked by default: the person is told so.
+    expect(screen).toMatch(/the certificate ends in \d+ s \(30 days asked, the signer gave \d+ (s|min)\); renew it/);
     const whoami = await kubectl(['--context', 'prod', ...WHOAMI_ARGS]);
     expect(whoami.stdout, whoami.stderr).toBe('jane');
     const issued = new X509Certificate(Buffer.from((await csrOf(requestName(screen)!)).status!.certificate!, 'base64'));

@@ -9,6 +9,8 @@ import type { AskingContext } from './askingContext.js';
 import { recordAudit, type AuditLog } from '../core/auditLog.js';
 import { UserDeclined } from '../core/userDeclined.js';
 import { BrokerError } from '../core/brokerError.js';
+import { unknownProfileError } from '../config/unknownProfile.js';
+import { refuseUnreadSecretField } from './unreadSecretField.js';
 import { credentialCacheKey } from '../cache/cacheKey.js';
 import { parseExecInfo } from './execInfo.js';
 import { profileSummaries, type SummaryPorts } from './profileSummaries.js';
@@ -157,16 +159,7 @@ export class CredentialBroker {
   private async storeSecret(profileName: string, field: string, value: string): Promise<void> {
     const profile = await this.profile(profileName);
     checkField(field);
-    const read = this.ports.secretFields(profile);
-    if (!read.includes(field)) {
-      throw new BrokerError(
-        'bad-request',
-        `profile "${profile.name}" (${profile.provider}) never reads a secret named "${field}"`,
-        read.length
-          ? `its provider reads: ${read.join(', ')}`
-          : `an ${profile.provider} profile keeps no secrets in Kubecred: its plugin has its own`,
-      );
-    }
+    refuseUnreadSecretField(profile, field, this.ports.secretFields(profile));
     const store = await this.ports.stores.forProfile(profile.name);
     await store.set({ profile: profile.name, field }, value);
     this.ports.cache.forget(profile.name);
@@ -363,11 +356,10 @@ export class CredentialBroker {
         'fix the file; Kubecred reloads it on the next request',
       );
     }
-    const known = config.profiles.map((p) => p.name);
-    throw new BrokerError(
-      'unknown-profile',
-      `no profile "${name}" in ${this.ports.configPath}${known.length ? ` (profiles: ${known.join(', ')})` : ' (it has no profiles)'}`,
-      `add it under profiles: in that file, e.g. "- name: ${name}" and "provider: static"`,
+    throw unknownProfileError(
+      name,
+      this.ports.configPath,
+      config.profiles.map((p) => p.name),
     );
   }
 

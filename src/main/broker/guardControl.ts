@@ -8,6 +8,7 @@ import type { GuardUnlocks } from '../proxy/guardUnlocks.js';
 import { callerLabel } from './callerLabel.js';
 import type { GuardLifters } from './guardLifters.js';
 import { askToLiftGuard } from './guardLiftQuestion.js';
+import { noGuardError } from './noGuardAdvice.js';
 
 export interface GuardControlPorts {
   readonly unlocks: GuardUnlocks;
@@ -146,12 +147,7 @@ export class GuardControl {
 
   private async guarded(name: string): Promise<ProfileConfig> {
     const profile = await this.ports.profileNamed(name);
-    if (!profile.guard)
-      throw new BrokerError(
-        'bad-request',
-        `profile "${profile.name}" has no guard`,
-        `add one in config.yaml, e.g. "guard: read-only" (it needs proxy: {port, server} too)`,
-      );
+    if (!profile.guard) throw noGuardError(profile);
     return profile;
   }
 

@@ -13,8 +13,11 @@ export interface SummaryPorts {
   readonly providers: ProviderRegistry;
   /** Whether Log in means something for a profile whose provider alone does not say (eks: MFA or SSO); undefined: the provider says. */
   readonly signsIn?: (profile: ProfileConfig) => Promise<boolean | undefined>;
-  /** The token whose PIN the profile's next credential waits for (the broker holds none); undefined: none. */
-  readonly waitsOnToken?: (profile: ProfileConfig) => string | undefined;
+  /**
+   * The token the profile's next credential waits for (the broker holds no PIN for it), and
+   * whether it is in a slot at all; undefined: none.
+   */
+  readonly waitsOnToken?: (profile: ProfileConfig) => Promise<{ token: string; present: boolean } | undefined>;
   /** The certificate (PEM) a profile with its key on a token presents, once read; undefined: not yet. */
   readonly tokenCertificate?: (profile: string) => string | undefined;
   /** Until when the profile's guard is lifted; undefined: it holds. */
@@ -29,16 +32,23 @@ export interface SummaryPorts {
 export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSummary[]> {
   const { config } = await ports.config.current();
   const signsIn = await Promise.all(config.profiles.map((profile) => ports.signsIn?.(profile)));
+  const waits = await Promise.all(
+    config.profiles.map((profile) =>
+      ports.cache.describe(profile.name).cached ? undefined : ports.waitsOnToken?.(profile),
+    ),
+  );
   return config.profiles.map((profile, index) => {
     const cached = ports.cache.describe(profile.name);
-    const token = cached.cached ? undefined : ports.waitsOnToken?.(profile);
+    const wait = cached.cached ? undefined : waits[index];
+    const token = wait?.token;
     return {
       name: profile.name,
       provider: profile.provider,
       ...(signsIn[index] !== undefined ? { login: signsIn[index] } : {}),
       state: cached.cached ? 'ready' : token !== undefined ? 'locked' : cached.lastError ? 'error' : 'idle',
       ...(!cached.cached && ports.signingIn?.(profile.name) ? { signingIn: true } : {}),
-      ...(token !== undefined ? { waitsOn: `token ${token} needs its PIN (run: kubecred token login ${token})` } : {}),
+      ...(wait ? { waitsOn: tokenWaitWords(wait) } : {}),
+      ...(wait && !wait.present ? { tokenMissing: true } : {}),
       expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
       lastError: cached.lastError,
       silentRefresh: silentRefresh(profile, signsIn[index], ports.providers.peek(profile)),
@@ -57,6 +67,13 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
         : {}),
     };
   });
+}
+
+/** A pulled card is missing, not locked: its PIN is no use until it is back in a reader. */
+function tokenWaitWords({ token, present }: { token: string; present: boolean }): string {
+  return present
+    ? `token ${token} needs its PIN (run: kubecred token login ${token})`
+    : `token ${token} is not present: insert it (then kubecred token login ${token})`;
 }
 
 function certificateDates(pem: string | undefined): Pick<ProfileSummary, 'certificate'> {

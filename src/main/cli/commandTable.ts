@@ -120,4 +120,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'list, add, change (set) and remove (rm) the profiles of config.yaml',
     load: async () => (await import('./commands/profile.js')).profileCommand,
   },
+  {
+    name: 'completion',
+    summary: 'print a completion script for bash, zsh or fish (commands, subcommands, flags and profile names)',
+    load: async () => (await import('./commands/completion.js')).completionCommandFor(COMMANDS),
+  },
 ];

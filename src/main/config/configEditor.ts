@@ -14,6 +14,7 @@ import { writeFileAtomic } from '../platform/atomicWrite.js';
 import { formatPath } from './configIssues.js';
 import { parseConfig } from './configLoader.js';
 import { plainIssues } from './plainIssues.js';
+import { unknownProfileError } from './unknownProfile.js';
 
 /** A profile that config.yaml's schema refuses; `field` names the offending field for a form. */
 export class ProfileInvalidError extends BrokerError {
@@ -92,12 +93,7 @@ export async function removeProfile(file: string, name: string): Promise<void> {
   const { doc } = await readForEdit(file);
   const profiles = doc.get('profiles');
   const index = isSeq(profiles) ? profiles.items.findIndex((item) => isMap(item) && item.get('name') === name) : -1;
-  if (!isSeq(profiles) || index < 0)
-    throw new BrokerError(
-      'unknown-profile',
-      `no profile "${name}" in ${file}`,
-      'it may have been removed already; the list shows what is left',
-    );
+  if (!isSeq(profiles) || index < 0) throw unknownProfileError(name, file, namesIn(profiles), { offerToAdd: false });
   profiles.delete(index);
   const next = doc.toString();
   const check = parseConfig(next, file);
@@ -117,13 +113,17 @@ export async function readProfile(file: string, name: string): Promise<Record<st
   );
   const profiles = parseDocument(text).get('profiles');
   const item = isSeq(profiles) ? profiles.items.find((entry) => isMap(entry) && entry.get('name') === name) : undefined;
-  if (!isMap(item))
-    throw new BrokerError(
-      'unknown-profile',
-      `no profile "${name}" in ${file}`,
-      'it may have been removed or renamed; the list shows what is there',
-    );
+  if (!isMap(item)) throw unknownProfileError(name, file, namesIn(profiles), { offerToAdd: false });
   return item.toJSON() as Record<string, unknown>;
+}
+
+/** The names of a list of config.yaml (profiles:, tokens:), for an error naming what is there. */
+function namesIn(items: unknown): string[] {
+  if (!isSeq(items)) return [];
+  return items.items.flatMap((item) => {
+    const name = isMap(item) ? item.get('name') : undefined;
+    return typeof name === 'string' ? [name] : [];
+  });
 }
 
 /** The first problem of an entry, in plain words, with its field named for a form. */
@@ -152,7 +152,7 @@ interface NamedEntry<T> {
       | { success: true; data: T }
       | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
   };
-  readonly missing: () => BrokerError;
+  readonly missing: (known: readonly string[]) => BrokerError;
   readonly renameRefused: string;
   readonly renameHint: string;
 }
@@ -176,7 +176,7 @@ async function updateNamedEntry<T>(
   const item = isSeq(items)
     ? items.items.find((candidate) => isMap(candidate) && candidate.get('name') === name)
     : undefined;
-  if (!isMap(item)) throw entry.missing();
+  if (!isMap(item)) throw entry.missing(namesIn(items));
   if ('name' in changes && changes.name !== name)
     throw new ProfileInvalidError(entry.renameRefused, 'name', entry.renameHint);
   const merged: Record<string, unknown> = { ...(item.toJSON() as Record<string, unknown>) };
@@ -210,12 +210,7 @@ export function updateProfile(file: string, name: string, changes: Record<string
     list: 'profiles',
     what: 'profile',
     schema: profileSchema,
-    missing: () =>
-      new BrokerError(
-        'unknown-profile',
-        `no profile "${name}" in ${file}`,
-        'it may have been removed or renamed; the list shows what is there',
-      ),
+    missing: (known) => unknownProfileError(name, file, known, { offerToAdd: false }),
     renameRefused: `profile "${name}" cannot be renamed: its stored secrets and cached logins are kept under its name`,
     renameHint: 'add a profile with the new name, store its secrets, then remove this one',
   });

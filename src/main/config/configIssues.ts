@@ -1,5 +1,6 @@
 import { isMap, isNode, isScalar, type Document, type LineCounter, type YAMLMap } from 'yaml';
 import type { z } from 'zod';
+import { closestName } from '../../shared/closestName.js';
 import { configSchema, profileSchema, registrySchema, tokenSchema } from '../../shared/config/schema.js';
 
 /**
@@ -31,7 +32,7 @@ function restate(
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeys(issue.path);
     const [key] = issue.keys;
-    const guess = key === undefined ? undefined : closest(key, known);
+    const guess = key === undefined ? undefined : closestName(key, known);
     return {
       path: issue.path,
       key,
@@ -50,7 +51,7 @@ function restate(
     const item = doc.getIn(itemPath as unknown[], true);
     const options = ((issue as { options?: unknown[] }).options ?? []).join(', ');
     const typo = isMap(item)
-      ? keysOf(item).find((k) => k !== 'provider' && closest(k, ['provider']) !== undefined)
+      ? keysOf(item).find((k) => k !== 'provider' && closestName(k, ['provider']) !== undefined)
       : undefined;
     if (typo)
       return {
@@ -89,30 +90,6 @@ function knownKeys(path: readonly PropertyKey[]): string[] {
 
 function keysOf(map: YAMLMap): string[] {
   return map.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : String(pair.key)));
-}
-
-/** The known key a typo most likely meant: at most two edits away. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance <= 2 && (!best || distance < best.distance)) best = { candidate, distance };
-  }
-  return best?.candidate;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** The line of a key of the node at the path, else of the deepest node that exists on it. */

@@ -28,8 +28,10 @@ export function renderText(results: readonly CheckResult[], style: 'unicode' | '
     for (const finding of findings) {
       // A finding about the check's subject as a whole needs no second name.
       const subject = finding.title === check ? '' : `${finding.title}: `;
-      lines.push(`${symbols[finding.status]} ${check.padEnd(width)}  ${subject}${finding.detail}`);
-      if (finding.fix && finding.status !== 'ok') lines.push(`${indent}fix: ${finding.fix}`);
+      lines.push(
+        `${symbols[finding.status]} ${check.padEnd(width)}  ${underColumn(`${subject}${finding.detail}`, indent)}`,
+      );
+      if (finding.fix && finding.status !== 'ok') lines.push(`${indent}${underColumn(`fix: ${finding.fix}`, indent)}`);
     }
   }
   const counts = statusCounts(results);
@@ -38,6 +40,11 @@ export function renderText(results: readonly CheckResult[], style: 'unicode' | '
     `${counts.ok} ok, ${counts.warn} ${counts.warn === 1 ? 'warning' : 'warnings'}, ${counts.fail} ${counts.fail === 1 ? 'failure' : 'failures'}`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** A detail of many lines (config.yaml's problems) keeps its later lines under its first, not at column 0. */
+function underColumn(text: string, indent: string): string {
+  return text.split('\n').join(`\n${indent}`);
 }
 
 export function renderJson(results: readonly CheckResult[]): string {

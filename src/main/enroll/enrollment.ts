@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { formatRemaining } from '../../shared/duration.js';
+import { formatLocalTime } from '../../shared/localTime.js';
 import { certificateRequest } from './certificateRequest.js';
 import { awaitCertificate, CsrStillOpenError, submitCsr, type CsrProgress } from './clusterCsr.js';
 import { checkEnrollment } from './enrollmentChecks.js';
@@ -27,6 +28,8 @@ export type { EnrollmentConfiguration, EnrollmentRequest } from './enrollmentReq
 
 export interface EnrollmentResult {
   readonly csrName: string;
+  /** When the certificate begins: with notAfter, the life the signer gave (it may cap what was asked). */
+  readonly notBefore: Date;
   readonly notAfter: Date;
   readonly subject: string;
   readonly port?: number;
@@ -80,9 +83,14 @@ export async function enroll(deps: EnrollmentDeps, request: EnrollmentRequest): 
   });
   await deps.token.storeCertificate(token, label, certificate.raw);
   deps.say(
-    `certificate for ${certificate.subject.replace(/\n/g, ', ')} stored on token ${token}, valid until ${certificate.validTo}`,
+    `certificate for ${certificate.subject.replace(/\n/g, ', ')} stored on token ${token}, valid until ${formatLocalTime(Date.parse(certificate.validTo), deps.now())}`,
   );
-  const result = { csrName, notAfter: new Date(certificate.validTo), subject: certificate.subject };
+  const result = {
+    csrName,
+    notBefore: new Date(certificate.validFrom),
+    notAfter: new Date(certificate.validTo),
+    subject: certificate.subject,
+  };
   if (request.mode !== 'new') return result;
   const proxied = await deps.configuration.configureNew({
     profile: request.profile,

@@ -150,7 +150,15 @@ export function composeBroker({
   );
   signedIn = (profile) => cache.describe(profile).cached;
   // A profile that failed before a restart still says so: its state comes from its last outcome.
-  void failuresBeforeStart(paths.auditLog).then((failures) => cache.recallFailures(failures));
+  void config
+    .current()
+    .then(({ config: atStart }) =>
+      failuresBeforeStart(paths.auditLog, {
+        wrapsPlugin: (name) => atStart.profiles.find((profile) => profile.name === name)?.provider === 'exec',
+        now: clock.now(),
+      }),
+    )
+    .then((failures) => cache.recallFailures(failures));
   forgetTokenCredentials = (token) => {
     logger.info("token's PIN forgotten: dropping the credentials made with it", { token });
     void config.current().then(({ config: current }) => {
@@ -216,9 +224,11 @@ export function composeBroker({
     secretFields: secretFieldsOf,
     asking,
     signsIn: (profile) => profileSignsIn(profile, process.env),
-    waitsOnToken: (profile) => {
+    waitsOnToken: async (profile) => {
       const token = pinTokenOf(profile);
-      return token !== undefined && !(tokens.peek()?.pinKnown(token) ?? false) ? token : undefined;
+      if (token === undefined || (tokens.peek()?.pinKnown(token) ?? false)) return undefined;
+      // Never loaded: nothing says the card is out, and asking would load the module.
+      return { token, present: (await tokens.peek()?.present(token)) ?? true };
     },
     // The proxy's is the one presented; before it listens, the one read from the token at start.
     tokenCertificate: (profile) => proxies.certificateOf(profile) ?? enrolled.certificateOf(profile),

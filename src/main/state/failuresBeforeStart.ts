@@ -1,7 +1,17 @@
+import { formatLocalTime } from '../../shared/localTime.js';
 import { readAuditTail } from './auditReader.js';
 
 /** How a failure recalled from the last run says so: old news, which no view announces as new. */
 export const FROM_BEFORE_START = 'before the broker restarted';
+
+export interface RecallOptions {
+  /**
+   * Whether the profile wraps an exec plugin: only its failure has words of its own (the plugin's
+   * output) that the audit log leaves out, so only it is told to run kubectl again for them.
+   */
+  wrapsPlugin(profile: string): boolean;
+  readonly now: number;
+}
 
 /** How far back the audit log is read at start: enough for every profile's last request. */
 const RECORDS = 1_000;
@@ -13,7 +23,7 @@ const RECORDS = 1_000;
  * new request says otherwise. Only kubectl's requests count (the shims' records), not the exec
  * proxy's traffic, where a 403 from the cluster is not a failure of the profile.
  */
-export async function failuresBeforeStart(auditLog: string): Promise<Map<string, string>> {
+export async function failuresBeforeStart(auditLog: string, options: RecallOptions): Promise<Map<string, string>> {
   const records = await readAuditTail(auditLog, { limit: RECORDS, maxBytes: 1024 * 1024 }).catch(() => []);
   const decided = new Set<string>();
   const failed = new Map<string, string>();
@@ -24,11 +34,14 @@ export async function failuresBeforeStart(auditLog: string): Promise<Map<string,
     decided.add(record.profile);
     // What failed before belongs to the profile that was removed, not to a new one of its name.
     if (record.removed) continue;
-    if (record.outcome === 'failed')
-      failed.set(
-        record.profile,
-        `${record.error ?? 'the last request failed'} (at ${record.time}, ${FROM_BEFORE_START}; run kubectl again for the plugin's own words)`,
-      );
+    if (record.outcome === 'failed') failed.set(record.profile, recalled(record, options));
   }
   return failed;
+}
+
+function recalled(record: { profile: string; time: string; error?: string }, options: RecallOptions): string {
+  const instant = Date.parse(record.time);
+  const when = Number.isNaN(instant) ? record.time : formatLocalTime(instant, options.now);
+  const more = options.wrapsPlugin(record.profile) ? "; run kubectl again for the plugin's own words" : '';
+  return `${record.error ?? 'the last request failed'} (at ${when}, ${FROM_BEFORE_START}${more})`;
 }

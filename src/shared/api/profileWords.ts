@@ -109,6 +109,8 @@ export function waitsForSignIn(profile: Pick<ProfileSummary, 'signingIn' | 'stat
 function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
   if (waitsForSignIn(profile)) return { kind: 'needsLogin', text: SIGNING_IN_WORDS, timeLeft: null };
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
+  if (profile.state === 'locked' && profile.tokenMissing)
+    return { kind: 'needsLogin', text: 'token not present: insert it', timeLeft: null };
   if (profile.state === 'locked') return { kind: 'needsLogin', text: 'locked: needs its token PIN', timeLeft: null };
   if (profile.state === 'idle') {
     if (!hasLogin(profile)) return { kind: 'ready', text: NOT_USED_WORDS, timeLeft: null };

@@ -13,6 +13,8 @@ export const profileSummarySchema = z.object({
   lastError: z.string().nullable(),
   /** What a locked profile waits for, and the command that gives it. */
   waitsOn: z.string().optional(),
+  /** A locked profile's token is in no slot: it must be inserted before its PIN is any use. */
+  tokenMissing: z.boolean().optional(),
   /** The broker can renew the credential without the user (no expiry warning needed). */
   silentRefresh: z.boolean().optional(),
   /** Log in means something: a person signs in (OIDC, Keystone) or types an MFA code or approves an SSO login (eks). */

@@ -169,7 +169,7 @@ describe('notificationsSince: a start announces nothing old', () => {
         audit,
         `${JSON.stringify({ time: new Date(t0).toISOString(), profile: 'flaky', caller: { client: 'shim' }, outcome: 'failed', error: 'exec plugin failed (exit 1)' })}\n`,
       );
-      const recalled = (await failuresBeforeStart(audit)).get('flaky')!;
+      const recalled = (await failuresBeforeStart(audit, { wrapsPlugin: () => true, now: t0 })).get('flaky')!;
       const baseline = snap(t0, [ready('flaky', null)]);
       expect(notificationsSince(baseline, snap(t0 + 1000, [failed('flaky', recalled)]))).toEqual([]);
       // A failure of this run still is.

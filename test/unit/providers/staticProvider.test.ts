@@ -61,9 +61,12 @@ describe('StaticProvider', () => {
       { name: 'p', provider: 'static', approval: 'never' },
       { storeFor: async () => memoryStore({}), tokenCertificate: noToken, proxyCredential: noToken },
     );
+    // In the message: status and the window show a failure's message only (N17).
     await expect(none.getCredential(context)).rejects.toMatchObject({
       code: 'secret-missing',
-      hint: expect.stringContaining('kubecred secret set p token'),
+      message: expect.stringMatching(
+        /kubecred secret set p token, or with Edit… → Bearer token in the Kubecred window$/,
+      ),
     });
     const half = new StaticProvider(
       { name: 'p', provider: 'static', approval: 'never' },

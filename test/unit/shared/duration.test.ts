@@ -18,4 +18,12 @@ describe('durations', () => {
     expect(formatRemaining(40_000)).toBe('40 s');
     expect(formatRemaining(-1)).toBe('expired');
   });
+
+  // New-user finding N27: "the certificate ends in 167 h 49 min" should read "7 days".
+  it('says days from two days on, rounded to the nearest', () => {
+    expect(formatRemaining((167 * 60 + 49) * 60_000)).toBe('7 days');
+    expect(formatRemaining(48 * 3_600_000)).toBe('2 days');
+    expect(formatRemaining(30 * 86_400_000)).toBe('30 days');
+    expect(formatRemaining((47 * 60 + 59) * 60_000)).toBe('47 h 59 min');
+  });
 });

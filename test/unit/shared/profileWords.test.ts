@@ -103,6 +103,13 @@ describe('a profile waiting on its token', () => {
     });
     expect(windowText(locked, now)).toBe('locked: needs its token PIN');
   });
+
+  // New-user finding N23: a pulled card is missing, and its PIN is no use until it is back.
+  it('reads as a token to insert, not a PIN to give, while the token is in no slot', () => {
+    const pulled = profile({ name: 'prod', provider: 'static', state: 'locked', tokenMissing: true });
+    expect(profileStatus(pulled, now).text).toBe('token not present: insert it');
+    expect(windowText(pulled, now)).toBe('token not present: insert it');
+  });
 });
 
 // Issue 31: a certificate on a token is renewed before it ends, so every view says when that is.
@@ -121,15 +128,15 @@ describe("a profile's certificate nearing its end", () => {
     const ending = proxied(days(-90), days(2));
     expect(profileStatus(ending, now)).toEqual({
       kind: 'expiring',
-      text: 'ready; certificate ends in 48 h',
+      text: 'ready; certificate ends in 2 days',
       timeLeft: null,
     });
-    expect(profileLabel(ending, now)).toContain('certificate ends in 48 h');
+    expect(profileLabel(ending, now)).toContain('certificate ends in 2 days');
     expect(certificateRenewal(ending, now)).toBe(
-      'certificate ends in 48 h: renew it with kubecred enroll prod --renew --context <context>',
+      'certificate ends in 2 days: renew it with kubecred enroll prod --renew --context <context>',
     );
     expect(renderProfiles([ending], now)).toContain(
-      'prod: certificate ends in 48 h: renew it with kubecred enroll prod --renew --context <context>',
+      'prod: certificate ends in 2 days: renew it with kubecred enroll prod --renew --context <context>',
     );
   });
 

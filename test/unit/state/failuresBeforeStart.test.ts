@@ -34,10 +34,13 @@ describe('failuresBeforeStart (issue 26, N4: states that lie after a restart)', 
         '',
       ].join('\n'),
     );
-    const failed = await failuresBeforeStart(file);
+    const failed = await failuresBeforeStart(file, {
+      wrapsPlugin: (profile) => profile === 'gke',
+      now: Date.parse('2026-12-02T12:00:00.000Z'),
+    });
     expect([...failed.keys()].sort()).toEqual(['gke', 'guarded']);
     expect(failed.get('gke')).toMatch(
-      /^exec plugin "gke-gcloud-auth-plugin" of profile "gke" failed \(exit 1\) \(at 2026-11-26T10:00:00.000Z, before the broker restarted; run kubectl again/,
+      /^exec plugin "gke-gcloud-auth-plugin" of profile "gke" failed \(exit 1\) \(at Nov 2[56], \d\d:\d\d, before the broker restarted; run kubectl again for the plugin's own words\)$/,
     );
   });
 
@@ -57,14 +60,30 @@ describe('failuresBeforeStart (issue 26, N4: states that lie after a restart)', 
         '\n',
       ),
     );
-    const failed = await failuresBeforeStart(file);
+    const recall = { wrapsPlugin: () => true, now: Date.parse('2026-12-02T12:00:00.000Z') };
+    const failed = await failuresBeforeStart(file, recall);
     expect([...failed.keys()]).toEqual(['eks']);
     // A failure after the removal is the new profile's own.
     await writeFile(file, [removal, line('gke', 'failed', 'shim', 'new failure')].join('\n'));
-    expect((await failuresBeforeStart(file)).get('gke')).toMatch(/^new failure/);
+    expect((await failuresBeforeStart(file, recall)).get('gke')).toMatch(/^new failure/);
+  });
+
+  // New-user finding N17: a static profile has no plugin, and a person reads local time, not ISO.
+  it("tells only a wrapped plugin's profile to run kubectl again, and says when in local time", async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kc-audit-'));
+    const file = path.join(dir, 'audit.jsonl');
+    await writeFile(file, line('demo', 'failed', 'shim', 'profile "demo" has no token'));
+    const failed = await failuresBeforeStart(file, {
+      wrapsPlugin: () => false,
+      now: Date.parse('2026-12-02T12:00:00.000Z'),
+    });
+    expect(failed.get('demo')).toMatch(
+      /^profile "demo" has no token \(at Nov 2[56], \d\d:\d\d, before the broker restarted\)$/,
+    );
+    expect(failed.get('demo')).not.toContain('2026-11-26T');
   });
 
   it('no audit log yet: nothing failed', async () => {
-    expect((await failuresBeforeStart('/nonexistent/audit.jsonl')).size).toBe(0);
+    expect((await failuresBeforeStart('/nonexistent/audit.jsonl', { wrapsPlugin: () => true, now: 0 })).size).toBe(0);
   });
 });

@@ -2,7 +2,9 @@ import { X509Certificate } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { parseDuration, formatRemaining } from '../../../shared/duration.js';
 import { profileName, type KubecredConfig } from '../../../shared/config/schema.js';
+import { signerCapWords } from '../../../shared/certificateLife.js';
 import { addToken } from '../../config/configEditor.js';
+import { unknownProfileError } from '../../config/unknownProfile.js';
 import { enroll, ENROLL_KEY_TYPES, type EnrollKeyType, type EnrollmentRequest } from '../../enroll/enrollment.js';
 import { userKubectl } from '../../enroll/kubectlRunner.js';
 import { findOnPath } from '../../platform/findOnPath.js';
@@ -29,7 +31,7 @@ export const enrollCommand: Command = {
     const { token, service, pinTyped } = terminalToken(context, config.tokens);
     const kubectlPath = findOnPath('kubectl', io.env) ?? 'kubectl';
     try {
-      const request = await enrollmentRequest(flags, config, service);
+      const request = await enrollmentRequest(flags, config, service, context.paths.configFile);
       const result = await enroll(
         {
           token,
@@ -47,8 +49,9 @@ export const enrollCommand: Command = {
           `profile ${request.profile} is ready: kubectl --context ${request.newContext} reaches ${result.upstream} as ${request.user} through the exec proxy on 127.0.0.1:${result.port}`,
         );
       else await presentRenewed(context, request.profile, say);
+      const capped = signerCapWords(request.expirationSeconds * 1000, result.notBefore, result.notAfter);
       say(
-        `the certificate ends in ${formatRemaining(result.notAfter.getTime() - Date.now())}; renew it before then with: kubecred enroll ${request.profile} --renew --context ${request.context}`,
+        `the certificate ends in ${formatRemaining(result.notAfter.getTime() - Date.now())}${capped ? ` (${capped})` : ''}; renew it before then with: kubecred enroll ${request.profile} --renew --context ${request.context}`,
       );
       return 0;
     } finally {
@@ -104,6 +107,7 @@ async function enrollmentRequest(
   { values, positionals }: Flags,
   config: KubecredConfig,
   tokens: Pick<Pkcs11Service, 'tokenKey'>,
+  configFile: string,
 ): Promise<EnrollmentRequest> {
   const [profile, ...extra] = positionals;
   if (!profile || extra.length > 0) throw new UsageError('expected: kubecred enroll <profile> --context <context> ...');
@@ -112,6 +116,14 @@ async function enrollmentRequest(
   if (!values.context) throw new UsageError('say which context reaches the cluster now: --context <context>');
   const mode = values.renew ? (values['new-key'] ? 'renew-new-key' : 'renew') : 'new';
   if (values['new-key'] && !values.renew) throw new UsageError('--new-key goes with --renew');
+  // A renewal names a profile there is: a typo is said as one, not as a missing --user.
+  if (mode !== 'new' && !config.profiles.some((p) => p.name === profile))
+    throw unknownProfileError(
+      profile,
+      configFile,
+      config.profiles.map((p) => p.name),
+      { offerToAdd: false },
+    );
   const keyType = (values['key-type'] ?? 'ec-p256') as EnrollKeyType;
   if (!ENROLL_KEY_TYPES.includes(keyType))
     throw new UsageError(`--key-type is one of ${ENROLL_KEY_TYPES.join(', ')}, not ${values['key-type']}`);

@@ -1,6 +1,9 @@
-import { parseDuration } from '../../../shared/duration.js';
+import { guardRuleLines } from '../../../shared/guardRuleLines.js';
+import { formatLocalTime } from '../../../shared/localTime.js';
 import { printable } from '../../../shared/printable.js';
-import { MAX_GUARD_OFF_MS } from '../../proxy/guardUnlocks.js';
+import { readProfile } from '../../config/configEditor.js';
+import { guardLiftMs } from '../guardLiftDuration.js';
+import { refuseUnguardedProfile } from '../guardAdvice.js';
 import { UsageError, type Command } from '../io.js';
 import { printBrokerError } from '../printError.js';
 import { requestStartingBroker } from '../withBroker.js';
@@ -9,7 +12,7 @@ const USAGE = 'kubecred guard <profile> [off --for <duration> | on]';
 
 /**
  * `kubecred guard prod off --for 15m`: lifts the profile's guard for a while, after which it
- * comes back by itself; `on` puts it back now; with no action, says where it stands.
+ * comes back by itself; `on` puts it back now; with no action, says where it stands and its rules.
  */
 export const guardCommand: Command = {
   name: 'guard',
@@ -21,17 +24,12 @@ export const guardCommand: Command = {
       if (action === undefined) return { operation: 'guardState' as const };
       if (action === 'on' && rest.length === 0) return { operation: 'guard' as const, body: { off: false as const } };
       if (action === 'off') {
-        const duration = rest[0] === '--for' ? rest[1] : rest[0]?.startsWith('--for=') ? rest[0].slice(6) : undefined;
-        const used = rest[0] === '--for' ? 2 : 1;
-        const ms = duration === undefined ? undefined : parseDuration(duration);
-        if (ms === undefined || ms <= 0 || ms > MAX_GUARD_OFF_MS || rest.length !== used)
-          throw new UsageError(
-            'a guard is lifted for a while only: kubecred guard <profile> off --for 15m (at most 12h); it comes back by itself',
-          );
+        const ms = guardLiftMs(profile, rest);
         return { operation: 'guard' as const, body: { off: true as const, forSeconds: Math.ceil(ms / 1000) } };
       }
       throw new UsageError(`expected: ${USAGE}`);
     })();
+    await refuseUnguardedProfile(context, profile);
     // A lift the broker cannot vouch for waits for the person's Allow in the window: say where.
     const onNotice = (text: string) => context.io.stderr.write(`kubecred: ${text}\n`);
     const answer = await requestStartingBroker(context, (client) =>
@@ -44,9 +42,21 @@ export const guardCommand: Command = {
     const name = printable(state.profile);
     context.io.stdout.write(
       state.offUntil
-        ? `guard of ${name}: lifted until ${new Date(state.offUntil).toLocaleTimeString()} (${state.offUntil}); it comes back by itself, or now with: kubecred guard ${name} on\n`
+        ? `guard of ${name}: lifted until ${formatLocalTime(Date.parse(state.offUntil), Date.now())}; it comes back by itself, or now with: kubecred guard ${name} on\n`
         : `guard of ${name}: on (${state.rules} rule${state.rules === 1 ? '' : 's'}); lift it for a while with: kubecred guard ${name} off --for 15m\n`,
     );
+    if (call.operation === 'guardState') context.io.stdout.write(await ruleLines(context.paths.configFile, profile));
     return 0;
   },
 };
+
+/** The rules as the profile's page lists them, one a line; nothing when config.yaml cannot be read for them. */
+async function ruleLines(configFile: string, profile: string): Promise<string> {
+  const config = await readProfile(configFile, profile).catch(() => undefined);
+  return guardRuleLines(config)
+    .map((rule) => {
+      const named = rule.name && rule.name !== rule.action ? `"${printable(rule.name)}" ` : '';
+      return `  ${named}${rule.action}: ${printable(rule.text)}\n`;
+    })
+    .join('');
+}

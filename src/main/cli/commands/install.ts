@@ -4,6 +4,7 @@ import { turnOnProxy } from '../../kubeconfig/proxyToggle.js';
 import { freePort } from '../../platform/freePort.js';
 import { silentLogger } from '../../core/logger.js';
 import { loadServedConfig } from '../../config/configSource.js';
+import { unknownProfileWords } from '../../config/unknownProfile.js';
 import { installProfile } from '../../kubeconfig/installUser.js';
 import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
 import { parseExecApiVersion, type InstallApiVersion } from '../../kubeconfig/kubecredExec.js';
@@ -37,8 +38,9 @@ export const installCommand: Command = {
       const broken = served.error
         ? ` (config.yaml is invalid, so the last good copy was checked: ${served.error.split('\n')[0]})`
         : '';
+      const { message, hint } = unknownProfileWords(values.profile, paths.configFile, known);
       io.stderr.write(
-        `kubecred: there is no profile "${values.profile}" in ${paths.configFile}${known.length ? ` (profiles: ${known.join(', ')})` : ''}${broken}. Add it first with: kubecred profile add ${values.profile}, or pass --force to point the kubeconfig at it now and add it later\n`,
+        `kubecred: there is ${message}${broken}. ${hint.charAt(0).toUpperCase()}${hint.slice(1)}, or pass --force to point the kubeconfig at it now and add it later\n`,
       );
       return 1;
     }

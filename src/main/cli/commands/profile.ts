@@ -2,19 +2,20 @@ import { PROVIDER_FACTS, PROVIDER_KINDS } from '../../../shared/config/providerF
 import { profileName } from '../../../shared/config/schema.js';
 import { addProfile, updateProfile } from '../../config/configEditor.js';
 import { loadConfig } from '../../config/configLoader.js';
+import { loadServedConfig } from '../../config/configSource.js';
 import { printBrokerError } from '../printError.js';
 import { requestStartingBroker } from '../withBroker.js';
 import { requestProfileRemoval } from '../removeProfileThroughBroker.js';
-import { UsageError, type Command } from '../io.js';
+import { UsageError, type CliContext, type Command } from '../io.js';
 import { parseOutputFlag } from '../outputFlag.js';
 import { profileFromFlags } from '../profileFlags.js';
 import { profileAddHelp } from '../profileAddHelp.js';
 import { askProfileInteractively } from '../profilePrompts.js';
-import { gatherStatus, renderProfiles } from './status.js';
+import { exitCodeOfReport, gatherStatus, renderProfiles } from './status.js';
 
 export const profileCommand: Command = {
   name: 'profile',
-  usage: `kubecred profile list [-o json]\n       kubecred profile add <name> --provider ${PROVIDER_KINDS.join('|')} [--field value ...]\n       kubecred profile add <name>   (asks, in a terminal)\n       kubecred profile set <name> --field value ... [--unset field ...]\n       kubecred profile rm <name>   (and its secrets in the secret store)\n       kubecred profile add --help   (the fields of each provider)`,
+  usage: `kubecred profile list [-o json|name]\n       kubecred profile add <name> --provider ${PROVIDER_KINDS.join('|')} [--<field> <value> ...]\n       kubecred profile add <name>   (asks, in a terminal)\n       kubecred profile set <profile> --<field> <value> ... [--unset <field> ...]\n       kubecred profile rm <profile>   (and its secrets in the secret store)\n       kubecred profile add --help   (the fields of each provider)`,
   async help(args) {
     return args[0] === 'add' || args[0] === 'set' ? profileAddHelp() : undefined;
   },
@@ -77,15 +78,29 @@ export const profileCommand: Command = {
       return 0;
     }
     if (sub !== 'list') throw new UsageError(sub ? `unknown profile command "${sub}"` : 'say what to do with profiles');
-    const output = parseOutputFlag(rest);
+    const output = parseOutputFlag(rest, ['text', 'json', 'name']);
+    if (output === 'name') return listNames(context);
     const report = await gatherStatus(context);
     if (report.configError) io.stderr.write(`kubecred: ${report.configError}\n`);
     io.stdout.write(
-      output === 'json' ? `${JSON.stringify(report.profiles, null, 2)}\n` : renderProfiles(report.profiles, Date.now()),
+      output === 'json'
+        ? `${JSON.stringify(report.profiles, null, 2)}\n`
+        : renderProfiles(report.profiles, Date.now(), report.configError !== null),
     );
-    return 0;
+    return exitCodeOfReport(report);
   },
 };
+
+/**
+ * One profile name a line, from what a broker serves (config.yaml, or while it is broken its last
+ * good copy), without asking a broker: shell completion runs it at every Tab.
+ */
+async function listNames({ io, paths }: CliContext): Promise<number> {
+  const { config, error } = await loadServedConfig(paths.configFile, paths.stateDir);
+  io.stdout.write((config?.profiles ?? []).map((profile) => `${profile.name}\n`).join(''));
+  if (error) io.stderr.write(`kubecred: ${error}\n`);
+  return exitCodeOfReport({ configError: error });
+}
 
 /** A name that cannot be added is said before the questions, not after every answer was typed. */
 async function refuseBeforeAsking(configFile: string, name: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { readSecretInput } from '../readSecretInput.js';
+import { refuseUnknownSecretTarget } from '../secretTarget.js';
 import { printBrokerError } from '../printError.js';
 import { parseErrorBody } from '../../../shared/api/errors.js';
 import { printable } from '../../../shared/printable.js';
@@ -31,9 +32,12 @@ export const secretCommand: Command = {
       );
     }
     if (sub === 'set') {
+      await refuseUnknownSecretTarget(context.paths, profile, field);
       const value = await readSecretInput(io, `${profile}/${field}`);
       if (!value) {
-        io.stderr.write('kubecred: no value on stdin. Pipe it in, e.g. kubecred secret set demo token < token.txt\n');
+        io.stderr.write(
+          `kubecred: no value on stdin. Pipe it in, e.g. kubecred secret set ${profile} ${field} < ${field}.txt\n`,
+        );
         return 1;
       }
       const answer = await storeKeepingTheValue(context, profile, field, value);

@@ -22,7 +22,7 @@ export const statusCommand: Command = {
     const report = await gatherStatus(context);
     if (output === 'json') {
       context.io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      return 0;
+      return exitCodeOfReport(report);
     }
     const { io } = context;
     io.stdout.write(
@@ -31,7 +31,7 @@ export const statusCommand: Command = {
         : 'broker: not running (kubectl starts it on first use, or run: kubecred daemon)\n',
     );
     io.stdout.write(`socket: ${report.socket}\nconfig: ${report.configPath}\n`);
-    if (report.configError) io.stdout.write(`config problem: ${report.configError}\n`);
+    if (report.configError) io.stdout.write(`config problem: ${report.configError.split('\n').join('\n  ')}\n`);
     const differing = report.running
       ? differingVariables(secretSourceEnvironment(context.io.env), report.secretSources)
       : [];
@@ -43,9 +43,9 @@ export const statusCommand: Command = {
       io.stdout.write(
         `keychain problem (the broker's): ${report.keychainError}; restart it from a shell where the keychain works: kubecred restart\n`,
       );
-    io.stdout.write(renderProfiles(report.profiles, Date.now()));
+    io.stdout.write(renderProfiles(report.profiles, Date.now(), report.configError !== null));
     if (report.registries.length > 0) io.stdout.write(`\n${renderRegistries(report.registries)}`);
-    return 0;
+    return exitCodeOfReport(report);
   },
 };
 
@@ -96,13 +96,27 @@ export function renderRegistries(registries: readonly RegistrySummary[]): string
   );
 }
 
-export function renderProfiles(profiles: readonly ProfileSummary[], now: number): string {
+/**
+ * A config.yaml with problems fails the command (1, as every error but a usage error does), so
+ * a script or CI step that checks the file notices; a running broker still serves the last good one.
+ */
+export function exitCodeOfReport(report: { configError: string | null }): number {
+  return report.configError === null ? 0 : 1;
+}
+
+/**
+ * The profiles as a table. With no profiles to show because config.yaml has problems, it says to
+ * fix those lines: "none yet … import" would invite importing on top of a file only mistyped.
+ */
+export function renderProfiles(profiles: readonly ProfileSummary[], now: number, configHasProblems = false): string {
+  if (profiles.length === 0 && configHasProblems)
+    return 'profiles: none readable while config.yaml has the problems above: fix those lines, then run this again\n';
   if (profiles.length === 0)
     return "profiles: none yet: move a kubeconfig's credentials in with `kubecred import`, or add one with `kubecred profile add <name>`\n";
   const rows = profiles.map((p) => [
     p.name,
     p.provider,
-    waitsForSignIn(p) ? 'signing-in' : p.state,
+    waitsForSignIn(p) ? 'signing-in' : p.tokenMissing ? 'no-token' : p.state,
     p.account ?? '-',
     p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
     p.waitsOn ?? p.lastError ?? '',

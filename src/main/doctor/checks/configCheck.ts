@@ -11,7 +11,7 @@ export function configCheck(configFile: string, loaded: ConfigResult, exists: bo
           fail(
             'config.yaml',
             loaded.error,
-            `fix that line of ${configFile} by hand (Kubecred never rewrites a broken file), or move it away to start afresh`,
+            `fix the ${loaded.error.includes('\n') ? 'lines' : 'line'} named above in ${configFile} by hand (Kubecred never rewrites a broken file), or move it away to start afresh`,
           ),
         ];
       if (!exists) return [ok(configFile, 'does not exist yet: no profiles (kubecred profile add <name>)')];

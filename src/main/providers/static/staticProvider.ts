@@ -59,10 +59,11 @@ export class StaticProvider implements Provider {
         `store it with: kubecred secret set ${profile} ${missing} < file.pem`,
       );
     }
+    // The how is in the message: status and the window show a failure's message, not its hint.
     throw new BrokerError(
       'secret-missing',
-      `profile "${profile}" has no token or client certificate in the ${secrets.name}`,
-      `store one with: kubecred secret set ${profile} token   (the value is read from stdin)`,
+      `profile "${profile}" has no token or client certificate in the ${secrets.name}: store its token with kubecred secret set ${profile} token, or with Edit… → Bearer token in the Kubecred window`,
+      'kubecred secret set reads the value from stdin or a hidden prompt, never from arguments',
     );
   }
 }

@@ -5,7 +5,7 @@ import type { SecretStore } from '../../core/secretStore.js';
 import { lazyBinding, type Pkcs11Module } from './binding.js';
 import { readClientCertificate, type ClientCertificate } from './clientCertificate.js';
 import { ModuleHost } from './moduleHost.js';
-import { describeToken, type TokenInfo } from './tokenInventory.js';
+import { describeToken, tokenPresent, type TokenInfo } from './tokenInventory.js';
 import { unknownToken } from './tokenErrors.js';
 import { TokenSecretStore } from './tokenSecretStore.js';
 import { TokenSession } from './tokenSession.js';
@@ -101,6 +101,11 @@ export interface Pkcs11Service {
   presence(tokenName: string): 'present' | 'gone' | 'idle';
   /** Whether the broker holds the token's PIN now (its grace has not run out); asks the token nothing. */
   pinKnown(tokenName: string): boolean;
+  /**
+   * Whether the token is in a slot now (false: what `token list` calls "not present"); asks no
+   * PIN. Undefined while its module is not loaded: finding out is no reason to load it.
+   */
+  present(tokenName: string): Promise<boolean | undefined>;
   /** Release the module (C_Finalize): broker shutdown. */
   close(): Promise<void>;
 }
@@ -270,6 +275,11 @@ export function createPkcs11Service(options: Pkcs11ServiceOptions): Pkcs11Servic
     },
     pinKnown(tokenName) {
       return sessions.get(tokenName)?.pins.valid() ?? false;
+    },
+    async present(tokenName) {
+      const token = sessions.get(tokenName);
+      if (!token?.host.live) return undefined;
+      return tokenPresent(token);
     },
     async close() {
       for (const token of sessions.values()) token.logout();

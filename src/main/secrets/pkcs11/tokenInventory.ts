@@ -37,6 +37,18 @@ const KIND_BY_CLASS = new Map<number, TokenObjectInfo['kind']>([
   [CKO_PRIVATE_KEY, 'private-key'],
 ]);
 
+/**
+ * Whether the token is in a slot now, by the rule `kubecred token list` uses for "not present":
+ * it can be attached. Asks for no PIN and keeps a held one (so status can say "insert it"
+ * rather than "needs its PIN" for a card that was pulled).
+ */
+export async function tokenPresent(token: TokenSession): Promise<boolean> {
+  return token.attach(true).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** What `kubecred token list` and the tray show about one token. Never prompts for a PIN. */
 export async function describeToken(token: TokenSession): Promise<TokenInfo> {
   const base = { name: token.config.name, module: token.config.module };
