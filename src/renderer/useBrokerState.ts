@@ -64,6 +64,8 @@ export function useBrokerState(transport: Transport): BrokerState {
       (s) => {
         received(s);
         setProblem(null);
+        // A broker that was only asleep is back and proved itself: the page is live again.
+        setEnded(null);
       },
       (e) => {
         setProblem(e.message);

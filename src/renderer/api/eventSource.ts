@@ -2,6 +2,12 @@ import { PROOF_EVENT } from '../../shared/api/sessionProof.js';
 import { ApiError } from './transport.js';
 
 const RETRY_MS = 2_000;
+/**
+ * Tries in a row that found nobody at the page's address before it says its broker is gone: a
+ * broker started again listens on a new port, so the page must be opened anew. It keeps trying
+ * after saying so, for a broker that was only asleep (a suspended laptop) comes back at the same port.
+ */
+export const GONE_AFTER_TRIES = 5;
 
 /**
  * How a stream shows it comes from the broker that opened this page's session: a fresh
@@ -23,6 +29,14 @@ export interface EventHandlers {
   readonly onConnected?: () => void;
 }
 
+function brokerGone(): ApiError {
+  return new ApiError(
+    'broker-gone',
+    'Kubecred stopped or was started again: nothing answers at the address of this page any more, and what it showed may be out of date',
+    'open Kubecred again: run kubecred ui (or use the tray), and close this tab',
+  );
+}
+
 /** Ends the stream for good: nothing it says can be shown. */
 class NotOurBroker extends Error {}
 
@@ -41,10 +55,13 @@ export function followEvents(
   const ended = () =>
     handlers.onError(new ApiError('unauthorized', "this page's session has ended: run kubecred ui for a new link"));
   let dropped = false;
+  let unreachable = 0;
   const run = async (): Promise<void> => {
     while (!stop.signal.aborted) {
       try {
         const precheck = dropped && prover ? await prover.precheck() : 'proven';
+        unreachable = precheck === 'unreachable' ? unreachable + 1 : 0;
+        if (unreachable === GONE_AFTER_TRIES) handlers.onError(brokerGone());
         if (precheck === 'ended') return ended();
         if (precheck === 'not-ours') throw new NotOurBroker();
         if (precheck === 'proven') {
@@ -71,7 +88,7 @@ export function followEvents(
         }
       }
       dropped = true;
-      handlers.onError(new Error('lost the connection to the broker; retrying'));
+      if (unreachable < GONE_AFTER_TRIES) handlers.onError(new Error('lost the connection to the broker; retrying'));
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   };

@@ -331,18 +331,28 @@ func (l *listener) revoke(reason string) {
 	l.conns.closeAll()
 }
 
+// answerGrace: how long a closing listener lets requests that already have their answer
+// (a refusal because the broker went while a confirm waited) write it, so kubectl prints
+// why instead of "unexpected EOF".
+const answerGrace = time.Second
+
 // close stops the listener and ends everything it carried.
 func (l *listener) close() {
-	_ = l.server.Close() // the port, and kubectl's connections (not hijacked ones)
 	l.credentials.close()
 	l.mu.Lock()
 	for _, cancel := range l.inFlight {
 		cancel(errRevoked) // hijacked (upgraded) connections end with their request
 	}
 	for _, g := range l.generations {
-		g.retire(errRevoked)
+		g.retire(errRevoked) // and so do requests waiting on the cluster (a watch)
 	}
 	l.mu.Unlock()
+	// What is left are answers being written (a refusal because the broker went while a
+	// confirm waited): a moment for them, so kubectl prints why, not "unexpected EOF".
+	grace, cancel := context.WithTimeout(context.Background(), answerGrace)
+	_ = l.server.Shutdown(grace)
+	cancel()
+	_ = l.server.Close() // the port, and kubectl's connections (not hijacked ones)
 	l.conns.closeAll()
 }
 

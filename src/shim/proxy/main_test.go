@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +69,56 @@ func TestCancelingTheContextEndsRun(t *testing.T) {
 	case <-done:
 	case <-time.After(2 * time.Second):
 		t.Fatal("run did not return after its context ended")
+	}
+}
+
+// New user review 4, N26: the broker killed while a confirm waited for the person. kubectl got
+// "unexpected EOF"; it hears why instead, and that nothing reached the cluster.
+func TestABrokerThatDiesDuringAConfirmLeavesKubectlAnAnswer(t *testing.T) {
+	e := newEnv(t, "p256")
+	port := e.listen("a", nil)
+	e.b.mustCall("guard", map[string]any{"profile": "a", "rules": []any{
+		map[string]any{"name": "ask before deletes", "action": "confirm", "verbs": []string{"delete"}},
+	}, "offUntil": nil})
+	cert := e.issue("a")
+	client := e.client(&cert)
+	asked := make(chan struct{})
+	never := make(chan struct{})
+	defer close(never)
+	e.b.answerConfirms(func(map[string]any) map[string]any {
+		close(asked)
+		<-never
+		return map[string]any{"allow": true}
+	})
+	type answer struct {
+		code int
+		body string
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		request, _ := http.NewRequest("DELETE", local(port, "/api/v1/namespaces/default/pods/web"), nil)
+		response, err := client.Do(request)
+		if err != nil {
+			answered <- answer{0, err.Error()}
+			return
+		}
+		defer response.Body.Close()
+		body, _ := io.ReadAll(response.Body)
+		answered <- answer{response.StatusCode, string(body)}
+	}()
+	<-asked
+	_ = e.b.toProxy.Close()
+	select {
+	case got := <-answered:
+		if got.code == 0 {
+			t.Fatalf("no answer, the connection dropped: %s", got.body)
+		}
+		s := decodeStatus(t, got.body)
+		want := `kubecred: delete pods "web" in namespace "default" (profile a) was not sent: Kubecred stopped while it waited for your answer. Run the command again (Kubecred starts again with it)`
+		if got.code != 503 || s.Message != want {
+			t.Fatalf("%d %q\nwant 503 %q", got.code, s.Message, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer 5 s after the broker went")
 	}
 }

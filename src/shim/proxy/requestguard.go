@@ -124,6 +124,10 @@ func askToConfirm(ctx context.Context, profile string, rule *guardRule, f reques
 		if brokerSaid.status != 0 {
 			v.status = brokerSaid.status
 		}
+	case errors.Is(err, errBrokerGone):
+		// Not a refusal of the request: the question went with the broker. Nothing reached the cluster.
+		v.status = http.StatusServiceUnavailable
+		v.message = fmt.Sprintf("kubecred: %s (profile %s) was not sent: Kubecred stopped while it waited for your answer. Run the command again (Kubecred starts again with it)", f.sentence(), profile)
 	case errors.Is(err, errNobodyAnswered):
 		v.decision = decisionTimedOut
 		v.message = fmt.Sprintf("kubecred guard refused: %s (profile %s, %s): %v. %s", f.sentence(), profile, ruleWords(rule), err, liftHint(profile))
