@@ -75,13 +75,7 @@ func TestCancelingTheContextEndsRun(t *testing.T) {
 // New user review 4, N26: the broker killed while a confirm waited for the person. kubectl got
 // "unexpected EOF"; it hears why instead, and that nothing reached the cluster.
 func TestABrokerThatDiesDuringAConfirmLeavesKubectlAnAnswer(t *testing.T) {
-	e := newEnv(t, "p256")
-	port := e.listen("a", nil)
-	e.b.mustCall("guard", map[string]any{"profile": "a", "rules": []any{
-		map[string]any{"name": "ask before deletes", "action": "confirm", "verbs": []string{"delete"}},
-	}, "offUntil": nil})
-	cert := e.issue("a")
-	client := e.client(&cert)
+	e, port, client := confirmDeletesEnv(t)
 	asked := make(chan struct{})
 	never := make(chan struct{})
 	defer close(never)

@@ -21,6 +21,18 @@ func (e *env) guardListen(profile string, port int, guard map[string]any) int {
 	return int(e.b.mustCall("listen", request)["port"].(float64))
 }
 
+// confirmDeletesEnv: profile a behind a listener whose guard asks the broker before any
+// delete, and a client with a certificate for it.
+func confirmDeletesEnv(t *testing.T) (*env, int, *http.Client) {
+	e := newEnv(t, "p256")
+	port := e.listen("a", nil)
+	e.b.mustCall("guard", map[string]any{"profile": "a", "rules": []any{
+		map[string]any{"name": "ask before deletes", "action": "confirm", "verbs": []string{"delete"}},
+	}, "offUntil": nil})
+	cert := e.issue("a")
+	return e, port, e.client(&cert)
+}
+
 func rules(list ...map[string]any) map[string]any {
 	return map[string]any{"rules": list, "offUntil": nil}
 }
@@ -90,13 +102,7 @@ func TestAReadOnlyRefusalIsA403StatusNamingTheRuleAndTheWayOut(t *testing.T) {
 }
 
 func TestAConfirmRuleAsksTheBrokerAndFollowsItsAnswer(t *testing.T) {
-	e := newEnv(t, "p256")
-	port := e.listen("a", nil)
-	e.b.mustCall("guard", map[string]any{"profile": "a", "rules": []any{
-		map[string]any{"name": "ask before deletes", "action": "confirm", "verbs": []string{"delete"}},
-	}, "offUntil": nil})
-	cert := e.issue("a")
-	client := e.client(&cert)
+	e, port, client := confirmDeletesEnv(t)
 
 	e.b.answerConfirms(func(map[string]any) map[string]any { return map[string]any{"allow": true} })
 	if code, body := e.do(client, "DELETE", local(port, "/api/v1/namespaces/default/pods/web"), nil); code != 200 || !strings.Contains(body, `"method":"DELETE"`) {
