@@ -34,6 +34,9 @@ describe('kubecred demo', () => {
       // New-user finding 19: the issuer library's notices went to the demo's terminal, and the
       // demo's files and keychain item stayed behind.
       expect(result.stderr).not.toContain('oidc-provider');
+      // New user review 4, N25: a passing run ended with the error of the page it closed itself.
+      expect(result.stderr).not.toContain('the scripted browser failed');
+      expect(result.stderr).not.toContain('has been closed');
       expect(result.stderr).toMatch(/Removed the demo's files \(.*kubecred-demo-\d+\) and its keychain item/);
       expect(
         (await readdir(tmp.dir)).filter((name) => name.startsWith('kubecred-demo') || name.startsWith('kc-chromium')),

@@ -60,6 +60,9 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
       );
   });
   let scripted: BrowserDriver | undefined;
+  // Sign-ins still finishing when the checks are done: the browser closes only after them, so
+  // a passing run does not end with the error of a page it closed itself.
+  const signIns: Promise<void>[] = [];
   const opener: UrlOpener = once
     ? {
         open: async (url) =>
@@ -67,6 +70,7 @@ export async function runDemo({ paths, io, once, removeHome }: DemoOptions): Pro
             url,
             async () => (scripted ??= await (await import('./scriptedBrowser.js')).startBrowser()),
             say,
+            (signIn) => signIns.push(signIn),
           ),
       }
     : privateBrowserOpener(paths);
@@ -131,6 +135,7 @@ Ctrl-C stops the demo.`);
     await stopped;
     return 0;
   } finally {
+    await Promise.race([Promise.all(signIns), new Promise((resolve) => setTimeout(resolve, SIGN_IN_SETTLE_MS))]);
     await scripted?.close();
     // The demo's token leaves the keychain with the demo; a failure here is only reported.
     if (removeHome)
@@ -148,16 +153,23 @@ Ctrl-C stops the demo.`);
   }
 }
 
+/** How long a finished run waits for a scripted sign-in to settle before closing its browser. */
+const SIGN_IN_SETTLE_MS = 10_000;
+
 async function scriptedSignIn(
   url: string,
   browser: () => Promise<BrowserDriver>,
   say: (line: string) => void,
+  started: (signIn: Promise<void>) => void,
 ): Promise<boolean> {
   try {
     const driver = await browser();
-    void driver
-      .signIn(url)
-      .catch((error: unknown) => say(`(the scripted browser failed: ${(error as Error).message})`));
+    started(
+      driver.signIn(url).then(
+        () => undefined,
+        (error: unknown) => say(`(the scripted browser failed: ${(error as Error).message})`),
+      ),
+    );
     return true;
   } catch (error) {
     say(`(no scripted browser: ${(error as Error).message.split('\n')[0]})`);

@@ -29,12 +29,14 @@ export class ProcessCallerInfo implements CallerPort {
         : { pid, name, path: facts.executable };
     }
     if (process.platform !== 'linux') return { pid };
-    // No executable to read (a process of another user, or one that just exited): its own name, as a hint.
+    // No executable to read: most often a kubectl that already exited (the audit record is
+    // written after it got its answer), else another user's process. Its own name is a hint
+    // only, since any process may set it, and says so in words a person reads.
     const name = await readFile(`/proc/${pid}/comm`, 'utf8').then(
       (text) => text.trim(),
       () => undefined,
     );
-    return name ? { pid, name: `${name} (self-named)` } : { pid };
+    return name ? { pid, name: `${name} (as it named itself)` } : { pid };
   }
 
   /** When the process started, so a grant to it ends with it (pids are reused). */
