@@ -210,6 +210,11 @@ describe('OIDC provider against oidc-provider and chromium', () => {
     expect(error).toMatchObject({ code: 'locked', hint: `run: kubecred login ${PROFILE}` });
     expect((error as BrokerError).message).toContain('rejected the refresh token');
     expect(await store.get(REFRESH)).toBeUndefined();
+    // New user review 4, N24: kubectl runs the plugin again at once; the second line said "has
+    // no refresh token", as if another thing were wrong. It says the same reason again.
+    const retried = await headless.getCredential(context(false)).catch((e: unknown) => e);
+    expect((retried as BrokerError).message).toContain('rejected the refresh token');
+    expect((retried as BrokerError).message).not.toContain('has no refresh token');
 
     const ui = testUi({ kind: 'sign-in', options: { login: 'bob' } });
     await browser.forgetSessions();

@@ -42,11 +42,15 @@ export class AnswersTold {
   }
 }
 
-/** A wrong PIN, a cancelled prompt, a denied approval: asking again at once would ask the user again. */
+/**
+ * A wrong PIN, a cancelled prompt, a denied approval, a question nobody answered: asking again at
+ * once would ask the user again (kubectl's retry of an approval nobody answered waited two more
+ * minutes).
+ */
 function isUsersAnswer(error: unknown): error is BrokerError {
   return (
     error instanceof UserDeclined ||
-    (error instanceof BrokerError && (error.code === 'pin-incorrect' || error.code === 'denied'))
+    (error instanceof BrokerError && ['pin-incorrect', 'denied', 'timed-out'].includes(error.code))
   );
 }
 

@@ -44,9 +44,13 @@ describe("the user's answer, told again to the process that runs the plugin agai
       'the request of kubectl (pid 1) for profile "prod" was denied',
       'approve it when Kubecred asks',
     );
+    // New user review 4, N24: an approval nobody answered was asked a second time by kubectl's
+    // own retry (4 min instead of 2).
+    const unanswered = new BrokerError('timed-out', 'nobody answered in Kubecred in time', 'run it again');
     told.record('a', 1, cancelled);
     told.record('b', 1, denied);
-    expect([told.repeat('a', 1), told.repeat('b', 1)]).toEqual([cancelled, denied]);
+    told.record('c', 1, unanswered);
+    expect(['a', 'b', 'c'].map((profile) => told.repeat(profile, 1))).toEqual([cancelled, denied, unanswered]);
   });
 
   it('keeps nothing else: a missing token, a lock that was not a prompt, a crash, a caller without a pid', () => {

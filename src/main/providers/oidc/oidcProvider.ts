@@ -48,6 +48,8 @@ export class OidcProvider implements Provider {
   /** Bumped by logout, so a refresh or login still running then cannot store its refresh token afterwards. */
   private epoch = 0;
   private holdsRefreshToken = false;
+  /** Why a login is needed, since the issuer rejected the refresh token; cleared by the next login. */
+  private refreshRejected: string | undefined;
 
   constructor(
     private readonly profile: OidcProfileConfig,
@@ -81,6 +83,7 @@ export class OidcProvider implements Provider {
 
   async logout(_profile: string): Promise<void> {
     this.epoch += 1;
+    this.refreshRejected = undefined;
     this.holdsRefreshToken = false;
     const store = await this.deps.store();
     const ref = this.ref(REFRESH_TOKEN_FIELD);
@@ -116,11 +119,14 @@ export class OidcProvider implements Provider {
     });
     if (imported) return imported;
     const refreshToken = await store.get(this.ref(REFRESH_TOKEN_FIELD));
-    let why = `profile "${this.profile.name}" has no refresh token, so it needs a login`;
+    // Once rejected, the refresh token is deleted; kubectl's next run (at once) must not be told
+    // "has no refresh token" as if that were another problem: the reason stays until a login.
+    let why = this.refreshRejected ?? `profile "${this.profile.name}" has no refresh token, so it needs a login`;
     if (refreshToken) {
       const refreshed = await this.refresh(store, refreshToken);
       if (refreshed) return refreshed;
       why = `the issuer rejected the refresh token of profile "${this.profile.name}" (expired or revoked), so it needs a new login`;
+      this.refreshRejected = why;
     }
     return this.flights.run(LOGIN, (loginSignal) => this.interactive(context, false, loginSignal, why), signal);
   }
@@ -199,6 +205,7 @@ export class OidcProvider implements Provider {
     previousRefreshToken: string | undefined,
     epoch: number,
   ): Promise<Credential> {
+    this.refreshRejected = undefined;
     if (!tokens.id_token) {
       throw new BrokerError(
         'provider-failed',
