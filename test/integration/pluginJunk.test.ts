@@ -88,6 +88,15 @@ describe('a wrapped plugin that prints junk, through the real broker', () => {
     expect((await callers.cli(['logout', 'junk'])).code).toBe(0);
   });
 
+  // New user review 4, N24: a wrapped kubelogin that fails at once printed its error twice, once
+  // relayed while it ran ("its plugin says: …") and once quoted in the failure.
+  it('a plugin that fails at once: its words come once, in the failure, not relayed as well', async () => {
+    const result = await answerTo('', 'Error: unknown command "oidc-login" for "kubectl"\n', 1);
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toContain('its plugin says');
+    expect(result.stderr.match(/unknown command/g)).toHaveLength(1);
+  });
+
   it('says the output was too large, not that the plugin was killed', async () => {
     const result = await answerTo('y'.repeat(3 * 1024 * 1024));
     expectOneCleanLine(result, 'too large');

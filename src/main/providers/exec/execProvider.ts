@@ -38,6 +38,7 @@ export class ExecProvider implements Provider {
     };
     const timeoutMs = parseDuration(this.profile.timeout) ?? 60_000;
     const running = new AbortController();
+    const relay = this.showMessage ? new StderrRelay((line) => this.showMessage?.(line, running.signal)) : undefined;
     const result = await runBoundedCommand({
       command,
       args,
@@ -45,12 +46,11 @@ export class ExecProvider implements Provider {
       timeoutMs,
       maxOutputBytes: MAX_OUTPUT_BYTES,
       signal: context.signal,
-      ...(this.showMessage
-        ? {
-            onStderrLine: (line: string) => this.showMessage?.(printable(redactForeignText(line), 400), running.signal),
-          }
-        : {}),
-    }).finally(() => running.abort());
+      ...(relay ? { onStderrLine: (line: string) => relay.line(printable(redactForeignText(line), 400)) } : {}),
+    }).finally(() => {
+      relay?.end();
+      running.abort();
+    });
     const name = `exec plugin ${JSON.stringify(command)} of profile "${context.profile}"`;
     const failure = commandFailure(result, name, {
       timeout: this.profile.timeout,
@@ -60,5 +60,38 @@ export class ExecProvider implements Provider {
     if (failure) throw failure;
     const ttlMs = parseDuration(this.profile.ttl) ?? 300_000;
     return parsePluginOutput(result.stdout, { name, apiVersion, now: this.clock.now(), ttlMs });
+  }
+}
+
+/** How long a plugin runs before what it says is relayed as it says it. */
+const RELAY_AFTER_MS = 500;
+
+/**
+ * A plugin that fails at once has its words quoted in the failure kubectl prints: relayed as
+ * well, they reached the terminal twice. So lines are held for the first moment and relayed only
+ * once the plugin is still running after it: what waits on the person ("open this page and enter
+ * code X") still arrives within a second.
+ */
+class StderrRelay {
+  private held: string[] = [];
+  private live = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly show: (line: string) => void) {
+    this.timer = setTimeout(() => {
+      this.live = true;
+      for (const line of this.held.splice(0)) this.show(line);
+    }, RELAY_AFTER_MS);
+    this.timer.unref();
+  }
+
+  line(text: string): void {
+    if (this.live) this.show(text);
+    else this.held.push(text);
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    this.held = [];
   }
 }
