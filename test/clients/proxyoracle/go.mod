@@ -1,0 +1,3 @@
+module kubecred.dev/test/proxyoracle
+
+go 1.24
