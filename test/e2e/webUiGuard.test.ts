@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { formatLocalTime } from '../../src/shared/localTime.js';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,13 +147,15 @@ describe("a proxied profile's guard in the window of a real broker (kubecred dae
 
     const said = await cli(['guard', 'prod']);
     expect(said.code, said.stderr).toBe(0);
-    const until = /\((\d{4}-\d\d-\d\dT[^)]+)\)/.exec(said.stdout)?.[1];
-    expect(said.stdout, 'kubecred guard prod').toMatch(/^guard of prod: lifted until /);
+    const state = await pageState();
+    const until = state.profiles.find((p) => p.name === 'prod')?.guard?.offUntil;
     const left = Date.parse(until!) - Date.now();
     expect(left).toBeGreaterThan(14 * 60_000);
     expect(left).toBeLessThanOrEqual(15 * 60_000);
-    const state = await pageState();
-    expect(state.profiles.find((p) => p.name === 'prod')?.guard?.offUntil).toBe(until);
+    // The CLI names the same moment, in the local time a person reads.
+    expect(said.stdout, 'kubecred guard prod').toMatch(
+      new RegExp(`^guard of prod: lifted until ${formatLocalTime(Date.parse(until!), Date.now())};`),
+    );
     await shootAndCheck('lifted');
 
     // The list says so too, and comes back to the page.
