@@ -11,8 +11,9 @@ started=$SECONDS
 # docker-registry + skopeo + apache2-utils (htpasswd): a real registry and client for the
 # registry credential tests. wine + wine64 run the Windows builds (node.exe,
 # kubecred-shim.exe, kubectl.exe) for npm run test:windows; mingw-w64 builds the one DLL Wine
-# 8.0 lacks (scripts/wine-world.mjs).
-APT_PACKAGES=(softhsm2 opensc patch bsdutils faketime docker-registry skopeo apache2-utils wine wine64 gcc-mingw-w64-x86-64-win32)
+# 8.0 lacks (scripts/wine-world.mjs). tinyproxy: a real corporate proxy (CONNECT, Basic auth)
+# for the tests of Kubecred behind one.
+APT_PACKAGES=(softhsm2 opensc patch bsdutils faketime docker-registry skopeo apache2-utils wine wine64 gcc-mingw-w64-x86-64-win32 tinyproxy)
 source scripts/apt-install.sh
 apt_install setup-tests "${APT_PACKAGES[@]}"
 

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../src/main/platform/freePort.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
@@ -10,15 +10,6 @@ import { REPO_ROOT, assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'screenshots');
-
-/** A port nothing listens on: taken, then given back. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * New user review 4, N18: `kubecred login sso` failed (the issuer down), `status` said why, and
@@ -35,7 +26,7 @@ describe('a login that failed in the terminal shows in the window and its Activi
   beforeAll(async () => {
     assertBuilt({ shim: false });
     home = await makeTempHome();
-    const issuer = `https://127.0.0.1:${await closedPort()}`;
+    const issuer = `https://127.0.0.1:${await freePort()}`;
     await writeConfig(
       home.dir,
       `profiles:\n  - { name: sso, provider: oidc, issuer: "${issuer}", clientId: kubernetes }\n`,

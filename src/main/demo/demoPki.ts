@@ -71,7 +71,8 @@ async function issue(opts: { dir: string; name: string; subject: string; extensi
 
 // A throwaway CA, a localhost server cert and a system:masters client cert, so
 // tests can run real TLS (and client-cert auth) without touching the host trust store.
-export async function createTestPki(dir: string): Promise<TestPki> {
+/** `names`: more DNS names the server cert is valid for (a host only a proxy can resolve, say). */
+export async function createTestPki(dir: string, names: readonly string[] = []): Promise<TestPki> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await newKey('ca.key', dir);
   await openssl(
@@ -103,7 +104,7 @@ export async function createTestPki(dir: string): Promise<TestPki> {
       'basicConstraints=critical,CA:FALSE',
       'keyUsage=critical,digitalSignature,keyEncipherment',
       'extendedKeyUsage=serverAuth',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      `subjectAltName=${['localhost', ...names].map((name) => `DNS:${name}`).join(',')},IP:127.0.0.1`,
       '',
     ].join('\n'),
   });

@@ -71,13 +71,18 @@ export async function startTestIssuer(options: {
   dir: string;
   idTokenTtlSeconds?: number;
   deviceInterval?: number;
+  /**
+   * The name in the issuer URL (127.0.0.1 unless given): a name only a proxy resolves makes
+   * every client reach the issuer through that proxy, or not at all.
+   */
+  hostname?: string;
 }): Promise<TestIssuer> {
   const { default: Provider } = (await import(OIDC_PROVIDER)) as { default: OidcProviderClass };
-  const pki = await createTestPki(options.dir);
+  const pki = await createTestPki(options.dir, options.hostname ? [options.hostname] : []);
   // The issuer URL needs the port, and the provider needs the issuer URL: listen first, route requests after.
   const server = createServer({ key: pki.serverKeyPem, cert: pki.serverCertPem });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `https://${options.hostname ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
 
   const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const counts: IssuerCounts = { authorizations: 0, deviceAuthorizations: 0, grants: {}, revocations: 0 };

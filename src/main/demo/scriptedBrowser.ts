@@ -42,7 +42,14 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
-export async function startBrowser(): Promise<BrowserDriver> {
+/**
+ * `through`: a proxy the browser reaches the issuer by, as a company's browsers do, and the
+ * host it may reach through it (everything else but loopback stays blocked).
+ */
+export async function startBrowser(through?: {
+  readonly proxy: { server: string; username?: string; password?: string };
+  readonly host: string;
+}): Promise<BrowserDriver> {
   const profileDir = await mkdtemp(join(tmpdir(), 'kc-chromium-'));
   const started = Date.now();
   const context = await chromium.launchPersistentContext(profileDir, {
@@ -52,11 +59,12 @@ export async function startBrowser(): Promise<BrowserDriver> {
     // The test issuer's certificate comes from a throw-away CA the browser does not know.
     ignoreHTTPSErrors: true,
     viewport: { width: 800, height: 640 },
+    ...(through ? { proxy: through.proxy } : {}),
   });
   const startupMs = Date.now() - started;
   // The devInteractions pages import a web font; nothing may leave the machine, and waiting on it would stall the page.
   await context.route(
-    (url) => url.protocol !== 'file:' && !['127.0.0.1', 'localhost'].includes(url.hostname),
+    (url) => url.protocol !== 'file:' && !['127.0.0.1', 'localhost', through?.host].includes(url.hostname),
     (route) => route.abort(),
   );
 

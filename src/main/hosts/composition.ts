@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { proxySettings } from '../platform/proxyEnvironment.js';
+import { systemRoots } from '../platform/systemTrust.js';
 import { LoginStorms } from '../broker/loginStorms.js';
 import { DEFAULT_LOG_LIMITS } from '../../shared/config/schema.js';
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
@@ -142,6 +144,8 @@ export function composeBroker({
     typedSecrets: loginSecrets,
     awsSessions,
     env: process.env,
+    // Read once, at start, as kubectl reads them: the session's proxy and the machine's roots.
+    network: { proxies: proxySettings(process.env), roots: systemRoots(process.env) },
     tokenCertificate: async (token, label) => (await currentTokens()).clientCertificate(token, label),
     proxyCredential: (proxied) => proxies.credential(proxiedProfile(proxied)),
   };

@@ -8,6 +8,8 @@ export interface ProxySettings {
   readonly noProxy: string;
   /** Whether a request to `url` goes through a proxy, and which. */
   proxyFor(url: URL): URL | undefined;
+  /** The same, with the variable it came from, for errors and `kubecred status`. */
+  routeFor(url: URL): { readonly proxy: URL; readonly source: string } | undefined;
 }
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: '80', https: '443', socks5: '1080' };
@@ -21,30 +23,27 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: '80', https: '44
  * so Kubecred, its exec proxy and kubectl agree on which requests a proxy sees.
  */
 export function proxySettings(env: Readonly<Record<string, string | undefined>>): ProxySettings {
-  const httpProxy = parseProxy(firstSet(env, 'HTTP_PROXY', 'http_proxy'));
-  const httpsProxy = parseProxy(firstSet(env, 'HTTPS_PROXY', 'https_proxy'));
-  const noProxy = firstSet(env, 'NO_PROXY', 'no_proxy');
+  const httpSource = nameSet(env, 'HTTP_PROXY', 'http_proxy');
+  const httpsSource = nameSet(env, 'HTTPS_PROXY', 'https_proxy');
+  const httpProxy = parseProxy(httpSource ? env[httpSource]! : '');
+  const httpsProxy = parseProxy(httpsSource ? env[httpsSource]! : '');
+  const noProxySource = nameSet(env, 'NO_PROXY', 'no_proxy');
+  const noProxy = noProxySource ? env[noProxySource]! : '';
   const bypass = noProxyRules(noProxy);
-  return {
-    httpProxy,
-    httpsProxy,
-    noProxy,
-    proxyFor(url) {
-      const proxy = url.protocol === 'https:' ? httpsProxy : url.protocol === 'http:' ? httpProxy : undefined;
-      if (!proxy) return undefined;
-      const scheme = url.protocol.slice(0, -1);
-      const port = url.port || DEFAULT_PORTS[scheme] || '';
-      return bypass(url.hostname, port) ? undefined : proxy;
-    },
+  const routeFor = (url: URL) => {
+    const https = url.protocol === 'https:';
+    const proxy = https ? httpsProxy : url.protocol === 'http:' ? httpProxy : undefined;
+    if (!proxy) return undefined;
+    const scheme = url.protocol.slice(0, -1);
+    const port = url.port || DEFAULT_PORTS[scheme] || '';
+    return bypass(url.hostname, port) ? undefined : { proxy, source: (https ? httpsSource : httpSource)! };
   };
+  return { httpProxy, httpsProxy, noProxy, routeFor, proxyFor: (url) => routeFor(url)?.proxy };
 }
 
-function firstSet(env: Readonly<Record<string, string | undefined>>, ...names: string[]): string {
-  for (const name of names) {
-    const value = env[name];
-    if (value) return value;
-  }
-  return '';
+/** The first of the names set to a value (upper case wins, as in Go). */
+function nameSet(env: Readonly<Record<string, string | undefined>>, ...names: string[]): string | undefined {
+  return names.find((name) => Boolean(env[name]));
 }
 
 /** A proxy as written; "proxy:3128" (no scheme) is read as http://proxy:3128, as Go does. */

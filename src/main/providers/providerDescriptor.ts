@@ -1,4 +1,5 @@
 import type { ProfileConfig } from '../../shared/config/schema.js';
+import type { ProxySettings } from '../platform/proxyEnvironment.js';
 import type { ProviderKind } from '../../shared/config/providerFacts.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -29,6 +30,8 @@ export interface ProviderDependencies {
   readonly awsSessions: AwsSessions;
   /** The environment an awsProfile's files are found by. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The network as the person's tools see it: the proxy each request goes through, the machine's trusted roots. */
+  readonly network: { readonly proxies: ProxySettings; readonly roots: readonly string[] };
   tokenCertificate(token: string, label: string): Promise<{ certificatePem: string; keyPem: string }>;
   proxyCredential(
     profile: TokenProxiedProfileConfig,

@@ -1,9 +1,11 @@
 import { createServer as createTlsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, type OidcProfileConfig } from '../../../src/shared/config/schema.js';
 import { IssuerConnection } from '../../../src/main/providers/oidc/issuerConnection.js';
+import { proxySettings } from '../../../src/main/platform/proxyEnvironment.js';
 import type { SecretStore } from '../../../src/main/core/secretStore.js';
 import { onPath } from '../../support/onPath.js';
 import { createTestPki } from '../../support/pki.js';
@@ -24,7 +26,10 @@ function profile(issuer: string): OidcProfileConfig {
   return parsed;
 }
 
-const discover = (issuer: string) => new IssuerConnection(profile(issuer)).configuration(noSecrets);
+const discover = (issuer: string) =>
+  new IssuerConnection(profile(issuer), { proxies: proxySettings({}), roots: rootCertificates }).configuration(
+    noSecrets,
+  );
 
 /** A port that was just free: nothing listens on it. */
 async function closedPort(): Promise<number> {

@@ -5,13 +5,14 @@ import { parseDuration } from '../../../shared/duration.js';
 import { BrokerError } from '../../core/brokerError.js';
 import type { SecretStore } from '../../core/secretStore.js';
 import { oidcFailure } from './oidcErrors.js';
-import { trustingFetch } from './trustingFetch.js';
+import { outboundFetch, type OutboundFetch } from '../../platform/outboundFetch.js';
+import type { ProxySettings } from '../../platform/proxyEnvironment.js';
 
 export const CLIENT_SECRET_FIELD = 'client-secret';
 
 interface Discovered {
   readonly server: oidc.ServerMetadata;
-  readonly fetch: oidc.CustomFetch | undefined;
+  readonly fetch: OutboundFetch;
 }
 
 /**
@@ -22,7 +23,11 @@ interface Discovered {
 export class IssuerConnection {
   private discovered: Promise<Discovered> | undefined;
 
-  constructor(private readonly profile: OidcProfileConfig) {}
+  constructor(
+    private readonly profile: OidcProfileConfig,
+    /** The network as the person's tools see it: their proxy, the machine's trusted roots. */
+    private readonly network: { readonly proxies: ProxySettings; readonly roots: readonly string[] },
+  ) {}
 
   async configuration(store: SecretStore): Promise<oidc.Configuration> {
     const { server, fetch } = await this.discover();
@@ -32,7 +37,7 @@ export class IssuerConnection {
       [oidc.clockTolerance]: Math.max(30, Math.ceil(clockSkewMs(this.profile) / 1000)),
     };
     const config = new oidc.Configuration(server, this.profile.clientId, metadata, clientAuth(server, secret));
-    if (fetch) config[oidc.customFetch] = fetch;
+    config[oidc.customFetch] = fetch;
     return config;
   }
 
@@ -45,15 +50,12 @@ export class IssuerConnection {
   }
 
   private async runDiscovery(): Promise<Discovered> {
-    const fetch = this.profile.caFile ? trustingFetch(await this.readCa(this.profile.caFile)) : undefined;
+    const ca = this.profile.caFile ? [await this.readCa(this.profile.caFile)] : [];
+    const fetch = outboundFetch({ ca: [...this.network.roots, ...ca], proxies: this.network.proxies });
     try {
-      const config = await oidc.discovery(
-        new URL(this.profile.issuer),
-        this.profile.clientId,
-        undefined,
-        oidc.None(),
-        fetch ? { [oidc.customFetch]: fetch } : {},
-      );
+      const config = await oidc.discovery(new URL(this.profile.issuer), this.profile.clientId, undefined, oidc.None(), {
+        [oidc.customFetch]: fetch,
+      });
       return { server: config.serverMetadata(), fetch };
     } catch (error) {
       throw oidcFailure(error, {

@@ -6,6 +6,6 @@ import { OidcProvider, REFRESH_TOKEN_FIELD } from './oidcProvider.js';
 export const oidcDescriptor: ProviderDescriptor<'oidc'> = {
   kind: 'oidc',
   secretFields: [REFRESH_TOKEN_FIELD, CLIENT_SECRET_FIELD, IMPORTED_ID_TOKEN_FIELD],
-  create: (profile, { storeFor, loginUi, clock, logger }) =>
-    new OidcProvider(profile, { store: () => storeFor(profile.name), ui: loginUi, clock, logger }),
+  create: (profile, { storeFor, loginUi, clock, logger, network }) =>
+    new OidcProvider(profile, { store: () => storeFor(profile.name), ui: loginUi, clock, logger, network }),
 };

@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 import { BrokerError } from '../../core/brokerError.js';
 import { printable } from '../../../shared/printable.js';
 
@@ -68,6 +69,9 @@ export function refreshTokenRefused(error: unknown): boolean {
 export function oidcFailure(error: unknown, where: FailureContext): BrokerError {
   if (error instanceof BrokerError) return error;
   const failed = `${where.doing} for profile "${where.profile}" failed`;
+  // The proxy's own words: which proxy, from which setting, what it answered, what to change.
+  const onTheWay = proxyRouteError(error);
+  if (onTheWay) return new BrokerError('provider-failed', `${failed}: ${onTheWay.message}`, onTheWay.hint);
   if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) {
     const description = error.error_description ? `: ${printable(error.error_description, ISSUER_TEXT_MAX)}` : '';
     const status = error instanceof oidc.ResponseBodyError ? ` (HTTP ${error.status})` : '';
@@ -122,6 +126,16 @@ export function oidcFailure(error: unknown, where: FailureContext): BrokerError 
     `${failed}: ${printable((error as Error)?.message ?? String(error), ISSUER_TEXT_MAX)}${cause ? ` (${printable(cause, 120)})` : ''}`,
     'check the issuer URL and clientId; kubecred doctor checks the issuer too',
   );
+}
+
+function proxyRouteError(error: unknown): ProxyRouteError | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === 'object' && !seen.has(current);) {
+    if (current instanceof ProxyRouteError) return current;
+    seen.add(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /**

@@ -1,4 +1,6 @@
 import * as oidc from 'openid-client';
+import { rootCertificates } from 'node:tls';
+import { proxySettings, type ProxySettings } from '../../platform/proxyEnvironment.js';
 import type { OidcProfileConfig } from '../../../shared/config/schema.js';
 import type { Credential } from '../../../shared/credential.js';
 import { BrokerError, asBrokerError } from '../../core/brokerError.js';
@@ -28,6 +30,8 @@ export interface OidcProviderDeps {
   readonly logger: Logger;
   /** How long a browser login may take before it fails; 5 minutes. */
   readonly loginTimeoutMs?: number;
+  /** The person's proxy and the machine's trusted roots; none and Node's roots when absent. */
+  readonly network?: { readonly proxies: ProxySettings; readonly roots: readonly string[] };
 }
 
 // Flight keys: a refresh-or-login for callers, and the interactive login they may all end in.
@@ -55,7 +59,10 @@ export class OidcProvider implements Provider {
     private readonly profile: OidcProfileConfig,
     private readonly deps: OidcProviderDeps,
   ) {
-    this.issuer = new IssuerConnection(profile);
+    this.issuer = new IssuerConnection(
+      profile,
+      deps.network ?? { proxies: proxySettings({}), roots: rootCertificates },
+    );
     this.flights = new SingleFlight(
       () =>
         new UserDeclined(

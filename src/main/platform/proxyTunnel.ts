@@ -1,0 +1,130 @@
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions } from 'node:https';
+import { isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+
+/**
+ * A failure on the way through a proxy, in words that name it: which proxy (never its
+ * password), where its address came from, what it answered, and what to change.
+ */
+export class ProxyRouteError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'ProxyRouteError';
+  }
+}
+
+/** A proxy as it may be shown: its scheme, host and port, never its user or password. */
+export function shownProxy(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
+/** Where a proxy's address came from, for the words of an error ("HTTPS_PROXY"). */
+export interface ProxyRoute {
+  readonly proxy: URL;
+  readonly source: string;
+}
+
+/**
+ * An https.Agent whose connections go through an HTTP proxy's CONNECT tunnel, as kubectl's do:
+ * the proxy sees only the host and port, TLS runs end to end inside the tunnel against the
+ * caller's trust (the proxy cannot read or change the exchange unless it inspects TLS with a
+ * root the caller trusts). The proxy's credentials, from its URL, go only to the proxy.
+ */
+export class ProxyTunnelAgent extends HttpsAgent {
+  constructor(
+    private readonly route: ProxyRoute,
+    options: AgentOptions = {},
+  ) {
+    super({ ...options, keepAlive: false });
+  }
+
+  override createConnection(
+    requested: RequestOptions,
+    done?: (error: Error | null, stream: Duplex) => void,
+  ): undefined {
+    const options = requested as ConnectionOptions & RequestOptions;
+    const host = options.hostname ?? options.host ?? 'localhost';
+    const port = Number(options.port ?? 443);
+    openTunnel(this.route, host, port).then(
+      (socket) => {
+        // No SNI for an address: TLS names hosts only.
+        const name = options.servername ?? (isIP(hostName(host)) ? undefined : hostName(host));
+        done?.(null, tlsConnect({ ...options, socket, ...(name ? { servername: name } : {}) }));
+      },
+      (error: Error) => done?.(error, undefined as unknown as Duplex),
+    );
+    return undefined;
+  }
+}
+
+/** A TCP stream to host:port through the proxy (CONNECT), once the proxy said 2xx. */
+export function openTunnel(route: ProxyRoute, host: string, port: number): Promise<Socket> {
+  const { proxy, source } = route;
+  const target = `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+  const headers: Record<string, string> = { host: target };
+  if (proxy.username || proxy.password) {
+    const user = decodeURIComponent(proxy.username);
+    const password = decodeURIComponent(proxy.password);
+    headers['proxy-authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  }
+  const send = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
+  const where = `the proxy ${shownProxy(proxy)} (from ${source})`;
+  return new Promise((resolve, reject) => {
+    const connect = send({
+      host: proxy.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80),
+      method: 'CONNECT',
+      path: target,
+      headers,
+      agent: false,
+      timeout: 30_000,
+    });
+    connect.once('connect', (answer: IncomingMessage, socket: Socket) => {
+      const status = answer.statusCode ?? 0;
+      if (status >= 200 && status < 300) return resolve(socket);
+      socket.destroy();
+      reject(refused(where, target, status, answer.statusMessage ?? '', source));
+    });
+    connect.once('timeout', () => connect.destroy(new Error('no answer in 30 s')));
+    connect.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new ProxyRouteError(
+          `cannot reach ${where}: ${error.code ?? error.message}${NETWORK_WORDS[error.code ?? ''] ? ` (${NETWORK_WORDS[error.code ?? '']})` : ''}`,
+          `check ${source}: is the proxy's address right, and does it run? (unset it if this network needs none)`,
+        ),
+      ),
+    );
+    connect.end();
+  });
+}
+
+function refused(where: string, target: string, status: number, statusText: string, source: string): ProxyRouteError {
+  const answered = `${where} answered ${status}${statusText ? ` ${statusText}` : ''} to CONNECT ${target}`;
+  if (status === 407)
+    return new ProxyRouteError(
+      `${answered}: it wants a user and password`,
+      `put them in ${source} as http://user:password@host:port (the password URL-encoded)`,
+    );
+  return new ProxyRouteError(
+    `${answered}: it does not let this connection through`,
+    `ask whoever runs the proxy to allow ${target}, or add the host to NO_PROXY if it is reachable without the proxy`,
+  );
+}
+
+const NETWORK_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing listens on that port',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  ECONNRESET: 'the connection was cut',
+  EHOSTUNREACH: 'no route to the host',
+  ETIMEDOUT: 'no answer in time',
+};
+
+function hostName(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1');
+}

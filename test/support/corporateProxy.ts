@@ -1,0 +1,95 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { freePort } from '../../src/main/platform/freePort.js';
+
+/** A real HTTP proxy (Debian's tinyproxy) as a company runs one: the one way to some hosts. */
+export interface CorporateProxy {
+  /** http://127.0.0.1:<port>, without credentials. */
+  readonly url: string;
+  /** What the proxy logged: every CONNECT and request, by host. */
+  log(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Whether this machine can run one: tinyproxy installed, and root for the private /etc/hosts. */
+export function canRunCorporateProxy(): boolean {
+  return (
+    process.platform === 'linux' &&
+    process.getuid?.() === 0 &&
+    spawnSync('tinyproxy', ['-v']).status === 0 &&
+    spawnSync('unshare', ['-m', 'true']).status === 0
+  );
+}
+
+/**
+ * Starts tinyproxy with its own /etc/hosts (a private mount namespace): the names in `hosts`
+ * resolve for the proxy and nowhere else on the machine, so a client reaches those hosts through
+ * the proxy or not at all; a test can never pass by going around it. `basicAuth`: the proxy
+ * wants a user and password (407 without them).
+ */
+export async function startCorporateProxy(options: {
+  readonly dir: string;
+  readonly hosts: Readonly<Record<string, string>>;
+  readonly basicAuth?: { readonly user: string; readonly password: string };
+}): Promise<CorporateProxy> {
+  await mkdir(options.dir, { recursive: true });
+  const port = await freePort();
+  const hostsFile = path.join(options.dir, 'hosts');
+  const logFile = path.join(options.dir, 'tinyproxy.log');
+  const confFile = path.join(options.dir, 'tinyproxy.conf');
+  await writeFile(
+    hostsFile,
+    ['127.0.0.1 localhost', ...Object.entries(options.hosts).map(([name, ip]) => `${ip} ${name}`), ''].join('\n'),
+  );
+  await writeFile(logFile, '', { mode: 0o666 });
+  await writeFile(
+    confFile,
+    [
+      `Port ${port}`,
+      'Listen 127.0.0.1',
+      'Timeout 60',
+      `LogFile "${logFile}"`,
+      'LogLevel Connect',
+      'MaxClients 100',
+      'Allow 127.0.0.1',
+      ...(options.basicAuth ? [`BasicAuth ${options.basicAuth.user} ${options.basicAuth.password}`] : []),
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(
+    'unshare',
+    ['-m', 'sh', '-c', `mount --bind "${hostsFile}" /etc/hosts && exec tinyproxy -d -c "${confFile}"`],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await waitForPort(port, () => (child.exitCode !== null ? `tinyproxy exited: ${stderr}` : undefined));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log: () => readFile(logFile, 'utf8'),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function waitForPort(port: number, failed: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const why = failed();
+    if (why) throw new Error(why);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createServer().listen(port, '127.0.0.1');
+      socket.once('listening', () => socket.close(() => resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`tinyproxy did not listen on ${port} within 10 s`);
+}
