@@ -67,7 +67,7 @@ describe('kubelogin as a kubectl plugin in a kubeconfig', () => {
     const said = result.stdout + result.stderr;
     expect(said).toContain('this runs kubectl oidc-login, and kubectl-oidc_login is not on this shell');
     expect(said).toContain(
-      `kubecred profile add lab-sso-oidc --provider oidc --issuer https://id.example.com --client-id kubernetes --ca-file ${path.join(home.dir, 'corp-ca.pem')} --scope openid --scope offline_access --scope email`,
+      'Kubecred can log in to https://id.example.com itself instead (context lab): kubecred import --oidc',
     );
   });
 

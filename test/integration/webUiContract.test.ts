@@ -31,7 +31,11 @@ const OPERATIONS: Record<string, { call: (t: HttpTransport) => Promise<unknown>;
   updateToken: { call: (t) => t.updateToken('yubi key', { pinGrace: '5m' }), reaches: 'updateToken yubi key' },
   setStartAtLogin: { call: (t) => t.setStartAtLogin({ enabled: true }), reaches: 'setStartAtLogin true' },
   importPreview: { call: (t) => t.importPreview(), reaches: 'import preview' },
-  importKubeconfig: { call: (t) => t.importKubeconfig({ fingerprint: 'f1' }), reaches: 'import apply f1' },
+  importKubeconfig: {
+    call: (t) => t.importKubeconfig({ fingerprint: 'f1', leaveOut: [], ownLogin: [] }),
+    reaches: 'import apply f1',
+  },
+  undoImport: { call: (t) => t.undoImport(), reaches: 'import undo' },
   kubeconfigContexts: { call: (t) => t.kubeconfigContexts(), reaches: 'kubeconfigContexts' },
   enrollProfile: {
     call: async (t) =>
@@ -121,7 +125,11 @@ describe('the UI contract: every operation of the renderer reaches the broker po
       enrollProfile: async (r) => note(`enrollProfile ${r.profile} ${r.token} ${r.user} ${r.groups.join(',')}`),
       kubeconfigImport: {
         preview: async () => (note('import preview'), { files: [], moves: [], left: [], diff: '', fingerprint: 'f1' }),
-        apply: async (fingerprint) => (note(`import apply ${fingerprint}`), { moves: [], backups: [], leftFiles: [] }),
+        apply: async ({ fingerprint }) => (
+          note(`import apply ${fingerprint}`),
+          { moves: [], backups: [], leftFiles: [] }
+        ),
+        undo: async () => (note('import undo'), { restored: [], profiles: [], leftovers: [] }),
       },
     };
     ui = await startWebUi({ ports });

@@ -8,5 +8,8 @@ export function previewOnlyImport(preview: ImportPreview): ImportService {
     apply: async () => {
       throw new Error('nothing to import');
     },
+    undo: async () => {
+      throw new Error('nothing to undo');
+    },
   };
 }

@@ -14,7 +14,7 @@ import type { ImportPreview } from '../../shared/api/webUiApi.js';
  * the broker's stores; the kubeconfig files are those of the broker's own environment.
  */
 export function brokerImportService(
-  services: Pick<BrokerServices, 'credentials' | 'profiles'>,
+  services: Pick<BrokerServices, 'credentials' | 'profiles' | 'restoreLiveRefreshTokens'>,
   paths: KubecredPaths,
   command: string,
   logger: Logger,
@@ -27,6 +27,7 @@ export function brokerImportService(
     // Planning a big kubeconfig takes seconds: not on the thread that answers kubectl.
     ...withPreviewer(workerPreviewer()),
     backupDir: paths.kubeconfigBackups,
+    restoreLiveRefreshTokens: () => services.restoreLiveRefreshTokens(),
     ports: {
       ...configProfilePorts(paths.configFile, (profile) =>
         logger.info('profile added by the kubeconfig import', { profile }),

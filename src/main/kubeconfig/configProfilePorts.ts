@@ -6,13 +6,20 @@ import type { ImportPorts } from './runImport.js';
 export function configProfilePorts(
   configFile: string,
   onAdded: (profile: string) => void = () => {},
-): Pick<ImportPorts, 'takenProfiles' | 'addProfile' | 'removeProfile'> {
+): Required<Pick<ImportPorts, 'takenProfiles' | 'wrappedPlugins' | 'addProfile' | 'removeProfile'>> {
+  const profiles = async () => {
+    const config = await loadConfig(configFile);
+    if (!config.ok) throw new Error(`${config.error}. Fix config.yaml first; the kubeconfig was left untouched`);
+    return config.config.profiles;
+  };
   return {
-    takenProfiles: async () => {
-      const config = await loadConfig(configFile);
-      if (!config.ok) throw new Error(`${config.error}. Fix config.yaml first; the kubeconfig was left untouched`);
-      return config.config.profiles.map((p) => p.name);
-    },
+    takenProfiles: async () => (await profiles()).map((p) => p.name),
+    wrappedPlugins: async () =>
+      new Map(
+        (await profiles()).flatMap((p) =>
+          p.provider === 'exec' ? [[p.name, { command: p.command, args: p.args ?? [] }] as const] : [],
+        ),
+      ),
     addProfile: async (input) => onAdded((await addProfile(configFile, input)).name),
     removeProfile: (name) => removeProfile(configFile, name),
   };

@@ -1,6 +1,14 @@
 import type { ImportMove } from '../../shared/api/webUiApi.js';
 import path from 'node:path';
-import { KUBECTL_OIDC_LOGIN, kubeloginSwitch, kubeloginUse } from './kubeloginUse.js';
+import { addedProfilesText } from './addedProfilesText.js';
+import type { KubeloginOidc } from './kubeloginUse.js';
+import {
+  KUBELOGIN_MISSING,
+  kubeloginChoice,
+  kubeloginOffer,
+  kubeloginSwitched,
+  ownLoginProfile,
+} from './kubeloginSwitch.js';
 import { EXEC_API_VERSIONS } from '../../shared/execCredential.js';
 import { renderKubeconfig, namedEntries, type KubeconfigFile } from './kubeconfigDocument.js';
 import { effectiveEntries, type LocatedEntry } from './kubeconfigSet.js';
@@ -11,6 +19,7 @@ import { removeKeepingComments } from './movedComments.js';
 import { profileNameFor } from './profileNames.js';
 import { readSecretSource, type SecretValue } from './readSecretSource.js';
 import { SECRET_ENV, redactedCopy } from './redactSecrets.js';
+import { contextsByUser } from './userContexts.js';
 import { classifyUser, type UserCredential } from './userCredentials.js';
 import { CREDENTIAL_KEYS } from './userFields.js';
 
@@ -19,11 +28,21 @@ export interface ImportedUser {
   readonly user: string;
   readonly profile: string;
   readonly provider: ImportMove['provider'];
+  /** The contexts kubectl uses this user in. */
+  readonly contexts: readonly string[];
+  /** A kubelogin user: offered Kubecred's own login, or switched to it. */
+  readonly ownLogin?: 'offered' | 'chosen';
+  /** For an offered user: the oidc profile it becomes when the person chooses Kubecred's own login. */
+  readonly ownLoginAlternative?: Pick<ImportedUser, 'profileInput' | 'secrets' | 'news'>;
   /** The profile for config.yaml; holds no secret. */
   readonly profileInput: Record<string, unknown>;
   readonly secrets: readonly SecretValue[];
   /** What the user should act on afterwards: a secret-looking env value now in config.yaml, a plugin not found, a better provider. */
   readonly notes: readonly string[];
+  /** Good news: what Kubecred now does itself (not something to act on). */
+  readonly news?: readonly string[];
+  /** Its secrets came from config.yaml (a kubelogin wrapper's flags), so the kubeconfig's backup holds none. */
+  readonly secretsFromConfig?: boolean;
   /** A CA bundle that was inline in the kubeconfig, written out for the profile's caFile. */
   readonly caFile?: { readonly path: string; readonly pem: string };
 }
@@ -45,6 +64,16 @@ export interface ImportPlan {
   readonly imported: readonly ImportedUser[];
   readonly left: readonly LeftUser[];
   readonly rewrites: readonly FileRewrite[];
+  /** Users that already call Kubecred's wrapper of kubelogin, and could switch to its own login. */
+  readonly wrappersOffered: readonly (UserKey & { readonly profile: string; readonly note: string })[];
+  /** The profiles config.yaml gains, as YAML, secret-looking values redacted: safe to print. */
+  readonly configText: string;
+}
+
+/** A kubeconfig user by the file that defines it and its name. */
+export interface UserKey {
+  readonly file: string;
+  readonly user: string;
 }
 
 export interface PlanOptions {
@@ -57,6 +86,15 @@ export interface PlanOptions {
   readonly caDir: string;
   /** Finds a bare plugin name the way the importing shell would (absolute path, or undefined). */
   readonly findCommand?: (command: string) => string | undefined;
+  /** kubelogin users for which Kubecred logs in itself (an oidc profile) instead of wrapping kubelogin. */
+  readonly ownLogin?: (user: UserKey) => boolean;
+  /** Users the person chose not to import: planned (their profile names stay put), then left as they are. */
+  readonly leaveOut?: (user: UserKey) => boolean;
+  /**
+   * config.yaml's exec profiles by name: a user that already calls Kubecred's wrapper of
+   * kubelogin can switch to Kubecred's own login too.
+   */
+  readonly wrappedPlugins?: ReadonlyMap<string, { readonly command: string; readonly args: readonly string[] }>;
 }
 
 /**
@@ -74,11 +112,29 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
     reason:
       'an earlier file in KUBECONFIG defines a user of the same name, so kubectl never uses this one; it was left as it is',
   }));
+  const contexts = contextsByUser(files);
+  const wrappersOffered: ImportPlan['wrappersOffered'][number][] = [];
   for (const entry of used) {
     const credential = classifyUser(entry.body, entry.source.doc);
-    if (credential.kind === 'kubecred') continue;
-    if (credential.kind === 'left') left.push({ file: entry.source.file, user: entry.name, reason: credential.reason });
-    else imported.push(await importedUser(entry, credential, profileNameFor(entry.name, taken), options));
+    const userContexts = contexts.get(entry.name) ?? [];
+    if (credential.kind === 'kubecred') {
+      const key = { file: entry.source.file, user: entry.name };
+      const wrapped = options.wrappedPlugins?.get(credential.profile);
+      const choice = wrapped && kubeloginChoice(wrapped.command, wrapped.args, path.dirname(key.file), undefined);
+      if (!choice?.oidc) continue;
+      if (options.ownLogin?.(key))
+        imported.push(wrapperSwitch(key, credential.profile, choice.oidc, userContexts, taken));
+      else wrappersOffered.push({ ...key, profile: credential.profile, note: kubeloginOffer(choice, userContexts) });
+    } else if (credential.kind === 'left')
+      left.push({ file: entry.source.file, user: entry.name, reason: credential.reason });
+    else imported.push(await importedUser(entry, credential, profileNameFor(entry.name, taken), userContexts, options));
+  }
+  if (options.leaveOut) {
+    const chosen = imported.filter((user) => !options.leaveOut!(user));
+    for (const user of imported)
+      if (!chosen.includes(user))
+        left.push({ file: user.file, user: user.user, reason: 'you chose to leave it as it is' });
+    imported.splice(0, imported.length, ...chosen);
   }
   const rewrites: FileRewrite[] = [];
   for (const source of files) {
@@ -111,19 +167,52 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
     );
     rewrites.push({ source, text: renderKubeconfig(source, edited), diff });
   }
-  return { imported, left, rewrites };
+  return {
+    imported,
+    left,
+    rewrites,
+    wrappersOffered,
+    configText: addedProfilesText(imported.map((user) => user.profileInput)),
+  };
+}
+
+/**
+ * A user already imported as a wrapper of kubelogin (an exec profile), switched when asked to
+ * a new oidc profile: the wrapper profile stays, so undo only points the user back at it.
+ */
+function wrapperSwitch(
+  key: UserKey,
+  wrapper: string,
+  oidc: KubeloginOidc,
+  contexts: readonly string[],
+  taken: Set<string>,
+): ImportedUser {
+  const profile = profileNameFor(`${wrapper}-oidc`, taken);
+  const base = { name: profile, description: `Kubecred's own login in place of kubelogin (profile ${wrapper})` };
+  return {
+    ...key,
+    profile,
+    provider: 'oidc',
+    contexts,
+    ownLogin: 'chosen',
+    secretsFromConfig: true,
+    ...ownLoginProfile(oidc, base),
+    notes: [],
+    news: [kubeloginSwitched(oidc, contexts)],
+  };
 }
 
 async function importedUser(
   entry: LocatedEntry,
   credential: Exclude<UserCredential, { kind: 'kubecred' | 'left' }>,
   profile: string,
+  contexts: readonly string[],
   options: PlanOptions,
 ): Promise<ImportedUser> {
   const file = entry.source.file;
   const where = { kubeconfig: file, line: entry.source.lineOf(entry.item), user: entry.name };
   const base = { name: profile, description: `imported from user ${entry.name} of ${file}` };
-  const common = { file, user: entry.name, profile };
+  const common = { file, user: entry.name, profile, contexts };
   if (credential.kind === 'exec') {
     const exec = credential.exec;
     const command = String(exec.command ?? '');
@@ -149,9 +238,16 @@ async function importedUser(
         provider: 'eks',
         profileInput: { ...base, provider: 'eks', ...eks.settings },
         secrets: [],
-        notes: [note],
+        notes: [],
+        news: [note],
       };
     }
+    const kubelogin = kubeloginChoice(command, args, path.dirname(file), options.findCommand);
+    const ownLogin = kubelogin?.oidc
+      ? { ...ownLoginProfile(kubelogin.oidc, base), news: [kubeloginSwitched(kubelogin.oidc, contexts)] }
+      : undefined;
+    if (ownLogin && options.ownLogin?.({ file, user: entry.name }))
+      return { ...common, provider: 'oidc', ownLogin: 'chosen', notes: [], ...ownLogin };
     const profileInput = {
       ...base,
       provider: 'exec',
@@ -168,10 +264,17 @@ async function importedUser(
       resolved === command && !path.isAbsolute(command) && options.findCommand
         ? `${command} is not on this shell's PATH, so kubectl could not run it either: install it, or set its full path with kubecred profile set ${profile} --command /path/to/${command}`
         : undefined,
-      ...kubeloginNotes(command, args, profile, path.dirname(file), options.findCommand),
+      kubelogin?.oidc ? kubeloginOffer(kubelogin, contexts) : kubelogin?.pluginMissing ? KUBELOGIN_MISSING : undefined,
       eks?.kind === 'kept' ? eks.reason : undefined,
     ].filter((note): note is string => note !== undefined);
-    return { ...common, provider: 'exec', profileInput, secrets: [], notes };
+    return {
+      ...common,
+      provider: 'exec',
+      profileInput,
+      secrets: [],
+      notes,
+      ...(ownLogin ? { ownLogin: 'offered' as const, ownLoginAlternative: ownLogin } : {}),
+    };
   }
   const secrets: SecretValue[] = [];
   for (const source of credential.secrets) secrets.push(await readSecretSource(source, where));
@@ -221,32 +324,4 @@ function plainTextWarning(argumentCount: number, envNames: readonly string[]): s
       ? ` (${secretLooking.join(', ')} look${secretLooking.length === 1 ? 's' : ''} secret)`
       : '';
   return `${moved} move into config.yaml in plain text, as they were in the kubeconfig${flagged}: a secret among them belongs in a secret store instead (an eks or oidc profile, or the plugin's own)`;
-}
-
-/**
- * kubelogin is wrapped like any plugin (its flags, grant types and cache keep working), but
- * Kubecred speaks OIDC itself: one login shared by every kubectl, no second token cache. Said,
- * not done: the switch changes who holds the refresh token, so the user chooses it. Run as
- * `kubectl oidc-login`, the plugin must be on PATH, or every kubectl on this user fails.
- */
-function kubeloginNotes(
-  command: string,
-  args: readonly string[],
-  profile: string,
-  kubeconfigDir: string,
-  findCommand: ((command: string) => string | undefined) | undefined,
-): string[] {
-  const use = kubeloginUse(command, args);
-  if (!use) return [];
-  const switchTo = kubeloginSwitch(use, profile, kubeconfigDir);
-  const missing = use.viaKubectl && findCommand !== undefined && findCommand(KUBECTL_OIDC_LOGIN) === undefined;
-  if (missing)
-    return [
-      `this runs kubectl oidc-login, and ${KUBECTL_OIDC_LOGIN} is not on this shell's PATH: every kubectl on this user fails ("unknown command oidc-login"). ${switchTo ? `Kubecred can log in to ${switchTo.issuer} itself instead: ${switchTo.command}` : 'Install kubelogin (kubectl krew install oidc-login)'}`,
-    ];
-  return switchTo
-    ? [
-        `this is kubelogin: Kubecred can log in to ${switchTo.issuer} itself, one login for every kubectl. To switch: ${switchTo.command}`,
-      ]
-    : [];
 }

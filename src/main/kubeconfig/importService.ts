@@ -1,4 +1,4 @@
-import type { ImportPreview, ImportResult } from '../../shared/api/webUiApi.js';
+import type { ImportPreview, ImportResult, ImportUndone, ImportUserKey } from '../../shared/api/webUiApi.js';
 import { BrokerError } from '../core/brokerError.js';
 import type { ImportPlan } from './importPlan.js';
 import { KubeconfigSyntaxError } from './kubeconfigDocument.js';
@@ -6,12 +6,19 @@ import { KubeconfigLockedError } from './kubeconfigLock.js';
 import { ImportInputError } from './readSecretSource.js';
 import { importMoves, importView } from './importView.js';
 import { previewImport, runImport, type ImportPorts } from './runImport.js';
+import { undoImport, UndoRefusedError } from './undoImport.js';
 import type { PreviewInput } from './workerPreviewer.js';
 
 /** The import as the main window drives it: look first, then move exactly what was shown. */
 export interface ImportService {
   preview(): Promise<ImportPreview>;
-  apply(fingerprint: string): Promise<ImportResult>;
+  apply(request: {
+    fingerprint: string;
+    leaveOut?: readonly ImportUserKey[];
+    ownLogin?: readonly ImportUserKey[];
+  }): Promise<ImportResult>;
+  /** Takes the newest import back, as `kubecred import --undo --plaintext`. */
+  undo(): Promise<ImportUndone>;
 }
 
 export interface ImportServiceDeps {
@@ -21,6 +28,8 @@ export interface ImportServiceDeps {
   caDir: string;
   backupDir: string;
   ports: ImportPorts;
+  /** Writes the refresh tokens the broker holds now into restored legacy oidc users. */
+  restoreLiveRefreshTokens?(): Promise<string[]>;
   findCommand?: (command: string) => string | undefined;
   /** Computes the preview elsewhere (a worker thread); inline when absent. */
   previewer?: (input: PreviewInput) => Promise<ImportPreview>;
@@ -49,7 +58,7 @@ export function importService(deps: ImportServiceDeps): ImportService {
           path: deps.path ?? '',
         });
       }),
-    apply: (fingerprint) =>
+    apply: ({ fingerprint, leaveOut, ownLogin }) =>
       explained(async () => {
         const files = request().files;
         // Checked under kubectl's lock: exactly what the user saw moves, or nothing does.
@@ -65,6 +74,7 @@ export function importService(deps: ImportServiceDeps): ImportService {
           ...request(),
           files,
           approve,
+          chosen: { leaveOut: among(leaveOut ?? []), ownLogin: among(ownLogin ?? []) },
           backupDir: deps.backupDir,
           now: new Date(),
         });
@@ -82,7 +92,31 @@ export function importService(deps: ImportServiceDeps): ImportService {
           ],
         };
       }),
+    undo: async () => {
+      try {
+        const ports = {
+          ...deps.ports,
+          ...(deps.restoreLiveRefreshTokens ? { restoreLiveRefreshTokens: deps.restoreLiveRefreshTokens } : {}),
+        };
+        // The person pressed Undo on the page that said the backups hold the old credentials.
+        const outcome = await undoImport({ backupDir: deps.backupDir, ports, plaintext: true, force: false });
+        return {
+          restored: outcome.restored.map((r) => r.file),
+          profiles: [...outcome.record.profiles],
+          leftovers: [...outcome.leftovers],
+        };
+      } catch (error) {
+        if (error instanceof UndoRefusedError) throw new BrokerError('bad-request', error.message, error.hint);
+        throw error;
+      }
+    },
   };
+}
+
+/** Whether a user is one of these, by file and name. */
+function among(users: readonly ImportUserKey[]): (user: ImportUserKey) => boolean {
+  const keys = new Set(users.map((user) => JSON.stringify([user.file, user.user])));
+  return (user) => keys.has(JSON.stringify([user.file, user.user]));
 }
 
 /** Problems with the user's files become answers the page shows with their fix; anything else stays an internal error. */

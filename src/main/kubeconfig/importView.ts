@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ImportMove, ImportPreview } from '../../shared/api/webUiApi.js';
+import { profileItemText } from './addedProfilesText.js';
 import type { ImportPlan } from './importPlan.js';
 
 /** What the page shows of a user that moves: names and field names, never a value. */
@@ -11,6 +12,19 @@ export function importMoves(plan: ImportPlan): ImportMove[] {
     provider: user.provider,
     secrets: user.secrets.map((secret) => secret.field),
     notes: [...user.notes],
+    news: [...(user.news ?? [])],
+    contexts: [...user.contexts],
+    profileText: profileItemText(user.profileInput),
+    ownLoginChosen: user.ownLogin === 'chosen',
+    ...(user.ownLoginAlternative
+      ? {
+          ownLogin: {
+            secrets: user.ownLoginAlternative.secrets.map((secret) => secret.field),
+            news: [...(user.ownLoginAlternative.news ?? [])],
+            profileText: profileItemText(user.ownLoginAlternative.profileInput),
+          },
+        }
+      : {}),
   }));
 }
 

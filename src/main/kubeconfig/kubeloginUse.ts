@@ -32,32 +32,36 @@ function flagValues(args: readonly string[], name: string): string[] {
   return values;
 }
 
+/** kubelogin's login, as the settings of a Kubecred oidc profile. */
+export interface KubeloginOidc {
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Given only with extra scopes: the profile's default is openid and offline_access. */
+  readonly scopes?: readonly string[];
+  /** Resolved against the kubeconfig's folder, as kubelogin reads it from kubectl's. */
+  readonly caFile?: string;
+  /** A confidential client's secret: for the secret store, never for config.yaml. */
+  readonly clientSecret?: string;
+}
+
 /**
- * The command that switches the user to Kubecred's own OIDC login, with the issuer, client,
- * CA file and extra scopes kubelogin was given; undefined when kubelogin's flags do not say
- * which issuer (or the client is confidential: its secret is for `kubecred secret set`).
+ * The issuer, client, CA file and extra scopes kubelogin was given, so Kubecred can log in
+ * the same way itself; undefined when kubelogin's flags do not say which issuer or client.
  */
-export function kubeloginSwitch(
-  use: KubeloginUse,
-  profile: string,
-  kubeconfigDir: string,
-): { readonly issuer: string; readonly command: string } | undefined {
+export function kubeloginOidc(use: KubeloginUse, kubeconfigDir: string): KubeloginOidc | undefined {
   const [issuer] = flagValues(use.args, 'oidc-issuer-url');
   const [clientId] = flagValues(use.args, 'oidc-client-id');
   if (!issuer || !clientId) return undefined;
   const [ca] = flagValues(use.args, 'certificate-authority');
-  const scopes = flagValues(use.args, 'oidc-extra-scope').flatMap((s) => s.split(',').map((one) => one.trim()));
-  const words = [
-    `kubecred profile add ${profile}-oidc --provider oidc --issuer ${issuer} --client-id ${clientId}`,
-    ...(ca ? [`--ca-file ${path.resolve(kubeconfigDir, ca)}`] : []),
-    // --scope replaces the default scopes (openid, offline_access): given only with extra ones.
-    ...(scopes.some(Boolean)
-      ? ['openid', 'offline_access', ...scopes.filter(Boolean)].map((scope) => `--scope ${scope}`)
-      : []),
-  ];
-  const secret = flagValues(use.args, 'oidc-client-secret').length > 0;
+  const extra = flagValues(use.args, 'oidc-extra-scope')
+    .flatMap((s) => s.split(',').map((one) => one.trim()))
+    .filter(Boolean);
+  const [clientSecret] = flagValues(use.args, 'oidc-client-secret');
   return {
     issuer,
-    command: `${words.join(' ')}${secret ? `, then kubecred secret set ${profile}-oidc client-secret` : ''}, then kubecred install --profile ${profile}-oidc --context <context>`,
+    clientId,
+    ...(extra.length > 0 ? { scopes: ['openid', 'offline_access', ...extra] } : {}),
+    ...(ca ? { caFile: path.resolve(kubeconfigDir, ca) } : {}),
+    ...(clientSecret ? { clientSecret } : {}),
   };
 }

@@ -9,19 +9,23 @@ import { textDigest, writeImportRecord } from './importRecord.js';
 /** Where profiles and secrets go: config.yaml and the broker's secret store. */
 export interface ImportPorts {
   takenProfiles(): Promise<readonly string[]>;
+  /** config.yaml's exec profiles, so a wrapper of kubelogin can switch to Kubecred's own login. */
+  wrappedPlugins?(): Promise<NonNullable<PlanOptions['wrappedPlugins']>>;
   addProfile(input: Record<string, unknown>): Promise<void>;
   removeProfile(name: string): Promise<void>;
   storeSecret(profile: string, field: string, value: string): Promise<void>;
   deleteSecret(profile: string, field: string): Promise<void>;
 }
 
-export interface ImportRequest extends Omit<PlanOptions, 'takenProfiles'> {
+export interface ImportRequest extends Omit<PlanOptions, 'takenProfiles' | 'wrappedPlugins'> {
   readonly files: readonly string[];
   readonly backupDir: string;
   readonly now: Date;
   readonly ports: ImportPorts;
   /** Sees the plan made under the lock, before anything changes; throws to refuse it. */
   readonly approve?: (plan: ImportPlan) => void;
+  /** The person's choices on the approved plan (users left out, kubelogin switched); what runs. */
+  readonly chosen?: Pick<PlanOptions, 'leaveOut' | 'ownLogin'>;
 }
 
 export interface ImportOutcome {
@@ -35,6 +39,7 @@ export async function previewImport(request: Omit<ImportRequest, 'backupDir' | '
   return planImport(await loadKubeconfigSet(request.files), {
     ...request,
     takenProfiles: await request.ports.takenProfiles(),
+    ...(request.ports.wrappedPlugins ? { wrappedPlugins: await request.ports.wrappedPlugins() } : {}),
   });
 }
 
@@ -45,8 +50,9 @@ export async function previewImport(request: Omit<ImportRequest, 'backupDir' | '
  */
 export function runImport(request: ImportRequest): Promise<ImportOutcome> {
   return withKubeconfigLock(request.files, async () => {
-    const plan = await previewImport(request);
-    request.approve?.(plan);
+    const shown = await previewImport(request);
+    request.approve?.(shown);
+    const plan = request.chosen ? await previewImport({ ...request, ...request.chosen }) : shown;
     const added: string[] = [];
     const stored: Array<[string, string]> = [];
     const written: ImportPlan['rewrites'][number][] = [];
@@ -68,7 +74,7 @@ export function runImport(request: ImportRequest): Promise<ImportOutcome> {
         const backup = await backupKubeconfig(rewrite.source, request.backupDir, request.now);
         // Only users whose secrets moved out of this file left plaintext in its backup; wrapped plugins left none.
         const plaintextUsers = plan.imported
-          .filter((user) => user.file === rewrite.source.file && user.secrets.length > 0)
+          .filter((user) => user.file === rewrite.source.file && user.secrets.length > 0 && !user.secretsFromConfig)
           .map((user) => user.user);
         if (backup) backups.set(rewrite.source.file, { backup, plaintextUsers });
         await replaceKubeconfig(rewrite.source, rewrite.text);

@@ -204,7 +204,8 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
     preferences: async () => ok(await ports.preferences()),
     setStartAtLogin: async ({ body }) => (await ports.setStartAtLogin(body.enabled), ok({})),
     importPreview: async () => ok(await importer().preview()),
-    importKubeconfig: async ({ body }) => changed(ok(await importer().apply(body.fingerprint))),
+    importKubeconfig: async ({ body }) => changed(ok(await importer().apply(body))),
+    undoImport: async () => changed(ok(await importer().undo())),
     kubeconfigContexts: async () => ok({ contexts: (await ports.kubeconfigContexts?.()) ?? [] }),
     // Like a login, it waits minutes on someone (the PIN, the admin): the page follows it on the stream.
     enrollProfile: async ({ body, origin }) => {

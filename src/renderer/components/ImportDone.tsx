@@ -1,4 +1,6 @@
-import type { ImportResult, ProxyTurnedOn } from '../../shared/api/webUiApi.js';
+import { useState } from 'react';
+import type { ImportResult, ImportUndone, ProxyTurnedOn } from '../../shared/api/webUiApi.js';
+import { refusalWords } from '../refusalWords.js';
 import { ImportProxyOffer } from './ImportProxyOffer.js';
 
 /**
@@ -8,10 +10,34 @@ import { ImportProxyOffer } from './ImportProxyOffer.js';
 export function ImportDone({
   result,
   onTurnOnProxy,
+  onUndo,
 }: {
   result: ImportResult;
   onTurnOnProxy(profile: string): Promise<ProxyTurnedOn>;
+  onUndo(): Promise<ImportUndone>;
 }) {
+  const [undo, setUndo] = useState<{ busy: boolean; done?: ImportUndone; problem?: string }>({ busy: false });
+  const runUndo = async () => {
+    setUndo({ busy: true });
+    try {
+      setUndo({ busy: false, done: await onUndo() });
+    } catch (error) {
+      setUndo({ busy: false, problem: refusalWords(error) });
+    }
+  };
+  if (undo.done)
+    return (
+      <div role="status" aria-label="import undone" className="import-done">
+        <h2 className="done-head">Import taken back</h2>
+        <p>
+          {undo.done.restored.join(', ')} {undo.done.restored.length === 1 ? 'is' : 'are'} as before the import;
+          profiles {undo.done.profiles.join(', ')} are gone.
+        </p>
+        {undo.done.leftovers.length > 0 ? (
+          <p className="note">Could not remove: {undo.done.leftovers.join(', ')}</p>
+        ) : null}
+      </div>
+    );
   const count = `${result.moves.length} user${result.moves.length === 1 ? '' : 's'}`;
   // Two files' users may become one profile: it is offered once.
   const profiles = [...new Set(result.moves.map((m) => m.profile))];
@@ -44,7 +70,17 @@ export function ImportDone({
           ))}
           {result.backups.length > 0 ? (
             <li>
-              To take this import back: <code>kubecred import --undo</code>
+              To take this import back: <code>kubecred import --undo</code>, or{' '}
+              <button type="button" className="secondary" disabled={undo.busy} onClick={() => void runUndo()}>
+                Undo this import
+              </button>
+              {result.backups.some((b) => b.plaintext) ? ' (the old credentials go back into the kubeconfig)' : null}
+              {undo.problem ? (
+                <span className="error-text" role="alert">
+                  {' '}
+                  {undo.problem}
+                </span>
+              ) : null}
             </li>
           ) : null}
           {result.leftFiles.length > 0 ? (

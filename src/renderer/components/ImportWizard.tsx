@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ImportPreview, ImportResult } from '../../shared/api/webUiApi.js';
+import type { ImportMove, ImportPreview, ImportResult } from '../../shared/api/webUiApi.js';
 import type { Transport } from '../api/transport.js';
 import { refusalWords } from '../refusalWords.js';
 import { ImportDone } from './ImportDone.js';
@@ -20,7 +20,7 @@ type Step = { at: 'start' } | { at: 'preview'; preview: ImportPreview } | { at: 
 export function ImportWizard({
   transport,
 }: {
-  transport: Pick<Transport, 'importPreview' | 'importKubeconfig' | 'turnOnProxy'>;
+  transport: Pick<Transport, 'importPreview' | 'importKubeconfig' | 'turnOnProxy' | 'undoImport'>;
 }) {
   const [step, setStep] = useState<Step>({ at: 'start' });
   const [busy, setBusy] = useState(false);
@@ -62,16 +62,20 @@ export function ImportWizard({
           preview={step.preview}
           busy={busy}
           onCancel={() => setStep({ at: 'start' })}
-          onImport={() =>
+          onImport={(choice) =>
             void attempt(async () => ({
               at: 'done',
-              result: await transport.importKubeconfig({ fingerprint: step.preview.fingerprint }),
+              result: await transport.importKubeconfig({ fingerprint: step.preview.fingerprint, ...choice }),
             }))
           }
         />
       ) : null}
       {step.at === 'done' ? (
-        <ImportDone result={step.result} onTurnOnProxy={(profile) => transport.turnOnProxy(profile)} />
+        <ImportDone
+          result={step.result}
+          onTurnOnProxy={(profile) => transport.turnOnProxy(profile)}
+          onUndo={() => transport.undoImport()}
+        />
       ) : null}
     </section>
   );
@@ -85,10 +89,22 @@ function Preview({
 }: {
   preview: ImportPreview;
   busy: boolean;
-  onImport: () => void;
+  onImport: (choice: { leaveOut: UserKey[]; ownLogin: UserKey[] }) => void;
   onCancel: () => void;
 }) {
   const nothing = preview.moves.length === 0;
+  // Every user is checked at first; the person unchecks those to leave as they are.
+  const [leftOut, setLeftOut] = useState<ReadonlySet<string>>(new Set());
+  const [ownLogin, setOwnLogin] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (set: ReadonlySet<string>, key: string) => {
+    const next = new Set(set);
+    if (!next.delete(key)) next.add(key);
+    return next;
+  };
+  const chosen = preview.moves.filter((move) => !leftOut.has(keyOf(move)));
+  const configText = chosen
+    .map((move) => (ownLogin.has(keyOf(move)) && move.ownLogin ? move.ownLogin.profileText : move.profileText))
+    .join('');
   return (
     <>
       <p className="hint">Read from {preview.files.join(', ')}</p>
@@ -101,37 +117,81 @@ function Preview({
         </p>
       ) : (
         <ul className="moves" aria-label="users to move">
-          {preview.moves.map((move) => (
-            <li key={`${move.file}:${move.user}`} className="move" data-move={move.user}>
-              <p className="move-line">
-                <strong>{move.user}</strong> becomes {/^[aeiou]/.test(move.provider) ? 'an' : 'a'} {move.provider}{' '}
-                profile named <strong>{move.profile}</strong>
-                {preview.files.length > 1 ? <span className="hint"> (from {move.file})</span> : null}
-              </p>
-              <p className="move-secrets">
-                {move.secrets.length > 0 ? (
-                  <>
-                    into the secret store:{' '}
-                    <ul className="chips" aria-label={`secrets of ${move.user}`}>
-                      {move.secrets.map((secret) => (
-                        <li key={secret} className="chip">
-                          {secret}
-                        </li>
-                      ))}
-                    </ul>
-                  </>
-                ) : (
-                  (NOTHING_MOVES[move.provider] ?? 'no secret to move')
-                )}
-              </p>
-              {move.notes.map((note) => (
-                <p key={note} className="note">
-                  <span aria-hidden="true">⚠ </span>
-                  {note}
+          {preview.moves.map((move) => {
+            const key = keyOf(move);
+            const switched = ownLogin.has(key) && move.ownLogin !== undefined;
+            const shown = switched
+              ? {
+                  ...move,
+                  provider: 'oidc' as const,
+                  secrets: move.ownLogin!.secrets,
+                  notes: [],
+                  news: move.ownLogin!.news,
+                }
+              : move;
+            return (
+              <li key={key} className="move" data-move={move.user}>
+                <label className="move-line">
+                  <input
+                    type="checkbox"
+                    checked={!leftOut.has(key)}
+                    onChange={() => setLeftOut(toggle(leftOut, key))}
+                    aria-label={`Import ${move.user}`}
+                  />{' '}
+                  {move.contexts.length > 0 ? (
+                    <>
+                      <strong>{move.contexts.join(', ')}</strong> <span className="hint">(user {move.user})</span>
+                    </>
+                  ) : (
+                    <strong>{move.user}</strong>
+                  )}{' '}
+                  becomes {/^[aeiou]/.test(shown.provider) ? 'an' : 'a'} {shown.provider} profile named{' '}
+                  <strong>{move.profile}</strong>
+                  {preview.files.length > 1 ? <span className="hint"> (from {move.file})</span> : null}
+                </label>
+                <p className="move-secrets">
+                  {shown.secrets.length > 0 ? (
+                    <>
+                      into the secret store:{' '}
+                      <ul className="chips" aria-label={`secrets of ${move.user}`}>
+                        {shown.secrets.map((secret) => (
+                          <li key={secret} className="chip">
+                            {secret}
+                          </li>
+                        ))}
+                      </ul>
+                    </>
+                  ) : (
+                    (NOTHING_MOVES[shown.provider] ?? 'no secret to move')
+                  )}
                 </p>
-              ))}
-            </li>
-          ))}
+                {shown.news.map((news) => (
+                  <p key={news} className="news">
+                    <span aria-hidden="true">✓ </span>
+                    {news}
+                  </p>
+                ))}
+                {shown.notes.map((note) => (
+                  <p key={note} className="note">
+                    <span aria-hidden="true">⚠ </span>
+                    {note}
+                  </p>
+                ))}
+                {move.ownLogin ? (
+                  <p className="actions">
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={busy}
+                      onClick={() => setOwnLogin(toggle(ownLogin, key))}
+                    >
+                      {switched ? 'Keep kubelogin' : "Use Kubecred's own login"}
+                    </button>
+                  </p>
+                ) : null}
+              </li>
+            );
+          })}
         </ul>
       )}
       {preview.left.length > 0 ? (
@@ -157,11 +217,28 @@ function Preview({
           <DiffView diff={preview.diff} />
         </details>
       ) : null}
+      {configText ? (
+        <details className="diff-details">
+          <summary>The profiles added to config.yaml (secrets go to the secret store)</summary>
+          <pre className="diff" aria-label="config.yaml profiles">
+            {`profiles:\n${configText.replace(/^(?=.)/gm, '  ')}`}
+          </pre>
+        </details>
+      ) : null}
       {/* Nothing to import: no button that can only be disabled, just the way back. */}
       <div className="actions">
         {nothing ? null : (
-          <button type="button" disabled={busy} onClick={onImport}>
-            Import {preview.moves.length} user{preview.moves.length === 1 ? '' : 's'}
+          <button
+            type="button"
+            disabled={busy || chosen.length === 0}
+            onClick={() =>
+              onImport({
+                leaveOut: preview.moves.filter((m) => leftOut.has(keyOf(m))).map(userKey),
+                ownLogin: chosen.filter((m) => ownLogin.has(keyOf(m)) && m.ownLogin).map(userKey),
+              })
+            }
+          >
+            Import {chosen.length} user{chosen.length === 1 ? '' : 's'}
           </button>
         )}
         <button type="button" className="secondary" disabled={busy} onClick={onCancel}>
@@ -176,6 +253,10 @@ function Preview({
     </>
   );
 }
+
+type UserKey = { file: string; user: string };
+const userKey = (move: ImportMove): UserKey => ({ file: move.file, user: move.user });
+const keyOf = (move: ImportMove) => JSON.stringify([move.file, move.user]);
 
 function DiffView({ diff }: { diff: string }) {
   return (

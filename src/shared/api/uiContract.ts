@@ -10,6 +10,7 @@ import {
   importPreviewSchema,
   importRequestSchema,
   importResultSchema,
+  importUndoneSchema,
   kubeconfigContextsSchema,
   newProfileRequestSchema,
   preferencesSchema,
@@ -172,6 +173,11 @@ export const UI_OPERATIONS = {
     request: importRequestSchema,
     response: importResultSchema,
   },
+  /**
+   * Takes the newest import back, as `kubecred import --undo --plaintext` does: the files get
+   * their old text (old credentials included), its profiles and secrets go.
+   */
+  undoImport: { method: 'POST', path: '/api/kubeconfig-import/undo', request: nothing, response: importUndoneSchema },
   /** The contexts of the broker's kubeconfig files, for the forms that start from one. */
   kubeconfigContexts: { method: 'GET', path: '/api/kubeconfig-contexts', response: kubeconfigContextsSchema },
   /**

@@ -190,6 +190,16 @@ export const importMoveSchema = z.object({
   secrets: z.array(z.string()),
   /** What to act on afterwards, one sentence each. */
   notes: z.array(z.string()).default([]),
+  /** Good news, one sentence each: what Kubecred now does itself. */
+  news: z.array(z.string()).default([]),
+  /** The contexts kubectl uses this user in: people know their clusters by context. */
+  contexts: z.array(z.string()).default([]),
+  /** The profile as config.yaml will hold it (a YAML list item), secret-looking values redacted. */
+  profileText: z.string().default(''),
+  /** A kubelogin user: what it becomes if the person chooses Kubecred's own login instead. */
+  ownLogin: z.object({ secrets: z.array(z.string()), news: z.array(z.string()), profileText: z.string() }).optional(),
+  /** Whether this user already is switched to Kubecred's own login. */
+  ownLoginChosen: z.boolean().default(false),
 });
 export type ImportMove = z.infer<typeof importMoveSchema>;
 
@@ -206,7 +216,26 @@ export const importPreviewSchema = z.object({
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
-export const importRequestSchema = z.strictObject({ fingerprint: z.string().min(1).max(128) });
+const importUserKeySchema = z.strictObject({ file: z.string().max(4096), user: z.string().max(1024) });
+export type ImportUserKey = z.infer<typeof importUserKeySchema>;
+
+/**
+ * Runs the plan the preview with this fingerprint showed, without the users the person
+ * unchecked (`leaveOut`), and with Kubecred's own login for the kubelogin users in `ownLogin`.
+ */
+export const importRequestSchema = z.strictObject({
+  fingerprint: z.string().min(1).max(128),
+  leaveOut: z.array(importUserKeySchema).max(10_000).default([]),
+  ownLogin: z.array(importUserKeySchema).max(10_000).default([]),
+});
+
+/** What `kubecred import --undo` reports: the files restored and the profiles removed. */
+export const importUndoneSchema = z.object({
+  restored: z.array(z.string()),
+  profiles: z.array(z.string()),
+  leftovers: z.array(z.string()),
+});
+export type ImportUndone = z.infer<typeof importUndoneSchema>;
 
 /** After the import: each rewritten file's backup (0600, holds the old credentials) and files the user may delete. */
 export const importResultSchema = z.object({

@@ -100,7 +100,8 @@ describe('kubecred import plan', () => {
       awsProfile: 'prod-admin',
     });
     expect(profileSchema.safeParse(eks.imported[0]!.profileInput).success).toBe(true);
-    expect(eks.imported[0]!.notes).toEqual([
+    expect(eks.imported[0]!.notes).toEqual([]);
+    expect(eks.imported[0]!.news).toEqual([
       'this was aws eks get-token: Kubecred now makes the same tokens itself from AWS profile "prod-admin", one session for every cluster and caller (kubecred doctor checks the profile)',
     ]);
 
@@ -201,7 +202,7 @@ describe('kubecred import plan', () => {
     expect(rewrites[0]!.diff).not.toContain('planted-aws-secret-3c3c');
   });
 
-  it('redacts every exec argument and env value in the diff, whatever their names, and says they move (B10)', async () => {
+  it('redacts secret-looking exec arguments and env values in the diff, and says they move (B10)', async () => {
     await writeFile(
       at('argsecret.yaml'),
       'users:\n- name: plug\n  user:\n    exec:\n      command: /usr/bin/plug\n      args: [get-token, --token, SECRET-ARG-HHHH, --key=SECRET-ARG-IIII, -v]\n      env:\n      - name: PLUGIN_OPTS\n        value: --api-key=SECRET-ENV-GGGG\n',
@@ -238,7 +239,7 @@ describe('kubecred import plan', () => {
     expect(found!.profileInput).toMatchObject({ command: '/usr/local/bin/kubectl-oidc_login' });
     expect(found!.notes.some((note) => note.includes('not on this shell'))).toBe(false);
     expect(found!.notes).toContain(
-      'this is kubelogin: Kubecred can log in to https://id.example.com itself, one login for every kubectl. To switch: kubecred profile add sso-oidc --provider oidc --issuer https://id.example.com --client-id kubernetes, then kubecred install --profile sso-oidc --context <context>',
+      'this is kubelogin: Kubecred can log in to https://id.example.com itself, one login for every kubectl. To switch: kubecred import --oidc',
     );
 
     const [missing] = (

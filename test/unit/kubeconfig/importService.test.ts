@@ -50,10 +50,12 @@ describe('the import service behind the wizard', () => {
     expect(preview.moves.map((m) => m.profile)).toEqual(['a', 'b']);
     expect(JSON.stringify(preview)).not.toContain(TOKEN);
     await writeFile(file, `users:\n- name: a\n  user:\n    token: ${TOKEN}\n`);
-    await expect(service().apply(preview.fingerprint)).rejects.toThrow('the kubeconfig changed since the preview');
+    await expect(service().apply({ fingerprint: preview.fingerprint })).rejects.toThrow(
+      'the kubeconfig changed since the preview',
+    );
     expect(stored).toEqual([]);
     const fresh = await service().preview();
-    const result = await service().apply(fresh.fingerprint);
+    const result = await service().apply({ fingerprint: fresh.fingerprint });
     expect(result.moves.map((m) => m.user)).toEqual(['a']);
     expect(stored).toEqual(['profile a', 'secret a/token']);
     expect(await readFile(file, 'utf8')).not.toContain(TOKEN);
@@ -63,7 +65,9 @@ describe('the import service behind the wizard', () => {
   it('takes back profiles and secrets when a store refuses, leaving the kubeconfig as it was', async () => {
     const before = await readFile(file, 'utf8');
     failStore = true;
-    await expect(service().apply((await service().preview()).fingerprint)).rejects.toThrow('the keychain is locked');
+    await expect(service().apply({ fingerprint: (await service().preview()).fingerprint })).rejects.toThrow(
+      'the keychain is locked',
+    );
     expect(stored).toEqual(['profile a', 'removed a']);
     expect(await readFile(file, 'utf8')).toBe(before);
   });

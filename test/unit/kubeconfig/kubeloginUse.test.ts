@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kubeloginSwitch, kubeloginUse } from '../../../src/main/kubeconfig/kubeloginUse.js';
+import { kubeloginOidc, kubeloginUse } from '../../../src/main/kubeconfig/kubeloginUse.js';
 
 const FLAGS = [
   'get-token',
@@ -23,21 +23,21 @@ describe('kubelogin in a kubeconfig (issue 26, N5)', () => {
     expect(kubeloginUse('gke-gcloud-auth-plugin', [])).toBeUndefined();
   });
 
-  it('offers the whole switch: issuer, client, the CA file (from the kubeconfig dir) and every extra scope', () => {
-    const offer = kubeloginSwitch({ args: FLAGS, viaKubectl: true }, 'lab-sso', '/home/ann/.kube');
-    expect(offer?.command).toBe(
-      `kubecred profile add lab-sso-oidc --provider oidc --issuer https://id.example.com --client-id kubernetes --ca-file ${path.resolve('/home/ann/.kube/certs/corp-ca.pem')} --scope openid --scope offline_access --scope email --scope groups --scope profile, then kubecred install --profile lab-sso-oidc --context <context>`,
-    );
+  it('reads the whole login: issuer, client, the CA file (from the kubeconfig dir) and every extra scope', () => {
+    expect(kubeloginOidc({ args: FLAGS, viaKubectl: true }, '/home/ann/.kube')).toEqual({
+      issuer: 'https://id.example.com',
+      clientId: 'kubernetes',
+      caFile: path.resolve('/home/ann/.kube/certs/corp-ca.pem'),
+      scopes: ['openid', 'offline_access', 'email', 'groups', 'profile'],
+    });
   });
 
-  it('says to store a confidential client secret (never its value), and offers nothing without an issuer', () => {
+  it('keeps a confidential client secret for the secret store, and reads nothing without an issuer', () => {
     const confidential = {
       args: ['get-token', '--oidc-issuer-url=https://i', '--oidc-client-id=c', '--oidc-client-secret=s3cr3t'],
       viaKubectl: false,
     };
-    const offer = kubeloginSwitch(confidential, 'p', '/');
-    expect(offer?.command).toMatch(/then kubecred secret set p-oidc client-secret, then kubecred install/);
-    expect(JSON.stringify(offer)).not.toContain('s3cr3t');
-    expect(kubeloginSwitch({ args: ['get-token', '--oidc-client-id=c'], viaKubectl: false }, 'p', '/')).toBeUndefined();
+    expect(kubeloginOidc(confidential, '/')).toEqual({ issuer: 'https://i', clientId: 'c', clientSecret: 's3cr3t' });
+    expect(kubeloginOidc({ args: ['get-token', '--oidc-client-id=c'], viaKubectl: false }, '/')).toBeUndefined();
   });
 });

@@ -13,12 +13,20 @@ const move = (file: string, user: string, profile: string): ImportMove => ({
   provider: 'static',
   secrets: ['token'],
   notes: [],
+  news: [],
+  contexts: [],
+  profileText: '',
+  ownLoginChosen: false,
 });
 
 function done(moves: ImportMove[]): string {
   const result: ImportResult = { moves, backups: [], leftFiles: [] };
   return renderToStaticMarkup(
-    createElement(ImportDone, { result, onTurnOnProxy: () => Promise.reject(new Error('not here')) }),
+    createElement(ImportDone, {
+      result,
+      onTurnOnProxy: () => Promise.reject(new Error('not here')),
+      onUndo: () => Promise.reject(new Error('not here')),
+    }),
   );
 }
 

@@ -17,7 +17,7 @@ import { apiVersionFlag } from './install.js';
 export const importCommand: Command = {
   name: 'import',
   usage:
-    'kubecred import [--kubeconfig <file>] [--dry-run] [--api-version v1|v1beta1] | --undo [--plaintext] [--force] | --prune-backups',
+    'kubecred import [--kubeconfig <file>] [--dry-run] [--oidc] [--api-version v1|v1beta1] | --undo [--plaintext] [--force] | --prune-backups',
   async run(args, context) {
     const { values } = parseFlags(args);
     const { io, paths } = context;
@@ -34,6 +34,7 @@ export const importCommand: Command = {
       return 0;
     }
     if (values.plaintext || values.force) throw new UsageError('--plaintext and --force go with --undo');
+    const configFile = paths.configFile;
     const request = {
       files: kubeconfigFiles({ ...currentPlatformEnv(), env: io.env }, values.kubeconfig),
       command: nativeShimPath() ?? nodeCliPath(),
@@ -41,10 +42,14 @@ export const importCommand: Command = {
       caDir: path.join(paths.home, 'ca'),
       findCommand: (name: string) => findOnPath(name, io.env),
       ports: brokerPorts(context),
+      // --oidc: every kubelogin user gets Kubecred's own login instead of a wrapper of kubelogin.
+      ...(values.oidc ? { ownLogin: () => true } : {}),
     };
     const preview = await previewImport(request);
     if (values['dry-run'] || preview.imported.length === 0) {
       for (const rewrite of preview.rewrites) io.stdout.write(rewrite.diff);
+      if (preview.configText)
+        io.stdout.write(`# profiles added to ${configFile} (secrets go to the secret store)\n${preview.configText}`);
       report(preview, io.stderr, values['dry-run'] ? 'would move' : 'moved');
       return 0;
     }
@@ -70,20 +75,27 @@ export const importCommand: Command = {
 };
 
 function report(plan: ImportPlan, out: NodeJS.WritableStream, verb: string): void {
-  if (plan.imported.length === 0)
+  if (plan.imported.length === 0 && plan.wrappersOffered.length === 0)
     out.write('kubecred: no user with credentials to move (users that already call Kubecred are skipped)\n');
   for (const user of plan.imported) {
     const what =
       user.secrets.length > 0
         ? user.secrets.map((secret) => `${secret.field} from ${secret.from}`).join(', ')
-        : 'the plugin command, wrapped';
+        : user.ownLogin === 'chosen'
+          ? "Kubecred's own login, in place of kubelogin"
+          : 'the plugin command, wrapped';
+    const contexts = user.contexts.length > 0 ? ` (context ${user.contexts.join(', ')})` : '';
     out.write(
-      `kubecred: ${verb} user "${user.user}" of ${user.file} to ${user.provider} profile ${user.profile}: ${what}\n`,
+      `kubecred: ${verb} user "${user.user}" of ${user.file}${contexts} to ${user.provider} profile ${user.profile}: ${what}\n`,
     );
-    for (const note of user.notes) out.write(`  note: ${note}\n`);
+    for (const note of [...(user.news ?? []), ...user.notes]) out.write(`  note: ${note}\n`);
   }
   for (const user of plan.left)
     out.write(`kubecred: left user "${user.user}" of ${user.file} as it is: ${user.reason}\n`);
+  for (const user of plan.wrappersOffered)
+    out.write(
+      `kubecred: user "${user.user}" of ${user.file} calls Kubecred's wrapper of kubelogin (profile ${user.profile})\n  note: ${user.note}\n`,
+    );
 }
 
 /** config.yaml is edited here; secrets go through the broker, which owns the secret stores. */
@@ -151,6 +163,7 @@ function parseFlags(args: string[]) {
       options: {
         kubeconfig: { type: 'string' },
         'dry-run': { type: 'boolean' },
+        oidc: { type: 'boolean' },
         'api-version': { type: 'string' },
         undo: { type: 'boolean' },
         plaintext: { type: 'boolean' },

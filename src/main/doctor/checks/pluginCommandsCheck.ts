@@ -55,7 +55,7 @@ export function pluginCommandsCheck(
             warn(
               use.where,
               `runs kubectl oidc-login, and ${KUBECTL_OIDC_LOGIN} is not on PATH: every kubectl on it fails with "unknown command oidc-login"`,
-              'let Kubecred log in itself (kubecred import --dry-run shows the switch), or install kubelogin (kubectl krew install oidc-login)',
+              'let Kubecred log in itself: kubecred import --oidc (with --dry-run first to see the switch), or install kubelogin (kubectl krew install oidc-login)',
             ),
           );
       }
