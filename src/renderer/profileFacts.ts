@@ -68,3 +68,25 @@ export function profileFacts(provider: string, config: Readonly<Record<string, u
   add('Approval', APPROVAL_WORDS[text(config.approval) ?? 'never']);
   return facts;
 }
+
+/**
+ * The API servers a profile's contexts reach, as a person knows them: a context that goes
+ * through the exec proxy names its local listener, so the cluster behind it is shown instead
+ * (the listener has its own line, "Exec proxy").
+ */
+export function clusterServers(servers: readonly string[], config: Readonly<Record<string, unknown>> | null): string[] {
+  const proxy = config?.proxy as Record<string, unknown> | undefined;
+  const port = proxy && typeof proxy === 'object' ? text(proxy.port) : undefined;
+  const upstream = proxy && typeof proxy === 'object' ? text(proxy.server) : undefined;
+  const shown = servers.map((server) => (port && upstream && isListener(server, port) ? upstream : server));
+  return [...new Set(shown)];
+}
+
+function isListener(server: string, port: string): boolean {
+  try {
+    const url = new URL(server);
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.port === port;
+  } catch {
+    return false;
+  }
+}

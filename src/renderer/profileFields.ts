@@ -1,5 +1,6 @@
-// The main window's "Add profile" form: which fields each provider needs. Only the required
-// ones; anything rarer is added to config.yaml by hand. Validation stays with the broker.
+// The main window's "Add profile" form: which fields each provider needs, and the few optional
+// ones a first use often needs; anything rarer is set with Edit… afterwards. Validation stays
+// with the broker.
 
 import { PROVIDER_KINDS, type ProviderKind } from '../shared/config/providerFacts.js';
 
@@ -47,7 +48,12 @@ export const OPTIONAL_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]
   exec: [],
   oidc: [
     { key: 'caFile', label: 'CA file (PEM, for a private issuer)', placeholder: '/etc/ssl/private-ca.pem' },
-    { key: 'scopes', label: 'Scopes (one per line)', list: true },
+    {
+      key: 'scopes',
+      label: 'Scopes (one per line; none given: openid and offline_access)',
+      list: true,
+      placeholder: 'openid\noffline_access',
+    },
   ],
   keystone: [{ key: 'caFile', label: 'CA file (PEM)' }],
   eks: [
@@ -66,6 +72,30 @@ export const OPTIONAL_FIELDS: Readonly<Record<ProviderName, readonly FieldSpec[]
     { key: 'stsEndpoint', label: 'STS endpoint (private VPC endpoint)' },
   ],
 };
+
+// What a private issuer or an assumed role needs on the first day: asked once, not in a second
+// trip through Edit….
+const ADDED_WITH_THE_PROFILE: Readonly<Record<ProviderName, readonly string[]>> = {
+  static: [],
+  exec: [],
+  oidc: ['caFile', 'scopes'],
+  keystone: [],
+  eks: ['awsProfile', 'roleArn'],
+};
+
+/** The add form's "More settings": optional fields of the provider, offered before its first use. */
+export function moreSettings(provider: ProviderName): readonly FieldSpec[] {
+  return OPTIONAL_FIELDS[provider].filter((field) => ADDED_WITH_THE_PROFILE[provider].includes(field.key));
+}
+
+/**
+ * The secret the add form takes with the profile, sent to the secret store once the profile is
+ * added (never to config.yaml): a static profile's token, as it has no login to ask for it. A
+ * certificate and key are PEM files, picked with Edit….
+ */
+export function secretsAddedWithProfile(provider: ProviderName): readonly FieldSpec[] {
+  return provider === 'static' ? SECRET_FIELDS.static.filter((field) => field.key === 'token') : [];
+}
 
 /**
  * The secrets a provider reads from its store, offered in the edit form (the broker refuses any
@@ -99,7 +129,7 @@ export function profileRequest(
   values: Readonly<Record<string, string>>,
 ): Record<string, string | string[]> {
   const request: Record<string, string | string[]> = { name: name.trim(), provider };
-  for (const field of PROVIDER_FIELDS[provider]) {
+  for (const field of [...PROVIDER_FIELDS[provider], ...moreSettings(provider)]) {
     const raw = values[field.key] ?? '';
     if (field.list) {
       const items = raw

@@ -175,6 +175,14 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
       await field.fill(CODE);
       await field.press('Enter');
       await dialog.waitFor({ state: 'detached' });
+      await Promise.all(callers);
+      // Round 4, N28: the ready profile names the identity STS gave, as kubectl auth whoami does.
+      await chromium.page.goto(`${new URL(chromium.page.url()).origin}/#/profile/eks-prod`);
+      const signedInAs = chromium.page.locator('section[aria-label="profile eks-prod"] [data-fact="Signed in as"]');
+      await expect
+        .poll(() => signedInAs.innerText().catch(() => ''), { timeout: 10_000 })
+        .toBe('arn:aws:sts::123456789012:assumed-role/admin/alice');
+      await chromium.page.screenshot({ path: path.join(SHOTS, 'webui-eks-signed-in-as.png') });
     } finally {
       await chromium.close();
     }

@@ -73,6 +73,7 @@ function fakePorts() {
         lastError: null,
       });
     },
+    installProfile: async () => Promise.reject(new Error('this test installs nothing')),
     removeProfile: async (name) => {
       calls.push(`remove ${name}`);
       profiles.splice(

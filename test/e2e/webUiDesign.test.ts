@@ -56,6 +56,10 @@ function designPorts() {
     logout: async (name) => void calls.push(`logout ${name}`),
     prompts: new PromptQueue({ timeoutMs: 60_000 }),
     addProfile: async () => undefined,
+    installProfile: async (name, context) => (
+      calls.push(`install ${name} ${context}`),
+      { context, user: context, file: '~/.kube/config' }
+    ),
     removeProfile: async () => undefined,
     profileConfig: async (name) => ({ name, ...configs[name] }),
     updateProfile: async () => undefined,
@@ -276,7 +280,9 @@ describe('the main window as a product (issue 16), at 800x600', () => {
       .poll(() => ci.locator('dl').innerText(), { timeout: 10_000 })
       .toMatch(/Secret kept in\s+hardware token yubikey/);
     expect(await ci.locator('.detail-actions button').allInnerTexts()).toEqual(['Edit…', 'Remove…']);
-    expect(await ci.locator('dl').innerText()).toMatch(/Used by\s+No context of your kubeconfig names this profile/);
+    expect(await ci.locator('dl').innerText()).toMatch(/Used by\s+No context of your kubeconfig uses this profile yet/);
+    // Round 4, N28: a button where a command to type was (webUiUseForContext.test.ts uses it).
+    expect(await ci.locator('.used-by').getByRole('button', { name: 'Use for a context…' }).count()).toBe(1);
     expect(await ci.locator('dl').innerText()).not.toContain('Clusters');
     await noHorizontalScroll();
     await axeClean();
@@ -484,6 +490,35 @@ describe('the main window as a product (issue 16), at 800x600', () => {
       await noHorizontalScroll();
       await axeClean();
       await shot('narrow');
+    } finally {
+      await page.setViewportSize({ width: 800, height: 600 });
+    }
+  });
+
+  // Round 4, N28: at 1280 px "Hardware tokens" filled its pill edge to edge (in bold, when open).
+  it('at 1280 px every nav label, open (bold) or not, leaves room in its pill', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await nav()
+        .getByRole('link', { name: /^Hardware tokens/ })
+        .click();
+      await page.getByRole('heading', { name: 'Hardware tokens', level: 1 }).waitFor();
+      const room = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('.nav a')).map((link) => {
+          const label = link.querySelector('.nav-label')!;
+          const text = document.createRange();
+          text.selectNodeContents(label);
+          const count = link.querySelector('.nav-count')?.getBoundingClientRect().right ?? 0;
+          const inner = link.getBoundingClientRect().right - parseFloat(getComputedStyle(link).paddingRight);
+          return {
+            label: label.textContent,
+            room: Math.floor(inner - Math.max(text.getBoundingClientRect().right, count)),
+          };
+        }),
+      );
+      const tokens = room.find((r) => r.label === 'Hardware tokens')!;
+      expect(tokens.room, JSON.stringify(room)).toBeGreaterThanOrEqual(24);
+      await shot('nav-1280');
     } finally {
       await page.setViewportSize({ width: 800, height: 600 });
     }

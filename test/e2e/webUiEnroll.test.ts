@@ -112,7 +112,17 @@ describe('"Use a hardware key" in the window of a real broker', () => {
     const waiting = await card.innerText();
     journey.saw('page', waiting);
     const csr = /kubectl certificate approve (kubecred-prod-[a-z0-9]+)/.exec(waiting)![1]!;
+    // Round 4, N27: the admin's command has a Copy button, and the wait a Cancel.
+    await chromium.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await card.getByRole('button', { name: 'Copy' }).click();
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toBe(`kubectl certificate approve ${csr}`);
+    expect(await card.getByRole('button', { name: 'Cancel' }).count()).toBe(1);
     await page.screenshot({ path: path.join(SHOTS, 'webui-enroll-waiting.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(SHOTS, 'webui-enroll-waiting-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(waiting).not.toContain(PIN);
 
     journey.did(`(the cluster admin) kubectl --context admin certificate approve ${csr}`);
@@ -125,7 +135,20 @@ describe('"Use a hardware key" in the window of a real broker', () => {
     const ready = await card.innerText();
     journey.saw('page', ready);
     expect(ready).not.toContain(PIN);
+    // Round 4, N27: done is said as done, with when and how to renew (and Copy for that command).
+    expect(ready).not.toMatch(/waiting for it|approves it with/);
+    expect(await message.innerText()).toMatch(
+      /renew it before \w{3} \d{1,2}(?: \d{4})?, \d\d:\d\d.* with:\s+kubecred enroll prod --renew --context admin/,
+    );
+    expect(await card.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    await card.getByRole('button', { name: 'Copy' }).click();
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toBe('kubecred enroll prod --renew --context admin');
     await page.screenshot({ path: path.join(SHOTS, 'webui-enroll-ready.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(SHOTS, 'webui-enroll-ready-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     // The new profile is in the list too.
     await page.locator('[data-profile="prod"]').waitFor({ timeout: 15_000 });
 
@@ -149,6 +172,67 @@ describe('"Use a hardware key" in the window of a real broker', () => {
     journey.did('click "Dismiss"');
     await card.getByRole('button', { name: 'Dismiss' }).click();
     await card.waitFor({ state: 'detached', timeout: 10_000 });
+
+    // Round 4, N20: the profile's page names the cluster, not the exec proxy's listener.
+    await page.goto(`${new URL(page.url()).origin}/#/profile/prod`);
+    const detail = page.locator('section[aria-label="profile prod"]');
+    const clusters = detail.getByRole('list', { name: 'cluster API servers' });
+    await expect.poll(() => clusters.innerText().catch(() => ''), { timeout: 10_000 }).toBe(api.url);
+    expect(await detail.locator('[data-fact="Exec proxy"]').innerText()).toMatch(
+      new RegExp(`^kubectl → https://127\\.0\\.0\\.1:\\d+ → ${api.url.replace(/\./g, '\\.')}`),
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'webui-enroll-profile.png'), fullPage: true });
+
+    // Round 4, N28: Activity follows requests through the exec proxy as they come, with no
+    // Refresh: the proxy holds the credential, so no profile changes, only the trail grows.
+    await page.goto(`${new URL(page.url()).origin}/#/activity`);
+    const bursts = page.locator('section[aria-label="audit log"] tr[data-audit-burst][data-audit-profile="prod"]');
+    await bursts.first().waitFor({ timeout: 10_000 });
+    const proxied = async () =>
+      (await bursts.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-burst')))).reduce(
+        (sum, n) => sum + Number(n),
+        0,
+      );
+    const before = await proxied();
+    const version = await kubectl(['--context', 'prod', 'get', '--raw', '/version']);
+    expect(version.code, version.stderr).toBe(0);
+    await expect.poll(proxied, { timeout: 5_000 }).toBeGreaterThan(before);
     await journey.save('webui-enroll');
   }, 300_000);
+
+  // Round 4, N27: the window could not stop waiting for an admin.
+  it('Cancel stops the wait: the card says so, and the key made for it is gone from the token', async () => {
+    await page.goto(`${new URL(page.url()).origin}/#/profiles/enroll`);
+    const form = page.locator('form[aria-label="use a hardware key"]');
+    await form.waitFor({ timeout: 10_000 });
+    await expect.poll(() => form.locator('select[name="context"] option').allInnerTexts()).toContain('admin');
+    await form.locator('select[name="context"]').selectOption('admin');
+    await form.locator('input[name="profile"]').fill('scratch');
+    await form.locator('input[name="user"]').fill('sam');
+    await form.locator('button[type="submit"]').click();
+    const card = page.locator('[data-login="scratch"]');
+    // The broker may hold the token's login from the first enrollment; if not, it asks again.
+    const pinForm = page.locator('form[aria-label="PIN for hsm"]');
+    await Promise.race([pinForm.waitFor({ timeout: 60_000 }), card.waitFor({ timeout: 60_000 })]);
+    if (await pinForm.isVisible()) {
+      await pinForm.locator('input[name="pin"]').fill(PIN);
+      await page.keyboard.press('Enter');
+    }
+    await expect
+      .poll(() => card.innerText().catch(() => ''), { timeout: 60_000 })
+      .toMatch(/kubectl certificate approve kubecred-scratch-/);
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    await expect
+      .poll(() => card.innerText().catch(() => ''), { timeout: 15_000 })
+      .toMatch(/you stopped waiting for the certificate: no certificate was stored/);
+    const text = await card.innerText();
+    expect(text).toMatch(/removed the key made for kubecred-scratch-[a-z0-9]+ from token hsm/);
+    // Nothing is left for an admin to do: no command to copy.
+    expect(text).not.toMatch(/waiting for it up to|kubectl certificate approve/);
+    expect(await card.getByRole('button', { name: 'Copy' }).count()).toBe(0);
+    await page.screenshot({ path: path.join(SHOTS, 'webui-enroll-cancelled.png'), fullPage: true });
+    await card.getByRole('button', { name: 'Dismiss' }).click();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await page.locator('[data-profile="scratch"]').count()).toBe(0);
+  }, 120_000);
 });

@@ -117,6 +117,7 @@ function lookPorts(crowd?: { profiles: ProfileSummary[]; preview: ImportPreview 
     logout: async () => undefined,
     prompts: new PromptQueue({ timeoutMs: 60_000 }),
     addProfile: async () => undefined,
+    installProfile: async () => Promise.reject(new Error('this test installs nothing')),
     removeProfile: async () => undefined,
     profileConfig: async (name) => ({ name }),
     updateProfile: async () => undefined,

@@ -420,6 +420,7 @@ describe('prompts a real token seldom shows: the last try, several questions at 
     cancelLogin: async () => undefined,
     prompts,
     addProfile: async () => undefined,
+    installProfile: async () => Promise.reject(new Error('this test installs nothing')),
     removeProfile: async () => undefined,
     profileConfig: async (name) => ({ name }),
     updateProfile: async () => undefined,

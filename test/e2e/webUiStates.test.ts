@@ -74,7 +74,6 @@ describe("the main window tells each profile's state and every failure", () => {
       .getByRole('navigation', { name: 'sections' })
       .getByRole('link', { name: /^Activity/ })
       .click();
-    await page.getByRole('button', { name: 'Refresh' }).click();
     const row = page.locator('[data-audit-profile="sso"]').first();
     await expect
       .poll(

@@ -55,6 +55,11 @@ const OPERATIONS: Record<string, { call: (t: HttpTransport) => Promise<unknown>;
   profileConfig: { call: (t) => t.profileConfig('a/b'), reaches: 'profileConfig a/b' },
   profileCertificate: { call: (t) => t.profileCertificate('a/b'), reaches: 'profileCertificate a/b' },
   turnOnProxy: { call: (t) => t.turnOnProxy('a/b'), reaches: 'turnOnProxy a/b' },
+  installProfile: {
+    call: async (t) =>
+      expect(await t.installProfile('a/b', { context: 'lab' })).toEqual({ context: 'lab', user: 'u', file: 'f' }),
+    reaches: 'installProfile a/b lab',
+  },
   guard: { call: (t) => t.guard('a/b', { off: true, forSeconds: 900 }), reaches: 'guard a/b off 900' },
   setGuard: {
     call: (t) => t.setGuard('a/b', { rules: [{ action: 'deny', resources: ['secrets'] }] }),
@@ -108,6 +113,7 @@ describe('the UI contract: every operation of the renderer reaches the broker po
       profileConfig: async (p) => (note(`profileConfig ${p}`), { name: p }),
       profileCertificate: async (p) => (note(`profileCertificate ${p}`), null),
       turnOnProxy: async (p) => (note(`turnOnProxy ${p}`), { port: 47000, upstream: 'https://k8s:6443', contexts: [] }),
+      installProfile: async (p, context) => (note(`installProfile ${p} ${context}`), { context, user: 'u', file: 'f' }),
       guard: async (p, change) => (
         note(`guard ${p} ${change.off ? `off ${change.forSeconds}` : 'on'}`),
         { profile: p, rules: 1, offUntil: null }

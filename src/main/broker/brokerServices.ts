@@ -38,5 +38,7 @@ export interface BrokerServices {
   keychainFailure(): string | null;
   /** Called when a profile's state may have changed (served, dropped, failed); returns the unsubscribe. */
   onProfilesChanged(listener: () => void): () => void;
+  /** Called once new audit records are written (a credential served from memory changes no profile). */
+  onAudited(listener: () => void): () => void;
   close(): Promise<void>;
 }

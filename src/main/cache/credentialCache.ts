@@ -2,7 +2,7 @@ import type { Credential } from '../../shared/credential.js';
 import type { Clock } from '../core/clock.js';
 import { UserDeclined } from '../core/userDeclined.js';
 import { profileOfCacheKey } from './cacheKey.js';
-import { ChangeSignal } from './changeSignal.js';
+import { ChangeSignal } from '../core/changeSignal.js';
 
 export interface CacheTiming {
   /** A credential is not handed out closer than this to its expiry (clock skew, requests in flight). */

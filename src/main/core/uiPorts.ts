@@ -61,6 +61,8 @@ export type LoginPrompt =
       readonly title?: string;
       /** An outcome kept for the person to read: the page offers to dismiss it. */
       readonly dismissable?: boolean;
+      /** A wait the person may stop (an enrollment waiting on an admin): the page offers Cancel. */
+      readonly cancellable?: boolean;
     };
 
 export interface FormField {

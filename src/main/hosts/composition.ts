@@ -312,6 +312,7 @@ export function composeBroker({
       ),
     keychainFailure: () => keychainHealth.lastFailure(),
     onProfilesChanged: (listener) => cache.changes.onChange(listener),
+    onAudited: (listener) => audit.appended.onChange(listener),
     close: async () => {
       tokenRemovals.stop();
       guardUnlocks.close();

@@ -25,6 +25,7 @@ import { readKubeconfigs } from '../kubeconfig/kubeconfigUsers.js';
 import { readTextWithMode } from '../platform/readTextWithMode.js';
 import { enrollConfiguration } from './enrollConfiguration.js';
 import { WindowEnrollments } from './windowEnrollment.js';
+import { installForContext } from './windowInstall.js';
 
 export interface BrokerWebUiOptions {
   /**
@@ -78,16 +79,17 @@ export async function startBrokerWebUi(
       registryLogin: ({ server, username, password }) =>
         services.registries.dockerStore(JSON.stringify({ ServerURL: server, Username: username, Secret: password })),
       interactions: () => board.list(),
-      // A login shown or done, and a profile served, dropped or failed: the page hears of both at once.
+      // A login shown or done, a profile served, dropped or failed, and a new audit record: the
+      // page hears of each at once (its Activity follows the trail).
       onChange: (listener) => {
-        const stops = [board.onChange(listener), services.onProfilesChanged(listener)];
+        const stops = [board.onChange(listener), services.onProfilesChanged(listener), services.onAudited(listener)];
         return () => stops.forEach((stop) => stop());
       },
       login: (profile) => services.credentials.login(profile, { client: 'webui' }),
       logout: (profile) => services.credentials.logout(profile),
-      // The card's button also takes a finished enrollment's outcome away.
+      // The card's button also stops an enrollment's wait, or takes its outcome away.
       cancelLogin: async (profile) => {
-        if (!enrollments.dismiss(profile)) await services.credentials.cancelLogin(profile);
+        if (!enrollments.stop(profile)) await services.credentials.cancelLogin(profile);
       },
       prompts,
       // config.yaml is the one source of truth: the broker re-reads it on its next request.
@@ -115,6 +117,22 @@ export async function startBrokerWebUi(
           },
           profile,
         ),
+      installProfile: async (profile, context) => {
+        const installed = await installForContext(
+          {
+            configFile: paths.configFile,
+            kubeconfigFiles: () => kubeconfigFiles(currentPlatformEnv()),
+            backupDir: paths.kubeconfigBackups,
+            shim: nativeShimPath() ?? nodeCliPath(),
+            localCa: () => services.proxies.caCertificate(),
+            now: () => new Date(),
+          },
+          profile,
+          context,
+        );
+        logger.info('profile installed for a context from the web UI', { profile, context, file: installed.file });
+        return installed;
+      },
       // Audited and logged by GuardControl; the proxy and every view hear of the change at once.
       guard: (profile, change, asker) =>
         change.off ? services.guards.off(profile, change.forSeconds * 1000, asker) : services.guards.on(profile, asker),

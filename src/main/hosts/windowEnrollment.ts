@@ -1,6 +1,10 @@
 import { profileName } from '../../shared/config/schema.js';
 import type { EnrollRequest } from '../../shared/api/webUiApi.js';
 import { BrokerError } from '../core/brokerError.js';
+import { UserDeclined } from '../core/userDeclined.js';
+import { renewCommand } from '../enroll/renewCommand.js';
+import { signerCapWords } from '../../shared/certificateLife.js';
+import { formatLocalTime } from '../../shared/localTime.js';
 import type { Logger } from '../core/logger.js';
 import {
   checkEnrollment,
@@ -22,6 +26,7 @@ const TITLES = {
   running: 'enrolling a hardware key',
   ready: 'hardware key enrolled',
   failed: 'enrolling a hardware key failed',
+  cancelled: 'enrollment cancelled',
 } as const;
 
 export interface WindowEnrollmentDeps {
@@ -47,8 +52,11 @@ export interface WindowEnrollmentDeps {
 export class WindowEnrollments {
   /** Per profile: what ends the message shown now, and whether it is the outcome. */
   private readonly shown = new Map<string, { stop: AbortController; finished: boolean }>();
-  /** Profiles whose enrollment was asked for and has not ended: a second click must not make a second key. */
-  private readonly running = new Set<string>();
+  /**
+   * Profiles whose enrollment was asked for and has not ended (a second click must not make a
+   * second key), with what stops its wait.
+   */
+  private readonly running = new Map<string, AbortController>();
 
   constructor(private readonly deps: WindowEnrollmentDeps) {}
 
@@ -80,7 +88,8 @@ export class WindowEnrollments {
       waitMs: this.deps.waitMs ?? WAIT_MS,
       mode: 'new',
     };
-    this.running.add(request.profile);
+    const cancel = new AbortController();
+    this.running.set(request.profile, cancel);
     try {
       await checkEnrollment(this.deps.configuration, request);
     } catch (error) {
@@ -95,14 +104,22 @@ export class WindowEnrollments {
       this.show(request.profile, lines.join('\n'), 'running');
     };
     this.deps.logger.info('enrollment started from the web UI', { profile: request.profile, token: request.token });
-    void this.run(request, say).then(
+    void this.run(request, say, cancel.signal).then(
       (outcome) => {
         this.running.delete(request.profile);
         this.deps.logger.info('enrollment from the web UI ended', { profile: request.profile });
-        this.show(request.profile, [...lines, outcome].join('\n'), 'ready');
+        // enroll's last line names the certificate stored: the request and the wait before it
+        // are over, and an admin's command left in sight would read as still to do.
+        this.show(request.profile, [lines.at(-1) ?? '', ...outcome].join('\n'), 'ready');
       },
       (error: Error & { hint?: string }) => {
         this.running.delete(request.profile);
+        if (cancel.signal.aborted) {
+          this.deps.logger.info('enrollment from the web UI cancelled', { profile: request.profile });
+          const stopped = `${error.message}: no certificate was stored; the request it sent needs nobody's approval now, and the cluster drops it after a day`;
+          this.show(request.profile, [...lines.filter((l) => !isWaitLine(l)), stopped].join('\n'), 'cancelled');
+          return;
+        }
         this.deps.logger.warn('enrollment from the web UI failed', { profile: request.profile, error: error.message });
         const failed = `enrollment failed: ${error.message}${error.hint ? `\n${error.hint}` : ''}`;
         this.show(request.profile, [...lines, failed].join('\n'), 'failed');
@@ -110,8 +127,19 @@ export class WindowEnrollments {
     );
   }
 
+  /**
+   * The card's button: stops a running enrollment's wait (the key made for it is removed), or
+   * takes a finished one's outcome off the window; false when the profile has neither.
+   */
+  stop(profile: string): boolean {
+    const running = this.running.get(profile);
+    if (!running) return this.dismiss(profile);
+    running.abort();
+    return true;
+  }
+
   /** Takes a finished enrollment's outcome off the window; false when none is shown for the profile. */
-  dismiss(profile: string): boolean {
+  private dismiss(profile: string): boolean {
     const shown = this.shown.get(profile);
     if (!shown?.finished) return false;
     shown.stop.abort();
@@ -124,7 +152,8 @@ export class WindowEnrollments {
     this.shown.clear();
   }
 
-  private async run(request: EnrollmentRequest, say: (line: string) => void): Promise<string> {
+  /** The enrollment to its end; answers the lines that say it is done: where kubectl goes, and how to renew. */
+  private async run(request: EnrollmentRequest, say: (line: string) => void, cancel: AbortSignal): Promise<string[]> {
     const result = await enroll(
       {
         token: await this.deps.token(),
@@ -132,7 +161,7 @@ export class WindowEnrollments {
         configuration: this.deps.configuration,
         say,
         now: () => Date.now(),
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        sleep: (ms) => cancellableSleep(ms, cancel),
         ...(this.deps.pollMs !== undefined ? { pollMs: this.deps.pollMs } : {}),
         // Nothing to press in the window; a terminal can wait for the same request again.
         resumeHint: (csrName) =>
@@ -140,7 +169,12 @@ export class WindowEnrollments {
       },
       request,
     );
-    return `profile ${request.profile} is ready: kubectl --context ${request.newContext} reaches ${result.upstream ?? 'the cluster'} as ${request.user} through the exec proxy on 127.0.0.1:${result.port ?? '?'}`;
+    const capped = signerCapWords(request.expirationSeconds * 1000, result.notBefore, result.notAfter);
+    return [
+      `profile ${request.profile} is ready: kubectl --context ${request.newContext} reaches ${result.upstream ?? 'the cluster'} as ${request.user} through the exec proxy on 127.0.0.1:${result.port ?? '?'}`,
+      `renew it before ${formatLocalTime(result.notAfter.getTime(), Date.now())}${capped ? ` (${capped})` : ''} with:`,
+      `    ${renewCommand(request.profile, request.context)}`,
+    ];
   }
 
   /** The board keeps one interaction per profile: each line replaces the text with all lines so far. */
@@ -148,7 +182,10 @@ export class WindowEnrollments {
     const finished = stage !== 'running';
     const before = this.shown.get(profile);
     const stop = finished || !before || before.finished ? new AbortController() : before.stop;
-    this.deps.board.show({ profile, kind: 'message', title: TITLES[stage], text, dismissable: finished }, stop.signal);
+    this.deps.board.show(
+      { profile, kind: 'message', title: TITLES[stage], text, dismissable: finished, cancellable: !finished },
+      stop.signal,
+    );
     if (before && before.stop !== stop) before.stop.abort();
     this.shown.set(profile, { stop, finished });
     if (finished) {
@@ -157,4 +194,20 @@ export class WindowEnrollments {
       stop.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     }
   }
+}
+
+/** The lines about the wait and the admin's part in it: over once the person stopped it. */
+function isWaitLine(line: string): boolean {
+  return line.startsWith('waiting for it') || line.startsWith('still waiting') || line.includes('approves it with:');
+}
+
+/** The poll's pause, ended by the person's Cancel: enroll then removes the key it made. */
+function cancellableSleep(ms: number, cancel: AbortSignal): Promise<void> {
+  const stopped = () => new UserDeclined('denied', 'you stopped waiting for the certificate');
+  if (cancel.aborted) return Promise.reject(stopped());
+  return new Promise((resolve, reject) => {
+    const onCancel = () => (clearTimeout(timer), reject(stopped()));
+    const timer = setTimeout(() => (cancel.removeEventListener('abort', onCancel), resolve()), ms);
+    cancel.addEventListener('abort', onCancel, { once: true });
+  });
 }

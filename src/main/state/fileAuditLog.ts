@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AuditLog, AuditRecord } from '../core/auditLog.js';
 import { DEFAULT_LOG_LIMITS, type LogLimits } from '../../shared/config/schema.js';
 import { rotateLog } from './logRotation.js';
+import { ChangeSignal } from '../core/changeSignal.js';
 
 interface Outage {
   readonly since: string;
@@ -32,6 +33,8 @@ export class FileAuditLog implements AuditLog {
   private handle: { readonly file: FileHandle; readonly inode: number } | undefined;
   /** Records are written one after another, in the order they came: they share the handle. */
   private queue: Promise<void> = Promise.resolve();
+  /** Told once a record is on disk: a window showing the trail reads it again. */
+  readonly appended = new ChangeSignal();
 
   constructor(
     private readonly file: string,
@@ -39,7 +42,7 @@ export class FileAuditLog implements AuditLog {
   ) {}
 
   append(record: AuditRecord): Promise<void> {
-    const appended = this.queue.then(() => this.appendNow(record));
+    const appended = this.queue.then(() => this.appendNow(record)).then(() => this.appended.notify());
     this.queue = appended.catch(() => undefined);
     return appended;
   }

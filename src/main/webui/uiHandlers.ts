@@ -148,6 +148,11 @@ export function uiHandlers({ ports, sessions, stream, snapshot, loginErrors, log
       log(`web UI: exec proxy turned on for ${profile}`);
       return changed(ok(turnedOn));
     },
+    installProfile: async ({ params: { profile }, body: { context } }) => {
+      const installed = await ports.installProfile(profile, context);
+      log(`web UI: user ${installed.user} of context ${context} now calls profile ${profile}`);
+      return changed(ok(installed));
+    },
     guard: async ({ params: { profile }, body, origin }) => {
       if (!ports.guard) throw new HttpFailure(404, 'not-found', 'this broker runs no exec proxy, so no guard');
       // Putting it back only tightens; a lift is the person's, like an approval's Allow.

@@ -3,6 +3,7 @@ import type {
   CertificateFacts,
   EnrollRequest,
   GuardRulesRequest,
+  ProfileInstalled,
   Preferences,
   ProfileChanges,
   ProxyTurnedOn,
@@ -50,6 +51,11 @@ export interface WebUiPorts {
   profileConfig(profile: string): Promise<Record<string, unknown>>;
   /** Absent where the shell cannot run the exec proxy. */
   turnOnProxy?(profile: string): Promise<ProxyTurnedOn>;
+  /**
+   * Points the user of `context` at the profile (kubecred install); throws the refusal when
+   * that user has credentials of its own.
+   */
+  installProfile(profile: string, context: string): Promise<ProfileInstalled>;
   /**
    * Lifts a proxied profile's guard for a while, or puts it back (the broker's GuardControl:
    * it refuses a profile without a guard, and audits each change with `asker`). Absent where the

@@ -114,7 +114,7 @@ function ProxiedCells({ row, showProfile }: { row: Extract<AuditRow, { kind: 'pr
 }
 
 /** The audit trail, newest first, filtered by profile, program and outcome; denials stand out. */
-export function AuditLogView({ records, onRefresh }: { records: readonly AuditEntry[]; onRefresh(): void }) {
+export function AuditLogView({ records }: { records: readonly AuditEntry[] }) {
   const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
   const id = useId();
   const profiles = [...new Set(records.map((r) => r.profile))].sort();
@@ -124,12 +124,10 @@ export function AuditLogView({ records, onRefresh }: { records: readonly AuditEn
     <section className="view" aria-label="audit log">
       <div className="view-head">
         <h1>Activity</h1>
-        <button type="button" className="secondary small" onClick={onRefresh}>
-          Refresh
-        </button>
       </div>
       <p className="hint">
-        Every request for a credential: which program asked, for which profile, and what it got. Never a secret.
+        Every request for a credential: which program asked, for which profile, and what it got. Never a secret. New
+        ones show as they happen.
       </p>
       <form className="filters" aria-label="filter the activity" onSubmit={(e) => e.preventDefault()}>
         <span className="filter">

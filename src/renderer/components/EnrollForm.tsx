@@ -86,7 +86,7 @@ export function EnrollForm({ transport, onEnroll }: Props) {
 
   return (
     <form className="card" aria-label="use a hardware key" onSubmit={(e) => void submit(e)}>
-      <h2>Use a hardware key</h2>
+      <h2>The key and its certificate request</h2>
       <p className="hint">
         Kubecred makes a key on the token (it never leaves it) and asks the cluster for a certificate. A cluster admin
         approves the request; the command to give them shows at the top of this window.

@@ -57,6 +57,7 @@ export function FieldInput({
           name={spec.key}
           rows={3}
           value={value}
+          placeholder={spec.placeholder}
           onChange={(e) => onChange(e.target.value)}
           aria-invalid={error?.field === spec.key}
         />

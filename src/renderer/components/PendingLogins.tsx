@@ -34,6 +34,8 @@ export function PendingLogins({
                   <button type="button" className="secondary small cancel-login" onClick={() => onCancel(i.profile)}>
                     Dismiss
                   </button>
+                ) : i.cancellable ? (
+                  <CancelButton onCancel={() => onCancel(i.profile)} />
                 ) : null}
               </div>
             );
@@ -43,12 +45,18 @@ export function PendingLogins({
   );
 }
 
-/** An indented line is a command to copy (kubectl certificate approve …): it reads as code. */
+/** An indented line is a command to copy (kubectl certificate approve …): it reads as code, with Copy beside it. */
 function MessageLines({ text }: { text: string }) {
   return text.split('\n').map((line, n) => (
     <span key={n}>
       {n > 0 ? '\n' : null}
-      {/^ {4}\S/.test(line) ? <code className="message-command">{line.trim()}</code> : line}
+      {/^ {4}\S/.test(line) ? (
+        <span className="message-command-row">
+          <code className="message-command">{line.trim()}</code> <CopyButton text={line.trim()} />
+        </span>
+      ) : (
+        line
+      )}
     </span>
   ));
 }

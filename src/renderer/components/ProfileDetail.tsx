@@ -4,6 +4,7 @@ import type {
   CertificateFacts,
   GuardStateView,
   ProfileChanges,
+  ProfileInstalled,
   ProxyTurnedOn,
   TokenView,
 } from '../../shared/api/webUiApi.js';
@@ -21,9 +22,10 @@ import { loginOffer } from '../profileTone.js';
 import { AuditTable, auditTime, callerText } from './AuditLogView.js';
 import { ProfileEditForm } from './ProfileEditForm.js';
 import { StatusBadge } from './StatusBadge.js';
-import { offersProxy, profileFacts } from '../profileFacts.js';
+import { clusterServers, offersProxy, profileFacts } from '../profileFacts.js';
 import { CertificateFact, Fact } from './ProfileFacts.js';
 import { RemoveConfirm } from './RemoveConfirm.js';
+import { UseForContext } from './UseForContext.js';
 
 const PROVIDER_WORDS: Record<string, string> = {
   static: 'a long-lived token or client certificate',
@@ -46,6 +48,10 @@ interface Props {
   /** The client certificate the profile presents from its store, or null. */
   loadCertificate(profile: string): Promise<CertificateFacts | null>;
   onTurnOnProxy(): Promise<ProxyTurnedOn>;
+  /** The contexts of the kubeconfig, for "Use for a context…". */
+  loadContexts(): Promise<readonly string[]>;
+  /** Points a context's user at this profile (kubecred install); rejects with the broker's refusal. */
+  onInstall(context: string): Promise<ProfileInstalled>;
   /** Lifts the profile's guard for a while, or puts it back; answers where it stands. */
   onGuard(change: GuardChange): Promise<GuardStateView>;
   /** Writes the guard's rules to config.yaml, or takes the guard away (null); rejects with the broker's refusal. */
@@ -69,6 +75,8 @@ export function ProfileDetail({
   load,
   loadCertificate,
   onTurnOnProxy,
+  loadContexts,
+  onInstall,
   onGuard,
   onSetGuard,
   onLogin,
@@ -262,17 +270,16 @@ export function ProfileDetail({
               ))}
             </ul>
           ) : (
-            <span className="hint">
-              No context of your kubeconfig names this profile (kubecred install --profile {name} --context …).
-            </span>
+            <span className="hint">No context of your kubeconfig uses this profile yet.</span>
           )}
+          <UseForContext profile={name} using={profile.contexts ?? []} loadContexts={loadContexts} onUse={onInstall} />
         </dd>
         {profile.servers?.length ? (
           <>
             <dt>Clusters</dt>
             <dd>
               <ul className="inline-list" aria-label="cluster API servers">
-                {profile.servers.map((server) => (
+                {clusterServers(profile.servers, config).map((server) => (
                   <li key={server}>
                     <code>{server}</code>
                   </li>
@@ -284,7 +291,7 @@ export function ProfileDetail({
         {profile.account ? (
           <>
             <dt>Signed in as</dt>
-            <dd>{profile.account}</dd>
+            <dd data-fact="Signed in as">{profile.account}</dd>
           </>
         ) : null}
         {/* A certificate's end is on its own row: "nothing cached" beside it would only confuse. */}

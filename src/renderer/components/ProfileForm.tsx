@@ -1,11 +1,23 @@
 import { FieldErrorText, FieldInput, FormErrorText } from './FieldInput.js';
+import type { FieldSpec } from '../profileFields.js';
 import { useState, type FormEvent } from 'react';
-import { fieldOf, PROVIDER_FIELDS, PROVIDERS, profileRequest, type ProviderName } from '../profileFields.js';
+import {
+  fieldOf,
+  moreSettings,
+  PROVIDER_FIELDS,
+  PROVIDERS,
+  profileRequest,
+  secretsAddedWithProfile,
+  type ProviderName,
+} from '../profileFields.js';
 import { refusalWords } from '../refusalWords.js';
 
 interface Props {
-  /** Rejects with an error carrying `field` when the broker refuses the profile. */
-  onAdd(profile: Record<string, string | string[]>): Promise<void>;
+  /**
+   * Adds the profile, then stores `secrets` (field → value) in its secret store; rejects with an
+   * error carrying `field` when the broker refuses either.
+   */
+  onAdd(profile: Record<string, string | string[]>, secrets: Readonly<Record<string, string>>): Promise<void>;
 }
 
 /** Adds a profile to config.yaml; the broker validates, and its complaint lands beside the field. */
@@ -21,7 +33,10 @@ export function ProfileForm({ onAdd }: Props) {
     setSaving(true);
     setError(null);
     try {
-      await onAdd(profileRequest(name, provider, values));
+      const secrets = Object.fromEntries(
+        secretsAddedWithProfile(provider).flatMap((f) => (values[f.key] ? [[f.key, values[f.key]!]] : [])),
+      );
+      await onAdd(profileRequest(name, provider, values), secrets);
       setName('');
       setValues({});
     } catch (e) {
@@ -37,11 +52,22 @@ export function ProfileForm({ onAdd }: Props) {
 
   const errorFor = (field: string) => <FieldErrorText error={error} field={field} />;
   const fields = PROVIDER_FIELDS[provider];
-  const known = new Set(['name', 'provider', ...fields.map((f) => f.key)]);
+  const more = moreSettings(provider);
+  const secrets = secretsAddedWithProfile(provider);
+  const known = new Set(['name', 'provider', ...[...fields, ...more, ...secrets].map((f) => f.key)]);
+  const input = (f: FieldSpec) => (
+    <FieldInput
+      key={f.key}
+      spec={f}
+      value={values[f.key] ?? ''}
+      error={error}
+      onChange={(value) => setValues({ ...values, [f.key]: value })}
+    />
+  );
 
   return (
     <form className="card" aria-label="add profile" onSubmit={(e) => void submit(e)}>
-      <h2>Add a profile</h2>
+      <h2>Its name and how it signs in</h2>
       <label>
         Name
         <input
@@ -64,19 +90,20 @@ export function ProfileForm({ onAdd }: Props) {
         </select>
         {errorFor('provider')}
       </label>
-      {fields.map((f) => (
-        <FieldInput
-          key={f.key}
-          spec={f}
-          value={values[f.key] ?? ''}
-          error={error}
-          onChange={(value) => setValues({ ...values, [f.key]: value })}
-        />
-      ))}
-      {provider === 'static' ? (
+      {fields.map(input)}
+      {secrets.map(input)}
+      {secrets.length ? (
         <p className="hint">
-          Store its token afterwards with Edit… on the profile, or: kubecred secret set {name || '<name>'} token
+          The token goes to your keychain, not to config.yaml. A client certificate and key are picked with Edit… on the
+          profile afterwards.
         </p>
+      ) : null}
+      {more.length ? (
+        // Open while a refused field is inside it, so the complaint is in sight.
+        <details className="more-settings" open={more.some((f) => f.key === error?.field) || undefined}>
+          <summary>More settings</summary>
+          {more.map(input)}
+        </details>
       ) : null}
       <FormErrorText error={error} fields={known} />
       <div className="actions">

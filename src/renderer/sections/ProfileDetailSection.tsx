@@ -33,6 +33,8 @@ export function ProfileDetailSection({
       load={load}
       loadCertificate={async (profile) => (await transport.profileCertificate(profile)).certificate}
       onTurnOnProxy={() => transport.turnOnProxy(name)}
+      loadContexts={async () => (await transport.kubeconfigContexts()).contexts}
+      onInstall={(context) => transport.installProfile(name, { context })}
       onGuard={(change) => transport.guard(name, change)}
       onSetGuard={(rules) => transport.setGuard(name, { rules })}
       onLogin={() => void run(name, () => transport.login(name))}

@@ -16,7 +16,19 @@ export function ProfilesSection(props: SectionProps) {
       <section className="view" aria-label="add a profile">
         <BackToProfiles />
         <h1 tabIndex={-1}>Add a profile</h1>
-        <ProfileForm onAdd={async (profile) => (await transport.addProfile(profile), go({ section: 'profiles' }))} />
+        <ProfileForm
+          onAdd={async (profile, secrets) => {
+            await transport.addProfile(profile);
+            const name = String(profile.name);
+            try {
+              for (const [field, value] of Object.entries(secrets)) await transport.storeSecret(name, field, { value });
+            } catch {
+              // The profile is there: Add again would be refused, so its page (and Edit…) is where to go on.
+              return go({ section: 'profiles', view: 'detail', profile: name });
+            }
+            go({ section: 'profiles' });
+          }}
+        />
       </section>
     );
   if (route.view === 'enroll')

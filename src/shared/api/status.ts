@@ -70,6 +70,8 @@ export const interactionSchema = z.union([
     title: z.string().optional(),
     /** An outcome kept for the person to read: the page offers to dismiss it. */
     dismissable: z.boolean().optional(),
+    /** A wait the person may stop (an enrollment waiting on an admin): the page offers Cancel. */
+    cancellable: z.boolean().optional(),
   }),
 ]);
 export type Interaction = z.infer<typeof interactionSchema>;

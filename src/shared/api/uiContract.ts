@@ -8,6 +8,8 @@ import {
   guardRulesRequestSchema,
   guardStateSchema,
   importPreviewSchema,
+  installedSchema,
+  installRequestSchema,
   importRequestSchema,
   importResultSchema,
   importUndoneSchema,
@@ -118,6 +120,16 @@ export const UI_OPERATIONS = {
     path: '/api/profiles/:profile/guard-rules',
     request: guardRulesRequestSchema,
     response: nothing,
+  },
+  /**
+   * Points the user of a kubeconfig context at the profile, as `kubecred install --profile
+   * --context` does; refused (in the broker's words) when that user has credentials of its own.
+   */
+  installProfile: {
+    method: 'POST',
+    path: '/api/profiles/:profile/install',
+    request: installRequestSchema,
+    response: installedSchema,
   },
   /** The client certificate the profile presents (subject, issuer, expiry), or null. */
   profileCertificate: {

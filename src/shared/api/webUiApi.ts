@@ -263,5 +263,11 @@ export const enrollRequestSchema = z.strictObject({
 export type EnrollRequest = z.infer<typeof enrollRequestSchema>;
 export const enrollStartedSchema = z.object({ started: z.literal(true) });
 
+/** A context of the kubeconfig whose user is to get its credentials from the profile. */
+export const installRequestSchema = z.strictObject({ context: z.string().min(1).max(500) });
+/** Which user of which file now calls the profile. */
+export const installedSchema = z.object({ context: z.string(), user: z.string(), file: z.string() });
+export type ProfileInstalled = z.infer<typeof installedSchema>;
+
 /** The contexts of the broker's kubeconfig files, by name. */
 export const kubeconfigContextsSchema = z.object({ contexts: z.array(z.string()) });

@@ -30,7 +30,7 @@ const request = (changes: Partial<EnrollRequest> = {}): EnrollRequest => ({
   ...changes,
 });
 
-function world(issuedPem: string, { pinNeverTyped = false } = {}) {
+function world(issuedPem: string, { pinNeverTyped = false, neverApproved = false } = {}) {
   const touched: string[] = [];
   const spki = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'der' });
   const token: EnrollmentToken = {
@@ -47,6 +47,7 @@ function world(issuedPem: string, { pinNeverTyped = false } = {}) {
   const kubectl: Kubectl = {
     async run(args) {
       if (args[2] === 'create') return { exitCode: 0, stdout: '', stderr: '' };
+      if (neverApproved) return { exitCode: 0, stdout: JSON.stringify({ status: {} }), stderr: '' };
       const certificate = Buffer.from(issuedPem).toString('base64');
       return { exitCode: 0, stdout: JSON.stringify({ status: { certificate } }), stderr: '' };
     },
@@ -107,11 +108,30 @@ describe('the window’s enrollment', () => {
       expect(text).toMatch(/kubectl certificate approve kubecred-dev-[0-9a-f]{8}/);
       expect(text).toMatch(/enrollment failed: the certificate issued for kubecred-dev-[0-9a-f]{8} is not for the key/);
       expect(text).not.toContain('Ctrl-C');
-      expect(enrollments.dismiss('dev')).toBe(true);
+      expect(enrollments.stop('dev')).toBe(true);
       expect(board.list()).toEqual([]);
-      expect(enrollments.dismiss('dev')).toBe(false);
+      expect(enrollments.stop('dev')).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  // Round 4, N27: the window had no way to stop waiting for an admin.
+  it('Cancel stops the wait: the key made for it goes, and the card says so with nothing left to wait for', async () => {
+    const { enrollments, board, touched } = world('', { neverApproved: true });
+    await enrollments.start(request());
+    await expect.poll(() => board.list()[0]).toMatchObject({ title: 'enrolling a hardware key', cancellable: true });
+    await expect.poll(() => (board.list()[0] as { text: string }).text).toContain('waiting for it up to');
+    expect(enrollments.stop('dev')).toBe(true);
+    await expect
+      .poll(() => board.list()[0])
+      .toMatchObject({ title: 'enrollment cancelled', dismissable: true, cancellable: false });
+    const text = (board.list()[0] as { text: string }).text;
+    expect(text).toMatch(/you stopped waiting for the certificate: no certificate was stored/);
+    expect(text).not.toMatch(/waiting for it up to|kubectl certificate approve/);
+    expect(touched).toEqual(['generateKey', 'discardKey']);
+    // It ended: a new enrollment of the profile is not refused as running.
+    expect(enrollments.stop('dev')).toBe(true);
+    expect(board.list()).toEqual([]);
   });
 });

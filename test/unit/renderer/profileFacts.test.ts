@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileFacts } from '../../../src/renderer/profileFacts.js';
+import { clusterServers, profileFacts } from '../../../src/renderer/profileFacts.js';
 
 const labelled = (provider: string, config: Record<string, unknown>) =>
   Object.fromEntries(profileFacts(provider, config).map((fact) => [fact.label, fact.value]));
@@ -57,5 +57,23 @@ describe("a profile's page names what config.yaml says it does", () => {
       Command: '7',
       Approval: 'never asks',
     });
+  });
+});
+
+// Round 4, N20: a proxied profile's contexts name the local listener; its page named that the cluster.
+describe('clusterServers', () => {
+  const proxied = { proxy: { port: 35749, server: 'https://k8s.example.test:6443' } };
+
+  it('shows the cluster behind the exec proxy where a context names its listener', () => {
+    expect(clusterServers(['https://127.0.0.1:35749'], proxied)).toEqual(['https://k8s.example.test:6443']);
+    expect(clusterServers(['https://127.0.0.1:35749', 'https://k8s.example.test:6443'], proxied)).toEqual([
+      'https://k8s.example.test:6443',
+    ]);
+  });
+
+  it('keeps any other server, and every server of a profile without the proxy', () => {
+    expect(clusterServers(['https://127.0.0.1:6443'], proxied)).toEqual(['https://127.0.0.1:6443']);
+    expect(clusterServers(['https://127.0.0.1:35749'], {})).toEqual(['https://127.0.0.1:35749']);
+    expect(clusterServers(['https://127.0.0.1:35749'], null)).toEqual(['https://127.0.0.1:35749']);
   });
 });

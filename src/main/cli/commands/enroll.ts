@@ -7,6 +7,7 @@ import { addToken } from '../../config/configEditor.js';
 import { unknownProfileError } from '../../config/unknownProfile.js';
 import { enroll, ENROLL_KEY_TYPES, type EnrollKeyType, type EnrollmentRequest } from '../../enroll/enrollment.js';
 import { userKubectl } from '../../enroll/kubectlRunner.js';
+import { renewCommand } from '../../enroll/renewCommand.js';
 import { findOnPath } from '../../platform/findOnPath.js';
 import type { Pkcs11Service } from '../../secrets/pkcs11/pkcs11Service.js';
 import { cliConfiguration, terminalToken } from '../enrollWiring.js';
@@ -51,7 +52,7 @@ export const enrollCommand: Command = {
       else await presentRenewed(context, request.profile, say);
       const capped = signerCapWords(request.expirationSeconds * 1000, result.notBefore, result.notAfter);
       say(
-        `the certificate ends in ${formatRemaining(result.notAfter.getTime() - Date.now())}${capped ? ` (${capped})` : ''}; renew it before then with: kubecred enroll ${request.profile} --renew --context ${request.context}`,
+        `the certificate ends in ${formatRemaining(result.notAfter.getTime() - Date.now())}${capped ? ` (${capped})` : ''}; renew it before then with: ${renewCommand(request.profile, request.context)}`,
       );
       return 0;
     } finally {

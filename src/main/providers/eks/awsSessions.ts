@@ -13,6 +13,8 @@ import type { SessionCredentials, StsClient, StsEndpoint } from './stsClient.js'
 /** Keys that sign, and until when they may (undefined: long-lived). */
 export interface SigningKeys extends AwsCredentials {
   readonly expiresAt?: Date | undefined;
+  /** Whom they act as, when STS said so (an assumed role's ARN). */
+  readonly arn?: string | undefined;
 }
 
 export interface MfaQuestion {

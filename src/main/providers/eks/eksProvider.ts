@@ -77,7 +77,13 @@ export class EksProvider implements Provider {
       ? `${role.roleArn} (assumed)`
       : `aws-access-key sha256:${createHash('sha256').update(keys.accessKeyId).digest('hex').slice(0, 16)}`;
     this.sessionReusedUntil = keys.expiresAt ? keys.expiresAt.getTime() - SESSION_REUSE_MARGIN_MS : 'never';
-    return { token, expiresAt: tokenLifetimeEnd(keys, expiresAt), identity };
+    // The assumed role's ARN is what `kubectl auth whoami` shows; plain keys say nobody until used.
+    return {
+      token,
+      expiresAt: tokenLifetimeEnd(keys, expiresAt),
+      identity,
+      ...(keys.arn ? { account: keys.arn } : {}),
+    };
   }
 
   /**

@@ -7,6 +7,8 @@ import { signedPostHeaders, uriEncode, type AwsCredentials } from './sigv4.js';
 export interface SessionCredentials extends AwsCredentials {
   readonly sessionToken: string;
   readonly expiresAt: Date;
+  /** Whom the keys act as, when STS says (AssumeRole's assumed-role ARN; GetSessionToken says none). */
+  readonly arn?: string;
 }
 
 export interface AssumeRoleRequest {
@@ -154,7 +156,8 @@ export class HttpStsClient implements StsClient {
         "check the profile's stsEndpoint: it does not look like STS",
       );
     }
-    return { accessKeyId, secretAccessKey, sessionToken, expiresAt };
+    const arn = field('Arn');
+    return { accessKeyId, secretAccessKey, sessionToken, expiresAt, ...(arn ? { arn } : {}) };
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeSignal } from '../../../src/main/cache/changeSignal.js';
+import { ChangeSignal } from '../../../src/main/core/changeSignal.js';
 import { CredentialCache } from '../../../src/main/cache/credentialCache.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
