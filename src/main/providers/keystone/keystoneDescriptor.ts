@@ -5,6 +5,6 @@ import { SECRET_FIELD } from './loginForm.js';
 export const keystoneDescriptor: ProviderDescriptor<'keystone'> = {
   kind: 'keystone',
   secretFields: Object.values(SECRET_FIELD),
-  create: (profile, { storeFor, askingUi, clock, typedSecrets }) =>
-    new KeystoneProvider(profile, { store: () => storeFor(profile.name), ui: askingUi, clock, typedSecrets }),
+  create: (profile, { storeFor, askingUi, clock, typedSecrets, network }) =>
+    new KeystoneProvider(profile, { store: () => storeFor(profile.name), ui: askingUi, clock, typedSecrets, network }),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 import { BrokerError } from '../../core/brokerError.js';
 import { describeDomain, describeScope, type KeystoneSettings } from './keystoneSettings.js';
 import type { HttpAnswer } from './postJson.js';
@@ -193,6 +194,13 @@ function errorCode(error: unknown): string | undefined {
 
 /** A failure before any answer: DNS, connection, TLS, timeout, cancellation. */
 export function transportError(error: unknown, authUrl: string, caFile: string | undefined): BrokerError {
+  // On the way through a proxy: its own words name the proxy and the setting to change.
+  if (error instanceof ProxyRouteError)
+    return new BrokerError(
+      'provider-failed',
+      `the request to Keystone at ${authUrl} failed: ${error.message}`,
+      error.hint,
+    );
   const code = errorCode(error);
   const name = (error as { name?: string } | undefined)?.name;
   const host = new URL(authUrl).host;

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ProxySettings } from '../../platform/proxyEnvironment.js';
 import { homedir } from 'node:os';
 import type { KeystoneProfileConfig } from '../../../shared/config/schema.js';
 import type { Credential } from '../../../shared/credential.js';
@@ -23,6 +24,8 @@ export interface KeystoneProviderDeps {
   readonly clock: Clock;
   /** Replaces the HTTP transport; never used for a profile with caFile, as fetch cannot take a CA. */
   readonly fetch?: typeof fetch;
+  /** The person's proxy and the machine's trusted roots (used where the profile names no caFile). */
+  readonly network?: { readonly proxies: ProxySettings; readonly roots: readonly string[] };
   /** Secrets typed in a terminal for a profile's next login (the CLI asks when no window can). */
   readonly typedSecrets?: { take(profile: string): string | undefined };
 }
@@ -160,10 +163,12 @@ export class KeystoneProvider implements Provider {
   }
 
   private async transport(caFile: string | undefined, profile: string): Promise<KeystoneHttp> {
-    if (caFile === undefined) return this.deps.fetch ? fetchHttp(this.deps.fetch) : nodeHttp(undefined);
+    const { network } = this.deps;
+    if (caFile === undefined)
+      return this.deps.fetch ? fetchHttp(this.deps.fetch) : nodeHttp(network?.roots, network?.proxies);
     const path = caFile.startsWith('~/') ? `${homedir()}${caFile.slice(1)}` : caFile;
     try {
-      return nodeHttp(await readFile(path, 'utf8'));
+      return nodeHttp(await readFile(path, 'utf8'), network?.proxies);
     } catch (error) {
       const code = (error as { code?: string }).code ?? 'unreadable';
       throw new BrokerError(

@@ -1,5 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { ProxySettings } from '../../platform/proxyEnvironment.js';
+import { ProxyTunnelAgent } from '../../platform/proxyTunnel.js';
 
 /** An HTTP answer, read whole: Keystone's are small (the catalog is left out). */
 export interface HttpAnswer {
@@ -40,13 +42,14 @@ function codedError(message: string, code: string): Error {
 }
 
 /**
- * node:http(s) rather than fetch: Node 20's fetch cannot be given a CA bundle, and a
- * private Keystone usually has a private CA. `ca` replaces the default roots, as
- * OS_CACERT does for client-keystone-auth. No agent: a login is rare, and pooled
- * sockets would outlive it.
+ * node:http(s) rather than fetch: Node 20's fetch cannot be given a CA bundle or a proxy, and a
+ * private Keystone usually has a private CA. `ca` replaces the default roots, as OS_CACERT does
+ * for client-keystone-auth; without it, the system's roots and Node's. Through the person's
+ * proxy where their tools would use one. No pooled agent: a login is rare, and pooled sockets
+ * would outlive it.
  */
-export function nodeHttp(ca: string | undefined): KeystoneHttp {
-  const exchange = nodeExchange(ca);
+export function nodeHttp(ca: string | readonly string[] | undefined, proxies?: ProxySettings): KeystoneHttp {
+  const exchange = nodeExchange(typeof ca === 'string' ? [ca] : ca, proxies);
   return {
     post: (url, json, options) =>
       exchange({ method: 'POST', url, headers: { 'Content-Length': String(Buffer.byteLength(json)) }, json }, options),
@@ -54,21 +57,25 @@ export function nodeHttp(ca: string | undefined): KeystoneHttp {
   };
 }
 
-function nodeExchange(ca: string | undefined): (exchange: Exchange, options: PostOptions) => Promise<HttpAnswer> {
+function nodeExchange(
+  ca: readonly string[] | undefined,
+  proxies: ProxySettings | undefined,
+): (exchange: Exchange, options: PostOptions) => Promise<HttpAnswer> {
   return ({ method, url, headers: extra, json }, { signal, timeoutMs }) =>
     new Promise<HttpAnswer>((resolve, reject) => {
       const target = new URL(url);
       const secure = target.protocol === 'https:';
       const send = secure ? httpsRequest : httpRequest;
+      const route = secure ? proxies?.routeFor(target) : undefined;
       const request = send(
         target,
         {
           method,
           headers: { ...HEADERS, ...extra },
-          agent: false,
+          agent: route ? new ProxyTunnelAgent(route, ca ? { ca: [...ca] } : {}) : false,
           timeout: timeoutMs,
           ...(signal ? { signal } : {}),
-          ...(secure && ca !== undefined ? { ca } : {}),
+          ...(secure && ca !== undefined ? { ca: [...ca] } : {}),
         },
         (response) => {
           const chunks: Buffer[] = [];
