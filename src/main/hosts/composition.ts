@@ -133,7 +133,9 @@ export function composeBroker({
     signedIn: (profile) => signedIn(profile),
     ...(away ? { away } : {}),
   });
-  const awsSessions = composeAwsSessions(clock, loginUi, () => asking.describe(), mfaCodes);
+  // Read once, at start, as kubectl reads them: the session's proxy and the machine's roots.
+  const network = { proxies: proxySettings(process.env), roots: systemRoots(process.env) };
+  const awsSessions = composeAwsSessions(clock, loginUi, () => asking.describe(), mfaCodes, process.env, network);
   const providerDependencies: ProviderDependencies = {
     clock,
     logger,
@@ -144,8 +146,7 @@ export function composeBroker({
     typedSecrets: loginSecrets,
     awsSessions,
     env: process.env,
-    // Read once, at start, as kubectl reads them: the session's proxy and the machine's roots.
-    network: { proxies: proxySettings(process.env), roots: systemRoots(process.env) },
+    network,
     tokenCertificate: async (token, label) => (await currentTokens()).clientCertificate(token, label),
     proxyCredential: (proxied) => proxies.credential(proxiedProfile(proxied)),
   };

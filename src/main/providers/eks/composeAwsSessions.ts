@@ -7,6 +7,7 @@ import type { OfferedAnswers } from '../offeredAnswers.js';
 import { HttpSsoClient } from './ssoClient.js';
 import { ssoDeviceLogin } from './ssoDeviceLogin.js';
 import { HttpStsClient } from './stsClient.js';
+import type { AwsNetwork } from './awsFetch.js';
 
 /** The broker's one AwsSessions: STS and SSO over HTTPS, questions and logins through its UI. */
 export function composeAwsSessions(
@@ -15,11 +16,12 @@ export function composeAwsSessions(
   describeAsker: () => Promise<{ caller?: string }>,
   offered: OfferedAnswers,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  network?: AwsNetwork,
 ): AwsSessions {
-  const sso = new HttpSsoClient(env);
+  const sso = new HttpSsoClient(env, network);
   return new AwsSessions({
     clock,
-    sts: (endpoint) => new HttpStsClient(endpoint, () => clock.now()),
+    sts: (endpoint) => new HttpStsClient(endpoint, () => clock.now(), network),
     askMfaCode: mfaCodeAsker(ui, describeAsker, offered),
     runProcess: runCredentialProcess,
     sso,

@@ -1,6 +1,6 @@
 import { withoutTerminalControls } from '../../../shared/printable.js';
 import { BrokerError } from '../../core/brokerError.js';
-import { awsFetch, requireHttpsOrLoopback } from './awsFetch.js';
+import { awsFetch, requireHttpsOrLoopback, type AwsNetwork } from './awsFetch.js';
 import type { SessionCredentials } from './stsClient.js';
 
 /** A client registration with IAM Identity Center's OIDC service (public, for the device grant). */
@@ -48,7 +48,10 @@ export interface SsoClient {
  * AWS_ENDPOINT_URL_SSO point, as the aws CLI reads them.
  */
 export class HttpSsoClient implements SsoClient {
-  constructor(private readonly env: Readonly<Record<string, string | undefined>>) {}
+  constructor(
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly network?: AwsNetwork,
+  ) {}
 
   async registerClient(region: string, scopes: readonly string[], signal?: AbortSignal): Promise<SsoRegistration> {
     const answer = await this.post(
@@ -120,7 +123,12 @@ export class HttpSsoClient implements SsoClient {
     const base = this.env.AWS_ENDPOINT_URL_SSO || `https://portal.sso.${region}.amazonaws.com`;
     const url = new URL('/federation/credentials', base);
     url.search = new URLSearchParams({ account_id: accountId, role_name: roleName }).toString();
-    const answer = await exchange(url, { method: 'GET', headers: { 'x-amz-sso_bearer_token': accessToken } }, signal);
+    const answer = await exchange(
+      url,
+      { method: 'GET', headers: { 'x-amz-sso_bearer_token': accessToken } },
+      signal,
+      this.network,
+    );
     if (answer.status === 401) return null;
     const role = (
       answer.json as {
@@ -154,6 +162,7 @@ export class HttpSsoClient implements SsoClient {
       new URL(path, base),
       { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
       signal,
+      this.network,
     );
   }
 }
@@ -166,7 +175,7 @@ interface Answer {
   readonly url: URL;
 }
 
-async function exchange(url: URL, init: RequestInit, signal?: AbortSignal): Promise<Answer> {
+async function exchange(url: URL, init: RequestInit, signal?: AbortSignal, network?: AwsNetwork): Promise<Answer> {
   requireHttpsOrLoopback(
     url,
     'SSO',
@@ -182,6 +191,7 @@ async function exchange(url: URL, init: RequestInit, signal?: AbortSignal): Prom
         `IAM Identity Center at ${url.origin} did not answer (${reason})`,
         'check the network, and sso_region / sso_start_url of the AWS profile',
       ),
+    network,
   );
   let json: unknown = {};
   try {

@@ -1,6 +1,6 @@
 import { BrokerError } from '../../core/brokerError.js';
 import { withoutTerminalControls } from '../../../shared/printable.js';
-import { awsFetch, requireHttpsOrLoopback } from './awsFetch.js';
+import { awsFetch, requireHttpsOrLoopback, type AwsNetwork } from './awsFetch.js';
 import { signedPostHeaders, uriEncode, type AwsCredentials } from './sigv4.js';
 
 /** Credentials STS hands out for a while (AssumeRole, GetSessionToken). */
@@ -58,6 +58,7 @@ export class HttpStsClient implements StsClient {
   constructor(
     private readonly endpoint: StsEndpoint,
     private readonly now: () => number,
+    private readonly network?: AwsNetwork,
   ) {
     requireHttpsOrLoopback(endpoint.url, 'STS', 'set stsEndpoint to an https:// URL (plain http only on 127.0.0.1)');
   }
@@ -133,6 +134,7 @@ export class HttpStsClient implements StsClient {
           `STS at ${this.endpoint.url.origin} did not answer ${action} (${reason})`,
           "check the network, or the profile's stsEndpoint and region",
         ),
+      this.network,
     );
     if (text.length > MAX_ANSWER_BYTES)
       throw new BrokerError(
