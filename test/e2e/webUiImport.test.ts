@@ -67,7 +67,7 @@ describe('the import wizard in the main window (kubecred daemon --ui)', () => {
     await wizard.locator('button', { hasText: 'Look at my kubeconfig' }).click();
     await wizard.locator('[data-move="deployer"]').waitFor({ timeout: 10_000 });
     expect(await wizard.locator('[data-move="deployer"]').innerText()).toMatch(
-      /deployer\s+becomes a\s+static\s+profile named\s+deployer\s+into the secret store:\s+token/,
+      /^staging \(user deployer\) becomes a static profile named deployer\s+into the secret store:\s+token$/,
     );
     expect(await wizard.locator('[data-move="file-token"]').count()).toBe(1);
     // The diff waits behind its summary, as a person who checks each line opens it.

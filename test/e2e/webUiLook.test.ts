@@ -498,8 +498,10 @@ describe('the main window with many profiles, and an import that moves several u
     expect(await move.locator('.move-secrets').innerText()).toMatch(
       /^into the secret store:\s+client certificate\s+client key$/,
     );
-    const note = wizard.locator('[data-move="eks-prod"] .note');
-    expect(await note.evaluate((el) => getComputedStyle(el).fontWeight)).toBe('400');
+    // N13: the eks row's line is good news, not a warning, and as quiet as a note.
+    expect(await wizard.locator('[data-move="eks-prod"] .note').count()).toBe(0);
+    const news = wizard.locator('[data-move="eks-prod"] .news');
+    expect(await news.evaluate((el) => getComputedStyle(el).fontWeight)).toBe('400');
     // The diff is closed; opened, it grows the page rather than scrolling inside itself.
     const diff = wizard.locator('pre[aria-label="kubeconfig diff"]');
     expect(await diff.isVisible()).toBe(false);

@@ -71,7 +71,7 @@ export function ImportDone({
           {result.backups.length > 0 ? (
             <li>
               To take this import back: <code>kubecred import --undo</code>, or{' '}
-              <button type="button" className="secondary" disabled={undo.busy} onClick={() => void runUndo()}>
+              <button type="button" className="secondary small" disabled={undo.busy} onClick={() => void runUndo()}>
                 Undo this import
               </button>
               {result.backups.some((b) => b.plaintext) ? ' (the old credentials go back into the kubeconfig)' : null}

@@ -137,7 +137,7 @@ function Preview({
                     checked={!leftOut.has(key)}
                     onChange={() => setLeftOut(toggle(leftOut, key))}
                     aria-label={`Import ${move.user}`}
-                  />{' '}
+                  />
                   {move.contexts.length > 0 ? (
                     <>
                       <strong>{move.contexts.join(', ')}</strong> <span className="hint">(user {move.user})</span>
