@@ -44,6 +44,11 @@ func brokerConfirm(ctl *controller, profile string, r *http.Request) confirmFunc
 		ctx, cancel := context.WithTimeout(ctx, confirmTimeout)
 		defer cancel()
 		raw, err := ctl.call(ctx, "confirm", fields)
+		if err != nil && ctl.isGone() {
+			// The broker went while the question waited: whichever ended the wait first (its
+			// pipe closing, or the listener closing behind it), that is what happened.
+			return false, "", errBrokerGone
+		}
 		if err != nil {
 			return false, "", err
 		}

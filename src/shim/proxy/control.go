@@ -218,3 +218,10 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 		return bytes.TrimRight(line, "\r\n"), tooLong, err
 	}
 }
+
+// isGone says whether the broker's end of the channel has closed.
+func (c *controller) isGone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gone
+}
