@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from './proxyEnvironment.js';
-import { ProxyTunnelAgent, shownProxy } from './proxyTunnel.js';
+import { ProxyTunnelAgent, proxyAuthorization, shownProxy } from './proxyTunnel.js';
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
@@ -63,18 +63,13 @@ function send(url: URL, options: OutboundRequest, ca: string[] | undefined, prox
       req = httpsRequest(url, { ...common, ...(ca ? { ca } : {}), ...(agent ? { agent } : {}) }, onResponse);
     } else if (route) {
       // Plain http through a proxy: the whole URL goes to the proxy, as curl and Go send it.
-      const proxyAuth = route.proxy.username
-        ? {
-            'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(route.proxy.username)}:${decodeURIComponent(route.proxy.password)}`).toString('base64')}`,
-          }
-        : {};
       req = httpRequest(
         {
           ...common,
           host: route.proxy.hostname,
           port: route.proxy.port || 80,
           path: url.href,
-          headers: { ...headers, host: url.host, ...proxyAuth },
+          headers: { ...headers, host: url.host, ...proxyAuthorization(route.proxy) },
         },
         onResponse,
       );

@@ -83,11 +83,13 @@ function noProxyRules(noProxy: string): (hostname: string, port: string) => bool
     const bare = host.startsWith('*.') ? host.slice(1) : host;
     domainRules.push({ suffix: bare.startsWith('.') ? bare : `.${bare}`, port, matchHost: !bare.startsWith('.') });
   }
+  // Built once per settings, not per request.
+  const loopback = loopbackAddresses();
   return (hostname, port) => {
     const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
     if (host === 'localhost') return true;
     const family = isIP(host);
-    if (family && isLoopback(host, family)) return true;
+    if (family && loopback.check(host, family === 4 ? 'ipv4' : 'ipv6')) return true;
     if (everything) return true;
     if (family) {
       const type = family === 4 ? 'ipv4' : 'ipv6';
@@ -122,10 +124,10 @@ function splitHostPort(entry: string): { host: string; port: string } {
   return { host: entry.replace(/^\[(.*)\]$/, '$1'), port: '' };
 }
 
-function isLoopback(host: string, family: number): boolean {
+function loopbackAddresses(): BlockList {
   const loopback = new BlockList();
   loopback.addSubnet('127.0.0.0', 8, 'ipv4');
   loopback.addAddress('::1', 'ipv6');
   loopback.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
-  return loopback.check(host, family === 4 ? 'ipv4' : 'ipv6');
+  return loopback;
 }

@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import type { Duplex } from 'node:stream';
 import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions } from 'node:https';
 import { isIP, type Socket } from 'node:net';
+import { NETWORK_MEANING } from './networkWords.js';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 
 /**
@@ -16,6 +17,13 @@ export class ProxyRouteError extends Error {
     super(message);
     this.name = 'ProxyRouteError';
   }
+}
+
+/** The Basic credentials of the proxy's URL, as the header that goes to the proxy only; none without. */
+export function proxyAuthorization(proxy: URL): { 'proxy-authorization'?: string } {
+  if (!proxy.username && !proxy.password) return {};
+  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return { 'proxy-authorization': `Basic ${Buffer.from(pair).toString('base64')}` };
 }
 
 /** A proxy as it may be shown: its scheme, host and port, never its user or password. */
@@ -66,12 +74,7 @@ export class ProxyTunnelAgent extends HttpsAgent {
 export function openTunnel(route: ProxyRoute, host: string, port: number): Promise<Socket> {
   const { proxy, source } = route;
   const target = `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
-  const headers: Record<string, string> = { host: target };
-  if (proxy.username || proxy.password) {
-    const user = decodeURIComponent(proxy.username);
-    const password = decodeURIComponent(proxy.password);
-    headers['proxy-authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  }
+  const headers: Record<string, string> = { host: target, ...proxyAuthorization(proxy) };
   const send = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
   const where = `the proxy ${shownProxy(proxy)} (from ${source})`;
   return new Promise((resolve, reject) => {
@@ -94,7 +97,7 @@ export function openTunnel(route: ProxyRoute, host: string, port: number): Promi
     connect.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         new ProxyRouteError(
-          `cannot reach ${where}: ${error.code ?? error.message}${NETWORK_WORDS[error.code ?? ''] ? ` (${NETWORK_WORDS[error.code ?? '']})` : ''}`,
+          `cannot reach ${where}: ${error.code ?? error.message}${NETWORK_MEANING[error.code ?? ''] ? ` (${NETWORK_MEANING[error.code ?? '']})` : ''}`,
           `check ${source}: is the proxy's address right, and does it run? (unset it if this network needs none)`,
         ),
       ),
@@ -115,15 +118,6 @@ function refused(where: string, target: string, status: number, statusText: stri
     `ask whoever runs the proxy to allow ${target}, or add the host to NO_PROXY if it is reachable without the proxy`,
   );
 }
-
-const NETWORK_WORDS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'nothing listens on that port',
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'the host name could not be resolved now',
-  ECONNRESET: 'the connection was cut',
-  EHOSTUNREACH: 'no route to the host',
-  ETIMEDOUT: 'no answer in time',
-};
 
 function hostName(host: string): string {
   return host.replace(/^\[(.*)\]$/, '$1');

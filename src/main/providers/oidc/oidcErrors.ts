@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { NETWORK_MEANING } from '../../platform/networkWords.js';
 import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 import { BrokerError } from '../../core/brokerError.js';
 import { printable } from '../../../shared/printable.js';
@@ -27,18 +28,6 @@ const TLS_TRUST_CODES = new Set([
 // What a user can do about it is the same for every network failure; doctor retries from this shell.
 const NETWORK_HINT =
   'check the issuer URL, the network and any proxy; kubecred doctor tries the issuer from this shell';
-
-/** The usual socket codes, in words: "ENOTFOUND" alone sends people to a search engine. */
-const NETWORK_MEANING: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'nothing listens on that port',
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'the host name could not be resolved now (DNS unreachable?)',
-  ETIMEDOUT: 'no answer in time',
-  ECONNRESET: 'the connection was cut',
-  EHOSTUNREACH: 'no route to the host',
-  ENETUNREACH: 'no route to the network',
-  UND_ERR_CONNECT_TIMEOUT: 'no answer in time',
-};
 
 /** An OAuth error code the issuer sent back (token endpoint or authorization response), if any. */
 export function oauthErrorCode(error: unknown): string | undefined {
