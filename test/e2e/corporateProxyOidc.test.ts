@@ -67,6 +67,7 @@ describe.runIf(canRunCorporateProxy())('OIDC behind a corporate proxy (tinyproxy
     const login = await cli(['login', 'sso']);
     expect(login.code).toBe(1);
     expect(login.stderr).toContain('ENOTFOUND');
+    expect(login.stderr).toContain('directly (no HTTPS_PROXY is set)');
   });
 
   it('a proxy that wants a password and got none: 407, named, with the setting to change', async () => {
@@ -75,6 +76,14 @@ describe.runIf(canRunCorporateProxy())('OIDC behind a corporate proxy (tinyproxy
     expect(login.code).toBe(1);
     expect(login.stderr).toContain(`the proxy ${proxy.url} (from HTTPS_PROXY) answered 407`);
     expect(login.stderr).toContain('http://user:password@host:port');
+  });
+
+  it('a wrong proxy password: refused, named, where to correct it; the wrong password not shown', async () => {
+    await withProxy({ HTTPS_PROXY: `http://${USER}:wrong-pw-4e1@${new URL(proxy.url).host}` });
+    const login = await cli(['login', 'sso']);
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain('it refused the user and password in HTTPS_PROXY');
+    expect(login.stderr).not.toContain('wrong-pw-4e1');
   });
 
   it('a proxy that is down: says which one and where it was set', async () => {

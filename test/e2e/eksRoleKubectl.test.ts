@@ -4,13 +4,12 @@ import { execa } from 'execa';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { freePort } from '../../src/main/platform/freePort.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { xmlText } from '../../src/main/providers/eks/stsClient.js';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { newestKubectl, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
-import { startMotoSts, type MotoSts } from '../support/motoSts.js';
+import { assumedRoleOf, startMotoSts, writeAwsFiles, type MotoSts } from '../support/motoSts.js';
 import { rawExchange } from '../support/rawSocket.js';
 import { createTestPki } from '../support/pki.js';
 import { recordingBrowser } from '../support/recordingBrowser.js';
@@ -32,16 +31,6 @@ const SHOTS = process.env.KUBECRED_SHOTS ?? path.join(REPO_ROOT, 'test-results',
 const tools = await execa('sh', ['-c', 'command -v moto_server'], { reject: false });
 const available = tools.exitCode === 0 || process.env.CI === 'true';
 
-/** The aws CLI's files in `dir`: alice's keys (an IAM user of `moto` allowed to assume ROLE), and `config`. */
-async function writeAwsFiles(dir: string, moto: MotoSts, config: string): Promise<void> {
-  const alice = await moto.iamUser('alice', [ROLE]);
-  await writeFile(
-    path.join(dir, 'aws-credentials'),
-    `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`,
-  );
-  await writeFile(path.join(dir, 'aws-config'), config);
-}
-
 // Issue 17: 50 kubectl at once through the broker, an eks profile that assumes a role with
 // MFA. moto is STS; the webhook stands where aws-iam-authenticator runs on EKS. It cannot ask
 // STS about the token (moto does not serve presigned GetCallerIdentity), so it accepts a
@@ -56,19 +45,6 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
   const kubeconfigs: string[] = [];
   const { cli } = callersFor(() => home.dir);
   const kubectl = newestKubectl();
-
-  function sessionRoleOf(token: string): { username: string } | undefined {
-    if (!token.startsWith('k8s-aws-v1.')) return undefined;
-    const url = new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString());
-    const keyId = url.searchParams.get('X-Amz-Credential')?.split('/')[0];
-    const issued = moto.calls.find(
-      (c) => c.action === 'AssumeRole' && c.status === 200 && xmlText(c.answer, 'AccessKeyId') === keyId,
-    );
-    const sessionToken = issued && xmlText(issued.answer, 'SessionToken');
-    return issued && sessionToken === url.searchParams.get('X-Amz-Security-Token')
-      ? { username: xmlText(issued.answer, 'Arn')! }
-      : undefined;
-  }
 
   /** The window's pending questions, once there is one (30 s at most). */
   async function promptsWhenAsked() {
@@ -89,10 +65,11 @@ describe.skipIf(!available)('50 kubectl, an eks profile with a role and MFA, one
     await writeAwsFiles(
       home.dir,
       moto,
+      [ROLE],
       `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\nrole_session_name = alice\n[profile ops]\nrole_arn = ${ROLE}\nsource_profile = alice\nrole_session_name = ops\n`,
     );
     const pki = await createTestPki(path.join(home.dir, 'pki'));
-    webhook = await startTokenWebhook(home.dir, pki, sessionRoleOf);
+    webhook = await startTokenWebhook(home.dir, pki, (token) => assumedRoleOf(moto, token));
     api = await startKubeApiServer({
       dir: path.join(home.dir, 'apiserver'),
       pki,
@@ -338,6 +315,7 @@ describe.skipIf(!available)("an MFA code typed in kubectl's terminal, the broker
     await writeAwsFiles(
       home.dir,
       moto,
+      [ROLE],
       `[profile admin]\nrole_arn = ${ROLE}\nsource_profile = alice\nmfa_serial = ${MFA}\n`,
     );
     const profile = (name: string, cluster: string) =>

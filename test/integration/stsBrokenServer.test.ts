@@ -69,7 +69,9 @@ describe('STS and SSO answering junk', () => {
       Date.now(),
     );
     expect(await refusal(() => dead.getSessionToken(KEYS, {}))).toMatch(
-      new RegExp(`STS at http://127.0.0.1:${port} did not answer GetSessionToken \\(ECONNREFUSED\\)`),
+      new RegExp(
+        `STS at http://127.0.0.1:${port} did not answer GetSessionToken \\(ECONNREFUSED: nothing listens on that port\\)`,
+      ),
     );
   });
 

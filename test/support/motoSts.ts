@@ -1,5 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { signedPostHeaders, uriEncode, type AwsCredentials } from '../../src/main/providers/eks/sigv4.js';
 import { xmlText } from '../../src/main/providers/eks/stsClient.js';
@@ -44,7 +47,12 @@ const WRONG_MFA =
  * recorder that keeps every request's body (the oracle tests compare them with the aws
  * CLI's) and forwards it with its Host header untouched (the signature covers it).
  */
-export async function startMotoSts(): Promise<MotoSts> {
+export async function startMotoSts(
+  options: {
+    /** Serve the front over TLS, as STS is served (a proxy then sees a CONNECT, not the request). */
+    readonly tls?: { readonly certPem: string; readonly keyPem: string };
+  } = {},
+): Promise<MotoSts> {
   // The first three actions need no signature: they make the admin that signs the rest.
   const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,7 +73,7 @@ export async function startMotoSts(): Promise<MotoSts> {
   const calls: StsCall[] = [];
   let mfaCode: string | undefined;
   const replays = new Map<string, string>();
-  const front: Server = createServer((incoming, outgoing) => {
+  const onRequest: RequestListener = (incoming, outgoing) => {
     void readBody(incoming).then(async (body) => {
       const params = new URLSearchParams(body);
       const action = params.get('Action') ?? '';
@@ -80,9 +88,12 @@ export async function startMotoSts(): Promise<MotoSts> {
       const answer = await forward(port, incoming, body);
       record(answer.status, answer.body);
     });
-  });
+  };
+  const front: Server = options.tls
+    ? createTlsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, onRequest)
+    : createServer(onRequest);
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}/`;
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${(front.address() as AddressInfo).port}/`;
   const iam = (keys: AwsCredentials, params: Record<string, string>) =>
     signedCall(`http://127.0.0.1:${port}/`, 'iam', keys, { ...params, Version: '2010-05-08' });
   const bootstrap = { accessKeyId: 'AKIABOOTSTRAP0000000', secretAccessKey: 'bootstrap' };
@@ -169,4 +180,37 @@ function keysOf(createAccessKeyAnswer: string): AwsCredentials {
     accessKeyId: xmlText(createAccessKeyAnswer, 'AccessKeyId')!,
     secretAccessKey: xmlText(createAccessKeyAnswer, 'SecretAccessKey')!,
   };
+}
+
+/**
+ * Who an EKS token names, as aws-iam-authenticator would have STS say: moto does not serve
+ * presigned GetCallerIdentity, so the token's session keys are matched against the sessions
+ * moto handed out (AssumeRole), and that session's role is the user.
+ */
+export function assumedRoleOf(moto: MotoSts, token: string): { username: string } | undefined {
+  if (!token.startsWith('k8s-aws-v1.')) return undefined;
+  const url = new URL(Buffer.from(token.slice('k8s-aws-v1.'.length), 'base64url').toString());
+  const keyId = url.searchParams.get('X-Amz-Credential')?.split('/')[0];
+  const issued = moto.calls.find(
+    (c) => c.action === 'AssumeRole' && c.status === 200 && xmlText(c.answer, 'AccessKeyId') === keyId,
+  );
+  const sessionToken = issued && xmlText(issued.answer, 'SessionToken');
+  return issued && sessionToken === url.searchParams.get('X-Amz-Security-Token')
+    ? { username: xmlText(issued.answer, 'Arn')! }
+    : undefined;
+}
+
+/** The aws CLI's files in `dir`: alice's keys (an IAM user of `moto` allowed to assume `roles`), and `config`. */
+export async function writeAwsFiles(
+  dir: string,
+  moto: MotoSts,
+  roles: readonly string[],
+  config: string,
+): Promise<void> {
+  const alice = await moto.iamUser('alice', roles);
+  await writeFile(
+    path.join(dir, 'aws-credentials'),
+    `[alice]\naws_access_key_id = ${alice.accessKeyId}\naws_secret_access_key = ${alice.secretAccessKey}\n`,
+  );
+  await writeFile(path.join(dir, 'aws-config'), config);
 }

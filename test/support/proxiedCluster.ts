@@ -4,7 +4,7 @@ import path from 'node:path';
 import { freePort } from '../../src/main/platform/freePort.js';
 import { startTestBroker, writeConfig, type TestBroker } from './broker.js';
 import { callersFor } from './callers.js';
-import { startKubeApiServer, type KubeApiServer } from './kubeApiServer.js';
+import { startKubeApiServer, type KubeApiServer, type StaticTokenUser } from './kubeApiServer.js';
 import { runKubectl, type KubectlResult } from './kubectl.js';
 import { createTestPki, type TestPki } from './pki.js';
 import { assertBuilt } from './repo.js';
@@ -57,6 +57,15 @@ export interface ProxiedCluster {
 export async function startProxiedCluster(options: {
   users: readonly TokenUser[];
   pin: string;
+  /**
+   * The name the profiles reach the API server by (in its certificate too), where not its
+   * address: a host only a corporate proxy can resolve, say.
+   */
+  serverHost?: string;
+  /** More of the broker's environment (HTTPS_PROXY, as the person's session has it). */
+  brokerEnv?: Record<string, string>;
+  /** Bearer-token users the API server knows as well (--token-auth-file). */
+  apiTokens?: readonly StaticTokenUser[];
 }): Promise<ProxiedCluster> {
   const { users, pin } = options;
   assertBuilt({ shim: true });
@@ -65,9 +74,14 @@ export async function startProxiedCluster(options: {
   // cannot reach a keychain must not leave etcd, kube-apiserver and a broker behind).
   const started: Array<() => unknown> = [() => home.cleanup()];
   try {
-    const pki = await createTestPki(path.join(home.dir, 'pki'));
-    const api = await startKubeApiServer({ dir: path.join(home.dir, 'apiserver'), pki });
+    const pki = await createTestPki(path.join(home.dir, 'pki'), options.serverHost ? [options.serverHost] : []);
+    const api = await startKubeApiServer({
+      dir: path.join(home.dir, 'apiserver'),
+      pki,
+      ...(options.apiTokens ? { tokens: options.apiTokens } : {}),
+    });
     started.push(() => api.stop());
+    const server = options.serverHost ? api.url.replace('127.0.0.1', options.serverHost) : api.url;
     const hsm = await createSoftHsm({ dir: path.join(home.dir, 'hsm'), label: 'kc-proxy', pin, soPin: '27182818' });
     started.push(() => hsm.dispose());
     const ports = new Map<string, number>();
@@ -92,7 +106,7 @@ export async function startProxiedCluster(options: {
         ...more,
       ].map(
         ({ profile, label, port, tlsVersion }: { profile: string; label: string; port: number; tlsVersion?: string }) =>
-          `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${api.url}", caFile: ${pki.caCertPath}${tlsVersion ? `, tlsVersion: "${tlsVersion}"` : ''} }\n`,
+          `  - name: ${profile}\n    provider: static\n    tokenCertificate: { token: hsm, label: ${label} }\n    proxy: { port: ${port}, server: "${server}", caFile: ${pki.caCertPath}${tlsVersion ? `, tlsVersion: "${tlsVersion}"` : ''} }\n`,
       );
       return `tokens:\n  - { name: hsm, module: ${hsm.module}, label: kc-proxy }\nprofiles:\n${profiles.join('')}`;
     };
@@ -101,6 +115,7 @@ export async function startProxiedCluster(options: {
     const broker = await startTestBroker(home.dir, {
       SOFTHSM2_CONF: hsm.conf,
       KUBECONFIG: path.join(home.dir, 'kubeconfig'),
+      ...options.brokerEnv,
     });
     started.push(() => broker.stop());
     const { cli, credential } = callersFor(
@@ -118,7 +133,7 @@ export async function startProxiedCluster(options: {
       JSON.stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'real', cluster: { server: api.url, 'certificate-authority-data': caData } }],
+        clusters: [{ name: 'real', cluster: { server, 'certificate-authority-data': caData } }],
         users: users.map((key) => ({ name: key.profile, user: {} })),
         contexts: users.map((key) => ({ name: key.profile, context: { cluster: 'real', user: key.profile } })),
         'current-context': users[0]!.profile,

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from './proxyEnvironment.js';
+import { routeWords, withRoute } from './outboundRoute.js';
 import { ProxyTunnelAgent, proxyAuthorization, shownProxy } from './proxyTunnel.js';
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -77,7 +78,8 @@ function send(url: URL, options: OutboundRequest, ca: string[] | undefined, prox
         reject(new Error(`through the proxy ${shownProxy(route.proxy)} (from ${route.source}): ${error.message}`)),
       );
     } else req = httpRequest(url, common, onResponse);
-    req.on('error', reject);
+    // Whatever failed, the error says how the request went: which proxy, or why none.
+    req.on('error', (error: Error) => reject(withRoute(error, routeWords(proxies, url))));
     req.end(body);
   });
 }

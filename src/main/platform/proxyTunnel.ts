@@ -91,7 +91,9 @@ export function openTunnel(route: ProxyRoute, host: string, port: number): Promi
       const status = answer.statusCode ?? 0;
       if (status >= 200 && status < 300) return resolve(socket);
       socket.destroy();
-      reject(refused(where, target, status, answer.statusMessage ?? '', source));
+      reject(
+        refused(where, target, status, answer.statusMessage ?? '', source, Boolean(proxy.username || proxy.password)),
+      );
     });
     connect.once('timeout', () => connect.destroy(new Error('no answer in 30 s')));
     connect.once('error', (error: NodeJS.ErrnoException) =>
@@ -106,8 +108,21 @@ export function openTunnel(route: ProxyRoute, host: string, port: number): Promi
   });
 }
 
-function refused(where: string, target: string, status: number, statusText: string, source: string): ProxyRouteError {
+function refused(
+  where: string,
+  target: string,
+  status: number,
+  statusText: string,
+  source: string,
+  sentCredentials: boolean,
+): ProxyRouteError {
   const answered = `${where} answered ${status}${statusText ? ` ${statusText}` : ''} to CONNECT ${target}`;
+  // Some proxies (tinyproxy) answer a wrong password with 401, not 407.
+  if (sentCredentials && (status === 407 || status === 401))
+    return new ProxyRouteError(
+      `${answered}: it refused the user and password in ${source}`,
+      `check them there (http://user:password@host:port, the password URL-encoded)`,
+    );
   if (status === 407)
     return new ProxyRouteError(
       `${answered}: it wants a user and password`,

@@ -125,6 +125,10 @@ func TestTheUpstreamIsDialledThroughTheProxysTunnel(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "answered 407 Proxy Authentication Required to CONNECT "+addr) || !strings.Contains(err.Error(), "http://user:password@host:port") {
 		t.Fatalf("no password: %v", err)
 	}
+	_, err = dialUpstream(ctx, dialer, "tcp", addr, target, via("http://alice:wrong-pw@"+proxyAddr))
+	if err == nil || !strings.Contains(err.Error(), "it refused the user and password in") || strings.Contains(err.Error(), "wrong-pw") {
+		t.Fatalf("a wrong password: %v", err)
+	}
 	_, err = dialUpstream(ctx, dialer, "tcp", "elsewhere.test:443", target, via("http://alice:p%40ss%3Aw@"+proxyAddr))
 	if err == nil || !strings.Contains(err.Error(), "answered 403 Forbidden") || strings.Contains(err.Error(), "p@ss") || strings.Contains(err.Error(), "p%40ss") {
 		t.Fatalf("refused: %v", err)

@@ -1,5 +1,7 @@
 import { BrokerError } from '../../core/brokerError.js';
+import { NETWORK_MEANING } from '../../platform/networkWords.js';
 import { outboundFetch } from '../../platform/outboundFetch.js';
+import { routeOf } from '../../platform/outboundRoute.js';
 import type { ProxySettings } from '../../platform/proxyEnvironment.js';
 import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 
@@ -55,6 +57,10 @@ export async function awsFetch(
     if (signal?.aborted) throw signal.reason as Error;
     if (error instanceof ProxyRouteError) throw unanswered(`${error.message}; ${error.hint}`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw unanswered(cause?.code ?? cause?.message ?? (error as Error).name);
+    const code = (error as NodeJS.ErrnoException).code ?? cause?.code;
+    const reason = code ?? cause?.message ?? (error as Error).name;
+    const meaning = code ? NETWORK_MEANING[code] : undefined;
+    const route = routeOf(error);
+    throw unanswered(`${reason}${meaning ? `: ${meaning}` : ''}${route ? `, ${route}` : ''}`);
   }
 }

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from '../../platform/proxyEnvironment.js';
+import { routeWords, withRoute } from '../../platform/outboundRoute.js';
 import { ProxyTunnelAgent } from '../../platform/proxyTunnel.js';
 
 /** An HTTP answer, read whole: Keystone's are small (the catalog is left out). */
@@ -103,7 +104,10 @@ function nodeExchange(
       request.on('timeout', () =>
         request.destroy(codedError(`no answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT')),
       );
-      request.on('error', reject);
+      // The error says how the request went (which proxy, or why none); plain http goes direct.
+      request.on('error', (error: Error) =>
+        reject(secure && proxies ? withRoute(error, routeWords(proxies, target)) : error),
+      );
       request.end(json);
     });
 }
