@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
@@ -9,6 +10,9 @@ import { assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const KEYSTONE_HOST = 'keystone.kubecred.test';
+// The password of the profile's own proxy: kept in the keychain, sent to that proxy only.
+const PROXY_USER = 'dana';
+const PROXY_PASSWORD = 'own-proxy.pw_c4d9';
 
 /**
  * Issue 43: Keystone behind a company's proxy. Its name resolves for the proxy only, so the
@@ -19,6 +23,7 @@ describe.runIf(canRunCorporateProxy())('Keystone behind a corporate proxy (tinyp
   let home: TempHome;
   let keystone: KeystoneStandIn;
   let proxy: CorporateProxy;
+  let ownProxy: CorporateProxy;
   let env: Record<string, string> = {};
   const { cli, credential } = callersFor(
     () => home.dir,
@@ -31,18 +36,28 @@ describe.runIf(canRunCorporateProxy())('Keystone behind a corporate proxy (tinyp
     const pki = await createTestPki(path.join(home.dir, 'pki'), [KEYSTONE_HOST]);
     keystone = await startKeystoneStandIn({ tls: { certPem: pki.serverCertPem, keyPem: pki.serverKeyPem } });
     proxy = await startCorporateProxy({ dir: path.join(home.dir, 'proxy'), hosts: { [KEYSTONE_HOST]: '127.0.0.1' } });
+    ownProxy = await startCorporateProxy({
+      dir: path.join(home.dir, 'own-proxy'),
+      hosts: { [KEYSTONE_HOST]: '127.0.0.1' },
+      basicAuth: { user: PROXY_USER, password: PROXY_PASSWORD },
+    });
     const authUrl = keystone.authUrl.replace('127.0.0.1', KEYSTONE_HOST);
+    const ownProxyUrl = `http://${PROXY_USER}@${new URL(ownProxy.url).host}`;
     await writeConfig(
       home.dir,
-      `profiles:\n  - { name: os, provider: keystone, authUrl: "${authUrl}", userId: u-alice, projectId: p-demo, caFile: ${pki.caCertPath} }\n`,
+      `profiles:\n  - { name: os, provider: keystone, authUrl: "${authUrl}", userId: u-alice, projectId: p-demo, caFile: ${pki.caCertPath} }\n` +
+        `  - { name: os-own, provider: keystone, authUrl: "${authUrl}", userId: u-alice, projectId: p-demo, caFile: ${pki.caCertPath}, proxyUrl: "${ownProxyUrl}" }\n`,
     );
-    const stored = await cli(['secret', 'set', 'os', 'password'], 'correct horse battery');
-    expect(stored.code, stored.stderr).toBe(0);
+    for (const profile of ['os', 'os-own']) {
+      const stored = await cli(['secret', 'set', profile, 'password'], 'correct horse battery');
+      expect(stored.code, stored.stderr).toBe(0);
+    }
   }, 120_000);
 
   afterAll(async () => {
     await cli(['stop']);
     await proxy?.stop();
+    await ownProxy?.stop();
     await keystone?.close();
     await home?.cleanup();
   });
@@ -59,5 +74,43 @@ describe.runIf(canRunCorporateProxy())('Keystone behind a corporate proxy (tinyp
     expect(served.code, served.stderr).toBe(0);
     expect(JSON.parse(served.stdout).status.token).toBe(keystone.tokens.at(-1));
     expect(await proxy.log()).toContain(`CONNECT ${KEYSTONE_HOST}:`);
+  });
+
+  it('a profile with its own proxyUrl goes through that proxy, its password from the keychain', async () => {
+    await cli(['stop']);
+    env = { HTTPS_PROXY: proxy.url };
+    const personsProxyBefore = await proxy.log();
+    const withoutPassword = await credential('os-own');
+    expect(withoutPassword.code).not.toBe(0);
+    // tinyproxy answers a user without a password with 401.
+    expect(withoutPassword.stderr).toContain(
+      `the proxy ${ownProxy.url} (from proxyUrl of profile "os-own") answered 40`,
+    );
+    expect(withoutPassword.stderr).toContain('it wants the password of the user in proxyUrl of profile "os-own"');
+    expect(withoutPassword.stderr).toContain('kubecred secret set os-own proxy-password');
+
+    const stored = await cli(['secret', 'set', 'os-own', 'proxy-password'], PROXY_PASSWORD);
+    expect(stored.code, stored.stderr).toBe(0);
+    const served = await credential('os-own');
+    expect(served.code, served.stderr).toBe(0);
+    expect(JSON.parse(served.stdout).status.token).toBe(keystone.tokens.at(-1));
+    // Its own proxy tunnelled it; the person's proxy (HTTPS_PROXY) did not see this profile.
+    expect(await ownProxy.log()).toContain(`CONNECT ${KEYSTONE_HOST}:`);
+    expect(await proxy.log()).toBe(personsProxyBefore);
+    const daemonLog = await readFile(path.join(home.dir, 'state', 'daemon.log'), 'utf8').catch(() => '');
+    for (const text of [withoutPassword.stderr, stored.stdout, stored.stderr, served.stderr, daemonLog])
+      expect(text).not.toContain(PROXY_PASSWORD);
+    expect(await readFile(path.join(home.dir, 'config.yaml'), 'utf8')).not.toContain(PROXY_PASSWORD);
+  });
+
+  it('config.yaml refuses a password in a proxyUrl, and says where it goes instead', async () => {
+    const config = await readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+    await writeConfig(home.dir, config.replace(`${PROXY_USER}@`, `${PROXY_USER}:in-the-file@`));
+    const status = await cli(['profile', 'list']);
+    await writeConfig(home.dir, config);
+    expect(status.code).not.toBe(0);
+    expect(status.stderr).toContain('no password in config.yaml');
+    expect(status.stderr).toContain('kubecred secret set <profile> proxy-password');
+    expect(status.stderr).not.toContain('in-the-file');
   });
 });

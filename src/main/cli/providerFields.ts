@@ -12,7 +12,8 @@ export interface ProviderField {
 }
 
 // Every profile has these; they are listed once, not per provider.
-const COMMON = new Set(['name', 'provider', 'description', 'approval']);
+const COMMON_FIELDS = ['description', 'approval', 'proxyUrl'];
+const COMMON = new Set(['name', 'provider', ...COMMON_FIELDS]);
 
 /** The schema of one field of a provider's profile: what a prompt checks an answer against. */
 export function fieldSchema(provider: ProviderKind, key: string): z.ZodType | undefined {
@@ -28,7 +29,7 @@ export function providerFields(provider: ProviderKind): ProviderField[] {
 
 export function commonFields(): ProviderField[] {
   const shape = providerShape('static') as Record<string, z.ZodType>;
-  return ['description', 'approval'].map((key) => describeField(key, shape[key]!));
+  return COMMON_FIELDS.map((key) => describeField(key, shape[key]!));
 }
 
 function providerShape(provider: ProviderKind): object {

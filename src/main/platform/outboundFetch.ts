@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from './proxyEnvironment.js';
 import { routeWords, withRoute } from './outboundRoute.js';
-import { ProxyTunnelAgent, proxyAuthorization, shownProxy } from './proxyTunnel.js';
+import { ProxyTunnelAgent, proxyAuthorization, shownProxy, storedPasswordOf } from './proxyTunnel.js';
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
@@ -35,7 +35,15 @@ export function outboundFetch(options: OutboundOptions): OutboundFetch {
   return (url, request) => send(new URL(url), request, ca, options.proxies);
 }
 
-function send(url: URL, options: OutboundRequest, ca: string[] | undefined, proxies: ProxySettings): Promise<Response> {
+async function send(
+  url: URL,
+  options: OutboundRequest,
+  ca: string[] | undefined,
+  proxies: ProxySettings,
+): Promise<Response> {
+  const route = proxies.routeFor(url);
+  // Plain http through a proxy carries its credentials on each request (https: in the tunnel's CONNECT).
+  const storedPassword = route && url.protocol !== 'https:' ? await storedPasswordOf(route) : undefined;
   return new Promise<Response>((resolve, reject) => {
     const body = bodyBytes(options.body);
     const headers: Record<string, string> = { ...options.headers };
@@ -56,7 +64,6 @@ function send(url: URL, options: OutboundRequest, ca: string[] | undefined, prox
       });
     };
     const common = { method: options.method ?? 'GET', headers, ...(options.signal ? { signal: options.signal } : {}) };
-    const route = proxies.routeFor(url);
     // Redirects are not followed: openid-client asks for redirect 'manual' and judges them itself.
     let req;
     if (url.protocol === 'https:') {
@@ -70,7 +77,7 @@ function send(url: URL, options: OutboundRequest, ca: string[] | undefined, prox
           host: route.proxy.hostname,
           port: route.proxy.port || 80,
           path: url.href,
-          headers: { ...headers, host: url.host, ...proxyAuthorization(route.proxy) },
+          headers: { ...headers, host: url.host, ...proxyAuthorization(route.proxy, storedPassword) },
         },
         onResponse,
       );

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import type { ProxyRoute } from './proxyTunnel.js';
 
 /** The proxy settings a person's tools read, as read once from an environment. */
 export interface ProxySettings {
@@ -9,7 +10,7 @@ export interface ProxySettings {
   /** Whether a request to `url` goes through a proxy, and which. */
   proxyFor(url: URL): URL | undefined;
   /** The same, with the variable it came from, for errors and `kubecred status`. */
-  routeFor(url: URL): { readonly proxy: URL; readonly source: string } | undefined;
+  routeFor(url: URL): ProxyRoute | undefined;
 }
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: '80', https: '443', socks5: '1080' };

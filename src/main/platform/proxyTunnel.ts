@@ -19,11 +19,21 @@ export class ProxyRouteError extends Error {
   }
 }
 
-/** The Basic credentials of the proxy's URL, as the header that goes to the proxy only; none without. */
-export function proxyAuthorization(proxy: URL): { 'proxy-authorization'?: string } {
-  if (!proxy.username && !proxy.password) return {};
-  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+/**
+ * The Basic credentials for the proxy, as the header that goes to the proxy only: its URL's user
+ * and password, the password from the keychain where the URL has none; no header without either.
+ */
+export function proxyAuthorization(proxy: URL, storedPassword?: string): { 'proxy-authorization'?: string } {
+  const password = proxy.password ? decodeURIComponent(proxy.password) : (storedPassword ?? '');
+  if (!proxy.username && !password) return {};
+  const pair = `${decodeURIComponent(proxy.username)}:${password}`;
   return { 'proxy-authorization': `Basic ${Buffer.from(pair).toString('base64')}` };
+}
+
+/** The route's password from the keychain, when its URL names a user without one. */
+export async function storedPasswordOf(route: ProxyRoute): Promise<string | undefined> {
+  if (route.proxy.password || !route.proxy.username || !route.storedPassword) return undefined;
+  return route.storedPassword.read();
 }
 
 /** A proxy as it may be shown: its scheme, host and port, never its user or password. */
@@ -35,6 +45,11 @@ export function shownProxy(proxy: URL): string {
 export interface ProxyRoute {
   readonly proxy: URL;
   readonly source: string;
+  /**
+   * The proxy's password where its URL names a user and no password: kept in the keychain, read
+   * only when a tunnel is opened, so it is never in a URL, an environment or a log.
+   */
+  readonly storedPassword?: { readonly read: () => Promise<string | undefined>; readonly setting: string };
 }
 
 /**
@@ -71,10 +86,11 @@ export class ProxyTunnelAgent extends HttpsAgent {
 }
 
 /** A TCP stream to host:port through the proxy (CONNECT), once the proxy said 2xx. */
-export function openTunnel(route: ProxyRoute, host: string, port: number): Promise<Socket> {
+export async function openTunnel(route: ProxyRoute, host: string, port: number): Promise<Socket> {
   const { proxy, source } = route;
   const target = `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
-  const headers: Record<string, string> = { host: target, ...proxyAuthorization(proxy) };
+  const storedPassword = await storedPasswordOf(route);
+  const headers: Record<string, string> = { host: target, ...proxyAuthorization(proxy, storedPassword) };
   const send = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
   const where = `the proxy ${shownProxy(proxy)} (from ${source})`;
   return new Promise((resolve, reject) => {
@@ -92,7 +108,12 @@ export function openTunnel(route: ProxyRoute, host: string, port: number): Promi
       if (status >= 200 && status < 300) return resolve(socket);
       socket.destroy();
       reject(
-        refused(where, target, status, answer.statusMessage ?? '', source, Boolean(proxy.username || proxy.password)),
+        refused(where, target, status, answer.statusMessage ?? '', {
+          source,
+          sentCredentials: Boolean(proxy.username || proxy.password || storedPassword),
+          passwordSetting: proxy.username && !proxy.password ? route.storedPassword?.setting : undefined,
+          keptPassword: storedPassword !== undefined,
+        }),
       );
     });
     connect.once('timeout', () => connect.destroy(new Error('no answer in 30 s')));
@@ -113,10 +134,16 @@ function refused(
   target: string,
   status: number,
   statusText: string,
-  source: string,
-  sentCredentials: boolean,
+  how: { source: string; sentCredentials: boolean; passwordSetting: string | undefined; keptPassword: boolean },
 ): ProxyRouteError {
+  const { source, sentCredentials, passwordSetting, keptPassword } = how;
   const answered = `${where} answered ${status}${statusText ? ` ${statusText}` : ''} to CONNECT ${target}`;
+  // A user in the URL and no password in it: the password is the keychain's to keep.
+  if (passwordSetting && (status === 407 || status === 401))
+    return new ProxyRouteError(
+      `${answered}: ${keptPassword ? `it refused the user in ${source} with the password kept for it` : `it wants the password of the user in ${source}`}`,
+      `keep the proxy's password in the keychain: ${passwordSetting}`,
+    );
   // Some proxies (tinyproxy) answer a wrong password with 401, not 407.
   if (sentCredentials && (status === 407 || status === 401))
     return new ProxyRouteError(

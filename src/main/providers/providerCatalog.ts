@@ -1,4 +1,5 @@
-import type { ProfileConfig } from '../../shared/config/schema.js';
+import { PROXY_PASSWORD_FIELD, type ProfileConfig } from '../../shared/config/schema.js';
+import { profileNetwork } from './profileNetwork.js';
 import type { ProviderKind } from '../../shared/config/providerFacts.js';
 import { eksDescriptor } from './eks/eksDescriptor.js';
 import { execDescriptor } from './exec/execDescriptor.js';
@@ -24,7 +25,7 @@ function descriptorOf<Kind extends ProviderKind>(profile: ProfileOf<Kind>): Prov
 }
 
 export function createProvider(profile: ProfileConfig, dependencies: ProviderDependencies): Provider {
-  return descriptorOf(profile).create(profile, dependencies);
+  return descriptorOf(profile).create(profile, { ...dependencies, network: profileNetwork(profile, dependencies) });
 }
 
 /**
@@ -32,7 +33,8 @@ export function createProvider(profile: ProfileConfig, dependencies: ProviderDep
  * in the keychain unused while kubectl keeps failing.
  */
 export function secretFieldsOf(profile: Pick<ProfileConfig, 'provider'>): readonly string[] {
-  return PROVIDER_CATALOG[profile.provider].secretFields;
+  // Any profile may reach its servers through a proxy whose password the keychain keeps.
+  return [...PROVIDER_CATALOG[profile.provider].secretFields, PROXY_PASSWORD_FIELD];
 }
 
 /** Whether this profile needs a person now and then, when its settings decide (else undefined). */

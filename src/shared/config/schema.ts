@@ -22,11 +22,28 @@ export const approvalPolicySchema = z.enum(['never', 'once-per-process', 'always
 export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>;
 const approvalPolicy = approvalPolicySchema.default('never');
 
+/** The secret field a proxy's password is kept under, for a proxy URL that names only a user. */
+export const PROXY_PASSWORD_FIELD = 'proxy-password';
+
+/**
+ * A profile's own HTTP proxy, as kubeconfig's cluster `proxy-url`: http(s)://[user@]host:port.
+ * A password never goes in config.yaml (a file, in plaintext): the keychain keeps it.
+ */
+const proxyUrl = z
+  .string()
+  .url()
+  .refine((text) => /^https?:\/\//i.test(text), { message: 'a proxy URL starts with http:// or https://' })
+  .refine((text) => !/^[a-z]+:\/\/[^/?#@]*:[^/?#@]*@/i.test(text), {
+    message: `no password in config.yaml: name only the user (http://user@host:port) and keep the password with kubecred secret set <profile> ${PROXY_PASSWORD_FIELD}`,
+  });
+
 /** What every profile has, whatever its provider. */
 const profileBase = {
   name: profileName,
   description: z.string().optional(),
   approval: approvalPolicy,
+  /** The HTTP proxy this profile's connections go through, where not the person's (HTTPS_PROXY). */
+  proxyUrl: proxyUrl.optional(),
   proxy: proxySchema.optional(),
   /** Needs proxy: the proxy is what sees each request. */
   guard: guardSchema.optional(),

@@ -1,0 +1,23 @@
+import type { ProxySettings } from './proxyEnvironment.js';
+import type { ProxyRoute } from './proxyTunnel.js';
+
+/**
+ * One proxy for every request, as kubeconfig's `proxy-url` is: a cluster that needs its own
+ * proxy names it, and NO_PROXY, written for the person's usual proxy, does not apply to it.
+ */
+export function fixedProxy(proxy: URL, source: string): ProxySettings {
+  const route: ProxyRoute = { proxy, source };
+  return { httpProxy: proxy, httpsProxy: proxy, noProxy: '', routeFor: () => route, proxyFor: () => proxy };
+}
+
+/** The same choices, with the password of a proxy whose URL names only a user read from the keychain. */
+export function withStoredProxyPassword(
+  settings: ProxySettings,
+  storedPassword: NonNullable<ProxyRoute['storedPassword']>,
+): ProxySettings {
+  const routeFor = (url: URL): ProxyRoute | undefined => {
+    const route = settings.routeFor(url);
+    return route && { ...route, storedPassword };
+  };
+  return { ...settings, routeFor, proxyFor: (url) => routeFor(url)?.proxy };
+}
