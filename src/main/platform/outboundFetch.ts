@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from './proxyEnvironment.js';
-import { ProxyTunnelAgent, proxyAuthorization, shownProxy } from './proxyTunnel.js';
+import { ProxyTunnelAgent, proxyAuthorization, shownProxy, tunnelTrustError } from './proxyTunnel.js';
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
@@ -77,7 +77,9 @@ function send(url: URL, options: OutboundRequest, ca: string[] | undefined, prox
         reject(new Error(`through the proxy ${shownProxy(route.proxy)} (from ${route.source}): ${error.message}`)),
       );
     } else req = httpRequest(url, common, onResponse);
-    req.on('error', reject);
+    req.on('error', (error) =>
+      reject(route && url.protocol === 'https:' ? tunnelTrustError(error, route, url) : error),
+    );
     req.end(body);
   });
 }

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from '../../platform/proxyEnvironment.js';
-import { ProxyTunnelAgent } from '../../platform/proxyTunnel.js';
+import { ProxyTunnelAgent, tunnelTrustError } from '../../platform/proxyTunnel.js';
 
 /** An HTTP answer, read whole: Keystone's are small (the catalog is left out). */
 export interface HttpAnswer {
@@ -103,7 +103,7 @@ function nodeExchange(
       request.on('timeout', () =>
         request.destroy(codedError(`no answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT')),
       );
-      request.on('error', reject);
+      request.on('error', (error) => reject(route ? tunnelTrustError(error, route, target) : error));
       request.end(json);
     });
 }
