@@ -26,6 +26,18 @@ if ! python3 -c 'import awscli, moto.server, flask' 2>/dev/null; then
   if command -v pyenv >/dev/null; then pyenv rehash; fi
 fi
 
+# mitmproxy: a real TLS-inspecting proxy (it re-signs what it passes with its own CA) for the tests
+# of Kubecred behind one. In a venv of its own under the cache: its pins (cryptography, Flask)
+# differ from moto's, and installed beside them it would change what the STS tests run on.
+# 11.0.2 is the last release for Python 3.11.
+MITMPROXY_VENV="${XDG_CACHE_HOME:-$HOME/.cache}/kubecred/mitmproxy"
+if ! "$MITMPROXY_VENV/bin/python" -c 'import mitmproxy.version as v; assert v.VERSION == "11.0.2"' 2>/dev/null; then
+  echo "setup-tests: installing mitmproxy into $MITMPROXY_VENV from PyPI" >&2
+  rm -rf "$MITMPROXY_VENV"
+  python3 -m venv "$MITMPROXY_VENV"
+  "$MITMPROXY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check 'mitmproxy==11.0.2'
+fi
+
 if ! command -v go >/dev/null && [[ -x /usr/local/go/bin/go ]]; then export PATH="/usr/local/go/bin:$PATH"; fi
 
 # The node end of kubectl exec/attach/port-forward/logs for the tests (test/kubelet).

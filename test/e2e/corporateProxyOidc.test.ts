@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
-import { startBrowser, type BrowserDriver } from '../support/browserDriver.js';
+import type { BrowserDriver } from '../support/browserDriver.js';
 import { callersFor } from '../support/callers.js';
 import { canRunCorporateProxy, startCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
+import { loginAndRefreshThroughProxy } from '../support/proxiedOidcLogin.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
@@ -95,27 +96,20 @@ describe.runIf(canRunCorporateProxy())('OIDC behind a corporate proxy (tinyproxy
 
   it('logs in and refreshes through the proxy; the password goes to the proxy only', async () => {
     await withProxy({ HTTPS_PROXY: proxied() });
-    const grantsBefore = issuer.counts.grants.refresh_token ?? 0;
-    const login = cli(['login', 'sso']);
-    const authorize = await browserStandIn.target(0, 30_000);
-    expect(new URL(authorize).hostname).toBe(ISSUER_HOST);
-    browser = await startBrowser({
+    const signedIn = await loginAndRefreshThroughProxy({
+      cli,
+      profile: 'sso',
+      issuer,
+      browserStandIn,
       proxy: { server: proxy.url, username: USER, password: PASSWORD },
-      host: ISSUER_HOST,
     });
-    await browser.signIn(authorize);
-    const done = await login;
-    expect(done.code, done.stderr).toBe(0);
-
-    const refreshed = await cli(['refresh', 'sso']);
-    expect(refreshed.code, refreshed.stderr).toBe(0);
-    expect(issuer.counts.grants.refresh_token ?? 0).toBe(grantsBefore + 1);
+    browser = signedIn.browser;
 
     // The proxy saw the broker's tunnels to the issuer: discovery, the code, the refresh.
     const log = await proxy.log();
     expect(log).toMatch(new RegExp(`CONNECT ${ISSUER_HOST.replace(/\./g, '\\.')}:\\d+`));
     const daemonLog = await readFile(path.join(home.dir, 'state', 'daemon.log'), 'utf8').catch(() => '');
-    for (const text of [done.stdout, done.stderr, refreshed.stderr, daemonLog]) {
+    for (const text of [signedIn.login.stdout, signedIn.login.stderr, signedIn.refresh.stderr, daemonLog]) {
       expect(text).not.toContain(PASSWORD);
       expect(text).not.toContain(encodeURIComponent(PASSWORD));
     }

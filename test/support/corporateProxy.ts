@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../src/main/platform/freePort.js';
+import { canUsePrivateMounts, inPrivateMounts, waitForPort, writeHostsFile } from './privateMounts.js';
 
 /** A real HTTP proxy (Debian's tinyproxy) as a company runs one: the one way to some hosts. */
 export interface CorporateProxy {
@@ -15,12 +15,7 @@ export interface CorporateProxy {
 
 /** Whether this machine can run one: tinyproxy installed, and root for the private /etc/hosts. */
 export function canRunCorporateProxy(): boolean {
-  return (
-    process.platform === 'linux' &&
-    process.getuid?.() === 0 &&
-    spawnSync('tinyproxy', ['-v']).status === 0 &&
-    spawnSync('unshare', ['-m', 'true']).status === 0
-  );
+  return canUsePrivateMounts() && spawnSync('tinyproxy', ['-v']).status === 0;
 }
 
 /**
@@ -39,10 +34,7 @@ export async function startCorporateProxy(options: {
   const hostsFile = path.join(options.dir, 'hosts');
   const logFile = path.join(options.dir, 'tinyproxy.log');
   const confFile = path.join(options.dir, 'tinyproxy.conf');
-  await writeFile(
-    hostsFile,
-    ['127.0.0.1 localhost', ...Object.entries(options.hosts).map(([name, ip]) => `${ip} ${name}`), ''].join('\n'),
-  );
+  const hosts = await writeHostsFile(hostsFile, options.hosts);
   await writeFile(logFile, '', { mode: 0o666 });
   await writeFile(
     confFile,
@@ -58,14 +50,11 @@ export async function startCorporateProxy(options: {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(
-    'unshare',
-    ['-m', 'sh', '-c', `mount --bind "${hostsFile}" /etc/hosts && exec tinyproxy -d -c "${confFile}"`],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const { command, args } = inPrivateMounts([hosts], 'tinyproxy', ['-d', '-c', confFile]);
+  const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await waitForPort(port, () => (child.exitCode !== null ? `tinyproxy exited: ${stderr}` : undefined));
+  await waitForPort(port, 'tinyproxy', () => (child.exitCode !== null ? `tinyproxy exited: ${stderr}` : undefined));
   return {
     url: `http://127.0.0.1:${port}`,
     log: () => readFile(logFile, 'utf8'),
@@ -76,20 +65,4 @@ export async function startCorporateProxy(options: {
       await exited;
     },
   };
-}
-
-async function waitForPort(port: number, failed: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const why = failed();
-    if (why) throw new Error(why);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = createServer().listen(port, '127.0.0.1');
-      socket.once('listening', () => socket.close(() => resolve(false)));
-      socket.once('error', () => resolve(true));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`tinyproxy did not listen on ${port} within 10 s`);
 }

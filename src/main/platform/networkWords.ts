@@ -9,3 +9,16 @@ export const NETWORK_MEANING: Readonly<Record<string, string>> = {
   ENETUNREACH: 'no route to the network',
   UND_ERR_CONNECT_TIMEOUT: 'no answer in time',
 };
+
+/**
+ * The TLS codes Node gives when a server's chain ends at a root the client does not trust (as
+ * opposed to an expired certificate or a wrong name): behind a TLS-inspecting proxy, its root.
+ */
+export const UNKNOWN_ROOT_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);

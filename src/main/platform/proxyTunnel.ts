@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import type { Duplex } from 'node:stream';
 import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { NETWORK_MEANING } from './networkWords.js';
+import { NETWORK_MEANING, UNKNOWN_ROOT_CODES } from './networkWords.js';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 
 /**
@@ -13,10 +13,27 @@ export class ProxyRouteError extends Error {
   constructor(
     message: string,
     readonly hint: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ProxyRouteError';
   }
+}
+
+/**
+ * What a TLS failure inside the proxy's tunnel means, when the server's chain ends at a root this
+ * machine does not trust: behind a proxy the usual cause is a proxy that inspects TLS, re-signing
+ * every site with its own root, which the person's other tools trust from the OS store. Said with
+ * the proxy and where to put its root; any other failure is returned as it came.
+ */
+export function tunnelTrustError(error: unknown, route: ProxyRoute, target: URL): unknown {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !UNKNOWN_ROOT_CODES.has(code)) return error;
+  return new ProxyRouteError(
+    `through the proxy ${shownProxy(route.proxy)} (from ${route.source}), ${target.host} showed a certificate signed by a root this machine does not trust (${code})`,
+    `a TLS-inspecting proxy re-signs the sites it passes with its own root: add that root to the OS trust store (where kubectl, curl and the browser find it) or put it in the profile's caFile; or ask whoever runs the proxy to pass ${target.hostname} uninspected`,
+    { cause: error },
+  );
 }
 
 /**

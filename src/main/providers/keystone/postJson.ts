@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from '../../platform/proxyEnvironment.js';
 import { routeWords, withRoute } from '../../platform/outboundRoute.js';
-import { ProxyTunnelAgent } from '../../platform/proxyTunnel.js';
+import { ProxyTunnelAgent, tunnelTrustError } from '../../platform/proxyTunnel.js';
 
 /** An HTTP answer, read whole: Keystone's are small (the catalog is left out). */
 export interface HttpAnswer {
@@ -105,9 +105,10 @@ function nodeExchange(
         request.destroy(codedError(`no answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT')),
       );
       // The error says how the request went (which proxy, or why none); plain http goes direct.
-      request.on('error', (error: Error) =>
-        reject(secure && proxies ? withRoute(error, routeWords(proxies, target)) : error),
-      );
+      request.on('error', (error: Error) => {
+        const told = route ? (tunnelTrustError(error, route, target) as Error) : error;
+        reject(secure && proxies ? withRoute(told, routeWords(proxies, target)) : told);
+      });
       request.end(json);
     });
 }

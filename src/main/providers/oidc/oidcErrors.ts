@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { NETWORK_MEANING } from '../../platform/networkWords.js';
+import { NETWORK_MEANING, UNKNOWN_ROOT_CODES } from '../../platform/networkWords.js';
 import { routeOf } from '../../platform/outboundRoute.js';
 import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 import { BrokerError } from '../../core/brokerError.js';
@@ -15,16 +15,7 @@ export interface FailureContext {
 // Text an issuer chose goes into one-line messages: bounded.
 const ISSUER_TEXT_MAX = 200;
 
-const TLS_TRUST_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_UNTRUSTED',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
+const TLS_TRUST_CODES = new Set([...UNKNOWN_ROOT_CODES, 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
 // What a user can do about it is the same for every network failure; doctor retries from this shell.
 const NETWORK_HINT =
