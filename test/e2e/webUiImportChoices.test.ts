@@ -160,6 +160,10 @@ describe('the import wizard: choosing users, Kubecred’s own login, and undo (k
     );
     expect(await eks.locator('.note').count()).toBe(0);
     const kubeloginNote = wizard.locator('[data-move="oidc-kubelogin"] .note').first();
+    // N13: beside its own button, the offer names no terminal command that does the same.
+    const offer = wizard.locator('[data-move="oidc-kubelogin"] .note', { hasText: 'Kubecred can log in to' });
+    expect(await offer.count()).toBe(1);
+    expect(await offer.innerText()).not.toContain('kubecred import --oidc');
     const color = (el: Locator) => el.evaluate((node) => getComputedStyle(node).color);
     expect(await color(eks.locator('.news'))).not.toBe(await color(kubeloginNote));
     expect(await color(eks.locator('.news'))).toBe(

@@ -121,7 +121,9 @@ describe('kubecred import --dry-run and --oidc', () => {
     expect(dry.stdout).toContain('issuer: https://legacy.example.com');
     expect(dry.stderr).toContain('(context lab-sso) to exec profile oidc-kubelogin');
     // kubectl-oidc_login is not on this PATH: the switch is the way out, named with its context.
-    expect(dry.stderr).toContain('itself instead (context lab-sso): kubecred import --oidc');
+    expect(dry.stderr).toContain(
+      "itself instead (context lab-sso)\n  to switch to Kubecred's own login: kubecred import --oidc",
+    );
     expect(await readFile(kubeconfig, 'utf8')).toBe(KUBECONFIG_TEXT);
   });
 

@@ -67,7 +67,7 @@ describe('kubelogin as a kubectl plugin in a kubeconfig', () => {
     const said = result.stdout + result.stderr;
     expect(said).toContain('this runs kubectl oidc-login, and kubectl-oidc_login is not on this shell');
     expect(said).toContain(
-      'Kubecred can log in to https://id.example.com itself instead (context lab): kubecred import --oidc',
+      "Kubecred can log in to https://id.example.com itself instead (context lab)\n  to switch to Kubecred's own login: kubecred import --oidc",
     );
   });
 

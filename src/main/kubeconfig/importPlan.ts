@@ -6,6 +6,7 @@ import {
   KUBELOGIN_MISSING,
   kubeloginChoice,
   kubeloginOffer,
+  KUBELOGIN_SWITCH_COMMAND,
   kubeloginSwitched,
   ownLoginProfile,
 } from './kubeloginSwitch.js';
@@ -124,7 +125,12 @@ export async function planImport(files: readonly KubeconfigFile[], options: Plan
       if (!choice?.oidc) continue;
       if (options.ownLogin?.(key))
         imported.push(wrapperSwitch(key, credential.profile, choice.oidc, userContexts, taken));
-      else wrappersOffered.push({ ...key, profile: credential.profile, note: kubeloginOffer(choice, userContexts) });
+      else
+        wrappersOffered.push({
+          ...key,
+          profile: credential.profile,
+          note: `${kubeloginOffer(choice, userContexts)}. To switch: ${KUBELOGIN_SWITCH_COMMAND}`,
+        });
     } else if (credential.kind === 'left')
       left.push({ file: entry.source.file, user: entry.name, reason: credential.reason });
     else imported.push(await importedUser(entry, credential, profileNameFor(entry.name, taken), userContexts, options));

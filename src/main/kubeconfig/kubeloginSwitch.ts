@@ -48,15 +48,19 @@ export function ownLoginProfile(
 const contextWords = (contexts: readonly string[]) =>
   contexts.length === 0 ? '' : ` (context${contexts.length === 1 ? '' : 's'} ${contexts.join(', ')})`;
 
+/** The command that makes the switch in a terminal; the window has its own button for it. */
+export const KUBELOGIN_SWITCH_COMMAND = 'kubecred import --oidc';
+
 /**
  * Said, not done unless asked: the switch changes who holds the refresh token, so the user
- * chooses it (`kubecred import --oidc`, or the wizard's button).
+ * chooses it (KUBELOGIN_SWITCH_COMMAND, or the wizard's button: each surface names its own way,
+ * so the words here name neither).
  */
 export function kubeloginOffer(choice: KubeloginChoice, contexts: readonly string[]): string {
   const words = contextWords(contexts);
   return choice.pluginMissing
-    ? `this runs kubectl oidc-login, and ${KUBECTL_OIDC_LOGIN} is not on this shell's PATH: every kubectl on this user fails ("unknown command oidc-login"). Kubecred can log in to ${choice.oidc.issuer} itself instead${words}: kubecred import --oidc`
-    : `this is kubelogin: Kubecred can log in to ${choice.oidc.issuer} itself, one login for every kubectl${words}. To switch: kubecred import --oidc`;
+    ? `this runs kubectl oidc-login, and ${KUBECTL_OIDC_LOGIN} is not on this shell's PATH: every kubectl on this user fails ("unknown command oidc-login"). Kubecred can log in to ${choice.oidc.issuer} itself instead${words}`
+    : `this is kubelogin: Kubecred can log in to ${choice.oidc.issuer} itself, one login for every kubectl${words}`;
 }
 
 /** What changes for the person once Kubecred logs in in kubelogin's place. */

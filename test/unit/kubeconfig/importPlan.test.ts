@@ -239,7 +239,7 @@ describe('kubecred import plan', () => {
     expect(found!.profileInput).toMatchObject({ command: '/usr/local/bin/kubectl-oidc_login' });
     expect(found!.notes.some((note) => note.includes('not on this shell'))).toBe(false);
     expect(found!.notes).toContain(
-      'this is kubelogin: Kubecred can log in to https://id.example.com itself, one login for every kubectl. To switch: kubecred import --oidc',
+      'this is kubelogin: Kubecred can log in to https://id.example.com itself, one login for every kubectl',
     );
 
     const [missing] = (

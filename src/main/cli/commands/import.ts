@@ -3,6 +3,7 @@ import { findOnPath } from '../../platform/findOnPath.js';
 import { parseArgs } from 'node:util';
 import { configProfilePorts } from '../../kubeconfig/configProfilePorts.js';
 import type { ImportPlan } from '../../kubeconfig/importPlan.js';
+import { KUBELOGIN_SWITCH_COMMAND } from '../../kubeconfig/kubeloginSwitch.js';
 import { kubeconfigFiles } from '../../kubeconfig/kubeconfigFiles.js';
 import { previewImport, runImport, type ImportPorts } from '../../kubeconfig/runImport.js';
 import { pruneBackups } from '../../kubeconfig/importRecord.js';
@@ -89,6 +90,7 @@ function report(plan: ImportPlan, out: NodeJS.WritableStream, verb: string): voi
       `kubecred: ${verb} user "${user.user}" of ${user.file}${contexts} to ${user.provider} profile ${user.profile}: ${what}\n`,
     );
     for (const note of [...(user.news ?? []), ...user.notes]) out.write(`  note: ${note}\n`);
+    if (user.ownLogin === 'offered') out.write(`  to switch to Kubecred's own login: ${KUBELOGIN_SWITCH_COMMAND}\n`);
   }
   for (const user of plan.left)
     out.write(`kubecred: left user "${user.user}" of ${user.file} as it is: ${user.reason}\n`);
