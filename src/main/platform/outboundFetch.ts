@@ -21,6 +21,8 @@ export interface OutboundOptions {
   readonly ca?: readonly string[];
   /** Which proxy each request goes through, as the person's tools choose it. */
   readonly proxies: ProxySettings;
+  /** How long a proxy may take to open a tunnel (a caller's abort does not reach the CONNECT). */
+  readonly tunnelTimeoutMs?: number;
 }
 
 /**
@@ -31,10 +33,15 @@ export interface OutboundOptions {
  */
 export function outboundFetch(options: OutboundOptions): OutboundFetch {
   const ca = options.ca ? [...options.ca] : undefined;
-  return (url, request) => send(new URL(url), request, ca, options.proxies);
+  return (url, request) => send(new URL(url), request, ca, options);
 }
 
-function send(url: URL, options: OutboundRequest, ca: string[] | undefined, proxies: ProxySettings): Promise<Response> {
+function send(
+  url: URL,
+  options: OutboundRequest,
+  ca: string[] | undefined,
+  { proxies, tunnelTimeoutMs }: OutboundOptions,
+): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const body = bodyBytes(options.body);
     const headers: Record<string, string> = { ...options.headers };
@@ -59,7 +66,7 @@ function send(url: URL, options: OutboundRequest, ca: string[] | undefined, prox
     // Redirects are not followed: openid-client asks for redirect 'manual' and judges them itself.
     let req;
     if (url.protocol === 'https:') {
-      const agent = route ? new ProxyTunnelAgent(route, ca ? { ca } : {}) : undefined;
+      const agent = route ? new ProxyTunnelAgent(route, ca ? { ca } : {}, tunnelTimeoutMs) : undefined;
       req = httpsRequest(url, { ...common, ...(ca ? { ca } : {}), ...(agent ? { agent } : {}) }, onResponse);
     } else if (route) {
       // Plain http through a proxy: the whole URL goes to the proxy, as curl and Go send it.

@@ -47,6 +47,8 @@ export class ProxyTunnelAgent extends HttpsAgent {
   constructor(
     private readonly route: ProxyRoute,
     options: AgentOptions = {},
+    /** How long the proxy may take to open the tunnel. */
+    private readonly tunnelTimeoutMs = 30_000,
   ) {
     super({ ...options, keepAlive: false });
   }
@@ -58,7 +60,7 @@ export class ProxyTunnelAgent extends HttpsAgent {
     const options = requested as ConnectionOptions & RequestOptions;
     const host = options.hostname ?? options.host ?? 'localhost';
     const port = Number(options.port ?? 443);
-    openTunnel(this.route, host, port).then(
+    openTunnel(this.route, host, port, this.tunnelTimeoutMs).then(
       (socket) => {
         // No SNI for an address: TLS names hosts only.
         const name = options.servername ?? (isIP(hostName(host)) ? undefined : hostName(host));
@@ -70,8 +72,11 @@ export class ProxyTunnelAgent extends HttpsAgent {
   }
 }
 
-/** A TCP stream to host:port through the proxy (CONNECT), once the proxy said 2xx. */
-export function openTunnel(route: ProxyRoute, host: string, port: number): Promise<Socket> {
+/**
+ * A TCP stream to host:port through the proxy (CONNECT), once the proxy said 2xx. `timeoutMs`:
+ * how long the proxy may take to answer (doctor's probes wait less than a login does).
+ */
+export function openTunnel(route: ProxyRoute, host: string, port: number, timeoutMs = 30_000): Promise<Socket> {
   const { proxy, source } = route;
   const target = `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
   const headers: Record<string, string> = { host: target, ...proxyAuthorization(proxy) };
@@ -85,15 +90,15 @@ export function openTunnel(route: ProxyRoute, host: string, port: number): Promi
       path: target,
       headers,
       agent: false,
-      timeout: 30_000,
+      timeout: timeoutMs,
     });
     connect.once('connect', (answer: IncomingMessage, socket: Socket) => {
       const status = answer.statusCode ?? 0;
       if (status >= 200 && status < 300) return resolve(socket);
       socket.destroy();
-      reject(refused(where, target, status, answer.statusMessage ?? '', source));
+      reject(refused(where, target, { status, text: answer.statusMessage ?? '' }, route));
     });
-    connect.once('timeout', () => connect.destroy(new Error('no answer in 30 s')));
+    connect.once('timeout', () => connect.destroy(new Error(`no answer in ${Math.round(timeoutMs / 100) / 10} s`)));
     connect.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         new ProxyRouteError(
@@ -106,8 +111,21 @@ export function openTunnel(route: ProxyRoute, host: string, port: number): Promi
   });
 }
 
-function refused(where: string, target: string, status: number, statusText: string, source: string): ProxyRouteError {
-  const answered = `${where} answered ${status}${statusText ? ` ${statusText}` : ''} to CONNECT ${target}`;
+function refused(
+  where: string,
+  target: string,
+  answer: { status: number; text: string },
+  { proxy, source }: ProxyRoute,
+): ProxyRouteError {
+  const { status, text } = answer;
+  const answered = `${where} answered ${status}${text ? ` ${text}` : ''} to CONNECT ${target}`;
+  const sentCredentials = Boolean(proxy.username || proxy.password);
+  // Squid answers a wrong password with 407 again; tinyproxy with 401.
+  if (sentCredentials && (status === 407 || status === 401))
+    return new ProxyRouteError(
+      `${answered}: it does not take the user and password given`,
+      `check the user and password in ${source} (http://user:password@host:port, the password URL-encoded)`,
+    );
   if (status === 407)
     return new ProxyRouteError(
       `${answered}: it wants a user and password`,
