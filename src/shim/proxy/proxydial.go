@@ -92,6 +92,10 @@ func dialUpstream(ctx context.Context, dialer *net.Dialer, network, addr string,
 	_ = answer.Body.Close()
 	if answer.StatusCode/100 != 2 {
 		_ = conn.Close()
+		// Squid answers a wrong password with 407 again; tinyproxy with 401.
+		if proxy.User != nil && (answer.StatusCode == http.StatusProxyAuthRequired || answer.StatusCode == http.StatusUnauthorized) {
+			return nil, fmt.Errorf("%s answered %s to CONNECT %s: it does not take the user and password given; check the user and password in %s (http://user:password@host:port, the password URL-encoded)", where, answer.Status, addr, proxySource())
+		}
 		if answer.StatusCode == http.StatusProxyAuthRequired {
 			return nil, fmt.Errorf("%s answered %s to CONNECT %s: it wants a user and password; put them in %s as http://user:password@host:port (the password URL-encoded)", where, answer.Status, addr, proxySource())
 		}
