@@ -149,6 +149,14 @@ describe.runIf(canRunCorporateProxy())('doctor and status behind a corporate pro
   }, 60_000);
 
   it("status shows the broker's proxy for each profile, and says when this shell would go another way", async () => {
+    // No broker yet: the routes are this shell's, and said to be.
+    env = { HTTPS_PROXY: proxyWith(PASSWORD), NO_PROXY: DIRECT_HOST };
+    const before = await cli(['status']);
+    expect(before.stdout).toContain(
+      `network (as a broker started from this shell would reach each server):\n  sso: issuer ${issuerHost()} through the proxy ${proxy.url} (from HTTPS_PROXY)\n`,
+    );
+    expectNoPassword(before.stdout + before.stderr);
+
     env = {};
     broker = await startTestBroker(home.dir, { HTTPS_PROXY: proxyWith(PASSWORD), NO_PROXY: DIRECT_HOST });
     const plain = await cli(['status']);
