@@ -52,14 +52,16 @@ function credentialEndpoints(
         : [];
     }
     case 'eks': {
-      const sts = {
-        role: 'STS',
-        url: profile.stsEndpoint ? new URL(profile.stsEndpoint) : stsEndpointFor(profile.region),
-      };
-      if (!profile.sso) return [sts];
+      // Plain keys only presign: EKS, not the broker, takes the URL to STS. A role, an MFA
+      // session or an aws CLI profile (whose chain may assume a role) is a call of the broker's.
+      const callsSts = Boolean(profile.roleArn || profile.mfaSerial || profile.awsProfile);
+      const sts = callsSts
+        ? [{ role: 'STS', url: profile.stsEndpoint ? new URL(profile.stsEndpoint) : stsEndpointFor(profile.region) }]
+        : [];
+      if (!profile.sso) return sts;
       // The SSO login's first call; the portal's follows the same route unless NO_PROXY splits them.
       const ssoBase = env.AWS_ENDPOINT_URL_SSO_OIDC || `https://oidc.${profile.sso.region}.amazonaws.com`;
-      return URL.canParse(ssoBase) ? [sts, { role: 'IAM Identity Center', url: new URL(ssoBase) }] : [sts];
+      return URL.canParse(ssoBase) ? [...sts, { role: 'IAM Identity Center', url: new URL(ssoBase) }] : sts;
     }
     case 'exec':
     case 'static':

@@ -14,8 +14,8 @@ const CONFIG = [
   '  - {name: dev, provider: oidc, issuer: "https://id.corp", clientId: k, caFile: /corp-ca.pem}',
   '  - {name: prod, provider: oidc, issuer: "https://id.corp", clientId: k, caFile: /corp-ca.pem}',
   '  - {name: lab, provider: oidc, issuer: "https://id.lab.internal", clientId: k}',
-  '  - {name: aws, provider: eks, clusterId: c, region: eu-west-1}',
-  '  - {name: local, provider: eks, clusterId: c, region: eu-west-1, stsEndpoint: "http://127.0.0.1:5000"}',
+  '  - {name: aws, provider: eks, clusterId: c, region: eu-west-1, awsProfile: dev}',
+  '  - {name: local, provider: eks, clusterId: c, region: eu-west-1, awsProfile: dev, stsEndpoint: "http://127.0.0.1:5000"}',
   '  - {name: wrap, provider: exec, command: gke-gcloud-auth-plugin}',
   '',
 ].join('\n');

@@ -25,20 +25,27 @@ describe("the servers outside a profile's credential comes from", () => {
     expect(endpointsOf('{name: a, provider: keystone}')).toEqual([]);
   });
 
-  it("EKS: the regional STS endpoint (or stsEndpoint), and IAM Identity Center's for an sso profile", () => {
-    expect(endpointsOf('{name: a, provider: eks, clusterId: c, region: eu-central-1}')).toEqual([
+  it("EKS: STS (regional, or stsEndpoint) when the broker calls it; IAM Identity Center's for an sso profile", () => {
+    // Plain keys only presign the URL: EKS takes it to STS, the broker reaches nothing.
+    expect(endpointsOf('{name: a, provider: eks, clusterId: c, region: eu-central-1}')).toEqual([]);
+    const role = 'roleArn: "arn:aws:iam::123456789012:role/admin"';
+    expect(endpointsOf(`{name: a, provider: eks, clusterId: c, region: eu-central-1, ${role}}`)).toEqual([
       { role: 'STS', url: 'https://sts.eu-central-1.amazonaws.com/' },
     ]);
     expect(
-      endpointsOf('{name: a, provider: eks, clusterId: c, region: cn-north-1, stsEndpoint: "https://vpce.corp/"}'),
+      endpointsOf(
+        '{name: a, provider: eks, clusterId: c, region: cn-north-1, awsProfile: dev, stsEndpoint: "https://vpce.corp/"}',
+      ),
     ).toEqual([{ role: 'STS', url: 'https://vpce.corp/' }]);
+    expect(
+      endpointsOf(
+        '{name: a, provider: eks, clusterId: c, region: cn-north-1, mfaSerial: "arn:aws:iam::123456789012:mfa/alice"}',
+      ),
+    ).toEqual([{ role: 'STS', url: 'https://sts.cn-north-1.amazonaws.com.cn/' }]);
     const sso =
       '{name: a, provider: eks, clusterId: c, region: us-east-1, sso: {startUrl: "https://x.awsapps.com/start", region: eu-west-1, accountId: "123456789012", roleName: r}}';
-    expect(endpointsOf(sso).map((e) => e.url)).toEqual([
-      'https://sts.us-east-1.amazonaws.com/',
-      'https://oidc.eu-west-1.amazonaws.com/',
-    ]);
-    expect(endpointsOf(sso, { AWS_ENDPOINT_URL_SSO_OIDC: 'https://sso.local:4443' })[1]?.url).toBe(
+    expect(endpointsOf(sso).map((e) => e.url)).toEqual(['https://oidc.eu-west-1.amazonaws.com/']);
+    expect(endpointsOf(sso, { AWS_ENDPOINT_URL_SSO_OIDC: 'https://sso.local:4443' })[0]?.url).toBe(
       'https://sso.local:4443/',
     );
   });
