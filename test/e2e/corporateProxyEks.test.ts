@@ -92,7 +92,7 @@ describe.runIf(canRunCorporateProxy())('EKS (STS AssumeRole) behind a corporate 
     await brokerWith({});
     const direct = await whoami();
     expect(direct.code).not.toBe(0);
-    expect(direct.stderr).toContain('ENOTFOUND: the host name does not resolve, directly (no HTTPS_PROXY is set)');
+    expect(direct.stderr).toContain('ENOTFOUND: the host name does not resolve, direct (no HTTPS_PROXY set)');
     expect(moto.count('AssumeRole')).toBe(0);
   }, 120_000);
 

@@ -66,7 +66,7 @@ describe.runIf(canRunCorporateProxy())('Keystone behind a corporate proxy (tinyp
     const direct = await credential('os');
     expect(direct.code).not.toBe(0);
     expect(direct.stderr).toContain('could not resolve the host of Keystone');
-    expect(direct.stderr).toContain('directly (no HTTPS_PROXY is set)');
+    expect(direct.stderr).toContain('direct (no HTTPS_PROXY set)');
 
     await cli(['stop']);
     env = { HTTPS_PROXY: proxy.url };

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
 import type { BrowserDriver } from '../support/browserDriver.js';
 import { callersFor } from '../support/callers.js';
-import { canRunCorporateProxy, startCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
-import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
+import { canRunCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
+import { proxyUrlWith, startIssuerBehindProxy } from '../support/issuerBehindProxy.js';
+import type { TestIssuer } from '../support/oidcIssuer.js';
 import { loginAndRefreshThroughProxy } from '../support/proxiedOidcLogin.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { assertBuilt } from '../support/repo.js';
@@ -37,17 +38,12 @@ describe.runIf(canRunCorporateProxy())('OIDC behind a corporate proxy (tinyproxy
     await cli(['stop']);
     env = next;
   };
-  const proxied = () => `http://${USER}:${encodeURIComponent(PASSWORD)}@${new URL(proxy.url).host}`;
+  const proxied = () => proxyUrlWith(proxy, USER, PASSWORD);
 
   beforeAll(async () => {
     assertBuilt();
     home = await makeTempHome();
-    issuer = await startTestIssuer({ dir: path.join(home.dir, 'issuer'), hostname: ISSUER_HOST });
-    proxy = await startCorporateProxy({
-      dir: path.join(home.dir, 'proxy'),
-      hosts: { [ISSUER_HOST]: '127.0.0.1' },
-      basicAuth: { user: USER, password: PASSWORD },
-    });
+    ({ issuer, proxy } = await startIssuerBehindProxy(home.dir, ISSUER_HOST, { user: USER, password: PASSWORD }));
     browserStandIn = await recordingBrowser(home.dir);
     await writeConfig(
       home.dir,
@@ -68,7 +64,7 @@ describe.runIf(canRunCorporateProxy())('OIDC behind a corporate proxy (tinyproxy
     const login = await cli(['login', 'sso']);
     expect(login.code).toBe(1);
     expect(login.stderr).toContain('ENOTFOUND');
-    expect(login.stderr).toContain('directly (no HTTPS_PROXY is set)');
+    expect(login.stderr).toContain('direct (no HTTPS_PROXY set)');
   });
 
   it('a proxy that wants a password and got none: 407, named, with the setting to change', async () => {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuerDate } from '../../src/main/doctor/probes/issuerDate.js';
+import { proxySettings } from '../../src/main/platform/proxyEnvironment.js';
 import { runWithDeadline } from '../../src/main/doctor/probes/runWithDeadline.js';
 import { callersFor } from '../support/callers.js';
 import { startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
@@ -232,7 +233,10 @@ describe("doctor's deadlines, on real processes and sockets", () => {
     const { port } = silent.address() as net.AddressInfo;
     try {
       await expect(
-        issuerDate(`https://127.0.0.1:${port}/.well-known/openid-configuration`, undefined, 300),
+        issuerDate(`https://127.0.0.1:${port}/.well-known/openid-configuration`, undefined, 300, {
+          proxies: proxySettings({}),
+          roots: [],
+        }),
       ).rejects.toThrow('no answer within 0.3 s');
     } finally {
       silent.close();

@@ -5,6 +5,7 @@ import type { ProfileConfig } from '../../shared/config/schema.js';
 import type { CredentialCache } from '../cache/credentialCache.js';
 import type { ConfigPort } from '../core/ports.js';
 import type { Provider } from '../providers/provider.js';
+import { profileNetworkSummary, type NetworkWords } from '../providers/profileNetworkSummary.js';
 import type { ProviderRegistry } from './providerRegistry.js';
 
 export interface SummaryPorts {
@@ -26,6 +27,8 @@ export interface SummaryPorts {
   readonly guardLiftedBy?: (profile: string) => string | undefined;
   /** Whether a login of the profile waits for a person now (its browser page or device code is showing). */
   readonly signingIn?: (profile: string) => boolean;
+  /** The broker's way to servers outside, from the environment it was started with. */
+  readonly network?: NetworkWords;
 }
 
 /** Every profile of config.yaml as status and the UIs show it: its state now, its expiry, whether it renews by itself. */
@@ -60,6 +63,7 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
         : {}),
       ...certificateDates(ports.tokenCertificate?.(profile.name)),
       ...(profile.proxy ? { proxyPort: profile.proxy.port } : {}),
+      ...(ports.network ? profileNetworkSummary(profile, ports.network) : {}),
       ...(profile.guard
         ? {
             guard: guardSummary(profile.name, profile.guard.rules.length, ports),

@@ -32,6 +32,11 @@ import { issuerDate } from './probes/issuerDate.js';
 import { kubectlVersion } from './probes/kubectlVersion.js';
 import { runProbe } from './probes/probeProcess.js';
 import { probeBrokerTokens } from './probes/brokerTokensProbe.js';
+import { tlsReach } from './probes/tlsReach.js';
+import { networkRouteCheck, networkTargets } from './checks/networkRouteCheck.js';
+import { proxySettings } from '../platform/proxyEnvironment.js';
+import { proxyVariablesWords } from '../platform/proxyRouteWords.js';
+import { systemRoots } from '../platform/systemTrust.js';
 
 /** Each probe gets less than the runner's deadline, so its own, more precise message wins. */
 export const PROBE_TIMEOUT_MS = 6_000;
@@ -49,6 +54,9 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const kubeconfigs = await readKubeconfigs(kubeconfigFiles(e), { read: readTextWithMode });
   const backupDir = e.paths.kubeconfigBackups;
   const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
+  // As the broker reads them at start, from this shell: the proxy a login from here would take.
+  const network = { proxies: proxySettings(e.env), roots: systemRoots(e.env) };
+  const { targets, plugins } = networkTargets(config, network.proxies, e.env);
   return [
     brokerCheck(() => probeBroker(e.paths, e.env)),
     runDirCheck({
@@ -80,7 +88,14 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
     pluginCommandsCheck(kubeconfigs, config, (command) => findOnPath(command, e.env, e.platform)),
     backupsCheck(backupDir, backups),
     kubectlVersionCheck(kubeconfigs, () => kubectlVersion(e.env.KUBECTL || 'kubectl', PROBE_TIMEOUT_MS)),
-    clockSkewCheck(oidcIssuers(config), (url, caFile) => issuerDate(url, caFile, PROBE_TIMEOUT_MS), systemClock),
+    clockSkewCheck(
+      oidcIssuers(config),
+      (url, caFile) => issuerDate(url, caFile, PROBE_TIMEOUT_MS, network),
+      systemClock,
+    ),
+    networkRouteCheck(targets, plugins, proxyVariablesWords(network.proxies), (target) =>
+      tlsReach(target, target.route, network.roots, PROBE_TIMEOUT_MS),
+    ),
     proxyPortsCheck(proxiedPorts(config), (port) => portHolder(port, PROBE_TIMEOUT_MS)),
     awsProfilesCheck(awsProfilesInUse(config), (awsProfile) => readAwsProfilePlan(awsProfile, e.env, e.homedir)),
   ];

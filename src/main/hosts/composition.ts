@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { proxySettings } from '../platform/proxyEnvironment.js';
 import { systemRoots } from '../platform/systemTrust.js';
+import { networkWords } from '../providers/profileNetworkSummary.js';
 import { LoginStorms } from '../broker/loginStorms.js';
 import { DEFAULT_LOG_LIMITS } from '../../shared/config/schema.js';
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
@@ -225,7 +226,7 @@ export function composeBroker({
     callers,
     logger,
     approvals,
-    revocations: new RevocationCheck(new HttpsClusterProbe(), clock),
+    revocations: new RevocationCheck(new HttpsClusterProbe(network), clock),
     secretFields: secretFieldsOf,
     asking,
     signsIn: (profile) => profileSignsIn(profile, process.env),
@@ -249,6 +250,7 @@ export function composeBroker({
       endUpstream: (profile, reason) => proxies.revoke(profile, reason, true),
     },
     environment: { pid: process.pid, secretSources: () => secretSourceEnvironment(process.env) },
+    network: networkWords(network.proxies, process.env),
   });
   const registries = new RegistryBroker({
     clock,

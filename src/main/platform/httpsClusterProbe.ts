@@ -1,6 +1,8 @@
 import https from 'node:https';
 import type { ClusterInfo } from '../../shared/execCredential.js';
 import type { ClusterProbe } from '../core/ports.js';
+import type { ProxySettings } from './proxyEnvironment.js';
+import { ProxyTunnelAgent, type ProxyRoute } from './proxyTunnel.js';
 
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -11,6 +13,9 @@ const PROBE_TIMEOUT_MS = 3_000;
  * nothing is known, and the cached token stays.
  */
 export class HttpsClusterProbe implements ClusterProbe {
+  /** The person's proxy and the machine's roots, as kubectl would reach the cluster. */
+  constructor(private readonly network: { readonly proxies: ProxySettings; readonly roots: readonly string[] }) {}
+
   rejects(cluster: ClusterInfo, token: string): Promise<boolean> {
     return new Promise((resolve) => {
       let url: URL;
@@ -20,7 +25,16 @@ export class HttpsClusterProbe implements ClusterProbe {
         return resolve(false);
       }
       if (url.protocol !== 'https:') return resolve(false); // never send a token in clear
-      const ca = cluster['certificate-authority-data'];
+      const clusterCa = cluster['certificate-authority-data'];
+      // The kubeconfig's CA alone when it names one, as kubectl trusts it; else the system's roots.
+      const ca = clusterCa ? Buffer.from(clusterCa, 'base64') : [...this.network.roots];
+      const route = clusterRoute(cluster, url, this.network.proxies);
+      if (route === 'unspoken') return resolve(false); // a socks5 proxy-url: nothing known
+      const tls = {
+        ca,
+        ...(cluster['tls-server-name'] ? { servername: cluster['tls-server-name'] } : {}),
+        rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
+      };
       const request = https.request(url, {
         method: 'GET',
         headers: {
@@ -28,11 +42,9 @@ export class HttpsClusterProbe implements ClusterProbe {
           accept: 'application/json',
           'user-agent': 'kubecred-revocation-probe',
         },
-        ...(ca ? { ca: Buffer.from(ca, 'base64') } : {}),
-        ...(cluster['tls-server-name'] ? { servername: cluster['tls-server-name'] } : {}),
-        rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
+        ...tls,
         timeout: PROBE_TIMEOUT_MS,
-        agent: false,
+        agent: route ? new ProxyTunnelAgent(route, tls) : false,
       });
       request.once('response', (response) => {
         response.resume();
@@ -43,4 +55,17 @@ export class HttpsClusterProbe implements ClusterProbe {
       request.end();
     });
   }
+}
+
+/**
+ * The proxy kubectl would use for the cluster: the kubeconfig's proxy-url first, else the
+ * person's proxy variables. 'unspoken': a proxy-url this probe cannot speak (socks5; it tunnels
+ * through http and https proxies only), so the probe is not made rather than made around it.
+ */
+function clusterRoute(cluster: ClusterInfo, url: URL, proxies: ProxySettings): ProxyRoute | undefined | 'unspoken' {
+  const own = cluster['proxy-url'];
+  if (!own) return proxies.routeFor(url);
+  if (URL.canParse(own) && /^https?:$/.test(new URL(own).protocol))
+    return { proxy: new URL(own), source: "the cluster's proxy-url" };
+  return 'unspoken';
 }

@@ -1,7 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from './proxyEnvironment.js';
-import { routeWords, withRoute } from './outboundRoute.js';
+import { withRoute } from './outboundRoute.js';
+import { proxyRouteWords } from './proxyRouteWords.js';
 import { ProxyTunnelAgent, proxyAuthorization, shownProxy, storedPasswordOf, tunnelTrustError } from './proxyTunnel.js';
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
@@ -22,6 +23,8 @@ export interface OutboundOptions {
   readonly ca?: readonly string[];
   /** Which proxy each request goes through, as the person's tools choose it. */
   readonly proxies: ProxySettings;
+  /** How long a proxy may take to open a tunnel (a caller's abort does not reach the CONNECT). */
+  readonly tunnelTimeoutMs?: number;
 }
 
 /**
@@ -32,14 +35,14 @@ export interface OutboundOptions {
  */
 export function outboundFetch(options: OutboundOptions): OutboundFetch {
   const ca = options.ca ? [...options.ca] : undefined;
-  return (url, request) => send(new URL(url), request, ca, options.proxies);
+  return (url, request) => send(new URL(url), request, ca, options);
 }
 
 async function send(
   url: URL,
   options: OutboundRequest,
   ca: string[] | undefined,
-  proxies: ProxySettings,
+  { proxies, tunnelTimeoutMs }: OutboundOptions,
 ): Promise<Response> {
   const route = proxies.routeFor(url);
   // Plain http through a proxy carries its credentials on each request (https: in the tunnel's CONNECT).
@@ -67,7 +70,7 @@ async function send(
     // Redirects are not followed: openid-client asks for redirect 'manual' and judges them itself.
     let req;
     if (url.protocol === 'https:') {
-      const agent = route ? new ProxyTunnelAgent(route, ca ? { ca } : {}) : undefined;
+      const agent = route ? new ProxyTunnelAgent(route, ca ? { ca } : {}, tunnelTimeoutMs) : undefined;
       req = httpsRequest(url, { ...common, ...(ca ? { ca } : {}), ...(agent ? { agent } : {}) }, onResponse);
     } else if (route) {
       // Plain http through a proxy: the whole URL goes to the proxy, as curl and Go send it.
@@ -88,7 +91,7 @@ async function send(
     // Whatever failed, the error says how the request went: which proxy, or why none.
     req.on('error', (error: Error) => {
       const told = route && url.protocol === 'https:' ? (tunnelTrustError(error, route, url) as Error) : error;
-      reject(withRoute(told, routeWords(proxies, url)));
+      reject(withRoute(told, proxyRouteWords(proxies, url)));
     });
     req.end(body);
   });

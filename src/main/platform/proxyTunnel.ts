@@ -79,6 +79,8 @@ export class ProxyTunnelAgent extends HttpsAgent {
   constructor(
     private readonly route: ProxyRoute,
     options: AgentOptions = {},
+    /** How long the proxy may take to open the tunnel. */
+    private readonly tunnelTimeoutMs = 30_000,
   ) {
     super({ ...options, keepAlive: false });
   }
@@ -90,7 +92,7 @@ export class ProxyTunnelAgent extends HttpsAgent {
     const options = requested as ConnectionOptions & RequestOptions;
     const host = options.hostname ?? options.host ?? 'localhost';
     const port = Number(options.port ?? 443);
-    openTunnel(this.route, host, port).then(
+    openTunnel(this.route, host, port, this.tunnelTimeoutMs).then(
       (socket) => {
         // No SNI for an address: TLS names hosts only.
         const name = options.servername ?? (isIP(hostName(host)) ? undefined : hostName(host));
@@ -102,8 +104,11 @@ export class ProxyTunnelAgent extends HttpsAgent {
   }
 }
 
-/** A TCP stream to host:port through the proxy (CONNECT), once the proxy said 2xx. */
-export async function openTunnel(route: ProxyRoute, host: string, port: number): Promise<Socket> {
+/**
+ * A TCP stream to host:port through the proxy (CONNECT), once the proxy said 2xx. `timeoutMs`:
+ * how long the proxy may take to answer (doctor's probes wait less than a login does).
+ */
+export async function openTunnel(route: ProxyRoute, host: string, port: number, timeoutMs = 30_000): Promise<Socket> {
   const { proxy, source } = route;
   const target = `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
   const storedPassword = await storedPasswordOf(route);
@@ -118,7 +123,7 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number):
       path: target,
       headers,
       agent: false,
-      timeout: 30_000,
+      timeout: timeoutMs,
     });
     connect.once('connect', (answer: IncomingMessage, socket: Socket) => {
       const status = answer.statusCode ?? 0;
@@ -133,7 +138,7 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number):
         }),
       );
     });
-    connect.once('timeout', () => connect.destroy(new Error('no answer in 30 s')));
+    connect.once('timeout', () => connect.destroy(new Error(`no answer in ${Math.round(timeoutMs / 100) / 10} s`)));
     connect.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         new ProxyRouteError(
@@ -161,7 +166,7 @@ function refused(
       `${answered}: ${keptPassword ? `it refused the user in ${source} with the password kept for it` : `it wants the password of the user in ${source}`}`,
       `keep the proxy's password in the keychain: ${passwordSetting}`,
     );
-  // Some proxies (tinyproxy) answer a wrong password with 401, not 407.
+  // Squid answers a wrong password with 407 again; tinyproxy with 401.
   if (sentCredentials && (status === 407 || status === 401))
     return new ProxyRouteError(
       `${answered}: it refused the user and password in ${source}`,

@@ -38,6 +38,14 @@ export const profileSummarySchema = z.object({
   certificate: z.object({ notBefore: z.string(), notAfter: z.string() }).optional(),
   /** kubectl reaches the cluster through kubecred-proxy at this loopback port. */
   proxyPort: z.number().optional(),
+  /**
+   * How the broker reaches each server outside the machine the profile needs (its issuer, its
+   * Keystone, STS, the cluster behind kubecred-proxy): "through the proxy http://proxy:3128 (from
+   * HTTPS_PROXY)" or "direct (...)", from the broker's environment; never a proxy's password.
+   */
+  network: z.array(z.object({ role: z.string(), url: z.string(), route: z.string() })).optional(),
+  /** A wrapped plugin's proxy variables, inherited from the broker ("HTTPS_PROXY=http://proxy:3128"), without passwords. */
+  pluginProxy: z.string().optional(),
   /** The proxy's guard: how many rules, until when it is lifted (null: it holds), and who lifted it. */
   guard: z.object({ rules: z.number(), offUntil: z.string().nullable(), liftedBy: z.string().optional() }).optional(),
 });

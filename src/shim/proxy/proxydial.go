@@ -92,13 +92,11 @@ func dialUpstream(ctx context.Context, dialer *net.Dialer, network, addr string,
 	_ = answer.Body.Close()
 	if answer.StatusCode/100 != 2 {
 		_ = conn.Close()
-		// Some proxies (tinyproxy) answer a wrong password with 401, not 407.
-		refusedCredentials := answer.StatusCode == http.StatusProxyAuthRequired ||
-			(answer.StatusCode == http.StatusUnauthorized && proxy.User != nil)
-		if refusedCredentials && proxy.User != nil {
+		// Squid answers a wrong password with 407 again; tinyproxy with 401.
+		if proxy.User != nil && (answer.StatusCode == http.StatusProxyAuthRequired || answer.StatusCode == http.StatusUnauthorized) {
 			return nil, fmt.Errorf("%s answered %s to CONNECT %s: it refused the user and password in %s; check them there (http://user:password@host:port, the password URL-encoded)", where, answer.Status, addr, proxySource())
 		}
-		if refusedCredentials {
+		if answer.StatusCode == http.StatusProxyAuthRequired {
 			return nil, fmt.Errorf("%s answered %s to CONNECT %s: it wants a user and password; put them in %s as http://user:password@host:port (the password URL-encoded)", where, answer.Status, addr, proxySource())
 		}
 		return nil, fmt.Errorf("%s answered %s to CONNECT %s: it does not let this connection through; ask whoever runs the proxy to allow it, or add the host to NO_PROXY if it is reachable without the proxy", where, answer.Status, addr)

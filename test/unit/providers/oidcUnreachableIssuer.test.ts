@@ -66,7 +66,7 @@ describe.runIf(onPath('openssl'))('discovering an issuer that cannot be reached'
     const issuer = `https://127.0.0.1:${await closedPort()}`;
     const error = await discover(issuer).catch((e: unknown) => e);
     expect(error).toMatchObject({
-      message: `discovering the OIDC issuer for profile "alice-corp" failed: cannot reach ${issuer} (ECONNREFUSED: nothing listens on that port), directly (no HTTPS_PROXY is set)`,
+      message: `discovering the OIDC issuer for profile "alice-corp" failed: cannot reach ${issuer} (ECONNREFUSED: nothing listens on that port), direct (no HTTPS_PROXY set)`,
       hint: expect.stringContaining('kubecred doctor'),
     });
   });
@@ -74,7 +74,7 @@ describe.runIf(onPath('openssl'))('discovering an issuer that cannot be reached'
   it('says the name does not resolve', async () => {
     const error = (await discover('https://issuer.kubecred-test.invalid').catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(
-      /cannot reach https:\/\/issuer\.kubecred-test\.invalid \((ENOTFOUND: the host name does not resolve|EAI_AGAIN: [^)]+)\), directly \(no HTTPS_PROXY is set\)$/,
+      /cannot reach https:\/\/issuer\.kubecred-test\.invalid \((ENOTFOUND: the host name does not resolve|EAI_AGAIN: [^)]+)\), direct \(no HTTPS_PROXY set\)$/,
     );
   });
 

@@ -12,6 +12,9 @@ import { summarizeRegistry } from '../../../shared/api/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
 import { BrokerClient, BrokerUnreachableError } from '../../client/brokerClient.js';
 import type { Command, CliContext } from '../io.js';
+import { proxySettings } from '../../platform/proxyEnvironment.js';
+import { renderRoutes } from '../profileRoutes.js';
+import { networkWords, profileNetworkSummary } from '../../providers/profileNetworkSummary.js';
 import { parseOutputFlag } from '../outputFlag.js';
 
 export const statusCommand: Command = {
@@ -44,12 +47,13 @@ export const statusCommand: Command = {
         `keychain problem (the broker's): ${report.keychainError}; restart it from a shell where the keychain works: kubecred restart\n`,
       );
     io.stdout.write(renderProfiles(report.profiles, Date.now(), report.configError !== null));
+    io.stdout.write(renderRoutes(report.profiles, proxySettings(io.env), report.running ? 'broker' : 'shell'));
     if (report.registries.length > 0) io.stdout.write(`\n${renderRegistries(report.registries)}`);
     return exitCodeOfReport(report);
   },
 };
 
-export async function gatherStatus({ paths }: CliContext) {
+export async function gatherStatus({ paths, io }: CliContext) {
   try {
     const answer = await new BrokerClient(paths).call('status');
     if (answer.status !== 200) throw new Error(`the broker answered ${answer.status}: ${answer.body.trim()}`);
@@ -58,6 +62,8 @@ export async function gatherStatus({ paths }: CliContext) {
     if (!(error instanceof BrokerUnreachableError)) throw error;
   }
   const loaded = await loadConfig(paths.configFile);
+  // No broker to ask: the routes a broker started from this shell would take.
+  const shellWords = networkWords(proxySettings(io.env), io.env);
   const profiles: ProfileSummary[] = loaded.ok
     ? loaded.config.profiles.map((p) => ({
         name: p.name,
@@ -66,6 +72,7 @@ export async function gatherStatus({ paths }: CliContext) {
         expiresAt: null,
         lastError: null,
         silentRefresh: PROVIDER_FACTS[p.provider].renewsSilently,
+        ...profileNetworkSummary(p, shellWords),
       }))
     : [];
   const registries: RegistrySummary[] = loaded.ok ? (loaded.config.registries ?? []).map(summarizeRegistry) : [];

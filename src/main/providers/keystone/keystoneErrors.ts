@@ -248,7 +248,7 @@ export function transportError(error: unknown, authUrl: string, caFile: string |
   );
 }
 
-/** ", through the proxy …" or ", directly (…)": how the failed request went, when known. */
+/** ", through the proxy …" or ", direct (…)": how the failed request went, when known. */
 function routed(error: unknown): string {
   const route = routeOf(error);
   return route ? `, ${route}` : '';

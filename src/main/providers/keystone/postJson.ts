@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from '../../platform/proxyEnvironment.js';
-import { routeWords, withRoute } from '../../platform/outboundRoute.js';
+import { withRoute } from '../../platform/outboundRoute.js';
+import { proxyRouteWords } from '../../platform/proxyRouteWords.js';
 import { ProxyTunnelAgent, tunnelTrustError } from '../../platform/proxyTunnel.js';
 
 /** An HTTP answer, read whole: Keystone's are small (the catalog is left out). */
@@ -107,7 +108,7 @@ function nodeExchange(
       // The error says how the request went (which proxy, or why none); plain http goes direct.
       request.on('error', (error: Error) => {
         const told = route ? (tunnelTrustError(error, route, target) as Error) : error;
-        reject(secure && proxies ? withRoute(told, routeWords(proxies, target)) : told);
+        reject(secure && proxies ? withRoute(told, proxyRouteWords(proxies, target)) : told);
       });
       request.end(json);
     });
