@@ -111,6 +111,11 @@ describe.runIf(canRunCorporateProxy())('kubectl through a proxied profile, behin
 
   it('with no proxy set the API server cannot be reached at all (no way around the proxy)', async () => {
     await brokerWith({});
+    // Issue 42 F7: before any kubectl, status says kubecred-proxy has not started for the profile.
+    const before = await cluster.cli(['status']);
+    expect(before.stdout).toContain(
+      `prod: through kubecred-proxy on 127.0.0.1:${cluster.ports.get('prod')}, not started yet (the next kubectl starts it)`,
+    );
     const direct = await whoami({});
     expect(direct.code).not.toBe(0);
     expect(direct.stderr).toContain(API_HOST);
@@ -123,6 +128,8 @@ describe.runIf(canRunCorporateProxy())('kubectl through a proxied profile, behin
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toBe(USER);
     expect(await proxy.log()).toContain(`CONNECT ${API_HOST}:${new URL(cluster.api.url).port}`);
+    const after = await cluster.cli(['status']);
+    expect(after.stdout).toContain(`prod: through kubecred-proxy, listening on 127.0.0.1:${cluster.ports.get('prod')}`);
   }, 120_000);
 
   it('a wrapped plugin gets the broker’s proxy settings and reaches the cluster through them', async () => {

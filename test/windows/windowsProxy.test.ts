@@ -88,7 +88,7 @@ describe('Windows, under Wine: kubectl.exe through kubecred-proxy.exe', () => {
     expect(written).toMatch(/server: https:\/\/127\.0\.0\.1:\d+/);
     expect(written).not.toContain(TOKEN);
     const status = await kubecred(['status']);
-    expect(status.stdout).toMatch(/^wp: through kubecred-proxy on 127\.0\.0\.1:\d+, guard on \(1 rule\)$/m);
+    expect(status.stdout).toMatch(/^wp: through kubecred-proxy, listening on 127\.0\.0\.1:\d+, guard on \(1 rule\)$/m);
   });
 
   it('the read-only guard refuses a delete the cluster would allow, with its own words; a read goes through', async () => {

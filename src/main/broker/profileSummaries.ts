@@ -25,6 +25,8 @@ export interface SummaryPorts {
   readonly guardOffUntil?: (profile: string) => Date | undefined;
   /** Who lifted the profile's guard ("kubectl (pid 4242)"), while it is lifted. */
   readonly guardLiftedBy?: (profile: string) => string | undefined;
+  /** Whether kubecred-proxy listens for the profile now; absent: the broker runs no proxy. */
+  readonly proxyListens?: (profile: string) => boolean;
   /** Whether a login of the profile waits for a person now (its browser page or device code is showing). */
   readonly signingIn?: (profile: string) => boolean;
   /** The broker's way to servers outside, from the environment it was started with. */
@@ -62,7 +64,9 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
         ? { secretStore: ('secretStore' in profile ? profile.secretStore : undefined) ?? config.secretStore }
         : {}),
       ...certificateDates(ports.tokenCertificate?.(profile.name)),
-      ...(profile.proxy ? { proxyPort: profile.proxy.port } : {}),
+      ...(profile.proxy
+        ? { proxyPort: profile.proxy.port, proxyListening: ports.proxyListens?.(profile.name) ?? false }
+        : {}),
       ...(ports.network ? profileNetworkSummary(profile, ports.network) : {}),
       ...(profile.guard
         ? {

@@ -5,6 +5,7 @@ import {
   describeProfile,
   guardWords,
   hasLogin,
+  proxyWords,
   waitsForSignIn,
 } from '../../shared/api/profileWords.js';
 
@@ -150,8 +151,8 @@ function guardItems(profile: ProfileSummary, now: number): MenuItemModel[] {
 
 /** The way kubectl reaches a proxied profile's cluster, in `kubecred status`'s words. */
 function proxyItems(profile: ProfileSummary): MenuItemModel[] {
-  if (profile.proxyPort === undefined) return [];
-  return [{ label: `through kubecred-proxy on 127.0.0.1:${profile.proxyPort}`, enabled: false }];
+  const words = proxyWords(profile);
+  return words === null ? [] : [{ label: words, enabled: false }];
 }
 
 /**

@@ -238,6 +238,7 @@ export function composeBroker({
     },
     // The proxy's is the one presented; before it listens, the one read from the token at start.
     tokenCertificate: (profile) => proxies.certificateOf(profile) ?? enrolled.certificateOf(profile),
+    proxyListens: (profile) => proxies.listens(profile),
     guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
     guardLiftedBy: (profile) => guardLifters.of(profile),
     signingIn: (profile) => interactions.list().some((shown) => shown.profile === profile && shown.kind !== 'message'),

@@ -200,6 +200,11 @@ export class ProxySupervisor {
     return (await this.ensure()).ca.certPem;
   }
 
+  /** Whether kubecred-proxy listens for `profile` now (it opens a listener at the profile's first kubectl). */
+  listens(profile: string): boolean {
+    return this.listening.has(profile);
+  }
+
   /** What runs now: the process, its listeners, and what a leak would show in. Starts nothing. */
   async status(): Promise<ProxyStatus> {
     const running = await this.running?.catch(() => undefined);

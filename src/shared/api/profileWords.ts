@@ -102,6 +102,16 @@ const NOT_USED_WORDS = 'not used yet';
 const SIGNING_IN_WORDS = 'signing in: waiting for you';
 
 /** A login waits for the person (its page or code is showing) and nothing is cached yet: every view says so. */
+/** The way kubectl reaches a proxied profile's cluster, and whether kubecred-proxy is up for it. */
+export function proxyWords(profile: Pick<ProfileSummary, 'proxyPort' | 'proxyListening'>): string | null {
+  if (profile.proxyPort === undefined) return null;
+  const where = `127.0.0.1:${profile.proxyPort}`;
+  // Not listening is the normal state before the first kubectl: say so, not "stopped".
+  return profile.proxyListening
+    ? `through kubecred-proxy, listening on ${where}`
+    : `through kubecred-proxy on ${where}, not started yet (the next kubectl starts it)`;
+}
+
 export function waitsForSignIn(profile: Pick<ProfileSummary, 'signingIn' | 'state'>): boolean {
   return profile.signingIn === true && profile.state !== 'ready';
 }

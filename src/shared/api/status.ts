@@ -38,6 +38,8 @@ export const profileSummarySchema = z.object({
   certificate: z.object({ notBefore: z.string(), notAfter: z.string() }).optional(),
   /** kubectl reaches the cluster through kubecred-proxy at this loopback port. */
   proxyPort: z.number().optional(),
+  /** Whether kubecred-proxy listens on that port now: it starts at the profile's first kubectl. */
+  proxyListening: z.boolean().optional(),
   /**
    * How the broker reaches each server outside the machine the profile needs (its issuer, its
    * Keystone, STS, the cluster behind kubecred-proxy): "through the proxy http://proxy:3128 (from

@@ -213,12 +213,23 @@ describe('the tray while questions wait', () => {
     expect(trayTooltip(signedIn, now, 3)).toBe('Kubecred: 3 questions waiting');
   });
 
-  it('says under a proxied profile how kubectl reaches its cluster, as kubecred status does', () => {
+  it('says under a proxied profile how kubectl reaches its cluster, and whether kubecred-proxy is up', () => {
     const [proxied] = trayMenuModel([{ ...profile('prod', 'ready', 42), proxyPort: 18443 }], now);
     expect(proxied?.submenu?.slice(-2)).toEqual([
       { label: '', separator: true },
-      { label: 'through kubecred-proxy on 127.0.0.1:18443', enabled: false },
+      {
+        label: 'through kubecred-proxy on 127.0.0.1:18443, not started yet (the next kubectl starts it)',
+        enabled: false,
+      },
     ]);
+    const [listening] = trayMenuModel(
+      [{ ...profile('prod', 'ready', 42), proxyPort: 18443, proxyListening: true }],
+      now,
+    );
+    expect(listening?.submenu?.at(-1)).toEqual({
+      label: 'through kubecred-proxy, listening on 127.0.0.1:18443',
+      enabled: false,
+    });
     expect(find(trayMenuModel(signedIn, now)[0]?.submenu, '')).toBeUndefined();
   });
 });

@@ -32,7 +32,7 @@ describe("the tray's guard items", () => {
       'Forget',
       'Refresh',
       '---',
-      'through kubecred-proxy on 127.0.0.1:47001',
+      'through kubecred-proxy on 127.0.0.1:47001, not started yet (the next kubectl starts it)',
       'guard on (2 rules)',
       'Lift guard for 15 minutes',
     ]);
@@ -60,7 +60,12 @@ describe("the tray's guard items", () => {
 
   it('shows nothing of a guard for a profile without one', () => {
     const [item] = trayMenuModel([prod()], now);
-    expect(labels(item?.submenu)).toEqual(['Forget', 'Refresh', '---', 'through kubecred-proxy on 127.0.0.1:47001']);
+    expect(labels(item?.submenu)).toEqual([
+      'Forget',
+      'Refresh',
+      '---',
+      'through kubecred-proxy on 127.0.0.1:47001, not started yet (the next kubectl starts it)',
+    ]);
   });
 
   it("the items' clicks run the guard's actions", () => {

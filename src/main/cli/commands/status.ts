@@ -6,7 +6,7 @@ import {
   secretSourceEnvironment,
 } from '../../../shared/api/secretSourceVariables.js';
 import { PROVIDER_FACTS } from '../../../shared/config/providerFacts.js';
-import { certificateRenewal, guardWords, waitsForSignIn } from '../../../shared/api/profileWords.js';
+import { certificateRenewal, guardWords, proxyWords, waitsForSignIn } from '../../../shared/api/profileWords.js';
 import { formatRemaining } from '../../../shared/duration.js';
 import { summarizeRegistry } from '../../../shared/api/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
@@ -131,7 +131,7 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number,
   const renewals = profiles.flatMap((p) => {
     const renewal = certificateRenewal(p, now);
     const guard = guardWords(p, now);
-    const proxy = p.proxyPort ? `through kubecred-proxy on 127.0.0.1:${p.proxyPort}${guard ? `, ${guard}` : ''}` : null;
+    const proxy = proxyWords(p) && `${proxyWords(p)}${guard ? `, ${guard}` : ''}`;
     return [renewal, proxy].flatMap((line) => (line ? [`${p.name}: ${line}\n`] : []));
   });
   return (
