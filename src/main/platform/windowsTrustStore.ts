@@ -14,6 +14,9 @@ const DONE = 'kubecred-trust-store-listed';
  */
 export const WINDOWS_LISTING_SCRIPT = [
   "$ErrorActionPreference = 'SilentlyContinue'",
+  // The Cert: drive's module, by name: a PSModulePath left by PowerShell 7 can hide it from 5.1
+  // (the broker's environment drops that variable; this holds wherever the script runs).
+  'Import-Module Microsoft.PowerShell.Security',
   "foreach ($store in 'Root', 'Disallowed') { foreach ($location in 'LocalMachine', 'CurrentUser') {",
   '  Get-ChildItem -Path "Cert:\\$location\\$store" | ForEach-Object { "$store " + [Convert]::ToBase64String($_.RawData) }',
   '} }',
