@@ -36,7 +36,8 @@ import { tlsReach } from './probes/tlsReach.js';
 import { networkRouteCheck, networkTargets } from './checks/networkRouteCheck.js';
 import { proxySettings } from '../platform/proxyEnvironment.js';
 import { proxyVariablesWords } from '../platform/proxyRouteWords.js';
-import { systemRoots } from '../platform/systemTrust.js';
+import { osTrustStoreAccess, readTrustedRoots } from '../platform/systemTrust.js';
+import { silentLogger } from '../core/logger.js';
 
 /** Each probe gets less than the runner's deadline, so its own, more precise message wins. */
 export const PROBE_TIMEOUT_MS = 6_000;
@@ -55,7 +56,8 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const backupDir = e.paths.kubeconfigBackups;
   const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
   // As the broker reads them at start, from this shell: the proxy a login from here would take.
-  const network = { proxies: proxySettings(e.env), roots: systemRoots(e.env) };
+  const roots = await readTrustedRoots({ ...osTrustStoreAccess(silentLogger), env: e.env });
+  const network = { proxies: proxySettings(e.env), roots };
   const { targets, plugins } = networkTargets(config, network.proxies, e.env);
   return [
     brokerCheck(() => probeBroker(e.paths, e.env)),

@@ -74,6 +74,11 @@ export interface CompositionOptions {
   readonly interactions: InteractionBoard;
   /** Whether nobody is at the screen (locked, idle), where the host can tell: no sign-in page opens then. */
   readonly away?: () => boolean;
+  /**
+   * The roots every provider trusts, read once per broker (readTrustedRoots: the OS store too);
+   * absent, what systemRoots reads without running anything (Node's, the Linux bundle).
+   */
+  readonly roots?: readonly string[];
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
@@ -85,6 +90,7 @@ export function composeBroker({
   interactions,
   ui,
   away,
+  roots = systemRoots(process.env),
 }: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, LAST_GOOD_CONFIG));
   const keychainHealth = new HealthRecordingStore(keychain);
@@ -135,7 +141,7 @@ export function composeBroker({
     ...(away ? { away } : {}),
   });
   // Read once, at start, as kubectl reads them: the session's proxy and the machine's roots.
-  const network = { proxies: proxySettings(process.env), roots: systemRoots(process.env) };
+  const network = { proxies: proxySettings(process.env), roots };
   const awsSessions = composeAwsSessions(clock, loginUi, () => asking.describe(), mfaCodes, process.env, network);
   const providerDependencies: ProviderDependencies = {
     clock,

@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger.js';
 import type { BrokerUi } from '../core/uiPorts.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 import { composeBroker } from './composition.js';
+import { osTrustStoreAccess, readTrustedRoots } from '../platform/systemTrust.js';
 import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import { PeerCredentialReader } from '../platform/peerCredentials.js';
@@ -85,6 +86,9 @@ export async function startBroker(
   const services = composeBroker({
     paths,
     logger,
+    // Once per broker, before any provider runs: on macOS and Windows a program lists the OS's
+    // roots (bounded by a deadline); elsewhere a file read, as before.
+    roots: await readTrustedRoots(osTrustStoreAccess(logger)),
     interactions,
     ui,
     ...(options.keychain ? { keychain: options.keychain } : {}),
