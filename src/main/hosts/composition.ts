@@ -2,7 +2,7 @@ import path from 'node:path';
 import { proxySettings } from '../platform/proxyEnvironment.js';
 import { systemRoots } from '../platform/systemTrust.js';
 import { LoginStorms } from '../broker/loginStorms.js';
-import { DEFAULT_LOG_LIMITS } from '../../shared/config/schema.js';
+import { DEFAULT_LOG_LIMITS, PROXY_PASSWORD_FIELD } from '../../shared/config/schema.js';
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { CredentialBroker } from '../broker/credentialBroker.js';
@@ -44,6 +44,7 @@ import { ProfileRemoval } from '../broker/profileRemoval.js';
 import { restoreLiveRefreshTokens } from '../kubeconfig/liveRefreshTokens.js';
 import { ProxySupervisor } from '../proxy/proxySupervisor.js';
 import { startProxyProcess } from '../proxy/proxyProcess.js';
+import { upstreamProxy } from '../proxy/upstreamProxy.js';
 import {
   localCaInKeychain,
   PROXY_CONNECTION,
@@ -200,6 +201,10 @@ export function composeBroker({
     auditHandover: (handover) => void recordCredentialHandover(audit, clock, handover).catch(auditFailed),
     // Called by the proxy later, once `credentials` below exists.
     upstreamCredential: (profile, reason) => credentials.upstreamCredential(profile, reason),
+    upstreamProxy: (profile) =>
+      upstreamProxy(profile, network.proxies, async () =>
+        (await stores.forProfile(profile.name)).get({ profile: profile.name, field: PROXY_PASSWORD_FIELD }),
+      ),
     confirm: (confirmation) => confirmGuardedRequest(ui, callers, confirmation),
     guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
     profilesNow: async () => new Map((await config.current()).config.profiles.map((p) => [p.name, p.guard])),
