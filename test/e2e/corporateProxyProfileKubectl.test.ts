@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBroker, type TestBroker } from '../support/broker.js';
 import { canRunCorporateProxy, startCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
 import { canRunInspectingProxy, startInspectingProxy, type InspectingProxy } from '../support/inspectingProxy.js';
 import { JourneyTranscript } from '../support/journeyTranscript.js';
@@ -26,6 +27,8 @@ const PROXY_VARIABLES = /^(HTTPS?_PROXY|https?_proxy|ALL_PROXY|all_proxy|NO_PROX
 describe.runIf(canRunCorporateProxy())("kubectl through a profile's own proxy (proxyUrl)", () => {
   let cluster: ProxiedCluster;
   let proxy: CorporateProxy;
+  /** The brokers started after the cluster's own, whose logs are read too. */
+  const brokers: TestBroker[] = [];
   const kubectl = newestKubectl();
   /** Everything kubectl and the CLI printed, to look for the proxy's password in. */
   const printed: string[] = [];
@@ -54,6 +57,21 @@ describe.runIf(canRunCorporateProxy())("kubectl through a profile's own proxy (p
     expect(kept.code, kept.stderr).toBe(0);
     transcript.did('kubecred secret set prod proxy-password (the password on stdin)');
   }
+  /** The broker started again as the person's session would start it, with `env`; the token logged in again. */
+  async function restartBroker(env: Record<string, string>): Promise<void> {
+    await cluster.cli(['stop']);
+    await cluster.broker.stop();
+    brokers.push(
+      await startTestBroker(cluster.home.dir, {
+        SOFTHSM2_CONF: cluster.hsm.conf,
+        KUBECONFIG: cluster.kubeconfig,
+        ...env,
+      }),
+    );
+    transcript.did(`the broker started again with ${JSON.stringify(env)}`);
+    const loggedIn = await cluster.cli(['token', 'login', 'hsm'], PIN);
+    expect(loggedIn.code, loggedIn.stderr).toBe(0);
+  }
   /** kubecred-proxy's pid, as `kubecred proxy status` tells it. */
   async function proxyPid(): Promise<number> {
     const status = await cluster.cli(['proxy', 'status', '-o', 'json']);
@@ -76,6 +94,7 @@ describe.runIf(canRunCorporateProxy())("kubectl through a profile's own proxy (p
 
   afterAll(async () => {
     await transcript.save('corporate-proxy-profile-kubectl');
+    for (const broker of brokers) await broker.stop();
     await cluster?.stop();
     await proxy?.stop();
   });
@@ -133,10 +152,26 @@ describe.runIf(canRunCorporateProxy())("kubectl through a profile's own proxy (p
     expect(again.code, again.stderr).toBe(0);
   }, 120_000);
 
+  it("no proxyUrl, the session's HTTPS_PROXY naming the user only: the password kept for the profile goes with it", async () => {
+    const userOnly = `http://${USER}@${new URL(proxy.url).host}`;
+    await restartBroker({ HTTPS_PROXY: userOnly });
+    await profileBehind(undefined);
+    const tunnelsBefore = (await proxy.log()).split(`CONNECT ${API_HOST}`).length;
+    const served = await whoami();
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout).toBe(USER);
+    expect((await proxy.log()).split(`CONNECT ${API_HOST}`).length).toBeGreaterThan(tunnelsBefore);
+    const environ = await readFile(`/proc/${await proxyPid()}/environ`, 'utf8');
+    expect(environ.split('\0')).toContain(`HTTPS_PROXY=${userOnly}`);
+    expect(environ).not.toContain(PASSWORD);
+    await restartBroker({});
+    await profileBehind(userOnly);
+  }, 120_000);
+
   it('the proxy password is in no output, no log, and not in config.yaml', async () => {
     // The broker this test started logs to its output; one a CLI call started, to state/daemon.log.
     const daemonLog =
-      cluster.broker.output() +
+      [cluster.broker, ...brokers].map((broker) => broker.output()).join('') +
       (await readFile(path.join(cluster.home.dir, 'state', 'daemon.log'), 'utf8').catch(() => ''));
     const configYaml = await readFile(path.join(cluster.home.dir, 'config.yaml'), 'utf8');
     // The log that was read is the one that saw the tunnels: every signature for them is in it.
