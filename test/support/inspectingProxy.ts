@@ -48,6 +48,12 @@ export async function startInspectingProxy(options: {
   readonly dir: string;
   readonly hosts: Readonly<Record<string, string>>;
   readonly upstreamCaFiles: readonly string[];
+  /**
+   * Hosts whose CONNECT the proxy passes through as it came, without ending their TLS
+   * (mitmproxy's ignore_hosts), as a company exempts a server whose clients authenticate with
+   * certificates (mTLS, which inspecting would break).
+   */
+  readonly passUninspected?: readonly string[];
 }): Promise<InspectingProxy> {
   await mkdir(options.dir, { recursive: true });
   const port = await freePort();
@@ -72,6 +78,8 @@ export async function startInspectingProxy(options: {
     // A line per flow (method, full URL, status): the proxy's own word that it read inside TLS.
     '--set',
     'flow_detail=1',
+    // A regex on host:port, one option per host.
+    ...(options.passUninspected ?? []).flatMap((host) => ['--set', `ignore_hosts=^${escapedRegex(host)}:`]),
   ]);
   const out = openSync(logFile, 'a');
   // COLUMNS: mitmdump cuts a URL to the terminal's width, and the log is read for whole paths.
@@ -107,4 +115,8 @@ export async function osBundleWithRoot(proxy: InspectingProxy, file: string): Pr
   const [system, root] = await Promise.all([readFile(OS_BUNDLE, 'utf8'), readFile(proxy.caCertPath, 'utf8')]);
   await writeFile(file, `${system.trimEnd()}\n${root}`);
   return { source: file, over: OS_BUNDLE };
+}
+
+function escapedRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -3,7 +3,7 @@ import { proxySettings } from '../platform/proxyEnvironment.js';
 import { systemRoots } from '../platform/systemTrust.js';
 import { networkWords } from '../providers/profileNetworkSummary.js';
 import { LoginStorms } from '../broker/loginStorms.js';
-import { DEFAULT_LOG_LIMITS } from '../../shared/config/schema.js';
+import { DEFAULT_LOG_LIMITS, PROXY_PASSWORD_FIELD } from '../../shared/config/schema.js';
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { CredentialBroker } from '../broker/credentialBroker.js';
@@ -45,6 +45,7 @@ import { ProfileRemoval } from '../broker/profileRemoval.js';
 import { restoreLiveRefreshTokens } from '../kubeconfig/liveRefreshTokens.js';
 import { ProxySupervisor } from '../proxy/proxySupervisor.js';
 import { startProxyProcess } from '../proxy/proxyProcess.js';
+import { upstreamProxy } from '../proxy/upstreamProxy.js';
 import {
   localCaInKeychain,
   PROXY_CONNECTION,
@@ -207,6 +208,10 @@ export function composeBroker({
     auditHandover: (handover) => void recordCredentialHandover(audit, clock, handover).catch(auditFailed),
     // Called by the proxy later, once `credentials` below exists.
     upstreamCredential: (profile, reason) => credentials.upstreamCredential(profile, reason),
+    upstreamProxy: (profile) =>
+      upstreamProxy(profile, network.proxies, async () =>
+        (await stores.forProfile(profile.name)).get({ profile: profile.name, field: PROXY_PASSWORD_FIELD }),
+      ),
     confirm: (confirmation) => confirmGuardedRequest(ui, callers, confirmation),
     guardOffUntil: (profile) => guardUnlocks.offUntil(profile),
     profilesNow: async () => new Map((await config.current()).config.profiles.map((p) => [p.name, p.guard])),

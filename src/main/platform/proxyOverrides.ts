@@ -6,7 +6,7 @@ import type { ProxyRoute } from './proxyTunnel.js';
  * proxy names it, and NO_PROXY, written for the person's usual proxy, does not apply to it.
  */
 export function fixedProxy(proxy: URL, source: string): ProxySettings {
-  const route: ProxyRoute = { proxy, source };
+  const route: ProxyRoute = { proxy, source, profiles: true };
   return { httpProxy: proxy, httpsProxy: proxy, noProxy: '', routeFor: () => route, proxyFor: () => proxy };
 }
 

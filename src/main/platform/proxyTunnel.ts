@@ -5,6 +5,9 @@ import { isIP, type Socket } from 'node:net';
 import { NETWORK_MEANING, UNKNOWN_ROOT_CODES } from './networkWords.js';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 
+/** How a profile's proxy password is kept, where the route does not say it with the profile's name. */
+const PROXY_PASSWORD_COMMAND = 'kubecred secret set <profile> proxy-password';
+
 /**
  * A failure on the way through a proxy, in words that name it: which proxy (never its
  * password), where its address came from, what it answered, and what to change.
@@ -67,6 +70,11 @@ export interface ProxyRoute {
    * only when a tunnel is opened, so it is never in a URL, an environment or a log.
    */
   readonly storedPassword?: { readonly read: () => Promise<string | undefined>; readonly setting: string };
+  /**
+   * A profile's own proxy (its proxyUrl): NO_PROXY does not apply to it, and config.yaml keeps
+   * no password in it, so an error never says to put one there.
+   */
+  readonly profiles?: boolean;
 }
 
 /**
@@ -135,6 +143,7 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number, 
           sentCredentials: Boolean(proxy.username || proxy.password || storedPassword),
           passwordSetting: proxy.username && !proxy.password ? route.storedPassword?.setting : undefined,
           keptPassword: storedPassword !== undefined,
+          profileProxySetting: route.profiles ? (route.storedPassword?.setting ?? PROXY_PASSWORD_COMMAND) : undefined,
         }),
       );
     });
@@ -156,9 +165,16 @@ function refused(
   target: string,
   status: number,
   statusText: string,
-  how: { source: string; sentCredentials: boolean; passwordSetting: string | undefined; keptPassword: boolean },
+  how: {
+    source: string;
+    sentCredentials: boolean;
+    passwordSetting: string | undefined;
+    keptPassword: boolean;
+    /** For a profile's own proxy: the command that keeps its password. */
+    profileProxySetting: string | undefined;
+  },
 ): ProxyRouteError {
-  const { source, sentCredentials, passwordSetting, keptPassword } = how;
+  const { source, sentCredentials, passwordSetting, keptPassword, profileProxySetting } = how;
   const answered = `${where} answered ${status}${statusText ? ` ${statusText}` : ''} to CONNECT ${target}`;
   // A user in the URL and no password in it: the password is the keychain's to keep.
   if (passwordSetting && (status === 407 || status === 401))
@@ -172,6 +188,12 @@ function refused(
       `${answered}: it refused the user and password in ${source}`,
       `check them there (http://user:password@host:port, the password URL-encoded)`,
     );
+  // config.yaml keeps no password: the user goes in the profile's URL, the password in the keychain.
+  if (status === 407 && profileProxySetting)
+    return new ProxyRouteError(
+      `${answered}: it wants a user and password`,
+      `name the user in ${source} (http://user@host:port) and keep the password with ${profileProxySetting}`,
+    );
   if (status === 407)
     return new ProxyRouteError(
       `${answered}: it wants a user and password`,
@@ -179,7 +201,9 @@ function refused(
     );
   return new ProxyRouteError(
     `${answered}: it does not let this connection through`,
-    `ask whoever runs the proxy to allow ${target}, or add the host to NO_PROXY if it is reachable without the proxy`,
+    profileProxySetting
+      ? `ask whoever runs the proxy to allow ${target}, or take proxyUrl out of the profile if the host is reachable without the proxy`
+      : `ask whoever runs the proxy to allow ${target}, or add the host to NO_PROXY if it is reachable without the proxy`,
   );
 }
 

@@ -12,6 +12,8 @@ export interface ProxiedProfile {
   /** The handshake the proxy holds to upstream, and so what the token may sign; 1.3 when absent. */
   readonly tlsVersion?: ProxyTlsVersion;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The profile's own proxy to the cluster (config.yaml's proxyUrl, no password in it); absent: the environment's. */
+  readonly proxyUrl?: string;
   /**
    * The key on a token that signs the upstream handshake. Absent: the profile's own credential
    * (a token, a client certificate) goes upstream, handed to the proxy by the broker.

@@ -12,6 +12,7 @@ import { tls12ServerRefusal, tls13Evidence, tls13ServerRefusal } from './handsha
 import { guardMessage } from './guardMessage.js';
 import { upstreamCredentialMessage } from './upstreamCredentialMessage.js';
 import type { GuardConfirmation } from './guardConfirmation.js';
+import type { UpstreamProxy } from './upstreamProxy.js';
 import {
   proxyAsks,
   type ConfirmDecision,
@@ -56,6 +57,11 @@ export interface ProxyDeps {
    * `reason`: none held, the held one ends soon, or the cluster refused it.
    */
   upstreamCredential?(profile: string, reason: 'missing' | 'expiring' | 'rejected'): Promise<Credential>;
+  /**
+   * The profile's own proxy and the proxy password its keychain keeps, for kubecred-proxy's
+   * upstream; absent or undefined: the environment's proxy, as kubecred-proxy reads it.
+   */
+  upstreamProxy?(profile: ProxiedProfile): Promise<UpstreamProxy | undefined>;
   /** Whether a request a guard's confirm rule matched may go on: the user's answer. */
   confirm?(request: GuardConfirmation): Promise<ConfirmDecision>;
   /** Until when the profile's guard is lifted (`kubecred guard <profile> off --for`). */
@@ -369,6 +375,7 @@ export class ProxySupervisor {
     profile: ProxiedProfile,
     key: { certificatePem: string; keyType: TokenKeyType } | undefined,
   ): Promise<void> {
+    const proxy = await this.deps.upstreamProxy?.(profile);
     const request = {
       profile: profile.name,
       port: profile.port,
@@ -383,6 +390,7 @@ export class ProxySupervisor {
             }
           : { auth: 'credential' as const }),
         ...(profile.tlsVersion ? { tlsVersion: profile.tlsVersion } : {}),
+        ...(proxy ? { proxy } : {}),
       },
       headers: profile.headers ?? null,
       guard: guardMessage(profile.guard, this.deps.guardOffUntil?.(profile.name)),

@@ -72,6 +72,7 @@ export function proxiedProfile(profile: ProxiedProfileConfig): ProxiedProfile {
     ...(proxy.tlsServerName ? { tlsServerName: proxy.tlsServerName } : {}),
     ...(proxy.tlsVersion ? { tlsVersion: proxy.tlsVersion } : {}),
     ...(proxy.headers ? { headers: proxy.headers } : {}),
+    ...(profile.proxyUrl ? { proxyUrl: profile.proxyUrl } : {}),
     ...(tokenCertificate ? { tokenKey: { token: tokenCertificate.token, label: tokenCertificate.label } } : {}),
     ...(profile.guard ? { guard: profile.guard } : {}),
   };

@@ -56,6 +56,12 @@ const upstream = z.object({
   keyType: z.enum(['rsa', 'ecdsa']).optional(),
   auth: z.literal('credential').optional(),
   tlsVersion: z.enum(['1.2', '1.3']).optional(),
+  /**
+   * The profile's own proxy (its proxyUrl, never with a password in it) and the password its
+   * keychain keeps for a proxy URL that names a user only (its own, or without one the
+   * environment's). Absent: the environment's proxy alone.
+   */
+  proxy: z.object({ url: z.string().optional(), password: z.string().optional() }).optional(),
 });
 
 /** What a confirm rule matched, as the guard names it, with what it sends (its body cut at 2 KiB). */

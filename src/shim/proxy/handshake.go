@@ -183,7 +183,7 @@ func (u *upstream) handshakeContext(parent context.Context) (context.Context, fu
 
 func (u *upstream) handshake(ctx context.Context, network, addr string, protocols []string, expectResume bool) (*tls.Conn, error) {
 	dialer := &net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}
-	raw, err := dialUpstream(ctx, dialer, network, addr, u.route.target, environmentProxy)
+	raw, err := dialUpstream(ctx, dialer, network, addr, u.route.target, u.route.proxy)
 	if err != nil {
 		return nil, u.cause(ctx, err)
 	}

@@ -107,6 +107,52 @@ func TestAnUntrustedClusterCertificateNamesTheSettingToFix(t *testing.T) {
 	}
 }
 
+// The profile's own proxy, handed over on listen with its kept password: the cluster, known by a
+// name only the proxy resolves, answers through the tunnel. When the cluster's certificate ends
+// at a root the profile does not trust, kubectl is told the proxy may be inspecting TLS, which
+// the cluster's mTLS connection must pass uninspected.
+func TestTheProfilesProxyCarriesTheClusterAndAnUnknownRootNamesIt(t *testing.T) {
+	e := newEnv(t, "p256")
+	proxy := startConnectProxy(t, map[string]string{"kube.internal": "127.0.0.1"})
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(e.c.server.URL, "https://"))
+	server := "https://kube.internal:" + port + "/base"
+	viaProxy := map[string]any{"url": "http://alice@" + proxy.listener.Addr().String(), "password": keptPassword}
+	reply := e.b.mustCall("listen", map[string]any{"profile": "a", "port": 0, "upstream": e.upstream(map[string]any{"server": server, "proxy": viaProxy}), "headers": nil})
+	listening := int(reply["port"].(float64))
+	cert := e.issue("a")
+	if code, body := e.get(e.client(&cert), local(listening, "/whoami"), nil); code != http.StatusOK {
+		t.Fatalf("through the profile's proxy: %d %s", code, body)
+	}
+	proxy.mu.Lock()
+	seen := strings.Join(proxy.seen, "\n")
+	proxy.mu.Unlock()
+	if !strings.HasPrefix(seen, "kube.internal:"+port+" Basic ") {
+		t.Fatalf("the proxy saw %q", seen)
+	}
+
+	other := newCluster(t, "p256") // another CA: as if a proxy re-signed the cluster's certificate
+	reply = e.b.mustCall("listen", map[string]any{"profile": "b", "port": 0, "upstream": e.upstream(map[string]any{"server": server, "proxy": viaProxy, "caPem": other.caPEM}), "headers": nil})
+	listening = int(reply["port"].(float64))
+	cert = e.issue("b")
+	code, body := e.get(e.client(&cert), local(listening, "/whoami"), nil)
+	s := decodeStatus(t, body)
+	for _, want := range []string{
+		"kubecred-proxy does not trust the certificate of " + server,
+		"through the proxy http://" + proxy.listener.Addr().String() + ` (from proxyUrl of profile "b"), kube.internal showed a certificate signed by a root this profile does not trust`,
+		"a TLS-inspecting proxy may be re-signing it",
+		"the cluster's connection (mTLS to the API server) must pass the proxy uninspected",
+		"ask whoever runs the proxy to pass kube.internal uninspected",
+	} {
+		if code != http.StatusBadGateway || !strings.Contains(s.Message, want) {
+			t.Fatalf("%d %s\nwants %q", code, s.Message, want)
+		}
+	}
+	if strings.Contains(s.Message, keptPassword) {
+		t.Fatalf("the password in %q", s.Message)
+	}
+	t.Log(s.Message)
+}
+
 func TestTLSServerNameIsSentAsSNI(t *testing.T) {
 	e := newEnv(t, "p256")
 	reply := e.b.mustCall("listen", map[string]any{"profile": "a", "port": 0, "upstream": e.upstream(map[string]any{"tlsServerName": "kube.internal"}), "headers": nil})

@@ -9,47 +9,22 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 )
-
-// proxyChoice says which proxy, if any, a connection to a server goes through.
-type proxyChoice func(target *url.URL) (*url.URL, error)
-
-// environmentProxy is the proxy the person's tools use for a server (HTTPS_PROXY, NO_PROXY...),
-// as kubectl decides it: Go's own rules, read from this process's environment, which the broker
-// passes on. nil: straight to the server.
-func environmentProxy(target *url.URL) (*url.URL, error) {
-	return http.ProxyFromEnvironment(&http.Request{URL: target})
-}
-
-// proxySource names the variable a proxy came from, for messages.
-func proxySource() string {
-	for _, name := range []string{"HTTPS_PROXY", "https_proxy"} {
-		if os.Getenv(name) != "" {
-			return name
-		}
-	}
-	return "HTTPS_PROXY"
-}
-
-// shownProxy is the proxy as messages may show it: never its user or password.
-func shownProxy(proxy *url.URL) string {
-	return proxy.Scheme + "://" + proxy.Host
-}
 
 // dialUpstream opens TCP to addr, through the proxy's CONNECT tunnel when the person's tools
 // would use one: the proxy sees the host and port only, the TLS handshake (and any token
 // signature) runs end to end inside the tunnel.
 func dialUpstream(ctx context.Context, dialer *net.Dialer, network, addr string, target *url.URL, choose proxyChoice) (net.Conn, error) {
-	proxy, err := choose(target)
+	route, err := choose(target)
 	if err != nil {
-		return nil, fmt.Errorf("the proxy setting %s cannot be used: %v", proxySource(), err)
+		return nil, err
 	}
-	if proxy == nil {
+	if route == nil {
 		return dialer.DialContext(ctx, network, addr)
 	}
-	where := fmt.Sprintf("the proxy %s (from %s)", shownProxy(proxy), proxySource())
+	proxy := route.proxy
+	where := fmt.Sprintf("the proxy %s (from %s)", shownProxy(proxy), route.source)
 	proxyAddr := proxy.Host
 	if proxy.Port() == "" {
 		port := "80"
@@ -60,7 +35,7 @@ func dialUpstream(ctx context.Context, dialer *net.Dialer, network, addr string,
 	}
 	conn, err := dialer.DialContext(ctx, "tcp", proxyAddr)
 	if err != nil {
-		return nil, fmt.Errorf("cannot reach %s: %v; check %s: is its address right, and does it run? (unset it if this network needs none)", where, err, proxySource())
+		return nil, fmt.Errorf("cannot reach %s: %v; check %s: is its address right, and does it run? (%s)", where, err, route.source, route.withoutIt())
 	}
 	if proxy.Scheme == "https" {
 		secure := tls.Client(conn, &tls.Config{ServerName: proxy.Hostname(), MinVersion: tls.VersionTLS12})
@@ -76,7 +51,10 @@ func dialUpstream(ctx context.Context, dialer *net.Dialer, network, addr string,
 	}
 	request := &http.Request{Method: http.MethodConnect, URL: &url.URL{Opaque: addr}, Host: addr, Header: http.Header{}}
 	if user := proxy.User; user != nil {
-		password, _ := user.Password()
+		password, inURL := user.Password()
+		if !inURL {
+			password = route.storedPassword
+		}
 		request.Header.Set("Proxy-Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(user.Username()+":"+password)))
 	}
 	if err := request.Write(conn); err != nil {
@@ -92,14 +70,7 @@ func dialUpstream(ctx context.Context, dialer *net.Dialer, network, addr string,
 	_ = answer.Body.Close()
 	if answer.StatusCode/100 != 2 {
 		_ = conn.Close()
-		// Squid answers a wrong password with 407 again; tinyproxy with 401.
-		if proxy.User != nil && (answer.StatusCode == http.StatusProxyAuthRequired || answer.StatusCode == http.StatusUnauthorized) {
-			return nil, fmt.Errorf("%s answered %s to CONNECT %s: it refused the user and password in %s; check them there (http://user:password@host:port, the password URL-encoded)", where, answer.Status, addr, proxySource())
-		}
-		if answer.StatusCode == http.StatusProxyAuthRequired {
-			return nil, fmt.Errorf("%s answered %s to CONNECT %s: it wants a user and password; put them in %s as http://user:password@host:port (the password URL-encoded)", where, answer.Status, addr, proxySource())
-		}
-		return nil, fmt.Errorf("%s answered %s to CONNECT %s: it does not let this connection through; ask whoever runs the proxy to allow it, or add the host to NO_PROXY if it is reachable without the proxy", where, answer.Status, addr)
+		return nil, route.refused(where, addr, answer)
 	}
 	if reader.Buffered() > 0 {
 		return &bufferedConn{Conn: conn, reader: reader}, nil
@@ -115,3 +86,36 @@ type bufferedConn struct {
 }
 
 func (c *bufferedConn) Read(p []byte) (int, error) { return c.reader.Read(p) }
+
+// refused says why the proxy did not open the tunnel, and what to change, in the words of the
+// broker's own tunnels (refused in src/main/platform/proxyTunnel.ts). Never the password.
+func (p *proxyRoute) refused(where, addr string, answer *http.Response) error {
+	answered := fmt.Sprintf("%s answered %s to CONNECT %s", where, answer.Status, addr)
+	// Some proxies (tinyproxy) answer a wrong password with 401, not 407.
+	wantsCredentials := answer.StatusCode == http.StatusProxyAuthRequired ||
+		(answer.StatusCode == http.StatusUnauthorized && p.proxy.User != nil)
+	switch {
+	case wantsCredentials && p.userOnly && p.storedPassword != "":
+		return fmt.Errorf("%s: it refused the user in %s with the password kept for it; keep the proxy's password in the keychain: %s", answered, p.source, p.passwordSetting())
+	case wantsCredentials && p.userOnly:
+		return fmt.Errorf("%s: it wants the password of the user in %s; keep the proxy's password in the keychain: %s", answered, p.source, p.passwordSetting())
+	case wantsCredentials && p.proxy.User != nil:
+		return fmt.Errorf("%s: it refused the user and password in %s; check them there (http://user:password@host:port, the password URL-encoded)", answered, p.source)
+	case wantsCredentials && p.profiles:
+		// config.yaml keeps no password: the user goes in the URL, the password in the keychain.
+		return fmt.Errorf("%s: it wants a user and password; name the user in %s (http://user@host:port) and keep the password with %s", answered, p.source, p.passwordSetting())
+	case wantsCredentials:
+		return fmt.Errorf("%s: it wants a user and password; put them in %s as http://user:password@host:port (the password URL-encoded)", answered, p.source)
+	case p.profiles:
+		return fmt.Errorf("%s: it does not let this connection through; ask whoever runs the proxy to allow it, or take proxyUrl out of the profile if the host is reachable without the proxy", answered)
+	}
+	return fmt.Errorf("%s: it does not let this connection through; ask whoever runs the proxy to allow it, or add the host to NO_PROXY if it is reachable without the proxy", answered)
+}
+
+// withoutIt is how a person does without the proxy, for a message about one that is down.
+func (p *proxyRoute) withoutIt() string {
+	if p.profiles {
+		return "take it out of the profile if this network needs none"
+	}
+	return "unset it if this network needs none"
+}

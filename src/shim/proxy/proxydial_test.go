@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -96,7 +97,7 @@ func TestTheUpstreamIsDialledThroughTheProxysTunnel(t *testing.T) {
 	defer cancel()
 	via := func(raw string) proxyChoice {
 		proxyURL, _ := url.Parse(raw)
-		return func(*url.URL) (*url.URL, error) { return proxyURL, nil }
+		return proxyChoiceOf("prod", nil, "", func(*url.URL) (*url.URL, error) { return proxyURL, nil })
 	}
 	proxyAddr := proxy.listener.Addr().String()
 
@@ -144,7 +145,130 @@ func TestTheUpstreamIsDialledThroughTheProxysTunnel(t *testing.T) {
 		t.Fatalf("down: %v", err)
 	}
 	// No proxy: straight to the server (here, a name only the proxy knows: it does not resolve).
-	if _, err := dialUpstream(ctx, dialer, "tcp", addr, target, func(*url.URL) (*url.URL, error) { return nil, nil }); err == nil {
+	if _, err := dialUpstream(ctx, dialer, "tcp", addr, target, func(*url.URL) (*proxyRoute, error) { return nil, nil }); err == nil {
 		t.Fatal("dialled a name only the proxy resolves without the proxy")
 	}
+}
+
+// The password the tests keep in the keychain: it goes to the proxy, and into no message.
+const keptPassword = "p@ss:w"
+
+// A profile's own proxy (proxyUrl, naming its user only) with the password its keychain keeps:
+// the tunnel opens with both; without the password, or with a wrong one, the message names the
+// profile's proxyUrl and the command that keeps the password. NO_PROXY does not apply to it.
+func TestAProfilesOwnProxyTakesThePasswordKeptForIt(t *testing.T) {
+	proxy := startConnectProxy(t, map[string]string{"api.kubecred.test": "127.0.0.1"})
+	server := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer server.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(server.URL, "https://"))
+	addr := "api.kubecred.test:" + port
+	target, _ := url.Parse("https://" + addr)
+	own, err := parseProfileProxy("prod", "http://alice@"+proxy.listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An environment that would send the host direct (NO_PROXY covers it): not asked.
+	direct := func(*url.URL) (*url.URL, error) { return nil, nil }
+	dialer := &net.Dialer{Timeout: 5 * time.Second}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	conn, err := dialUpstream(ctx, dialer, "tcp", addr, target, proxyChoiceOf("prod", own, keptPassword, direct))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.Close()
+	proxy.mu.Lock()
+	seen := proxy.seen[len(proxy.seen)-1]
+	proxy.mu.Unlock()
+	if seen != addr+" Basic "+base64.StdEncoding.EncodeToString([]byte("alice:"+keptPassword)) {
+		t.Fatalf("the proxy saw %q", seen)
+	}
+
+	_, err = dialUpstream(ctx, dialer, "tcp", addr, target, proxyChoiceOf("prod", own, "", direct))
+	want := `the proxy http://` + proxy.listener.Addr().String() + ` (from proxyUrl of profile "prod") answered 401 Unauthorized to CONNECT ` + addr + `: it wants the password of the user in proxyUrl of profile "prod"; keep the proxy's password in the keychain: kubecred secret set prod proxy-password`
+	if err == nil || err.Error() != want {
+		t.Fatalf("no password kept:\n got %v\nwant %s", err, want)
+	}
+	_, err = dialUpstream(ctx, dialer, "tcp", addr, target, proxyChoiceOf("prod", own, "not-it-7f3", direct))
+	if err == nil || !strings.Contains(err.Error(), `it refused the user in proxyUrl of profile "prod" with the password kept for it`) ||
+		!strings.Contains(err.Error(), "kubecred secret set prod proxy-password") || strings.Contains(err.Error(), "not-it-7f3") {
+		t.Fatalf("a wrong password kept: %v", err)
+	}
+	noUser, _ := parseProfileProxy("prod", "http://"+proxy.listener.Addr().String())
+	_, err = dialUpstream(ctx, dialer, "tcp", addr, target, proxyChoiceOf("prod", noUser, keptPassword, direct))
+	if err == nil || !strings.Contains(err.Error(), `name the user in proxyUrl of profile "prod" (http://user@host:port) and keep the password with kubecred secret set prod proxy-password`) {
+		t.Fatalf("no user in the profile's proxyUrl: %v", err)
+	}
+	_, err = dialUpstream(ctx, dialer, "tcp", "elsewhere.test:443", target, proxyChoiceOf("prod", own, keptPassword, direct))
+	if err == nil || !strings.Contains(err.Error(), "take proxyUrl out of the profile") || strings.Contains(err.Error(), "NO_PROXY") {
+		t.Fatalf("refused by the profile's proxy: %v", err)
+	}
+}
+
+// The environment's proxy URL names a user only: the password kept for the route goes with it;
+// NO_PROXY (the environment's choice of none) still sends a host direct.
+func TestTheEnvironmentsUserOnlyProxyTakesThePasswordKeptForTheRoute(t *testing.T) {
+	envProxy, _ := url.Parse("http://alice@proxy.corp:3128")
+	choose := proxyChoiceOf("prod", nil, keptPassword, func(*url.URL) (*url.URL, error) { return envProxy, nil })
+	route, err := choose(&url.URL{Scheme: "https", Host: "api.kubecred.test"})
+	if err != nil || route == nil || !route.userOnly || route.storedPassword != keptPassword || route.profiles || route.source != proxySource() {
+		t.Fatalf("route %+v, %v", route, err)
+	}
+	withPassword, _ := url.Parse("http://alice:inline@proxy.corp:3128")
+	route, _ = proxyChoiceOf("prod", nil, keptPassword, func(*url.URL) (*url.URL, error) { return withPassword, nil })(envProxy)
+	if route.userOnly || route.storedPassword != "" {
+		t.Fatalf("a URL with its own password took the kept one: %+v", route)
+	}
+	route, err = proxyChoiceOf("prod", nil, keptPassword, func(*url.URL) (*url.URL, error) { return nil, nil })(envProxy)
+	if route != nil || err != nil {
+		t.Fatalf("NO_PROXY's direct became %+v, %v", route, err)
+	}
+}
+
+// A password never reaches a message: not the kept one, not one put in a proxyUrl by mistake,
+// not one in an unusable HTTPS_PROXY; in no form (as given, URL-encoded).
+func TestNoErrorTextHoldsAProxyPassword(t *testing.T) {
+	const secret = "s3cr%t:pw"
+	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret), "s3cr"}
+	var messages []string
+	note := func(err error) {
+		if err == nil {
+			t.Fatal("no error where one was due")
+		}
+		messages = append(messages, err.Error())
+	}
+	_, err := parseProfileProxy("prod", "http://alice:"+url.QueryEscape(secret)+"@proxy.corp:3128")
+	note(err)
+	_, err = parseProfileProxy("prod", "http://alice:"+secret+"@proxy.corp:3128")
+	note(err)
+	_, err = parseRoute("prod", upstreamSettings{Server: "https://api.kubecred.test:6443", Auth: authCredential, Proxy: &upstreamProxy{URL: "http://alice:" + secret + "@proxy.corp:3128"}}, nil)
+	note(err)
+	_, err = proxyChoiceOf("prod", nil, secret, func(*url.URL) (*url.URL, error) {
+		return nil, errors.New(`invalid proxy address "http://alice:` + secret + `@x:y:z"`)
+	})(&url.URL{Scheme: "https", Host: "api.kubecred.test"})
+	note(err)
+
+	proxy := startConnectProxy(t, map[string]string{"api.kubecred.test": "127.0.0.1"})
+	own, _ := url.Parse("http://alice@" + proxy.listener.Addr().String())
+	down, _ := url.Parse("http://alice@127.0.0.1:9")
+	target, _ := url.Parse("https://api.kubecred.test:443")
+	dialer := &net.Dialer{Timeout: 5 * time.Second}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, choose := range []proxyChoice{
+		proxyChoiceOf("prod", own, secret, nil),  // refused: not the password it takes
+		proxyChoiceOf("prod", down, secret, nil), // a proxy that is down
+	} {
+		_, err := dialUpstream(ctx, dialer, "tcp", "api.kubecred.test:443", target, choose)
+		note(err)
+	}
+	for _, message := range messages {
+		for _, form := range forms {
+			if strings.Contains(message, form) {
+				t.Errorf("%q holds the password (%q)", message, form)
+			}
+		}
+	}
+	t.Logf("%d messages, none with the password:\n%s", len(messages), strings.Join(messages, "\n"))
 }

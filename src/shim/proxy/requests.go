@@ -226,7 +226,7 @@ func (p *proxy) listen(ca *localCA, r listenRequest) (map[string]any, error) {
 	if r.Port < 0 || r.Port > 65535 {
 		return nil, fmt.Errorf("port %d of profile %s is not a TCP port: choose one from 1024 to 65535 in config.yaml", r.Port, r.Profile)
 	}
-	target, err := parseRoute(r.Upstream, r.Headers)
+	target, err := parseRoute(r.Profile, r.Upstream, r.Headers)
 	if err != nil {
 		return nil, fmt.Errorf("profile %s: %w", r.Profile, err)
 	}

@@ -35,6 +35,9 @@ type upstreamSettings struct {
 	// for tokens without RSA-PSS, which TLS 1.3 requires. Empty: TLS 1.3 for the token key;
 	// 1.2 or 1.3 for a credential, as kubectl would (nothing is signed by the broker then).
 	TLSVersion string `json:"tlsVersion,omitempty"`
+	// Proxy: the profile's own proxy, and a proxy password from its keychain; absent, the
+	// environment's proxy alone (HTTPS_PROXY, NO_PROXY).
+	Proxy *upstreamProxy `json:"proxy,omitempty"`
 }
 
 // route is one listen request's upstream settings, checked and parsed once.
@@ -49,7 +52,8 @@ type route struct {
 	tls13      bool // "1.3" given: a credential-mode route then refuses 1.2 too
 	credential bool // upstream.auth "credential": no token key, the held credential speaks
 	headers    http.Header
-	key        string // the settings as given: a listen that changes nothing keeps the sessions
+	proxy      proxyChoice // the proxy a connection to the cluster goes through, if any
+	key        string      // the settings as given: a listen that changes nothing keeps the sessions
 }
 
 // authCredential is upstream.auth for a listener that shows the cluster a credential the
@@ -59,7 +63,7 @@ const authCredential = "credential"
 // Headers a profile may not set: net/http owns them, or they would break the framing.
 var reservedHeaders = map[string]bool{"Host": true, "Connection": true, "Upgrade": true, "Transfer-Encoding": true, "Content-Length": true, "Te": true, "Trailer": true, "Keep-Alive": true, "Proxy-Connection": true}
 
-func parseRoute(s upstreamSettings, headers map[string]string) (*route, error) {
+func parseRoute(profile string, s upstreamSettings, headers map[string]string) (*route, error) {
 	target, err := url.Parse(s.Server)
 	if err != nil || target.Scheme != "https" || target.Host == "" || target.User != nil {
 		return nil, fmt.Errorf("the cluster's server %q is not an https://host:port URL: fix proxy.server in config.yaml", s.Server)
@@ -83,6 +87,17 @@ func parseRoute(s upstreamSettings, headers map[string]string) (*route, error) {
 		return nil, fmt.Errorf("proxy.tlsVersion %.10q: use 1.2 or 1.3 in config.yaml", s.TLSVersion)
 	}
 	r := &route{server: s.Server, target: target, chain: chain, leaf: leaf, serverName: target.Hostname(), tls12: s.TLSVersion == "1.2", tls13: s.TLSVersion == "1.3", credential: s.Auth == authCredential, headers: http.Header{}, key: string(key)}
+	var ownProxy *url.URL
+	var storedPassword string
+	if s.Proxy != nil {
+		if s.Proxy.URL != "" {
+			if ownProxy, err = parseProfileProxy(profile, s.Proxy.URL); err != nil {
+				return nil, err
+			}
+		}
+		storedPassword = s.Proxy.Password
+	}
+	r.proxy = proxyChoiceOf(profile, ownProxy, storedPassword, environmentProxy)
 	if s.CaPem != nil {
 		r.roots = x509.NewCertPool()
 		if !r.roots.AppendCertsFromPEM([]byte(*s.CaPem)) {
@@ -320,6 +335,10 @@ func (u *upstream) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeStatus(w, refusal.status, refusal.message)
 	case errors.As(err, &refusal):
 		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy could not reach %s: %s", u.route.server, refusal.message))
+	case untrustedServer(err) && u.inspectedBy(err) != nil:
+		via := u.inspectedBy(err)
+		host := u.route.target.Hostname()
+		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy does not trust the certificate of %s (%v): through the proxy %s (from %s), %s showed a certificate signed by a root this profile does not trust; a TLS-inspecting proxy may be re-signing it with its own root, and the cluster's connection (mTLS to the API server) must pass the proxy uninspected: ask whoever runs the proxy to pass %s uninspected (if the proxy does not inspect TLS, profile %s needs the cluster's CA as proxy.caFile in config.yaml)", u.route.server, err, shownProxy(via.proxy), via.source, host, host, u.profile))
 	case untrustedServer(err):
 		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy does not trust the certificate of %s (%v): profile %s needs the cluster's CA as proxy.caFile in config.yaml; kubecred enroll and turning the proxy on in the window take it from the kubeconfig", u.route.server, err, u.profile))
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
@@ -328,6 +347,23 @@ func (u *upstream) fail(w http.ResponseWriter, r *http.Request, err error) {
 	default:
 		writeStatus(w, http.StatusBadGateway, fmt.Sprintf("kubecred-proxy could not reach %s: %v", u.route.server, err))
 	}
+}
+
+// inspectedBy is the proxy the cluster's connection went through when its certificate was
+// signed by an unknown root: behind a proxy, usually one that inspects TLS and re-signs with its
+// own root. nil when no proxy was used or the certificate failed otherwise.
+func (u *upstream) inspectedBy(err error) *proxyRoute {
+	var unknown x509.UnknownAuthorityError
+	if !errors.As(err, &unknown) {
+		return nil
+	}
+	// The environment is read once per process and the target is the route's, so this is the
+	// proxy the failed dial used.
+	via, choiceErr := u.route.proxy(u.route.target)
+	if choiceErr != nil {
+		return nil
+	}
+	return via
 }
 
 // untrustedServer: the cluster's certificate failed verification, which a CA in the profile fixes.

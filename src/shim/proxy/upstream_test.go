@@ -167,7 +167,7 @@ func TestFiftyConcurrentColdRequestsCostOneSignature(t *testing.T) {
 // first, where without it each one is a full handshake and a signature.
 func TestNewConnectionsResumeWithTheSessionCache(t *testing.T) {
 	c := newCluster(t, "p256")
-	r, err := parseRoute(upstreamSettings{Server: c.server.URL + "/base", CaPem: &c.caPEM, CertificateChainPem: c.tokenCertPEM, KeyType: "ecdsa"}, nil)
+	r, err := parseRoute("test", upstreamSettings{Server: c.server.URL + "/base", CaPem: &c.caPEM, CertificateChainPem: c.tokenCertPEM, KeyType: "ecdsa"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

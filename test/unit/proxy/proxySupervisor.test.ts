@@ -365,6 +365,24 @@ describe('the supervisor for a profile whose own credential goes upstream', () =
     expect(sent(proxy, 'issue')).toHaveLength(2);
   });
 
+  it("hands the profile's proxy and its kept password to the listen, and listens again when the password changed", async () => {
+    let password = 'kept-proxy-pw';
+    const { supervisor, proxy } = credentialSetup({
+      upstreamProxy: async (proxied) => ({ url: proxied.proxyUrl!, password }),
+    });
+    const proxied = { ...profile, proxyUrl: 'http://carol@proxy.corp:3128' };
+    await supervisor.localCredential(proxied, BEARER);
+    expect(sent(proxy, 'listen').at(-1)).toMatchObject({
+      upstream: { auth: 'credential', proxy: { url: 'http://carol@proxy.corp:3128', password: 'kept-proxy-pw' } },
+    });
+    await supervisor.localCredential(proxied, BEARER);
+    expect(sent(proxy, 'listen')).toHaveLength(1);
+    password = 'changed-proxy-pw';
+    await supervisor.localCredential(proxied, BEARER);
+    expect(sent(proxy, 'listen')).toHaveLength(2);
+    expect(sent(proxy, 'listen').at(-1)).toMatchObject({ upstream: { proxy: { password: 'changed-proxy-pw' } } });
+  });
+
   it('offers a new credential only to a listener that runs, and only when it changed', async () => {
     const { supervisor, proxy } = credentialSetup();
     await supervisor.offerUpstream('prod', BEARER);
