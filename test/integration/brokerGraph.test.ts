@@ -152,7 +152,7 @@ describe('the broker graph, composed once in process', () => {
   it("refuses a secret field the profile's provider never reads", async () => {
     const error = await refusal(services.credentials.setSecret('dev', 'password', 'x'));
     expect(error.code).toBe('bad-request');
-    expect(error.hint).toBe('its provider reads: token, client-certificate, client-key');
+    expect(error.hint).toBe('its provider reads: token, client-certificate, client-key, proxy-password');
     expect(keychain.values.has('dev/password')).toBe(false);
   });
 

@@ -51,7 +51,7 @@ describe("the profile secrets route and a registry's login", () => {
     const typo = await cli(['secret', 'set', 'lab', 'tokn'], 'never-stored');
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain(
-      'profile "lab" (static) never reads a secret named "tokn". Its provider reads: token, client-certificate, client-key',
+      'profile "lab" (static) never reads a secret named "tokn". Its provider reads: token, client-certificate, client-key, proxy-password',
     );
     const exec = await cli(['secret', 'set', 'wrapped', 'token'], 'never-stored');
     expect(exec.code).toBe(1);

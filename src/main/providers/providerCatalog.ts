@@ -33,8 +33,10 @@ export function createProvider(profile: ProfileConfig, dependencies: ProviderDep
  * in the keychain unused while kubectl keeps failing.
  */
 export function secretFieldsOf(profile: Pick<ProfileConfig, 'provider'>): readonly string[] {
-  // Any profile may reach its servers through a proxy whose password the keychain keeps.
-  return [...PROVIDER_CATALOG[profile.provider].secretFields, PROXY_PASSWORD_FIELD];
+  // A profile may reach its servers through a proxy whose password the keychain keeps; a wrapped
+  // plugin makes its own connections, with the proxy of its own environment.
+  const own = PROVIDER_CATALOG[profile.provider].secretFields;
+  return profile.provider === 'exec' ? own : [...own, PROXY_PASSWORD_FIELD];
 }
 
 /** Whether this profile needs a person now and then, when its settings decide (else undefined). */
