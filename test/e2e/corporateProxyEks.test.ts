@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { canRunCorporateProxy, startCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
+import { proxyUrlWith } from '../support/issuerBehindProxy.js';
 import { startKubeApiServer, type KubeApiServer } from '../support/kubeApiServer.js';
 import { writeExecKubeconfig } from '../support/kubeconfig.js';
 import { newestKubectl, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
@@ -14,6 +16,9 @@ import { startTokenWebhook, type TokenWebhook } from '../support/tokenWebhook.js
 
 const STS_HOST = 'sts.kubecred.test';
 const ROLE = 'arn:aws:iam::123456789012:role/deployer';
+// The proxy's password (tinyproxy takes letters, digits and -._ only): it goes to the proxy, and nowhere else.
+const PROXY_USER = 'erin';
+const PROXY_PASSWORD = 'sts-egress.pw_2b7d';
 
 /**
  * Issue 43: an eks profile that assumes a role, behind a company's proxy. STS (moto, behind TLS
@@ -22,7 +27,7 @@ const ROLE = 'arn:aws:iam::123456789012:role/deployer';
  * kube-apiserver whose token webhook names the role of the session moto handed out, and by
  * the proxy's log.
  */
-describe.runIf(canRunCorporateProxy())('EKS (STS AssumeRole) behind a corporate proxy (tinyproxy)', () => {
+describe.runIf(canRunCorporateProxy())('EKS (STS AssumeRole) behind a corporate proxy (tinyproxy, Basic auth)', () => {
   let home: TempHome;
   let moto: MotoSts;
   let proxy: CorporateProxy;
@@ -56,7 +61,11 @@ describe.runIf(canRunCorporateProxy())('EKS (STS AssumeRole) behind a corporate 
       [ROLE],
       `[profile deployer]\nrole_arn = ${ROLE}\nsource_profile = alice\nrole_session_name = alice\n`,
     );
-    proxy = await startCorporateProxy({ dir: path.join(home.dir, 'proxy'), hosts: { [STS_HOST]: '127.0.0.1' } });
+    proxy = await startCorporateProxy({
+      dir: path.join(home.dir, 'proxy'),
+      hosts: { [STS_HOST]: '127.0.0.1' },
+      basicAuth: { user: PROXY_USER, password: PROXY_PASSWORD },
+    });
     webhook = await startTokenWebhook(home.dir, pki, (token) => assumedRoleOf(moto, token));
     api = await startKubeApiServer({
       dir: path.join(home.dir, 'apiserver'),
@@ -97,11 +106,16 @@ describe.runIf(canRunCorporateProxy())('EKS (STS AssumeRole) behind a corporate 
   }, 120_000);
 
   it('through the proxy the role is assumed, and kubectl is that role', async () => {
-    await brokerWith({ HTTPS_PROXY: proxy.url });
+    await brokerWith({ HTTPS_PROXY: proxyUrlWith(proxy, PROXY_USER, PROXY_PASSWORD) });
     const served = await whoami();
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toMatch(/^arn:aws:sts::123456789012:assumed-role\/deployer\/alice$/);
     expect(moto.count('AssumeRole')).toBe(1);
     expect(await proxy.log()).toContain(`CONNECT ${STS_HOST}:${new URL(moto.url).port}`);
+    const daemonLog = await readFile(path.join(home.dir, 'state', 'daemon.log'), 'utf8').catch(() => '');
+    for (const text of [served.stdout, served.stderr, daemonLog, broker?.output() ?? '']) {
+      expect(text).not.toContain(PROXY_PASSWORD);
+      expect(text).not.toContain(encodeURIComponent(PROXY_PASSWORD));
+    }
   }, 120_000);
 });
