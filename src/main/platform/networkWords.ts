@@ -22,3 +22,15 @@ export const UNKNOWN_ROOT_CODES: ReadonlySet<string> = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'CERT_UNTRUSTED',
 ]);
+
+/** A socket error as a person reads it: its code and, where known, what it means ("ECONNREFUSED (nothing listens on that port)"). */
+export function socketErrorWords(error: NodeJS.ErrnoException): string {
+  const meaning = NETWORK_MEANING[error.code ?? ''];
+  return `${error.code || error.message}${meaning ? ` (${meaning})` : ''}`;
+}
+
+/** A network code inside words of its own brackets: "ENOTFOUND: the host name does not resolve". */
+export function codeWithMeaning(code: string): string {
+  const meaning = NETWORK_MEANING[code];
+  return meaning ? `${code}: ${meaning}` : code;
+}

@@ -1,9 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from './proxyEnvironment.js';
-import { withRoute } from './outboundRoute.js';
-import { proxyRouteWords } from './proxyRouteWords.js';
-import { ProxyTunnelAgent, proxyAuthorization, shownProxy, storedPasswordOf, tunnelTrustError } from './proxyTunnel.js';
+import { failedRequest } from './outboundRoute.js';
+import { ProxyTunnelAgent, proxyAuthorization, shownProxy, storedPasswordOf } from './proxyTunnel.js';
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
@@ -89,10 +88,7 @@ async function send(
       );
     } else req = httpRequest(url, common, onResponse);
     // Whatever failed, the error says how the request went: which proxy, or why none.
-    req.on('error', (error: Error) => {
-      const told = route && url.protocol === 'https:' ? (tunnelTrustError(error, route, url) as Error) : error;
-      reject(withRoute(told, proxyRouteWords(proxies, url)));
-    });
+    req.on('error', (error: Error) => reject(failedRequest(error, proxies, url, route)));
     req.end(body);
   });
 }

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import type { Duplex } from 'node:stream';
 import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { NETWORK_MEANING, UNKNOWN_ROOT_CODES } from './networkWords.js';
+import { socketErrorWords, UNKNOWN_ROOT_CODES } from './networkWords.js';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 
 /** How a profile's proxy password is kept, where the route does not say it with the profile's name. */
@@ -151,7 +151,7 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number, 
     connect.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         new ProxyRouteError(
-          `cannot reach ${where}: ${error.code ?? error.message}${NETWORK_MEANING[error.code ?? ''] ? ` (${NETWORK_MEANING[error.code ?? '']})` : ''}`,
+          `cannot reach ${where}: ${socketErrorWords(error)}`,
           `check ${source}: is the proxy's address right, and does it run? (unset it if this network needs none)`,
         ),
       ),

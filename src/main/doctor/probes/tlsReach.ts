@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { NETWORK_MEANING } from '../../platform/networkWords.js';
+import { socketErrorWords } from '../../platform/networkWords.js';
 import { openTunnel, ProxyRouteError, type ProxyRoute } from '../../platform/proxyTunnel.js';
 import { secondsText } from '../seconds.js';
 
@@ -59,7 +59,7 @@ export async function tlsReach(
       socket = route ? await openTunnel(route, host, port, timeoutMs) : await connected(host, port);
     } catch (error) {
       if (error instanceof ProxyRouteError) return { kind: 'proxy', message: error.message, hint: error.hint };
-      return { kind: 'failed', message: socketWords(error as NodeJS.ErrnoException) };
+      return { kind: 'failed', message: socketErrorWords(error as NodeJS.ErrnoException) };
     }
     sockets.push(socket);
     const servername = target.tlsServerName ?? (isIP(host) ? undefined : host);
@@ -116,10 +116,4 @@ function issuerName(secured: TLSSocket): string | undefined {
   const issuer = secured.getPeerCertificate()?.issuer as Record<string, string | string[] | undefined> | undefined;
   const name = issuer?.CN ?? issuer?.O;
   return Array.isArray(name) ? name[0] : name;
-}
-
-function socketWords(error: NodeJS.ErrnoException): string {
-  const code = error.code ?? '';
-  const meaning = NETWORK_MEANING[code];
-  return `${code || error.message}${meaning ? ` (${meaning})` : ''}`;
 }

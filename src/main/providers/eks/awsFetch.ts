@@ -1,7 +1,7 @@
 import { BrokerError } from '../../core/brokerError.js';
-import { NETWORK_MEANING } from '../../platform/networkWords.js';
+import { codeWithMeaning } from '../../platform/networkWords.js';
 import { outboundFetch } from '../../platform/outboundFetch.js';
-import { routeOf } from '../../platform/outboundRoute.js';
+import { routeSuffix } from '../../platform/outboundRoute.js';
 import type { ProxySettings } from '../../platform/proxyEnvironment.js';
 import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 
@@ -58,9 +58,7 @@ export async function awsFetch(
     if (error instanceof ProxyRouteError) throw unanswered(`${error.message}; ${error.hint}`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const code = (error as NodeJS.ErrnoException).code ?? cause?.code;
-    const reason = code ?? cause?.message ?? (error as Error).name;
-    const meaning = code ? NETWORK_MEANING[code] : undefined;
-    const route = routeOf(error);
-    throw unanswered(`${reason}${meaning ? `: ${meaning}` : ''}${route ? `, ${route}` : ''}`);
+    const reason = code ? codeWithMeaning(code) : (cause?.message ?? (error as Error).name);
+    throw unanswered(`${reason}${routeSuffix(error)}`);
   }
 }

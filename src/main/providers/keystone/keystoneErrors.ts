@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { routeOf } from '../../platform/outboundRoute.js';
+import { routeSuffix } from '../../platform/outboundRoute.js';
 import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 import { BrokerError } from '../../core/brokerError.js';
 import { describeDomain, describeScope, type KeystoneSettings } from './keystoneSettings.js';
@@ -217,13 +217,13 @@ export function transportError(error: unknown, authUrl: string, caFile: string |
   if (code === 'ECONNREFUSED')
     return new BrokerError(
       'provider-failed',
-      `could not connect to Keystone at ${authUrl}: connection refused${routed(error)}`,
+      `could not connect to Keystone at ${authUrl}: connection refused${routeSuffix(error)}`,
       `check authUrl and that Keystone listens on ${host}`,
     );
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return new BrokerError(
       'provider-failed',
-      `could not resolve the host of Keystone at ${authUrl}${routed(error)}`,
+      `could not resolve the host of Keystone at ${authUrl}${routeSuffix(error)}`,
       'check authUrl, and the network or VPN',
     );
   if (code && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) {
@@ -246,10 +246,4 @@ export function transportError(error: unknown, authUrl: string, caFile: string |
     `the request to Keystone at ${authUrl} failed${code ? ` (${code})` : ''}: ${(error as Error)?.message ?? String(error)}`,
     `check authUrl and that ${host} is reachable`,
   );
-}
-
-/** ", through the proxy …" or ", direct (…)": how the failed request went, when known. */
-function routed(error: unknown): string {
-  const route = routeOf(error);
-  return route ? `, ${route}` : '';
 }

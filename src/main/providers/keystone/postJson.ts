@@ -1,9 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ProxySettings } from '../../platform/proxyEnvironment.js';
-import { withRoute } from '../../platform/outboundRoute.js';
-import { proxyRouteWords } from '../../platform/proxyRouteWords.js';
-import { ProxyTunnelAgent, tunnelTrustError } from '../../platform/proxyTunnel.js';
+import { failedRequest } from '../../platform/outboundRoute.js';
+import { ProxyTunnelAgent } from '../../platform/proxyTunnel.js';
 
 /** An HTTP answer, read whole: Keystone's are small (the catalog is left out). */
 export interface HttpAnswer {
@@ -106,10 +105,9 @@ function nodeExchange(
         request.destroy(codedError(`no answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT')),
       );
       // The error says how the request went (which proxy, or why none); plain http goes direct.
-      request.on('error', (error: Error) => {
-        const told = route ? (tunnelTrustError(error, route, target) as Error) : error;
-        reject(secure && proxies ? withRoute(told, proxyRouteWords(proxies, target)) : told);
-      });
+      request.on('error', (error: Error) =>
+        reject(secure && proxies ? failedRequest(error, proxies, target, route) : error),
+      );
       request.end(json);
     });
 }

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
-import { NETWORK_MEANING, UNKNOWN_ROOT_CODES } from '../../platform/networkWords.js';
-import { routeOf } from '../../platform/outboundRoute.js';
+import { codeWithMeaning, UNKNOWN_ROOT_CODES } from '../../platform/networkWords.js';
+import { routeSuffix } from '../../platform/outboundRoute.js';
 import { ProxyRouteError } from '../../platform/proxyTunnel.js';
 import { BrokerError } from '../../core/brokerError.js';
 import { printable } from '../../../shared/printable.js';
@@ -82,7 +82,7 @@ export function oidcFailure(error: unknown, where: FailureContext): BrokerError 
   if (network) {
     return new BrokerError(
       'provider-failed',
-      `${failed}: cannot reach ${where.issuer} (${network}${NETWORK_MEANING[network] ? `: ${NETWORK_MEANING[network]}` : ''})${routeOf(error) ? `, ${routeOf(error)}` : ''}`,
+      `${failed}: cannot reach ${where.issuer} (${codeWithMeaning(network)})${routeSuffix(error)}`,
       NETWORK_HINT,
     );
   }
