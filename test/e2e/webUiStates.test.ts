@@ -26,7 +26,7 @@ describe("the main window tells each profile's state and every failure", () => {
     home = await makeTempHome();
     await writeConfig(
       home.dir,
-      'profiles:\n  - { name: ci, provider: static }\n  - { name: sso, provider: oidc, issuer: "https://127.0.0.1:59999", clientId: kubernetes }\n',
+      'profiles:\n  - { name: ci, provider: static }\n  - { name: bare, provider: static }\n  - { name: sso, provider: oidc, issuer: "https://127.0.0.1:59999", clientId: kubernetes }\n',
     );
     const browserStandIn = await recordingBrowser(home.dir);
     broker = await startTestBroker(home.dir, { KUBECRED_BROWSER: browserStandIn.command }, ['--ui']);
@@ -85,6 +85,24 @@ describe("the main window tells each profile's state and every failure", () => {
         { timeout: 10_000 },
       )
       .toMatch(/discovering the OIDC issuer for profile "sso" failed: cannot reach/);
+  });
+
+  // Electron review 2, F9: "failed" invited a retry that could not work.
+  it('a static profile whose request found no token reads "no secret stored" and says how to store one', async () => {
+    expect((await credential('bare')).code).toBe(1);
+    await page
+      .getByRole('navigation', { name: 'sections' })
+      .getByRole('link', { name: /^Profiles/ })
+      .click();
+    await expect
+      .poll(() => profile('bare').locator('.state').innerText(), { timeout: 10_000 })
+      .toBe('no secret stored');
+    expect(await profile('bare').locator('.error-text').innerText()).toContain('kubecred secret set bare token');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await profile('bare').screenshot({ path: path.join(SHOTS, `webui-states-no-secret-${colorScheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('a broken config.yaml is said at the top of the page', async () => {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerEnv, startTestBroker, writeConfig, type TestBroker } from '../support/broker.js';
@@ -110,6 +111,22 @@ describe('kubectl through Kubecred, every build, both shims, both apiVersions, a
     const result = await kubectlVia(build!.path, NATIVE_SHIM, 'client.authentication.k8s.io/v1', 'missing');
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('kubecred: no profile "missing"');
+  });
+
+  // kubectl exits as soon as the API server answers, often before the audit line is written:
+  // the name must come from the executable read while it waited, not the name it gave itself.
+  it('names every kubectl in the audit trail by the executable it ran', async () => {
+    const served = (await readFile(path.join(home.dir, 'state', 'audit.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { profile: string; outcome: string; caller: { name?: string } })
+      .filter((record) => record.outcome === 'served' && record.profile !== 'wrong');
+    expect(served.length).toBeGreaterThanOrEqual(BUILDS.length * 8);
+    const names = new Set(served.map((record) => record.caller.name));
+    expect(
+      [...names].filter((name) => !/^kubectl(\.1\.\d+)?$/.test(name ?? '')),
+      [...names].join(', '),
+    ).toEqual([]);
   });
 
   it('keeps the planted token out of the home, the logs and the audit trail', async () => {

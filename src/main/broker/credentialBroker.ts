@@ -59,18 +59,18 @@ export class CredentialBroker {
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
   credential(request: CredentialRequest): Promise<string> {
-    const caller = onFirstAsk(() => this.ports.callers.describe(request.parentPid).catch(() => ({})));
+    // Named now, while the caller surely runs: it waits on this answer, and once it has it a
+    // kubectl may exit within a millisecond, leaving /proc only its self-chosen name. The reads
+    // that need it alive are synchronous, so they are done before the answer is.
+    const described = this.ports.callers.describe(request.parentPid).catch(() => ({}));
+    const caller = () => described;
     const { asking } = this.ports;
     if (!asking) return this.serve(request, caller);
     const profile = request.argv[1] ?? '';
     return asking.run({ profile, caller, terminal: request.stdinIsTerminal }, () => this.serve(request, caller));
   }
 
-  /**
-   * `described` names the caller from /proc, on first ask: before the answer where an approval
-   * or a question needs it, else just after the answer is on its way, for the audit trail.
-   * kubectl still runs then: it waits for the plugin's exit before it goes on to the cluster.
-   */
+  /** `described`: the caller as /proc named it when the request arrived, for approvals, questions and the audit trail. */
   private async serve(request: CredentialRequest, described: () => Promise<CallerDescription>): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     try {
@@ -378,12 +378,6 @@ type CallerDescription = { pid?: number; name?: string };
 export interface LoginAsker {
   readonly client: string;
   readonly caller?: Promise<CallerDescription>;
-}
-
-/** The promise `start` makes, started when first asked for and shared after. */
-function onFirstAsk<T>(start: () => Promise<T>): () => Promise<T> {
-  let started: Promise<T> | undefined;
-  return () => (started ??= start());
 }
 
 /** `credential <profile> [--api-version <version>]`: the flag serves clients that send no KUBERNETES_EXEC_INFO. */

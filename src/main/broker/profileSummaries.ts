@@ -56,6 +56,7 @@ export async function profileSummaries(ports: SummaryPorts): Promise<ProfileSumm
       ...(wait && !wait.present ? { tokenMissing: true } : {}),
       expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString(),
       lastError: cached.lastError,
+      ...(cached.lastError && cached.secretMissing ? { secretMissing: true } : {}),
       silentRefresh: silentRefresh(profile, signsIn[index], ports.providers.peek(profile)),
       ...(cached.account ? { account: cached.account } : {}),
       ...(profile.description ? { description: profile.description } : {}),

@@ -1,5 +1,6 @@
 import type { Credential } from '../../shared/credential.js';
 import type { Clock } from '../core/clock.js';
+import { BrokerError } from '../core/brokerError.js';
 import { UserDeclined } from '../core/userDeclined.js';
 import { profileOfCacheKey } from './cacheKey.js';
 import { ChangeSignal } from '../core/changeSignal.js';
@@ -17,6 +18,12 @@ export const DEFAULT_CACHE_TIMING: CacheTiming = {
   refreshAheadMs: 5 * 60_000,
   maxEntries: 1000,
 };
+
+interface Failure {
+  readonly reason: string;
+  /** The profile's secret was not in its store: nothing fails but a secret nobody stored yet. */
+  readonly secretMissing: boolean;
+}
 
 interface Entry {
   readonly credential: Credential;
@@ -41,7 +48,7 @@ export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Credential>>();
   private readonly generations = new Map<string, number>();
-  private readonly failures = new Map<string, string>();
+  private readonly failures = new Map<string, Failure>();
   /** Told when a profile's state may have changed: a credential stored or dropped, a fetch failed. */
   readonly changes = new ChangeSignal();
 
@@ -93,7 +100,8 @@ export class CredentialCache {
   recallFailures(failures: ReadonlyMap<string, string>): void {
     const busy = new Set([...this.entries.keys(), ...this.inflight.keys()].map(profileOfCacheKey));
     for (const [profile, reason] of failures)
-      if (!this.failures.has(profile) && !busy.has(profile)) this.failures.set(profile, reason);
+      if (!this.failures.has(profile) && !busy.has(profile))
+        this.failures.set(profile, { reason, secretMissing: false });
     if (failures.size > 0) this.changes.notify();
   }
 
@@ -120,6 +128,8 @@ export class CredentialCache {
     cached: boolean;
     expiresAt: number | null;
     lastError: string | null;
+    /** The last failure was a secret missing from its store. */
+    secretMissing: boolean;
     account: string | null;
   } {
     const now = this.clock.now();
@@ -133,7 +143,14 @@ export class CredentialCache {
       const expiry = entry.credential.expiresAt?.getTime();
       if (expiry !== undefined && (expiresAt === null || expiry < expiresAt)) expiresAt = expiry;
     }
-    return { cached, expiresAt, lastError: this.failures.get(profile) ?? null, account };
+    const failure = this.failures.get(profile);
+    return {
+      cached,
+      expiresAt,
+      lastError: failure?.reason ?? null,
+      secretMissing: failure?.secretMissing ?? false,
+      account,
+    };
   }
 
   private load(key: string, fetch: Fetch): Promise<Credential> {
@@ -173,7 +190,10 @@ export class CredentialCache {
   private failed(profile: string, generation: number, error: unknown): void {
     // A prompt or login the person cancelled is their no, not the profile failing: its state stays.
     if (!this.current(profile, generation) || error instanceof UserDeclined) return;
-    this.failures.set(profile, (error as Error)?.message ?? String(error));
+    this.failures.set(profile, {
+      reason: (error as Error)?.message ?? String(error),
+      secretMissing: error instanceof BrokerError && error.code === 'secret-missing',
+    });
     this.changes.notify();
   }
 

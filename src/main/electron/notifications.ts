@@ -40,6 +40,7 @@ function expiresWithin(profile: ProfileSummary | undefined, now: number, windowM
 
 /** What failed, in words that fit the profile: a wrapped plugin or a stored secret has no login to fail. */
 function failureWords(profile: ProfileSummary): string {
+  if (profile.secretMissing) return 'no secret stored';
   if (hasLogin(profile)) return 'login failed';
   return profile.provider === 'exec' ? 'its plugin failed' : 'no credential';
 }

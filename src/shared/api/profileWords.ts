@@ -98,10 +98,12 @@ export function guardWords(profile: Pick<ProfileSummary, 'guard'>, now: number):
  */
 const NOT_USED_WORDS = 'not used yet';
 
+/** A profile whose last request found its secret missing from the store. */
+const NO_SECRET_WORDS = 'no secret stored';
+
 /** What every view says while a login's page or code waits for the person. */
 const SIGNING_IN_WORDS = 'signing in: waiting for you';
 
-/** A login waits for the person (its page or code is showing) and nothing is cached yet: every view says so. */
 /** The way kubectl reaches a proxied profile's cluster, and whether kubecred-proxy is up for it. */
 export function proxyWords(profile: Pick<ProfileSummary, 'proxyPort' | 'proxyListening'>): string | null {
   if (profile.proxyPort === undefined) return null;
@@ -112,12 +114,16 @@ export function proxyWords(profile: Pick<ProfileSummary, 'proxyPort' | 'proxyLis
     : `through kubecred-proxy on ${where}, not started yet (the next kubectl starts it)`;
 }
 
+/** A login waits for the person (its page or code is showing) and nothing is cached yet: every view says so. */
 export function waitsForSignIn(profile: Pick<ProfileSummary, 'signingIn' | 'state'>): boolean {
   return profile.signingIn === true && profile.state !== 'ready';
 }
 
 function stateOf(profile: ProfileSummary, now: number): ProfileStatus {
   if (waitsForSignIn(profile)) return { kind: 'needsLogin', text: SIGNING_IN_WORDS, timeLeft: null };
+  // Not a failure to retry: nothing works until someone stores the secret.
+  if (profile.state === 'error' && profile.secretMissing)
+    return { kind: 'needsLogin', text: NO_SECRET_WORDS, timeLeft: null };
   if (profile.state === 'error') return { kind: 'error', text: 'failed', timeLeft: null };
   if (profile.state === 'locked' && profile.tokenMissing)
     return { kind: 'needsLogin', text: 'token not present: insert it', timeLeft: null };

@@ -11,6 +11,8 @@ export const profileSummarySchema = z.object({
   /** ISO time the soonest cached credential of the profile expires; null: none cached or no expiry. */
   expiresAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  /** The last attempt found no secret stored for it (a static token never set): the fix is to store one, not to retry. */
+  secretMissing: z.boolean().optional(),
   /** What a locked profile waits for, and the command that gives it. */
   waitsOn: z.string().optional(),
   /** A locked profile's token is in no slot: it must be inserted before its PIN is any use. */

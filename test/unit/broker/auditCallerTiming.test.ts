@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AskingContext } from '../../../src/main/broker/askingContext.js';
 import type { AuditRecord } from '../../../src/main/core/auditLog.js';
@@ -7,6 +9,8 @@ import { CredentialCache } from '../../../src/main/cache/credentialCache.js';
 import { ProviderRegistry } from '../../../src/main/broker/providerRegistry.js';
 import { parseConfig } from '../../../src/main/config/configLoader.js';
 import type { Provider } from '../../../src/main/providers/provider.js';
+import type { CallerPort } from '../../../src/main/core/ports.js';
+import { ProcessCallerInfo } from '../../../src/main/platform/processInfo.js';
 
 const EXEC_INFO = JSON.stringify({
   apiVersion: 'client.authentication.k8s.io/v1',
@@ -14,8 +18,11 @@ const EXEC_INFO = JSON.stringify({
   spec: { interactive: false },
 });
 
-/** A broker with one static profile whose provider answers at once; the caller is alive until `exit()`. */
-function brokerWithShortLivedCaller() {
+/**
+ * A broker with one static profile whose provider answers at once (`asks`: after a question
+ * that names the caller, as a PIN prompt would); the caller is alive until `exit()`.
+ */
+function brokerWithShortLivedCaller({ asks = false, callers }: { asks?: boolean; callers?: CallerPort } = {}) {
   const parsed = parseConfig('profiles:\n  - { name: dev, provider: static }\n', 'config.yaml');
   if (!parsed.ok) throw new Error(parsed.error);
   let alive = true;
@@ -31,7 +38,7 @@ function brokerWithShortLivedCaller() {
         ({
           name: 'static',
           getCredential: async () => {
-            asked.push(await asking.describe());
+            if (asks) asked.push(await asking.describe());
             return { token: 'dev-token' };
           },
           login: async () => ({ token: 'dev-token' }),
@@ -42,10 +49,11 @@ function brokerWithShortLivedCaller() {
     stores: {},
     audit: { append: async (record: AuditRecord) => void records.push(record) },
     // /proc names a process only while it runs.
-    callers: {
-      describe: async (pid: number | undefined) => {
-        await new Promise((resolve) => setImmediate(resolve)); // reading /proc takes a few reads
-        return alive && pid !== undefined ? { pid, name: 'kubectl' } : pid !== undefined ? { pid } : {};
+    callers: callers ?? {
+      // As ProcessCallerInfo: what needs the process alive is read at the call, the rest later.
+      describe: (pid: number | undefined) => {
+        const named = alive && pid !== undefined ? { pid, name: 'kubectl' } : pid !== undefined ? { pid } : {};
+        return new Promise((resolve) => setImmediate(() => resolve(named)));
       },
     },
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
@@ -72,7 +80,7 @@ describe('the caller of a credential request', () => {
   });
 
   it('is what a question asked while serving names, with the profile', async () => {
-    const { broker, asked } = brokerWithShortLivedCaller();
+    const { broker, asked } = brokerWithShortLivedCaller({ asks: true });
     await broker.credential({
       argv: ['credential', 'dev'],
       execInfo: EXEC_INFO,
@@ -82,4 +90,37 @@ describe('the caller of a credential request', () => {
     });
     expect(asked).toEqual([{ profile: 'dev', caller: 'kubectl (pid 4242)' }]);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'is named by its executable from /proc even when it is gone before the audit record is written',
+    async () => {
+      const caller = spawn('sleep', ['60'], { stdio: 'ignore' });
+      const pid = caller.pid!;
+      await expect.poll(() => readable(`/proc/${pid}/exe`)).toBe(true);
+      const { broker, records } = brokerWithShortLivedCaller({ callers: new ProcessCallerInfo() });
+      await broker.credential({
+        argv: ['credential', 'dev'],
+        execInfo: EXEC_INFO,
+        stdinIsTerminal: false,
+        parentPid: pid,
+        client: 'shim',
+      });
+      // Gone at once, as a kubectl that got its answer may be: a zombie keeps only the name it gave itself.
+      caller.kill('SIGKILL');
+      const until = Date.now() + 5000;
+      while (readable(`/proc/${pid}/exe`) && Date.now() < until);
+      expect(readable(`/proc/${pid}/exe`)).toBe(false);
+      await expect.poll(() => records.length).toBe(1);
+      expect(records[0]!.caller).toMatchObject({ pid, name: 'sleep', client: 'shim' });
+    },
+  );
 });
+
+function readable(link: string): boolean {
+  try {
+    readlinkSync(link);
+    return true;
+  } catch {
+    return false;
+  }
+}

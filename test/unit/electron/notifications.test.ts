@@ -110,6 +110,8 @@ describe('notificationsFor: failed logins', () => {
     expect(titles('exec')).toEqual(['p: its plugin failed']);
     expect(titles('static')).toEqual(['p: no credential']);
     expect(titles('oidc')).toEqual(['p: login failed']);
+    const missing = notificationsFor(snap(t0, []), snap(t0 + min, [{ ...as('static'), secretMissing: true }]));
+    expect(missing.map((n) => n.title)).toEqual(['p: no secret stored']);
   });
   it('repeats only for a different error, not for the same one', () => {
     const a = snap(t0, [failed('prod', 'wrong PIN')]);

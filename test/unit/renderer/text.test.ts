@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeCaller } from '../../../src/renderer/components/ApprovalPrompt.js';
 import { initialValues } from '../../../src/renderer/components/FormPrompt.js';
 import { pinWarning } from '../../../src/renderer/components/PinPrompt.js';
-import { describeProfile, formatTimeLeft } from '../../../src/shared/api/profileWords.js';
+import { describeProfile, formatTimeLeft, profileStatus } from '../../../src/shared/api/profileWords.js';
 
 const now = Date.parse('2026-01-01T12:00:00Z');
 const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();
@@ -33,6 +33,10 @@ describe('renderer wording', () => {
     expect(describeProfile({ ...staticProfile, state: 'idle', silentRefresh: true }, now)).toBe('not used yet');
     expect(describeProfile({ ...staticProfile, provider: 'exec', state: 'idle' }, now)).toBe('not used yet');
     expect(describeProfile({ ...staticProfile, state: 'ready' }, now)).toBe('ready');
+    // Its first request found no secret: "failed" would invite a retry that cannot work.
+    const missing = { ...staticProfile, state: 'error' as const, lastError: 'has no token', secretMissing: true };
+    expect(profileStatus(missing, now)).toEqual({ kind: 'needsLogin', text: 'no secret stored', timeLeft: null });
+    expect(describeProfile({ ...missing, secretMissing: false }, now)).toBe('failed');
     expect(describeProfile({ ...staticProfile, provider: 'exec', state: 'ready', expiresAt: at(5) }, now)).toBe(
       'ready, 5 min',
     );

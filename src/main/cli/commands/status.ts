@@ -123,7 +123,7 @@ export function renderProfiles(profiles: readonly ProfileSummary[], now: number,
   const rows = profiles.map((p) => [
     p.name,
     p.provider,
-    waitsForSignIn(p) ? 'signing-in' : p.tokenMissing ? 'no-token' : p.state,
+    waitsForSignIn(p) ? 'signing-in' : p.tokenMissing ? 'no-token' : p.secretMissing ? 'no-secret' : p.state,
     p.account ?? '-',
     p.expiresAt ? formatRemaining(Date.parse(p.expiresAt) - now) : '-',
     p.waitsOn ?? p.lastError ?? '',
