@@ -161,7 +161,7 @@ describe.runIf(canRunCorporateProxy())('doctor and status behind a corporate pro
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('network (as the broker reaches each server):\n');
     expect(plain.stdout).toContain(
-      `  sso: issuer ${issuerHost()} through the proxy ${proxy.url} (from HTTPS_PROXY); from this shell it would go direct (no HTTPS_PROXY set): the broker keeps the environment it was started with (kubecred restart from this shell to change it)\n`,
+      `  sso: issuer ${issuerHost()} through the proxy ${proxy.url} (from HTTPS_PROXY); from this shell it would go direct (no HTTPS_PROXY set): the broker keeps the environment it was started with (kubecred restart from this shell to change it, or name the proxy in config.yaml's network: so that no shell decides)\n`,
     );
     expect(plain.stdout).toContain(`  near: issuer ${DIRECT_HOST}:8443 direct (NO_PROXY matches ${DIRECT_HOST})\n`);
     expect(plain.stdout).toContain(

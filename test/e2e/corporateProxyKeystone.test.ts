@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
@@ -113,4 +114,62 @@ describe.runIf(canRunCorporateProxy())('Keystone behind a corporate proxy (tinyp
     expect(status.stderr).toContain('kubecred secret set <profile> proxy-password');
     expect(status.stderr).not.toContain('in-the-file');
   });
+
+  // Security review 4, D10: the broker took its proxy from whichever program started it, which a
+  // project's .envrc may have pointed anywhere. config.yaml's network pins it.
+  it("config.yaml's network decides, whatever proxy the program that started the broker had", async () => {
+    const hostile = await connectionCounter();
+    try {
+      await cli(['stop']);
+      const config = await readFile(path.join(home.dir, 'config.yaml'), 'utf8');
+      const plugin = path.join(home.dir, 'print-proxy.sh');
+      await writeFile(
+        plugin,
+        '#!/bin/sh\nprintf \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s|%s|%s"}}\' "$HTTPS_PROXY" "$https_proxy" "$NO_PROXY"\n',
+        { mode: 0o755 },
+      );
+      await writeConfig(
+        home.dir,
+        `network:\n  httpsProxy: "${proxy.url}"\n${config}  - { name: plug, provider: exec, command: ${plugin} }\n`,
+      );
+      env = { HTTPS_PROXY: hostile.url, https_proxy: hostile.url, NO_PROXY: KEYSTONE_HOST };
+      const tunnelledBefore = (await proxy.log()).split(`CONNECT ${KEYSTONE_HOST}:`).length;
+      const served = await credential('os');
+      expect(served.code, served.stderr).toBe(0);
+      expect(JSON.parse(served.stdout).status.token).toBe(keystone.tokens.at(-1));
+      expect((await proxy.log()).split(`CONNECT ${KEYSTONE_HOST}:`).length).toBe(tunnelledBefore + 1);
+      expect(hostile.connections()).toBe(0);
+      // A wrapped plugin gets config.yaml's choice, not the starting program's variables.
+      const plugged = await credential('plug');
+      expect(plugged.code, plugged.stderr).toBe(0);
+      expect(JSON.parse(plugged.stdout).status.token).toBe(`${proxy.url}|${proxy.url}|`);
+      const status = await cli(['status']);
+      expect(status.stdout).toContain(
+        `os: Keystone ${KEYSTONE_HOST}:${new URL(keystone.authUrl).port} through the proxy ${proxy.url} (from httpsProxy in config.yaml's network)`,
+      );
+      expect(status.stdout).not.toContain('from this shell it would go');
+      expect(status.stdout).toContain(
+        `plug: the plugin chooses its proxy itself, from the broker's proxy variables: config.yaml's network (HTTPS_PROXY=${proxy.url})`,
+      );
+      await writeConfig(home.dir, config);
+    } finally {
+      await hostile.close();
+    }
+  });
 });
+
+/** A listener that only counts who connects (and hangs up on them): the proxy a hostile .envrc would name. */
+async function connectionCounter(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -19,7 +19,7 @@ export function renderRoutes(
       const here = proxyRouteWords(shell, parsed);
       const differs =
         whose === 'broker' && !sameWay(here, route)
-          ? `; from this shell it would go ${here}: the broker keeps the environment it was started with (kubecred restart from this shell to change it)`
+          ? `; from this shell it would go ${here}: the broker keeps the environment it was started with (kubecred restart from this shell to change it, or name the proxy in config.yaml's network: so that no shell decides)`
           : '';
       return `  ${profile.name}: ${role} ${parsed.host} ${route}${differs}\n`;
     }),

@@ -40,11 +40,18 @@ export class ConfigSource {
   private started = false;
   private reading: Promise<ConfigSnapshot> | undefined;
   private nextReading: Promise<ConfigSnapshot> | undefined;
+  private readonly followers: Array<(config: ConfigSnapshot['config']) => void> = [];
 
   constructor(
     private readonly file: string,
     private readonly lastGood?: string,
   ) {}
+
+  /** Told each config in force, before any caller of `current` sees it: what decides synchronously follows it. */
+  follow(follower: (config: ConfigSnapshot['config']) => void): void {
+    this.followers.push(follower);
+    follower(this.snapshot.config);
+  }
 
   /**
    * One read at a time: two overlapping reads could finish out of order and leave an older
@@ -75,6 +82,7 @@ export class ConfigSource {
     const fallback = !this.started && !result.ok ? await this.loadLastGood() : this.snapshot.config;
     this.started = true;
     this.snapshot = result.ok ? { config: result.config, error: null } : { config: fallback, error: result.error };
+    for (const follower of this.followers) follower(this.snapshot.config);
     // The very text that was checked: a copy taken later could catch an edit half-way.
     if (result.ok && typeof text === 'string') await this.keepLastGood(text);
     return this.snapshot;

@@ -34,8 +34,8 @@ import { runProbe } from './probes/probeProcess.js';
 import { probeBrokerTokens } from './probes/brokerTokensProbe.js';
 import { tlsReach } from './probes/tlsReach.js';
 import { networkRouteCheck, networkTargets } from './checks/networkRouteCheck.js';
-import { proxySettings } from '../platform/proxyEnvironment.js';
 import { proxyVariablesWords } from '../platform/proxyRouteWords.js';
+import { chosenProxies } from '../platform/configuredProxies.js';
 import { osTrustStoreAccess, readTrustedRoots } from '../platform/systemTrust.js';
 import { silentLogger } from '../core/logger.js';
 
@@ -55,9 +55,10 @@ export async function doctorChecks(e: DoctorEnvironment): Promise<Check[]> {
   const kubeconfigs = await readKubeconfigs(kubeconfigFiles(e), { read: readTextWithMode });
   const backupDir = e.paths.kubeconfigBackups;
   const backups = await readKubeconfigs(await listBackups(backupDir).catch(() => []), { read: readTextWithMode });
-  // As the broker reads them at start, from this shell: the proxy a login from here would take.
+  // As the broker reads them: config.yaml's network, else this shell's variables (the proxy a
+  // broker started from here would take).
   const roots = await readTrustedRoots({ ...osTrustStoreAccess(silentLogger), env: e.env });
-  const network = { proxies: proxySettings(e.env), roots };
+  const network = { proxies: chosenProxies(config?.network, e.env), roots };
   const { targets, plugins } = networkTargets(config, network.proxies, e.env);
   return [
     brokerCheck(() => probeBroker(e.paths, e.env)),

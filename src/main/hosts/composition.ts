@@ -2,6 +2,7 @@ import path from 'node:path';
 import { proxySettings } from '../platform/proxyEnvironment.js';
 import { systemRoots } from '../platform/systemTrust.js';
 import { networkWords } from '../providers/profileNetworkSummary.js';
+import { BrokerProxies } from '../platform/brokerProxies.js';
 import { LoginStorms } from '../broker/loginStorms.js';
 import { DEFAULT_LOG_LIMITS, PROXY_PASSWORD_FIELD } from '../../shared/config/schema.js';
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
@@ -141,8 +142,11 @@ export function composeBroker({
     signedIn: (profile) => signedIn(profile),
     ...(away ? { away } : {}),
   });
-  // Read once, at start, as kubectl reads them: the session's proxy and the machine's roots.
-  const network = { proxies: proxySettings(process.env), roots };
+  // The machine's roots, read once at start; the proxy config.yaml's network names, else the
+  // variables of the environment the broker started in, read once as kubectl reads them.
+  const outboundProxies = new BrokerProxies(proxySettings(process.env));
+  config.follow((current) => outboundProxies.adopt(current.network));
+  const network = { proxies: outboundProxies, roots };
   const awsSessions = composeAwsSessions(clock, loginUi, () => asking.describe(), mfaCodes, process.env, network);
   const providerDependencies: ProviderDependencies = {
     clock,
@@ -191,7 +195,13 @@ export function composeBroker({
     start: (binary, handlers, onEvent) =>
       asking.outside(() =>
         startProxyProcess(
-          { binary, socketDir: path.dirname(paths.socket), checks: proxyChannelChecks(), logger },
+          {
+            binary,
+            socketDir: path.dirname(paths.socket),
+            checks: proxyChannelChecks(),
+            logger,
+            ...(outboundProxies.variables ? { proxyVariables: outboundProxies.variables } : {}),
+          },
           handlers,
           onEvent,
         ),

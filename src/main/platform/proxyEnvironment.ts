@@ -11,6 +11,20 @@ export interface ProxySettings {
   proxyFor(url: URL): URL | undefined;
   /** The same, with the variable it came from, for errors and `kubecred status`. */
   routeFor(url: URL): ProxyRoute | undefined;
+  /** Where the choice was written, for saying why a host went direct; absent: the environment's variables. */
+  readonly settings?: ProxySettingNames;
+  /**
+   * The variables a child process (a wrapped plugin) gets so it chooses as the broker does;
+   * absent: it inherits the environment's own.
+   */
+  readonly variables?: Readonly<Record<string, string>>;
+}
+
+/** The names of the three settings in the words a person reads: "HTTPS_PROXY", or config.yaml's. */
+export interface ProxySettingNames {
+  readonly https: string;
+  readonly http: string;
+  readonly noProxy: string;
 }
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: '80', https: '443', socks5: '1080' };

@@ -19,5 +19,24 @@ export function withStoredProxyPassword(
     const route = settings.routeFor(url);
     return route && { ...route, storedPassword };
   };
-  return { ...settings, routeFor, proxyFor: (url) => routeFor(url)?.proxy };
+  // Read through, never copied: the broker's choice follows config.yaml (BrokerProxies).
+  return {
+    get httpProxy() {
+      return settings.httpProxy;
+    },
+    get httpsProxy() {
+      return settings.httpsProxy;
+    },
+    get noProxy() {
+      return settings.noProxy;
+    },
+    get settings() {
+      return settings.settings;
+    },
+    get variables() {
+      return settings.variables;
+    },
+    routeFor,
+    proxyFor: (url) => routeFor(url)?.proxy,
+  };
 }

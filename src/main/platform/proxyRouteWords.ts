@@ -15,14 +15,14 @@ export function proxyRouteWords(proxies: ProxySettings, url: URL): string {
   if (route) return `through the proxy ${shownProxy(route.proxy)} (from ${route.source})`;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `direct (${url.protocol} is never proxied)`;
   const https = url.protocol === 'https:';
-  if (!(https ? proxies.httpsProxy : proxies.httpProxy))
-    return `direct (no ${https ? 'HTTPS_PROXY' : 'HTTP_PROXY'} set)`;
+  const names = proxies.settings ?? { https: 'HTTPS_PROXY', http: 'HTTP_PROXY', noProxy: 'NO_PROXY' };
+  if (!(https ? proxies.httpsProxy : proxies.httpProxy)) return `direct (no ${https ? names.https : names.http} set)`;
   if (bypasses('', url)) return 'direct (a loopback host never goes through a proxy)';
   const entry = proxies.noProxy
     .split(',')
     .map((one) => one.trim())
     .find((one) => one !== '' && bypasses(one, url));
-  return `direct (NO_PROXY matches ${entry ?? url.hostname})`;
+  return `direct (${names.noProxy} matches ${entry ?? url.hostname})`;
 }
 
 /** Whether `url` would go direct with this NO_PROXY alone (Go's rules, as proxySettings keeps them). */
@@ -37,6 +37,16 @@ function bypasses(noProxy: string, url: URL): boolean {
  * proxies without user or password, NO_PROXY as written; "none" when none is set.
  */
 export function proxyVariablesWords(proxies: ProxySettings): string {
+  if (proxies.settings) return `config.yaml's network (${configuredWords(proxies)})`;
+  return variablesWords(proxies);
+}
+
+function configuredWords(proxies: ProxySettings): string {
+  const words = variablesWords(proxies);
+  return words === 'none' ? 'no proxy' : words;
+}
+
+function variablesWords(proxies: ProxySettings): string {
   const set = [
     ...(proxies.httpsProxy ? [`HTTPS_PROXY=${shownProxy(proxies.httpsProxy)}`] : []),
     ...(proxies.httpProxy ? [`HTTP_PROXY=${shownProxy(proxies.httpProxy)}`] : []),

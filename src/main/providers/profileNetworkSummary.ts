@@ -16,7 +16,14 @@ export interface NetworkWords {
 
 /** The words of the routes that `proxies`, read from `env`, choose. */
 export function networkWords(proxies: ProxySettings, env: Readonly<Record<string, string | undefined>>): NetworkWords {
-  return { routeOf: (url) => proxyRouteWords(proxies, url), pluginVariables: proxyVariablesWords(proxies), env };
+  return {
+    routeOf: (url) => proxyRouteWords(proxies, url),
+    // Asked each time: the broker's choice follows config.yaml.
+    get pluginVariables() {
+      return proxyVariablesWords(proxies);
+    },
+    env,
+  };
 }
 
 /** Which way each of the profile's servers is reached; a wrapped plugin chooses itself, from what it inherits. */

@@ -26,6 +26,8 @@ export interface ProxyLaunch {
   /** Who connected to the channel's socket, and whether the proxy is shielded; absent on Windows. */
   readonly checks: ChannelChecks | undefined;
   readonly logger: Logger;
+  /** The proxy variables config.yaml's network sets, over the session's (read at the start); absent: none. */
+  readonly proxyVariables?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function startProxyProcess(
   const child: ChildProcess = spawn(binary, door ? ['--channel', door.socketPath] : [], {
     stdio: door ? ['ignore', 'ignore', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
-    env: sessionEnvironment(process.env),
+    env: { ...sessionEnvironment(process.env), ...launch.proxyVariables },
   });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());

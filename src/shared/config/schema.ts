@@ -37,6 +37,21 @@ const proxyUrl = z
     message: `no password in config.yaml: name only the user (http://user@host:port) and keep the password with kubecred secret set <profile> ${PROXY_PASSWORD_FIELD}`,
   });
 
+/**
+ * The proxy the broker's own connections take, pinned in config.yaml. Present (even empty: no
+ * proxy at all), it replaces the proxy variables of whichever program started the broker, which
+ * a project's .envrc may have set (security review 4, D10).
+ */
+export const networkSchema = z.strictObject({
+  /** As HTTPS_PROXY: the proxy for https:// servers. */
+  httpsProxy: proxyUrl.optional(),
+  /** As HTTP_PROXY: the proxy for http:// servers. */
+  httpProxy: proxyUrl.optional(),
+  /** As NO_PROXY: the hosts, domains and CIDRs that go direct. */
+  noProxy: z.string().optional(),
+});
+export type NetworkConfig = z.infer<typeof networkSchema>;
+
 /** What every profile has, whatever its provider. */
 const profileBase = {
   name: profileName,
@@ -304,6 +319,8 @@ export const configSchema = z
     registries: z.array(registrySchema).optional(),
     /** Optional for the same reason; DEFAULT_LOG_LIMITS when absent. */
     logs: logLimitsSchema.optional(),
+    /** Absent: the proxy variables of the environment the broker started in. */
+    network: networkSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();

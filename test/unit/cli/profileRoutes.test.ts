@@ -25,7 +25,7 @@ describe("kubecred status's network lines", () => {
     expect(text).toBe(
       [
         'network (as the broker reaches each server):',
-        `  sso: issuer id.corp ${PROXIED}; from this shell it would go direct (no HTTPS_PROXY set): the broker keeps the environment it was started with (kubecred restart from this shell to change it)`,
+        `  sso: issuer id.corp ${PROXIED}; from this shell it would go direct (no HTTPS_PROXY set): the broker keeps the environment it was started with (kubecred restart from this shell to change it, or name the proxy in config.yaml's network: so that no shell decides)`,
         // Both direct, for different reasons: the same way, nothing to say.
         '  lab: issuer id.lab direct (NO_PROXY matches id.lab)',
         "  wrap: the plugin chooses its proxy itself, from the broker's proxy variables: HTTPS_PROXY=http://proxy.corp:3128",

@@ -12,7 +12,7 @@ import { summarizeRegistry } from '../../../shared/api/registrySummary.js';
 import { loadConfig } from '../../config/configLoader.js';
 import { BrokerClient, BrokerUnreachableError } from '../../client/brokerClient.js';
 import type { Command, CliContext } from '../io.js';
-import { proxySettings } from '../../platform/proxyEnvironment.js';
+import { chosenProxies } from '../../platform/configuredProxies.js';
 import { renderRoutes } from '../profileRoutes.js';
 import { networkWords, profileNetworkSummary } from '../../providers/profileNetworkSummary.js';
 import { parseOutputFlag } from '../outputFlag.js';
@@ -47,7 +47,11 @@ export const statusCommand: Command = {
         `keychain problem (the broker's): ${report.keychainError}; restart it from a shell where the keychain works: kubecred restart\n`,
       );
     io.stdout.write(renderProfiles(report.profiles, Date.now(), report.configError !== null));
-    io.stdout.write(renderRoutes(report.profiles, proxySettings(io.env), report.running ? 'broker' : 'shell'));
+    const loaded = await loadConfig(context.paths.configFile).catch(() => undefined);
+    const network = loaded?.ok ? loaded.config.network : undefined;
+    io.stdout.write(
+      renderRoutes(report.profiles, chosenProxies(network, io.env), report.running ? 'broker' : 'shell'),
+    );
     if (report.registries.length > 0) io.stdout.write(`\n${renderRegistries(report.registries)}`);
     return exitCodeOfReport(report);
   },
@@ -63,7 +67,7 @@ export async function gatherStatus({ paths, io }: CliContext) {
   }
   const loaded = await loadConfig(paths.configFile);
   // No broker to ask: the routes a broker started from this shell would take.
-  const shellWords = networkWords(proxySettings(io.env), io.env);
+  const shellWords = networkWords(chosenProxies(loaded.ok ? loaded.config.network : undefined, io.env), io.env);
   const profiles: ProfileSummary[] = loaded.ok
     ? loaded.config.profiles.map((p) => ({
         name: p.name,

@@ -5,6 +5,11 @@ export const execDescriptor: ProviderDescriptor<'exec'> = {
   kind: 'exec',
   // The wrapped plugin keeps its own secrets; Kubecred only caches what it prints.
   secretFields: [],
-  create: (profile, { clock, showMessage }) =>
-    new ExecProvider(profile, clock, (text, until) => showMessage(profile.name, text, until)),
+  create: (profile, { clock, showMessage, network }) =>
+    new ExecProvider(
+      profile,
+      clock,
+      (text, until) => showMessage(profile.name, text, until),
+      () => network.proxies.variables,
+    ),
 };

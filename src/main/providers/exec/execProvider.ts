@@ -27,6 +27,8 @@ export class ExecProvider implements Provider {
      * would otherwise be lost, and the login with it.
      */
     private readonly showMessage?: (text: string, until: AbortSignal) => void,
+    /** The proxy variables config.yaml's network sets, over the environment's; undefined: none set there. */
+    private readonly proxyVariables?: () => Readonly<Record<string, string>> | undefined,
   ) {}
 
   async getCredential(context: CredentialContext): Promise<Credential> {
@@ -42,7 +44,11 @@ export class ExecProvider implements Provider {
     const result = await runBoundedCommand({
       command,
       args,
-      env: { ...Object.fromEntries(env.map((e) => [e.name, e.value])), KUBERNETES_EXEC_INFO: JSON.stringify(execInfo) },
+      env: {
+        ...this.proxyVariables?.(),
+        ...Object.fromEntries(env.map((e) => [e.name, e.value])),
+        KUBERNETES_EXEC_INFO: JSON.stringify(execInfo),
+      },
       timeoutMs,
       maxOutputBytes: MAX_OUTPUT_BYTES,
       signal: context.signal,
