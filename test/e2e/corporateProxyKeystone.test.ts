@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
 import { callersFor } from '../support/callers.js';
 import { canRunCorporateProxy, startCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
-import { startKeystoneStandIn, type KeystoneStandIn } from '../support/keystoneStandIn.js';
-import { createTestPki } from '../support/pki.js';
+import type { KeystoneStandIn } from '../support/keystoneStandIn.js';
+import { KEYSTONE_HOST, startKeystoneBehindProxy } from '../support/keystoneBehindProxy.js';
 import { assertBuilt } from '../support/repo.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
-const KEYSTONE_HOST = 'keystone.kubecred.test';
 // The password of the profile's own proxy: kept in the keychain, sent to that proxy only.
 const PROXY_USER = 'dana';
 const PROXY_PASSWORD = 'own-proxy.pw_c4d9';
@@ -34,20 +33,19 @@ describe.runIf(canRunCorporateProxy())('Keystone behind a corporate proxy (tinyp
   beforeAll(async () => {
     assertBuilt({ shim: true });
     home = await makeTempHome();
-    const pki = await createTestPki(path.join(home.dir, 'pki'), [KEYSTONE_HOST]);
-    keystone = await startKeystoneStandIn({ tls: { certPem: pki.serverCertPem, keyPem: pki.serverKeyPem } });
-    proxy = await startCorporateProxy({ dir: path.join(home.dir, 'proxy'), hosts: { [KEYSTONE_HOST]: '127.0.0.1' } });
+    const world = await startKeystoneBehindProxy(home.dir);
+    ({ keystone, proxy } = world);
     ownProxy = await startCorporateProxy({
       dir: path.join(home.dir, 'own-proxy'),
       hosts: { [KEYSTONE_HOST]: '127.0.0.1' },
       basicAuth: { user: PROXY_USER, password: PROXY_PASSWORD },
     });
-    const authUrl = keystone.authUrl.replace('127.0.0.1', KEYSTONE_HOST);
+    const { authUrl, caCertPath } = world;
     const ownProxyUrl = `http://${PROXY_USER}@${new URL(ownProxy.url).host}`;
     await writeConfig(
       home.dir,
-      `profiles:\n  - { name: os, provider: keystone, authUrl: "${authUrl}", userId: u-alice, projectId: p-demo, caFile: ${pki.caCertPath} }\n` +
-        `  - { name: os-own, provider: keystone, authUrl: "${authUrl}", userId: u-alice, projectId: p-demo, caFile: ${pki.caCertPath}, proxyUrl: "${ownProxyUrl}" }\n`,
+      `profiles:\n  - { name: os, provider: keystone, authUrl: "${authUrl}", userId: u-alice, projectId: p-demo, caFile: ${caCertPath} }\n` +
+        `  - { name: os-own, provider: keystone, authUrl: "${authUrl}", userId: u-alice, projectId: p-demo, caFile: ${caCertPath}, proxyUrl: "${ownProxyUrl}" }\n`,
     );
     for (const profile of ['os', 'os-own']) {
       const stored = await cli(['secret', 'set', profile, 'password'], 'correct horse battery');

@@ -60,7 +60,10 @@ async function start(): Promise<void> {
   const loginItem = electronLoginItem();
   // Locked, or nobody touched the machine for 5 minutes: a sign-in page opened now would wait unseen.
   const away = () => ['locked', 'idle'].includes(powerMonitor.getSystemIdleState(AWAY_AFTER_SECONDS));
-  const server = await startTrayBroker(paths, logger, loginItem, away);
+  // The OS's proxy settings, PAC included, as Chromium resolves them: where the environment sets
+  // no proxy variable (a tray started by the desktop rarely has one), the broker asks this.
+  const systemProxy = (url: string) => session.defaultSession.resolveProxy(url);
+  const server = await startTrayBroker(paths, logger, { ...(loginItem ? { loginItem } : {}), away, systemProxy });
   const { webUi } = server;
   const windowSession = session.fromPartition(WINDOW_PARTITION);
   windowSession.webRequest.onBeforeSendHeaders({ urls: [`${webUi.origin}/*`] }, (details, callback) => {

@@ -3,6 +3,7 @@ import { proxySettings } from '../platform/proxyEnvironment.js';
 import { systemRoots } from '../platform/systemTrust.js';
 import { networkWords } from '../providers/profileNetworkSummary.js';
 import { BrokerProxies } from '../platform/brokerProxies.js';
+import { SystemProxyRoutes, type SystemProxyResolver } from '../platform/systemProxyRoutes.js';
 import { LoginStorms } from '../broker/loginStorms.js';
 import { DEFAULT_LOG_LIMITS, PROXY_PASSWORD_FIELD } from '../../shared/config/schema.js';
 import { secretSourceEnvironment } from '../../shared/api/secretSourceVariables.js';
@@ -81,6 +82,8 @@ export interface CompositionOptions {
    * absent, what systemRoots reads without running anything (Node's, the Linux bundle).
    */
   readonly roots?: readonly string[];
+  /** The OS's proxy settings and PAC file (the tray app's Electron), asked where no proxy variable is set. */
+  readonly systemProxy?: SystemProxyResolver;
 }
 
 /** The one place that wires the broker from its ports; the daemon and the Electron app both call it. */
@@ -93,6 +96,7 @@ export function composeBroker({
   ui,
   away,
   roots = systemRoots(process.env),
+  systemProxy,
 }: CompositionOptions): BrokerServices {
   const config = new ConfigSource(paths.configFile, path.join(paths.stateDir, LAST_GOOD_CONFIG));
   const keychainHealth = new HealthRecordingStore(keychain);
@@ -144,7 +148,10 @@ export function composeBroker({
   });
   // The machine's roots, read once at start; the proxy config.yaml's network names, else the
   // variables of the environment the broker started in, read once as kubectl reads them.
-  const outboundProxies = new BrokerProxies(proxySettings(process.env));
+  const outboundProxies = new BrokerProxies(
+    proxySettings(process.env),
+    systemProxy ? new SystemProxyRoutes(systemProxy, clock, logger) : undefined,
+  );
   config.follow((current) => outboundProxies.adopt(current.network));
   const network = { proxies: outboundProxies, roots };
   const awsSessions = composeAwsSessions(clock, loginUi, () => asking.describe(), mfaCodes, process.env, network);

@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger.js';
 import type { BrokerUi } from '../core/uiPorts.js';
 import type { BrokerServices } from '../broker/brokerServices.js';
 import { composeBroker } from './composition.js';
+import type { SystemProxyResolver } from '../platform/systemProxyRoutes.js';
 import { osTrustStoreAccess, readTrustedRoots } from '../platform/systemTrust.js';
 import { privateBrowserOpener } from '../platform/privateLinkOpener.js';
 import type { KubecredPaths } from '../platform/paths.js';
@@ -41,6 +42,8 @@ export interface BrokerHostOptions {
   readonly trayWindows?: { readonly loginItem?: LoginItem };
   /** Whether nobody is at the screen (locked, idle), where the shell can tell (the tray app). */
   readonly away?: () => boolean;
+  /** The OS's proxy settings and PAC file, where the shell can resolve them (the tray app's Electron). */
+  readonly systemProxy?: SystemProxyResolver;
 }
 
 export interface RunningBroker extends RunningServer {
@@ -93,6 +96,7 @@ export async function startBroker(
     ui,
     ...(options.keychain ? { keychain: options.keychain } : {}),
     ...(options.away ? { away: options.away } : {}),
+    ...(options.systemProxy ? { systemProxy: options.systemProxy } : {}),
   });
   const webUiOptions = { askInBrowser: !tray, ...(tray?.loginItem ? { loginItem: tray.loginItem } : {}) };
   if (!options.ui || options.webUi)

@@ -5,10 +5,21 @@ import { startBroker, type RunningBroker } from './startBroker.js';
 import type { KubecredPaths } from '../platform/paths.js';
 import type { LoginItem } from '../platform/loginItem.js';
 import type { WebUi } from '../webui/webUiPorts.js';
+import type { SystemProxyResolver } from '../platform/systemProxyRoutes.js';
 
 export interface TrayBroker extends RunningBroker {
   /** Where the tray's windows load the page, and the header that admits them. */
   readonly webUi: WebUi;
+}
+
+/** What the tray's shell (Electron) lends the broker. */
+export interface TrayShell {
+  /** The OS's start-at-login switch, where the shell owns it (macOS, Windows). */
+  readonly loginItem?: LoginItem;
+  /** Whether nobody is at the screen (locked, idle). */
+  readonly away?: () => boolean;
+  /** The OS's proxy settings and PAC file, as the shell's browser engine resolves them. */
+  readonly systemProxy?: SystemProxyResolver;
 }
 
 /**
@@ -20,11 +31,14 @@ export interface TrayBroker extends RunningBroker {
 export async function startTrayBroker(
   paths: KubecredPaths,
   logger: Logger,
-  loginItem?: LoginItem,
-  away?: () => boolean,
+  { loginItem, away, systemProxy }: TrayShell = {},
 ): Promise<TrayBroker> {
   const start = () =>
-    startBroker(paths, logger, { trayWindows: loginItem ? { loginItem } : {}, ...(away ? { away } : {}) });
+    startBroker(paths, logger, {
+      trayWindows: loginItem ? { loginItem } : {},
+      ...(away ? { away } : {}),
+      ...(systemProxy ? { systemProxy } : {}),
+    });
   const broker = await start().catch(async (error: unknown) => {
     if (!(error instanceof AlreadyRunningError)) throw error;
     await takeOver(paths, logger, error.pid);

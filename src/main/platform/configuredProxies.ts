@@ -2,13 +2,16 @@ import type { NetworkConfig } from '../../shared/config/schema.js';
 import { proxySettings, type ProxySettingNames, type ProxySettings } from './proxyEnvironment.js';
 
 const NAMES: ProxySettingNames = {
-  https: "httpsProxy in config.yaml's network",
-  http: "httpProxy in config.yaml's network",
+  httpsUnset: "no httpsProxy in config.yaml's network",
+  httpUnset: "no httpProxy in config.yaml's network",
   noProxy: "noProxy in config.yaml's network",
 };
 
 /** Which config.yaml setting each variable of proxySettings stands for. */
-const SOURCE_OF: Readonly<Record<string, string>> = { HTTPS_PROXY: NAMES.https, HTTP_PROXY: NAMES.http };
+const SOURCE_OF: Readonly<Record<string, string>> = {
+  HTTPS_PROXY: "httpsProxy in config.yaml's network",
+  HTTP_PROXY: "httpProxy in config.yaml's network",
+};
 
 /**
  * config.yaml's `network` as the broker's proxy choice: the same rules as the variables (Go's),

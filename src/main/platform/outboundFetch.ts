@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ProxySettings } from './proxyEnvironment.js';
+import { routeForConnection, type ProxySettings } from './proxyEnvironment.js';
 import { failedRequest } from './outboundRoute.js';
 import { ProxyTunnelAgent, proxyAuthorization, shownProxy, storedPasswordOf } from './proxyTunnel.js';
 
@@ -43,7 +43,7 @@ async function send(
   ca: string[] | undefined,
   { proxies, tunnelTimeoutMs }: OutboundOptions,
 ): Promise<Response> {
-  const route = proxies.routeFor(url);
+  const route = await routeForConnection(proxies, url);
   // Plain http through a proxy carries its credentials on each request (https: in the tunnel's CONNECT).
   const storedPassword = route && url.protocol !== 'https:' ? await storedPasswordOf(route) : undefined;
   return new Promise<Response>((resolve, reject) => {

@@ -11,6 +11,11 @@ export interface ProxySettings {
   proxyFor(url: URL): URL | undefined;
   /** The same, with the variable it came from, for errors and `kubecred status`. */
   routeFor(url: URL): ProxyRoute | undefined;
+  /**
+   * The route for a connection about to open, where the answer must be asked for (the OS's
+   * settings or a PAC file, in the tray app); absent: `routeFor` is the answer.
+   */
+  routeNow?(url: URL): Promise<ProxyRoute | undefined>;
   /** Where the choice was written, for saying why a host went direct; absent: the environment's variables. */
   readonly settings?: ProxySettingNames;
   /**
@@ -20,10 +25,17 @@ export interface ProxySettings {
   readonly variables?: Readonly<Record<string, string>>;
 }
 
-/** The names of the three settings in the words a person reads: "HTTPS_PROXY", or config.yaml's. */
+/** The route for a connection about to open: asked for where it must be (routeNow), else routeFor's. */
+export function routeForConnection(proxies: ProxySettings, url: URL): Promise<ProxyRoute | undefined> {
+  return proxies.routeNow ? proxies.routeNow(url) : Promise.resolve(proxies.routeFor(url));
+}
+
+/** Why a host goes direct, in the words of where the choice is written: the variables, config.yaml's, the system's. */
 export interface ProxySettingNames {
-  readonly https: string;
-  readonly http: string;
+  /** No proxy for https: "no HTTPS_PROXY set". */
+  readonly httpsUnset: string;
+  readonly httpUnset: string;
+  /** What lists the hosts that go direct: "NO_PROXY". */
   readonly noProxy: string;
 }
 

@@ -15,10 +15,8 @@ export function withStoredProxyPassword(
   settings: ProxySettings,
   storedPassword: NonNullable<ProxyRoute['storedPassword']>,
 ): ProxySettings {
-  const routeFor = (url: URL): ProxyRoute | undefined => {
-    const route = settings.routeFor(url);
-    return route && { ...route, storedPassword };
-  };
+  const withPassword = (route: ProxyRoute | undefined) => route && { ...route, storedPassword };
+  const routeFor = (url: URL): ProxyRoute | undefined => withPassword(settings.routeFor(url));
   // Read through, never copied: the broker's choice follows config.yaml (BrokerProxies).
   return {
     get httpProxy() {
@@ -37,6 +35,7 @@ export function withStoredProxyPassword(
       return settings.variables;
     },
     routeFor,
+    ...(settings.routeNow ? { routeNow: async (url: URL) => withPassword(await settings.routeNow!(url)) } : {}),
     proxyFor: (url) => routeFor(url)?.proxy,
   };
 }

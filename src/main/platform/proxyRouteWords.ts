@@ -1,5 +1,11 @@
-import { proxySettings, type ProxySettings } from './proxyEnvironment.js';
+import { proxySettings, type ProxySettingNames, type ProxySettings } from './proxyEnvironment.js';
 import { shownProxy } from './proxyTunnel.js';
+
+const VARIABLE_NAMES: ProxySettingNames = {
+  httpsUnset: 'no HTTPS_PROXY set',
+  httpUnset: 'no HTTP_PROXY set',
+  noProxy: 'NO_PROXY',
+};
 
 /** Any proxy will do to ask whether a host would bypass one: only the NO_PROXY rules decide. */
 const SOME_PROXY = 'http://proxy.invalid:3128';
@@ -15,8 +21,9 @@ export function proxyRouteWords(proxies: ProxySettings, url: URL): string {
   if (route) return `through the proxy ${shownProxy(route.proxy)} (from ${route.source})`;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `direct (${url.protocol} is never proxied)`;
   const https = url.protocol === 'https:';
-  const names = proxies.settings ?? { https: 'HTTPS_PROXY', http: 'HTTP_PROXY', noProxy: 'NO_PROXY' };
-  if (!(https ? proxies.httpsProxy : proxies.httpProxy)) return `direct (no ${https ? names.https : names.http} set)`;
+  const names = proxies.settings ?? VARIABLE_NAMES;
+  if (!(https ? proxies.httpsProxy : proxies.httpProxy))
+    return `direct (${https ? names.httpsUnset : names.httpUnset})`;
   if (bypasses('', url)) return 'direct (a loopback host never goes through a proxy)';
   const entry = proxies.noProxy
     .split(',')

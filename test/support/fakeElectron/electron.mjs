@@ -66,6 +66,15 @@ export const session = {
       setPermissionRequestHandler: () => record('session.setPermissionRequestHandler'),
     };
   },
+  // The OS's proxy settings as Chromium resolves them: FAKE_ELECTRON_SYSTEM_PROXY's PAC-style
+  // answer ("PROXY host:port; DIRECT"), DIRECT when unset.
+  defaultSession: {
+    async resolveProxy(url) {
+      mustBeReady('session.defaultSession.resolveProxy');
+      record('session.resolveProxy', { url });
+      return process.env.FAKE_ELECTRON_SYSTEM_PROXY ?? 'DIRECT';
+    },
+  },
 };
 
 export class Tray extends EventEmitter {

@@ -21,7 +21,7 @@ describe("config.yaml's network as the broker's proxy choice", () => {
       "direct (noProxy in config.yaml's network matches internal.corp)",
     );
     expect(proxyRouteWords(proxies, new URL('http://plain.example.com'))).toBe(
-      "direct (no httpProxy in config.yaml's network set)",
+      "direct (no httpProxy in config.yaml's network)",
     );
   });
 

@@ -49,9 +49,7 @@ export const statusCommand: Command = {
     io.stdout.write(renderProfiles(report.profiles, Date.now(), report.configError !== null));
     const loaded = await loadConfig(context.paths.configFile).catch(() => undefined);
     const network = loaded?.ok ? loaded.config.network : undefined;
-    io.stdout.write(
-      renderRoutes(report.profiles, chosenProxies(network, io.env), report.running ? 'broker' : 'shell'),
-    );
+    io.stdout.write(renderRoutes(report.profiles, chosenProxies(network, io.env), report.running ? 'broker' : 'shell'));
     if (report.registries.length > 0) io.stdout.write(`\n${renderRegistries(report.registries)}`);
     return exitCodeOfReport(report);
   },

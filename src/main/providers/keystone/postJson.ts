@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ProxySettings } from '../../platform/proxyEnvironment.js';
+import { routeForConnection, type ProxySettings } from '../../platform/proxyEnvironment.js';
 import { failedRequest } from '../../platform/outboundRoute.js';
 import { ProxyTunnelAgent } from '../../platform/proxyTunnel.js';
 
@@ -62,12 +62,12 @@ function nodeExchange(
   ca: readonly string[] | undefined,
   proxies: ProxySettings | undefined,
 ): (exchange: Exchange, options: PostOptions) => Promise<HttpAnswer> {
-  return ({ method, url, headers: extra, json }, { signal, timeoutMs }) =>
-    new Promise<HttpAnswer>((resolve, reject) => {
-      const target = new URL(url);
-      const secure = target.protocol === 'https:';
+  return async ({ method, url, headers: extra, json }, { signal, timeoutMs }) => {
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    const route = secure && proxies ? await routeForConnection(proxies, target) : undefined;
+    return new Promise<HttpAnswer>((resolve, reject) => {
       const send = secure ? httpsRequest : httpRequest;
-      const route = secure ? proxies?.routeFor(target) : undefined;
       const request = send(
         target,
         {
@@ -110,6 +110,7 @@ function nodeExchange(
       );
       request.end(json);
     });
+  };
 }
 
 /** An injected fetch (tests, other runtimes). It cannot take a CA, so a profile with caFile never uses it. */
