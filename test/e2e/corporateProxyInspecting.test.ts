@@ -5,16 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../support/broker.js';
 import type { BrowserDriver } from '../support/browserDriver.js';
 import { callersFor, type Launch } from '../support/callers.js';
-import {
-  canRunInspectingProxy,
-  osBundleWithRoot,
-  startInspectingProxy,
-  type InspectingProxy,
-} from '../support/inspectingProxy.js';
+import { escapedRegex } from '../support/escapedRegex.js';
+import { NOTHING_INHERITED, startInspectedMachine, type InspectedMachine } from '../support/inspectedMachine.js';
+import { decryptedFlow, expectRootRefused, inspectingProxyCasesRun } from '../support/inspectingProxy.js';
 import { startKeystoneStandIn, STAND_IN_DATA, type KeystoneStandIn } from '../support/keystoneStandIn.js';
 import { startTestIssuer, type TestIssuer } from '../support/oidcIssuer.js';
 import { createTestPki } from '../support/pki.js';
-import { inPrivateMounts, type Bind } from '../support/privateMounts.js';
+import { inPrivateMounts } from '../support/privateMounts.js';
 import { loginAndRefreshThroughProxy } from '../support/proxiedOidcLogin.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { assertBuilt } from '../support/repo.js';
@@ -26,26 +23,7 @@ const KEYSTONE_HOST = 'keystone.kubecred.test';
 // and into no output of Kubecred's and no log of the broker's.
 const KEYSTONE_PASSWORD = `planted-${randomBytes(9).toString('hex')}`;
 
-// The broker must find the proxy's root in the OS store alone: none of the variables that name
-// another bundle, and no proxy but the one each case sets.
-const NOTHING_INHERITED: Record<string, undefined> = Object.fromEntries(
-  [
-    'SSL_CERT_FILE',
-    'SSL_CERT_DIR',
-    'NODE_EXTRA_CA_CERTS',
-    'HTTPS_PROXY',
-    'https_proxy',
-    'HTTP_PROXY',
-    'http_proxy',
-    'ALL_PROXY',
-    'all_proxy',
-    'NO_PROXY',
-    'no_proxy',
-  ].map((name) => [name, undefined]),
-);
-
-// In CI the proxy is installed by scripts/setup-tests.sh: a machine without it fails here, it does not skip.
-const available = canRunInspectingProxy() || process.env.CI === 'true';
+const available = inspectingProxyCasesRun();
 
 /**
  * Issue 43: a proxy that inspects TLS (mitmproxy), whose root the company installed in the OS
@@ -59,8 +37,7 @@ describe.runIf(available)('behind a TLS-inspecting proxy (mitmproxy), its root i
   let home: TempHome;
   let issuer: TestIssuer;
   let keystone: KeystoneStandIn;
-  let proxy: InspectingProxy;
-  let osBundle: Bind;
+  let inspected: InspectedMachine;
   let browserStandIn: RecordingBrowser;
   let browser: BrowserDriver | undefined;
   let env: Record<string, string | undefined> = {};
@@ -75,7 +52,7 @@ describe.runIf(available)('behind a TLS-inspecting proxy (mitmproxy), its root i
     await cli(['stop']);
     env = options.proxy ? { HTTPS_PROXY: options.proxy } : {};
     launch = options.rootInOsStore
-      ? (command, args) => inPrivateMounts([osBundle], command, args)
+      ? (command, args) => inPrivateMounts([inspected.osBundle], command, args)
       : (command, args) => ({ command, args: [...args] });
   };
 
@@ -93,13 +70,11 @@ describe.runIf(available)('behind a TLS-inspecting proxy (mitmproxy), its root i
         ),
       },
     });
-    proxy = await startInspectingProxy({
-      dir: path.join(home.dir, 'mitmproxy'),
-      hosts: { [ISSUER_HOST]: '127.0.0.1', [KEYSTONE_HOST]: '127.0.0.1' },
+    inspected = await startInspectedMachine(home.dir, {
+      hosts: [ISSUER_HOST, KEYSTONE_HOST],
       // The proxy trusts the servers' CAs, as a company's proxy trusts its internal CA; the broker never sees them.
       upstreamCaFiles: [issuer.caFile, pki.caCertPath],
     });
-    osBundle = await osBundleWithRoot(proxy, path.join(home.dir, 'os-bundle-with-proxy-root.crt'));
     browserStandIn = await recordingBrowser(home.dir);
     const authUrl = keystone.authUrl.replace('127.0.0.1', KEYSTONE_HOST);
     // No caFile anywhere: the proxy's root must come from the OS store.
@@ -119,7 +94,7 @@ describe.runIf(available)('behind a TLS-inspecting proxy (mitmproxy), its root i
   afterAll(async () => {
     await cli(['stop']);
     await browser?.close();
-    await proxy?.stop();
+    await inspected?.stop();
     await keystone?.close();
     await issuer?.stop().catch(() => undefined);
     await home?.cleanup();
@@ -136,64 +111,56 @@ describe.runIf(available)('behind a TLS-inspecting proxy (mitmproxy), its root i
   });
 
   it("a broker whose OS store lacks the proxy's root: names the unknown root, the proxy, and where the root belongs", async () => {
-    await nextBroker({ proxy: proxy.url, rootInOsStore: false });
+    await nextBroker({ proxy: inspected.proxy.url, rootInOsStore: false });
     const login = await cli(['login', 'sso']);
     expect(login.code).toBe(1);
-    const untrusted = `through the proxy ${proxy.url} (from HTTPS_PROXY), ${new URL(issuer.issuer).host} showed a certificate signed by a root this machine does not trust`;
+    const untrusted = `through the proxy ${inspected.proxy.url} (from HTTPS_PROXY), ${new URL(issuer.issuer).host} showed a certificate signed by a root this machine does not trust`;
     expect(login.stderr).toContain(untrusted);
     expect(login.stderr).toContain('TLS-inspecting proxy re-signs the sites it passes with its own root');
     expect(login.stderr).toMatch(/add that root to the OS trust store .* or put it in the profile's caFile/);
 
     const token = await credential('os');
     expect(token.code).not.toBe(0);
-    expect(token.stderr).toContain(`through the proxy ${proxy.url} (from HTTPS_PROXY), ${KEYSTONE_HOST}:`);
+    expect(token.stderr).toContain(`through the proxy ${inspected.proxy.url} (from HTTPS_PROXY), ${KEYSTONE_HOST}:`);
     expect(token.stderr).toContain('TLS-inspecting proxy re-signs the sites it passes with its own root');
 
     // The proxy's side: the broker turned its certificate down, and nothing was decrypted.
-    const log = await proxy.log();
     for (const host of [ISSUER_HOST, KEYSTONE_HOST]) {
-      const refused = log
-        .split('\n')
-        .filter((line) => line.includes('Client TLS handshake failed') && line.includes(host));
-      expect(refused.length, log).toBeGreaterThan(0);
+      const { refused } = await expectRootRefused(inspected.proxy, host);
       expect(refused.join('\n')).toContain("does not trust the proxy's certificate");
-      expect(log).not.toContain(`https://${host}`);
     }
   });
 
   it('logs in and refreshes through the proxy, trusting its root from the OS store', async () => {
-    await nextBroker({ proxy: proxy.url, rootInOsStore: true });
+    await nextBroker({ proxy: inspected.proxy.url, rootInOsStore: true });
     ({ browser } = await loginAndRefreshThroughProxy({
       cli,
       profile: 'sso',
       issuer,
       browserStandIn,
-      proxy: { server: proxy.url },
+      proxy: { server: inspected.proxy.url },
     }));
 
     // mitmproxy read inside the broker's TLS, by path: the discovery document and the token
     // endpoint (the code, then the refresh), which only the broker asks for, never the browser.
-    const log = await proxy.log();
-    const at = escaped(issuer.issuer);
-    expect(log).toMatch(new RegExp(`GET ${at}/\\.well-known/openid-configuration\\s`));
-    expect(log.match(new RegExp(`POST ${at}/token\\s`, 'g'))).toHaveLength(2);
+    const log = await inspected.proxy.log();
+    expect(log).toMatch(decryptedFlow('GET', `${issuer.issuer}/.well-known/openid-configuration`));
+    expect(log.match(decryptedFlow('POST', `${issuer.issuer}/token`, 'g'))).toHaveLength(2);
   }, 120_000);
 
   it('Keystone through the proxy: kubectl gets the token, the password goes to Keystone only', async () => {
-    await nextBroker({ proxy: proxy.url, rootInOsStore: true });
+    await nextBroker({ proxy: inspected.proxy.url, rootInOsStore: true });
     const issuedBefore = keystone.tokens.length;
     const served = await credential('os');
     expect(served.code, served.stderr).toBe(0);
     expect(keystone.tokens.length).toBe(issuedBefore + 1);
     expect(JSON.parse(served.stdout).status.token).toBe(keystone.tokens.at(-1));
     expect(JSON.stringify(keystone.received.at(-1)?.body)).toContain(KEYSTONE_PASSWORD);
-    expect(await proxy.log()).toMatch(new RegExp(`POST https://${escaped(KEYSTONE_HOST)}:\\d+/v3/auth/tokens\\b`));
+    expect(await inspected.proxy.log()).toMatch(
+      new RegExp(`POST https://${escapedRegex(KEYSTONE_HOST)}:\\d+/v3/auth/tokens\\b`),
+    );
 
     const daemonLog = await readFile(path.join(home.dir, 'state', 'daemon.log'), 'utf8');
     for (const text of [served.stdout, served.stderr, daemonLog]) expect(text).not.toContain(KEYSTONE_PASSWORD);
   });
 });
-
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

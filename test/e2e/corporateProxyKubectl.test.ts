@@ -1,13 +1,14 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBroker } from '../support/broker.js';
+import { readDaemonLog, startTestBroker } from '../support/broker.js';
 import { canRunCorporateProxy, startCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
-import { writeExecKubeconfig } from '../support/kubeconfig.js';
+import { proxyUrlWith } from '../support/issuerBehindProxy.js';
 import { JourneyTranscript } from '../support/journeyTranscript.js';
 import { newestKubectl, runKubectl, WHOAMI_ARGS } from '../support/kubectl.js';
 import { startProxiedCluster, type ProxiedCluster } from '../support/proxiedCluster.js';
-import { NATIVE_SHIM } from '../support/repo.js';
+import { expectNoSecretIn, proxyPasswordForms } from '../support/secretAbsence.js';
+import { writeShimKubeconfig } from '../support/shimKubeconfig.js';
 
 const API_HOST = 'api.kubecred.test';
 const PIN = '271828';
@@ -73,7 +74,7 @@ describe.runIf(canRunCorporateProxy())('kubectl through a proxied profile, behin
       hosts: { [API_HOST]: '127.0.0.1' },
       basicAuth: { user: USER, password: PASSWORD },
     });
-    proxied = `http://${USER}:${encodeURIComponent(PASSWORD)}@${new URL(proxy.url).host}`;
+    proxied = proxyUrlWith(proxy, USER, PASSWORD);
 
     // A wrapped plugin that must reach the cluster itself before it answers (as cloud plugins
     // reach their token services): curl, which reads HTTPS_PROXY as the plugin's own environment has it.
@@ -93,14 +94,12 @@ describe.runIf(canRunCorporateProxy())('kubectl through a proxied profile, behin
       path.join(cluster.home.dir, 'config.yaml'),
       `${cluster.configYaml()}  - name: wrapped\n    provider: exec\n    command: ${plugin}\n`,
     );
-    wrappedKubeconfig = await writeExecKubeconfig({
-      path: path.join(cluster.home.dir, 'wrapped.kubeconfig'),
-      server,
-      caPem: cluster.pki.caPem,
-      command: NATIVE_SHIM,
-      args: ['credential', 'wrapped'],
-      apiVersion: 'client.authentication.k8s.io/v1',
-    });
+    wrappedKubeconfig = await writeShimKubeconfig(
+      path.join(cluster.home.dir, 'wrapped.kubeconfig'),
+      { url: server, caPem: cluster.pki.caPem },
+      'wrapped',
+      'client.authentication.k8s.io/v1',
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -176,11 +175,8 @@ describe.runIf(canRunCorporateProxy())('kubectl through a proxied profile, behin
   }, 120_000);
 
   it('the proxy password is in no output and no log', async () => {
-    const daemonLog = await readFile(path.join(cluster.home.dir, 'state', 'daemon.log'), 'utf8').catch(() => '');
+    const daemonLog = await readDaemonLog(cluster.home.dir);
     expect(printed.length).toBeGreaterThan(10);
-    for (const text of [...printed, daemonLog]) {
-      expect(text).not.toContain(PASSWORD);
-      expect(text).not.toContain(encodeURIComponent(PASSWORD));
-    }
+    expectNoSecretIn([...printed, daemonLog], proxyPasswordForms(PASSWORD));
   });
 });

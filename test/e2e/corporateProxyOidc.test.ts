@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeConfig } from '../support/broker.js';
+import { readDaemonLog, writeConfig } from '../support/broker.js';
 import type { BrowserDriver } from '../support/browserDriver.js';
 import { callersFor } from '../support/callers.js';
 import { canRunCorporateProxy, type CorporateProxy } from '../support/corporateProxy.js';
@@ -10,6 +8,7 @@ import type { TestIssuer } from '../support/oidcIssuer.js';
 import { loginAndRefreshThroughProxy } from '../support/proxiedOidcLogin.js';
 import { recordingBrowser, type RecordingBrowser } from '../support/recordingBrowser.js';
 import { assertBuilt } from '../support/repo.js';
+import { expectNoSecretIn, proxyPasswordForms } from '../support/secretAbsence.js';
 import { makeTempHome, type TempHome } from '../support/tempHome.js';
 
 const ISSUER_HOST = 'issuer.kubecred.test';
@@ -104,10 +103,9 @@ describe.runIf(canRunCorporateProxy())('OIDC behind a corporate proxy (tinyproxy
     // The proxy saw the broker's tunnels to the issuer: discovery, the code, the refresh.
     const log = await proxy.log();
     expect(log).toMatch(new RegExp(`CONNECT ${ISSUER_HOST.replace(/\./g, '\\.')}:\\d+`));
-    const daemonLog = await readFile(path.join(home.dir, 'state', 'daemon.log'), 'utf8').catch(() => '');
-    for (const text of [signedIn.login.stdout, signedIn.login.stderr, signedIn.refresh.stderr, daemonLog]) {
-      expect(text).not.toContain(PASSWORD);
-      expect(text).not.toContain(encodeURIComponent(PASSWORD));
-    }
+    expectNoSecretIn(
+      [signedIn.login.stdout, signedIn.login.stderr, signedIn.refresh.stderr, await readDaemonLog(home.dir)],
+      proxyPasswordForms(PASSWORD),
+    );
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { DAEMON_NODE_FLAGS } from '../../src/main/platform/daemonNodeFlags.js';
+import { inPrivateMounts, type Bind } from './privateMounts.js';
 import { KUBECRED_CLI } from './repo.js';
 
 export interface TestBroker {
@@ -27,9 +28,45 @@ export async function startTestBroker(
   env: Record<string, string> = {},
   args: string[] = [],
 ): Promise<TestBroker> {
+  return runDaemon(home, { command: process.execPath, args: daemonArgs(args) }, env);
+}
+
+/**
+ * startTestBroker in private mounts (test/support/privateMounts.ts): each bind laid over its
+ * path for the broker and every program it starts (a wrapped plugin too), and for nothing else
+ * on the machine; an OS bundle with a TLS-inspecting proxy's root, say. `env` goes over this
+ * process's environment, as startTestBroker's does; a variable given as undefined is unset.
+ */
+export async function startTestBrokerInMounts(
+  home: string,
+  binds: readonly Bind[],
+  env: Record<string, string | undefined> = {},
+): Promise<TestBroker> {
+  return runDaemon(home, inPrivateMounts(binds, process.execPath, daemonArgs([])), env);
+}
+
+/** What a broker a CLI call started logged (state/daemon.log); empty when none did. */
+export async function readDaemonLog(home: string): Promise<string> {
+  return readFile(path.join(home, 'state', 'daemon.log'), 'utf8').catch(() => '');
+}
+
+function daemonArgs(args: readonly string[]): string[] {
+  return [...DAEMON_NODE_FLAGS, KUBECRED_CLI, 'daemon', ...args];
+}
+
+/** Both ways of starting a broker share this: `launch` is the daemon itself, or a wrapper that execs it. */
+async function runDaemon(
+  home: string,
+  launch: { command: string; args: string[] },
+  env: Record<string, string | undefined>,
+): Promise<TestBroker> {
   const socket = path.join(home, 'run', 'broker.sock');
-  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, KUBECRED_CLI, 'daemon', ...args], {
-    env: brokerEnv(home, env),
+  const child = spawn(launch.command, launch.args, {
+    env: Object.fromEntries(
+      Object.entries({ ...brokerEnv(home), ...env }).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    ),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -47,6 +84,7 @@ export async function startTestBroker(
     socket,
     process: child,
     output: () => output,
+    // A wrapper (unshare, then sh) execs the broker in its place: the signal reaches the broker.
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null) child.kill(signal);
       return exited;

@@ -3,7 +3,9 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { freePort } from '../../src/main/platform/freePort.js';
+import { escapedRegex } from './escapedRegex.js';
 import { canUsePrivateMounts, inPrivateMounts, waitForPort, writeHostsFile, type Bind } from './privateMounts.js';
 
 /** Where Debian keeps the system's roots: the file kubectl, curl and the broker read on Linux. */
@@ -36,6 +38,15 @@ export interface InspectingProxy {
 /** Whether this machine can run one: mitmdump installed (setup-tests.sh), root and unshare for the private mounts. */
 export function canRunInspectingProxy(): boolean {
   return canUsePrivateMounts() && existsSync(MITMDUMP);
+}
+
+/**
+ * Whether a file's cases behind an inspecting proxy run: where the machine can, and always in
+ * CI, where scripts/setup-tests.sh installs mitmproxy, so that a CI machine without it fails
+ * instead of skipping them unseen.
+ */
+export function inspectingProxyCasesRun(): boolean {
+  return canRunInspectingProxy() || process.env.CI === 'true';
 }
 
 /**
@@ -117,6 +128,26 @@ export async function osBundleWithRoot(proxy: InspectingProxy, file: string): Pr
   return { source: file, over: OS_BUNDLE };
 }
 
-function escapedRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Matches the line mitmdump logs (flow_detail=1) for a flow it decrypted: the method and the
+ * whole URL, which only a proxy that read inside the TLS can know. `flags` 'g' counts them.
+ */
+export function decryptedFlow(method: string, url: string, flags?: string): RegExp {
+  return new RegExp(`${method} ${escapedRegex(url)}\\s`, flags);
+}
+
+/**
+ * The proxy's side of a client that does not trust its root: mitmdump logged the handshake for
+ * `host` as refused, and decrypted no flow to it. Returns the log and the refusal lines, for
+ * what a case asserts beyond that.
+ */
+export async function expectRootRefused(
+  proxy: InspectingProxy,
+  host: string,
+): Promise<{ readonly log: string; readonly refused: string[] }> {
+  const log = await proxy.log();
+  const refused = log.split('\n').filter((line) => line.includes('Client TLS handshake failed') && line.includes(host));
+  expect(refused.length, log).toBeGreaterThan(0);
+  expect(log).not.toContain(`https://${host}`);
+  return { log, refused };
 }

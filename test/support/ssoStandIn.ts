@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface RoleKeys {
@@ -33,7 +34,16 @@ interface Device {
 }
 
 export async function startSsoStandIn(
-  options: { intervalSeconds?: number; expiresInSeconds?: number } = {},
+  options: {
+    intervalSeconds?: number;
+    expiresInSeconds?: number;
+    /**
+     * Serve over TLS, as AWS serves SSO (https, and the device page's URL too): the broker
+     * sends plain http to loopback only, so a stand-in reached by a name (through a proxy,
+     * say) must speak TLS. Without it, plain http on 127.0.0.1.
+     */
+    tls?: { readonly certPem: string; readonly keyPem: string };
+  } = {},
 ): Promise<SsoStandIn> {
   const clients = new Map<string, string>();
   const devices = new Map<string, Device>();
@@ -45,7 +55,8 @@ export async function startSsoStandIn(
     tokens.add(token);
     return token;
   };
-  const server: Server = createServer((request, response) => {
+  const scheme = options.tls ? 'https' : 'http';
+  const handle: RequestListener = (request, response) => {
     void readJson(request).then((body) => {
       const send = (status: number, json: unknown, errorType?: string) =>
         response
@@ -74,7 +85,7 @@ export async function startSsoStandIn(
         const deviceCode = randomBytes(16).toString('hex');
         const userCode = `${randomBytes(2).toString('hex')}-${randomBytes(2).toString('hex')}`.toUpperCase();
         devices.set(deviceCode, { userCode, approved: false });
-        const verificationUri = `http://${request.headers.host}/device`;
+        const verificationUri = `${scheme}://${request.headers.host}/device`;
         return send(200, {
           deviceCode,
           userCode,
@@ -106,10 +117,13 @@ export async function startSsoStandIn(
       }
       send(404, { message: `no ${request.method} ${url.pathname}` });
     });
-  });
+  };
+  const server: Server = options.tls
+    ? createTlsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, handle)
+    : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     counts,
     issueToken,
     endSessions: () => tokens.clear(),
