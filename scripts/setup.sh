@@ -21,6 +21,15 @@ if ! command -v go >/dev/null; then
   fi
 fi
 
+# The demo's real kube-apiserver, built once per version into ~/.cache/kubecred (several minutes
+# and 2 GB of Go build cache the first time on 2 cores; found at once after). It needs only Go
+# and node, so it builds while npm installs and Kubecred builds: the longest step, started first.
+# Its progress lines pass at once (line-buffered), with the module downloads left out.
+node scripts/build-kube-apiserver.mjs 2> >(grep --line-buffered -v '^go: downloading' >&2) &
+apiserver_build=$!
+# A step below that fails ends setup: the build is not left running behind it.
+trap 'kill "$apiserver_build" 2>/dev/null || true' EXIT
+
 # npm ci when the lock file changed since the last install.
 stamp=node_modules/.kubecred-lock-stamp
 if [[ ! -f $stamp ]] || ! cmp -s package-lock.json "$stamp"; then
@@ -33,10 +42,10 @@ fi
 echo "setup: building Kubecred" >&2
 KUBECRED_SHIM_TARGETS=host npm run --silent build
 
-# The demo's real kube-apiserver, built once per version into ~/.cache/kubecred (about 4 minutes
-# and 2 GB of Go build cache the first time on 2 cores; found at once after). Its progress
-# lines pass at once (line-buffered), with the module downloads left out.
-node scripts/build-kube-apiserver.mjs 2> >(grep --line-buffered -v '^go: downloading' >&2)
+if ! wait "$apiserver_build"; then
+  echo "setup: building kube-apiserver failed (its lines above say why); run bash scripts/setup.sh again" >&2
+  exit 1
+fi
 
 elapsed=$((SECONDS - started))
 echo "setup: done in $((elapsed / 60)) min $((elapsed % 60)) s; next: npm run demo (or npm test, which sets up its own parts first)" >&2
