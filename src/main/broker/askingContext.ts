@@ -4,7 +4,7 @@ import { callerLabel } from './callerLabel.js';
 /** Who a request is for: the profile being served and the program that asked. */
 export interface Asker {
   readonly profile: string;
-  /** The program as named when its request arrived (it may be gone by the time a question is asked). */
+  /** Described only when a question or the audit trail needs it; named from what was pinned if it is gone by then. */
   readonly caller: () => Promise<{ pid?: number; name?: string }>;
   /** Whether the program that asked has a terminal, where a question can be asked instead of a window. */
   readonly terminal?: boolean;

@@ -59,18 +59,19 @@ export class CredentialBroker {
 
   /** Answers an exec plugin call with the ExecCredential JSON to print. */
   credential(request: CredentialRequest): Promise<string> {
-    // Named now, while the caller surely runs: it waits on this answer, and once it has it a
-    // kubectl may exit within a millisecond, leaving /proc only its self-chosen name. The reads
-    // that need it alive are synchronous, so they are done before the answer is.
-    const described = this.ports.callers.describe(request.parentPid).catch(() => ({}));
-    const caller = () => described;
+    // Pinned now, while the caller surely runs (it waits on this answer; once it has it, a
+    // kubectl may exit within a millisecond and leave /proc only its self-chosen name), and
+    // described on first ask: before the answer where an approval or a question needs it, else
+    // just after, for the audit trail. Pinning is one or two readlinks; describing costs more.
+    const pinned = this.ports.callers.pin?.(request.parentPid);
+    const caller = onFirstAsk(() => this.ports.callers.describe(request.parentPid, pinned).catch(() => ({})));
     const { asking } = this.ports;
     if (!asking) return this.serve(request, caller);
     const profile = request.argv[1] ?? '';
     return asking.run({ profile, caller, terminal: request.stdinIsTerminal }, () => this.serve(request, caller));
   }
 
-  /** `described`: the caller as /proc named it when the request arrived, for approvals, questions and the audit trail. */
+  /** `described`: the caller as /proc names it, from what was pinned when the request arrived once it is gone. */
   private async serve(request: CredentialRequest, described: () => Promise<CallerDescription>): Promise<string> {
     const { profile: profileName, apiVersion: declaredApiVersion } = parseCredentialArgs(request.argv);
     try {
@@ -373,6 +374,12 @@ export class CredentialBroker {
 }
 
 type CallerDescription = { pid?: number; name?: string };
+
+/** The promise `start` makes, started when first asked for and shared after. */
+function onFirstAsk<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () => (started ??= start());
+}
 
 /** Who asked for a login, as the audit trail names it. */
 export interface LoginAsker {

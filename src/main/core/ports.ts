@@ -12,7 +12,19 @@ export interface ConfigPort {
 
 /** Who a process is (the shim's parent: kubectl, helm), for prompts and the audit log. */
 export interface CallerPort {
-  describe(pid: number | undefined): Promise<{ pid?: number; name?: string }>;
+  /** `pinned`: what `pin` read while the process surely ran, for naming it once it is gone. */
+  describe(pid: number | undefined, pinned?: PinnedCaller): Promise<{ pid?: number; name?: string }>;
+  /**
+   * The least that names the process later, read at once (a few microseconds): a kubectl that
+   * got its answer may exit before the audit record is written. Absent: nothing to read.
+   */
+  pin?(pid: number | undefined): PinnedCaller | undefined;
+}
+
+/** A caller's executable as read while it ran, and whether it ran in another namespace. */
+export interface PinnedCaller {
+  readonly executable: string;
+  readonly doubt?: string;
 }
 
 /** The secret store a profile's secrets live in (keychain, encrypted file, token). */

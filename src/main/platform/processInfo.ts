@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CallerPort } from '../core/ports.js';
-import { processFacts } from './processTable.js';
+import type { CallerPort, PinnedCaller } from '../core/ports.js';
+import { namespaceDoubt, ownNamespaces, processFacts, runningExecutable } from './processTable.js';
 
 /** A calling program as prompts and the audit trail show it. */
 export interface CallerDescription {
@@ -18,7 +18,18 @@ export interface CallerDescription {
  * Only the executable is kept: a command line may carry secrets.
  */
 export class ProcessCallerInfo implements CallerPort {
-  async describe(pid: number | undefined): Promise<CallerDescription> {
+  /** Read once: this process's namespaces do not change, and pinning sits on every answer. */
+  private ours: ReadonlyMap<string, string | undefined> | undefined;
+
+  pin(pid: number | undefined): PinnedCaller | undefined {
+    if (pid === undefined) return undefined;
+    const executable = runningExecutable(pid);
+    if (!executable) return undefined;
+    const doubt = namespaceDoubt(pid, (this.ours ??= ownNamespaces()));
+    return { executable, ...(doubt ? { doubt } : {}) };
+  }
+
+  async describe(pid: number | undefined, pinned?: PinnedCaller): Promise<CallerDescription> {
     if (pid === undefined || pid <= 0) return {};
     const facts = await processFacts(pid);
     if (facts?.executable) {
@@ -28,9 +39,15 @@ export class ProcessCallerInfo implements CallerPort {
         ? { pid, name: `${name} (${facts.executableDoubt})`, path: `${facts.executable} (${facts.executableDoubt})` }
         : { pid, name, path: facts.executable };
     }
+    // Gone since its request arrived (a kubectl that got its answer): named by what was read then.
+    if (pinned) {
+      const name = path.basename(pinned.executable);
+      return pinned.doubt
+        ? { pid, name: `${name} (${pinned.doubt})`, path: `${pinned.executable} (${pinned.doubt})` }
+        : { pid, name, path: pinned.executable };
+    }
     if (process.platform !== 'linux') return { pid };
-    // No executable to read: most often a kubectl that already exited (the audit record is
-    // written after it got its answer), else another user's process. Its own name is a hint
+    // No executable to read: a process gone before it could be pinned, or another user's. Its own name is a hint
     // only, since any process may set it, and says so in words a person reads.
     const name = await readFile(`/proc/${pid}/comm`, 'utf8').then(
       (text) => text.trim(),

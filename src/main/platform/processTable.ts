@@ -71,12 +71,33 @@ const NAMESPACES = [
   ['user', 'another user namespace'],
 ] as const;
 
-async function executableDoubt(pid: number, executable: string): Promise<string | undefined> {
+/** The namespaces this process runs in, as /proc names them ("mnt:[4026531841]"), for namespaceDoubt. */
+export function ownNamespaces(): ReadonlyMap<string, string | undefined> {
+  return new Map(NAMESPACES.map(([kind]) => [kind, readProc(() => readlinkSync(`/proc/self/ns/${kind}`))]));
+}
+
+/** "runs in another mount namespace" (where any user can bind-mount a program over a path), else undefined. */
+export function namespaceDoubt(pid: number, ours: ReadonlyMap<string, string | undefined>): string | undefined {
   for (const [kind, words] of NAMESPACES) {
     const theirs = readProc(() => readlinkSync(`/proc/${pid}/ns/${kind}`));
-    const ours = readProc(() => readlinkSync(`/proc/self/ns/${kind}`));
-    if (theirs && ours && theirs !== ours) return `runs in ${words}`;
+    const mine = ours.get(kind);
+    if (theirs && mine && theirs !== mine) return `runs in ${words}`;
   }
+  return undefined;
+}
+
+/**
+ * The executable a process runs, read at once (one readlink, Linux): enough to name it once it
+ * has exited. Undefined where /proc cannot tell.
+ */
+export function runningExecutable(pid: number): string | undefined {
+  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  return readProc(() => readlinkSync(`/proc/${pid}/exe`))?.replace(/ \(deleted\)$/, '');
+}
+
+async function executableDoubt(pid: number, executable: string): Promise<string | undefined> {
+  const namespaces = namespaceDoubt(pid, ownNamespaces());
+  if (namespaces) return namespaces;
   // /proc/<pid>/exe opens the very file the process runs, wherever it came from. The path it
   // names may sit on any filesystem (a network home), so that one is asked without blocking.
   const running = readProc(() => statSync(`/proc/${pid}/exe`));

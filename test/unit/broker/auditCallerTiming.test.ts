@@ -50,10 +50,13 @@ function brokerWithShortLivedCaller({ asks = false, callers }: { asks?: boolean;
     audit: { append: async (record: AuditRecord) => void records.push(record) },
     // /proc names a process only while it runs.
     callers: callers ?? {
-      // As ProcessCallerInfo: what needs the process alive is read at the call, the rest later.
-      describe: (pid: number | undefined) => {
-        const named = alive && pid !== undefined ? { pid, name: 'kubectl' } : pid !== undefined ? { pid } : {};
-        return new Promise((resolve) => setImmediate(() => resolve(named)));
+      // As ProcessCallerInfo: /proc names the process only while it runs; `pin` reads its
+      // executable at once, `describe` later, from the pin once it is gone.
+      pin: (pid: number | undefined) => (alive && pid !== undefined ? { executable: '/usr/bin/kubectl' } : undefined),
+      describe: async (pid: number | undefined, pinned?: { executable: string }) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (pid === undefined) return {};
+        return alive || pinned ? { pid, name: 'kubectl' } : { pid };
       },
     },
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
