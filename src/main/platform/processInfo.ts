@@ -32,20 +32,9 @@ export class ProcessCallerInfo implements CallerPort {
   async describe(pid: number | undefined, pinned?: PinnedCaller): Promise<CallerDescription> {
     if (pid === undefined || pid <= 0) return {};
     const facts = await processFacts(pid);
-    if (facts?.executable) {
-      const name = path.basename(facts.executable);
-      // A name and path that may be borrowed say so where the user decides.
-      return facts.executableDoubt
-        ? { pid, name: `${name} (${facts.executableDoubt})`, path: `${facts.executable} (${facts.executableDoubt})` }
-        : { pid, name, path: facts.executable };
-    }
+    if (facts?.executable) return namedBy(pid, facts.executable, facts.executableDoubt);
     // Gone since its request arrived (a kubectl that got its answer): named by what was read then.
-    if (pinned) {
-      const name = path.basename(pinned.executable);
-      return pinned.doubt
-        ? { pid, name: `${name} (${pinned.doubt})`, path: `${pinned.executable} (${pinned.doubt})` }
-        : { pid, name, path: pinned.executable };
-    }
+    if (pinned) return namedBy(pid, pinned.executable, pinned.doubt);
     if (process.platform !== 'linux') return { pid };
     // No executable to read: a process gone before it could be pinned, or another user's. Its own name is a hint
     // only, since any process may set it, and says so in words a person reads.
@@ -60,4 +49,12 @@ export class ProcessCallerInfo implements CallerPort {
   async startTime(pid: number): Promise<string | undefined> {
     return (await processFacts(pid))?.startTime;
   }
+}
+
+/** A caller named by its executable; a name and path that may be borrowed say so where the user decides. */
+function namedBy(pid: number, executable: string, doubt: string | undefined): CallerDescription {
+  const name = path.basename(executable);
+  return doubt
+    ? { pid, name: `${name} (${doubt})`, path: `${executable} (${doubt})` }
+    : { pid, name, path: executable };
 }
